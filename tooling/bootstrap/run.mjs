@@ -1,0 +1,114 @@
+#!/usr/bin/env node
+// Sets up the pinned toolchain (Node, pnpm), the dependencies and the control plane
+// binaries, then runs the main job (`start`) or the tests (`test`) under that toolchain.
+//
+// Runs on any Node >= 18 (a fresh machine has Node 20 and npm): the pinned Node and pnpm
+// come from the npm registry's `node` and `pnpm` packages, installed once into a cache
+// outside the repository. Every step is idempotent and quick the second time.
+import { execFileSync, spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { delimiter, dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+const manifest = JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8'));
+const nodeVersion = manifest.devEngines.runtime.version;
+const pnpmVersion = manifest.packageManager.replace(/^pnpm@/, '');
+
+/** The commands this bootstrap knows, and what each runs once the toolchain is ready. */
+const jobs = {
+  start: () => run(pnpm, ['run', '--filter', '@ctrlkit/demo', 'start']),
+  test: () => run(pnpm, ['exec', 'turbo', 'run', 'test', '--concurrency=1']),
+};
+
+const job = process.argv[2];
+if (!(job in jobs)) {
+  console.error(`usage: run.mjs <${Object.keys(jobs).join('|')}> (got ${JSON.stringify(job)})`);
+  process.exit(2);
+}
+
+const cacheHome = process.env.XDG_CACHE_HOME || join(homedir(), '.cache');
+const toolchainDir = join(cacheHome, 'ctrlkit', 'toolchain', `node-${nodeVersion}-pnpm-${pnpmVersion}`);
+const binDir = join(toolchainDir, 'node_modules', '.bin');
+const pnpm = join(binDir, 'pnpm');
+
+try {
+  ensureToolchain();
+  process.env.PATH = `${binDir}${delimiter}${process.env.PATH}`;
+  process.env.TURBO_TELEMETRY_DISABLED = '1';
+  process.env.DO_NOT_TRACK = '1';
+  step('dependencies', () => run(pnpm, ['install', '--frozen-lockfile', '--prefer-offline']));
+  if (existsSync(join(repoRoot, 'packages', 'envtest', 'package.json'))) {
+    step('control plane binaries', () => {
+      run(pnpm, ['exec', 'turbo', 'run', 'build', '--filter=@ctrlkit/envtest', '--output-logs=errors-only']);
+      run(join(binDir, 'node'), [join(repoRoot, 'packages', 'envtest', 'dist', 'cli.js'), 'setup']);
+    });
+  }
+  jobs[job]();
+} catch (error) {
+  console.error(`\n✘ ${error.message}`);
+  process.exitCode = error.exitCode ?? 1;
+}
+
+/** Installs the pinned Node and pnpm into the cache unless they are already there. */
+function ensureToolchain() {
+  if (existsSync(pnpm) && readVersion(join(binDir, 'node')) === `v${nodeVersion}`) return;
+  step(`toolchain: node ${nodeVersion} and pnpm ${pnpmVersion} into ${toolchainDir}`, () => {
+    const staging = `${toolchainDir}.partial-${process.pid}`;
+    mkdirSync(staging, { recursive: true });
+    const installed = spawnSync(
+      'npm',
+      [
+        'install',
+        '--prefix',
+        staging,
+        '--no-save',
+        '--no-package-lock',
+        '--no-audit',
+        '--no-fund',
+        '--loglevel=error',
+        `node@${nodeVersion}`,
+        `pnpm@${pnpmVersion}`,
+      ],
+      { stdio: 'inherit' },
+    );
+    if (installed.status !== 0) {
+      rmSync(staging, { recursive: true, force: true });
+      throw new Error(`npm could not install node@${nodeVersion} and pnpm@${pnpmVersion}`);
+    }
+    const got = readVersion(join(staging, 'node_modules', '.bin', 'node'));
+    if (got !== `v${nodeVersion}`) {
+      throw new Error(`the installed node reports ${got}, expected v${nodeVersion}`);
+    }
+    rmSync(toolchainDir, { recursive: true, force: true });
+    renameSync(staging, toolchainDir);
+  });
+}
+
+function readVersion(nodeBinary) {
+  if (!existsSync(nodeBinary)) return undefined;
+  try {
+    return execFileSync(nodeBinary, ['--version'], { encoding: 'utf8' }).trim();
+  } catch {
+    return undefined;
+  }
+}
+
+function step(title, fn) {
+  const started = Date.now();
+  console.log(`\n▶ ${title}`);
+  fn();
+  console.log(`✔ ${title} (${((Date.now() - started) / 1000).toFixed(1)} s)`);
+}
+
+function run(command, args) {
+  const result = spawnSync(command, args, { cwd: repoRoot, stdio: 'inherit', env: process.env });
+  if (result.error) throw result.error;
+  if (result.status !== 0) {
+    const error = new Error(`${command} ${args.join(' ')} exited with ${result.status ?? result.signal}`);
+    error.exitCode = result.status ?? 1;
+    throw error;
+  }
+  return 0;
+}
