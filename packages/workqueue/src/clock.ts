@@ -1,0 +1,35 @@
+//! The clock every timing in the package reads, injectable so tests never wait for real time.
+
+/** A scheduled callback; `cancel` is harmless after it fired. */
+export interface Timer {
+  /** Stops the timer; the callback will not run (again). */
+  cancel(): void;
+}
+
+/**
+ * The source of time for queues and rate limiters: milliseconds and timers.
+ * The real clock's timers never keep the process alive.
+ */
+export interface Clock {
+  /** Milliseconds since an arbitrary origin, never decreasing. */
+  now(): number;
+  /** Runs `callback` once, `delayMs` from now. */
+  setTimer(callback: () => void, delayMs: number): Timer;
+  /** Runs `callback` every `periodMs`, until cancelled. */
+  setTicker(callback: () => void, periodMs: number): Timer;
+}
+
+/** The clock of the running process: `performance.now()` and unref'd Node timers. */
+export const realClock: Clock = {
+  now: () => performance.now(),
+  setTimer(callback, delayMs) {
+    const handle = setTimeout(callback, delayMs);
+    handle.unref();
+    return { cancel: () => clearTimeout(handle) };
+  },
+  setTicker(callback, periodMs) {
+    const handle = setInterval(callback, periodMs);
+    handle.unref();
+    return { cancel: () => clearInterval(handle) };
+  },
+};
