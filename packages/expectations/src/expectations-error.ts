@@ -1,0 +1,30 @@
+/** The base class of every error `@ctrlkit/expectations` throws. */
+
+const marker = Symbol.for('@ctrlkit/expectations/ExpectationsError');
+
+/**
+ * Why an expectations call failed, for a program to branch on:
+ * - `invalid-argument`: an argument was rejected at the call (see `InvalidArgumentError`);
+ * - `key-func`: a key function could not derive a key (see `KeyFuncError`).
+ */
+export type ExpectationsErrorReason = 'invalid-argument' | 'key-func';
+
+/**
+ * The base of the package's errors. Test with `ExpectationsError.isInstance(e)` (or a
+ * subclass's guard), which works across two copies of the package, unlike `instanceof`.
+ */
+export class ExpectationsError extends Error {
+  /** What went wrong, for a program to branch on. */
+  readonly reason: ExpectationsErrorReason;
+  constructor(reason: ExpectationsErrorReason, message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    Object.defineProperty(this, marker, { value: true });
+    this.name = 'ExpectationsError';
+    this.reason = reason;
+  }
+
+  /** True when `value` is an error thrown by this package (any copy of it). */
+  static isInstance(value: unknown): value is ExpectationsError {
+    return typeof value === 'object' && value !== null && marker in value;
+  }
+}

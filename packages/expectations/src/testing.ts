@@ -1,0 +1,118 @@
+/** Fakes for tests: a clock that moves only when told, an informer fed by hand, a logger that records. */
+
+import type { Clock } from './clock.js';
+import type { DeletedFinalStateUnknown } from './controllee-key-func.js';
+import type { Logger } from './logger.js';
+
+/** A clock that starts at `start` ms and moves only through `step` and `set`. */
+export class FakeClock implements Clock {
+  #now: number;
+
+  constructor(start = 0) {
+    this.#now = start;
+  }
+
+  /** The fake time in ms. */
+  now(): number {
+    return this.#now;
+  }
+
+  /** Moves the time forward by `ms`. */
+  step(ms: number): void {
+    if (!Number.isFinite(ms) || ms < 0) throw new RangeError(`invalid ms: ${ms}`);
+    this.#now += ms;
+  }
+
+  /** Sets the time to `ms`. */
+  set(ms: number): void {
+    if (!Number.isFinite(ms)) throw new RangeError(`invalid ms: ${ms}`);
+    this.#now = ms;
+  }
+}
+
+type Handler<A extends unknown[]> = (...args: A) => void;
+
+/**
+ * An informer whose events a test emits by hand: it has the `onAdd`/`onUpdate`/`onDelete`
+ * registration the `./informer` adapter needs, each returning an unsubscribe function.
+ */
+export class FakeInformer<T> {
+  readonly #add = new Set<Handler<[T]>>();
+  readonly #update = new Set<Handler<[T, T]>>();
+  readonly #delete = new Set<Handler<[T | DeletedFinalStateUnknown<T>]>>();
+
+  /** Registers an add handler; returns its unsubscribe function. */
+  onAdd(handler: (obj: T) => void): () => void {
+    return subscribe(this.#add, handler);
+  }
+
+  /** Registers an update handler; returns its unsubscribe function. */
+  onUpdate(handler: (oldObj: T, newObj: T) => void): () => void {
+    return subscribe(this.#update, handler);
+  }
+
+  /** Registers a delete handler (it may receive a tombstone); returns its unsubscribe function. */
+  onDelete(handler: (obj: T | DeletedFinalStateUnknown<T>) => void): () => void {
+    return subscribe(this.#delete, handler);
+  }
+
+  /** The number of handlers registered, of all kinds. */
+  get handlerCount(): number {
+    return this.#add.size + this.#update.size + this.#delete.size;
+  }
+
+  /** Delivers an add event. */
+  emitAdd(obj: T): void {
+    for (const h of [...this.#add]) h(obj);
+  }
+
+  /** Delivers an update event. */
+  emitUpdate(oldObj: T, newObj: T): void {
+    for (const h of [...this.#update]) h(oldObj, newObj);
+  }
+
+  /** Delivers a delete event: the object, or a tombstone `{ key, obj }`. */
+  emitDelete(obj: T | DeletedFinalStateUnknown<T>): void {
+    for (const h of [...this.#delete]) h(obj);
+  }
+}
+
+function subscribe<H>(set: Set<H>, handler: H): () => void {
+  set.add(handler);
+  return () => {
+    set.delete(handler);
+  };
+}
+
+/** One line a `RecordingLogger` received. */
+export interface LogEntry {
+  level: 'debug' | 'info' | 'warn' | 'error';
+  obj: object;
+  msg: string | undefined;
+}
+
+/** A logger that keeps every line in `entries`, for tests that assert on logs. */
+export class RecordingLogger implements Logger {
+  /** Every line received, oldest first. */
+  readonly entries: LogEntry[] = [];
+
+  /** Records a debug line. */
+  debug(obj: object, msg?: string): void {
+    this.entries.push({ level: 'debug', obj, msg });
+  }
+
+  /** Records an info line. */
+  info(obj: object, msg?: string): void {
+    this.entries.push({ level: 'info', obj, msg });
+  }
+
+  /** Records a warning. */
+  warn(obj: object, msg?: string): void {
+    this.entries.push({ level: 'warn', obj, msg });
+  }
+
+  /** Records an error line. */
+  error(obj: object, msg?: string): void {
+    this.entries.push({ level: 'error', obj, msg });
+  }
+}
