@@ -1,3 +1,4 @@
 import { ctrlkitVitestConfig } from '@ctrlkit/vitest-config';
 
-export default ctrlkitVitestConfig();
+// --expose-gc lets the GarbageCollection scenario check that done items are not retained.
+export default ctrlkitVitestConfig({ test: { execArgv: ['--expose-gc'] } });

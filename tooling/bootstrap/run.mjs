@@ -29,7 +29,12 @@ if (!(job in jobs)) {
 }
 
 const cacheHome = process.env.XDG_CACHE_HOME || join(homedir(), '.cache');
-const toolchainDir = join(cacheHome, 'ctrlkit', 'toolchain', `node-${nodeVersion}-pnpm-${pnpmVersion}`);
+const toolchainDir = join(
+  cacheHome,
+  'ctrlkit',
+  'toolchain',
+  `node-${nodeVersion}-pnpm-${pnpmVersion}`,
+);
 const binDir = join(toolchainDir, 'node_modules', '.bin');
 const pnpm = join(binDir, 'pnpm');
 
@@ -41,7 +46,14 @@ try {
   step('dependencies', () => run(pnpm, ['install', '--frozen-lockfile', '--prefer-offline']));
   if (existsSync(join(repoRoot, 'packages', 'envtest', 'package.json'))) {
     step('control plane binaries', () => {
-      run(pnpm, ['exec', 'turbo', 'run', 'build', '--filter=@ctrlkit/envtest', '--output-logs=errors-only']);
+      run(pnpm, [
+        'exec',
+        'turbo',
+        'run',
+        'build',
+        '--filter=@ctrlkit/envtest',
+        '--output-logs=errors-only',
+      ]);
       run(join(binDir, 'node'), [join(repoRoot, 'packages', 'envtest', 'dist', 'cli.js'), 'setup']);
     });
   }
@@ -106,7 +118,9 @@ function run(command, args) {
   const result = spawnSync(command, args, { cwd: repoRoot, stdio: 'inherit', env: process.env });
   if (result.error) throw result.error;
   if (result.status !== 0) {
-    const error = new Error(`${command} ${args.join(' ')} exited with ${result.status ?? result.signal}`);
+    const error = new Error(
+      `${command} ${args.join(' ')} exited with ${result.status ?? result.signal}`,
+    );
     error.exitCode = result.status ?? 1;
     throw error;
   }

@@ -1,9 +1,15 @@
 //! Rate limiters: how long an item waits before it is retried (client-go's default_rate_limiters).
 
 import { type Clock, realClock } from './clock.js';
-import { InvalidArgumentError } from './invalid-argument-error.js';
 import { TokenBucket } from './internal/token-bucket.js';
-import { checkDuration, checkFunction, checkInteger, checkOptions } from './internal/validate.js';
+import {
+  checkDuration,
+  checkFunction,
+  checkInteger,
+  checkMethods,
+  checkOptions,
+} from './internal/validate.js';
+import { InvalidArgumentError } from './invalid-argument-error.js';
 import type { KeyFunc } from './queue.js';
 
 /** Decides how long an item waits before it is retried (client-go's `TypedRateLimiter`). */
@@ -44,6 +50,9 @@ export const defaultBucketBurst = 100;
 export const defaultItemBasedBaseDelay = 1;
 
 const itemOptionKeys = ['keyFunc'] as const;
+
+/** The methods every {@link TypedRateLimiter} has. */
+export const rateLimiterMethods = ['when', 'forget', 'numRequeues'] as const;
 
 /**
  * Waits `baseDelayMs × 2^failures` for an item, capped at `maxDelayMs`
@@ -95,7 +104,8 @@ export function newItemFastSlowRateLimiter<T>(
  */
 export function newBucketRateLimiter<T>(options: BucketRateLimiterOptions): TypedRateLimiter<T> {
   checkOptions(options, 'options', ['qps', 'burst', 'clock']);
-  if (options === undefined) throw new InvalidArgumentError('options', 'qps and burst are required');
+  if (options === undefined)
+    throw new InvalidArgumentError('options', 'qps and burst are required');
   const { qps, burst } = options;
   if (typeof qps !== 'number' || Number.isNaN(qps) || qps <= 0) {
     throw new InvalidArgumentError('options.qps', `expected a number > 0, got ${qps}`);
@@ -116,7 +126,7 @@ export function newBucketRateLimiter<T>(options: BucketRateLimiterOptions): Type
 export function newMaxOfRateLimiter<T>(...limiters: TypedRateLimiter<T>[]): TypedRateLimiter<T> {
   if (limiters.length === 0) throw new InvalidArgumentError('limiters', 'at least one is needed');
   limiters.forEach((limiter, i) => {
-    checkFunction(limiter?.when, `limiters[${i}].when`);
+    checkMethods(limiter, `limiters[${i}]`, rateLimiterMethods);
   });
   return {
     when(item) {
@@ -140,7 +150,7 @@ export function newWithMaxWaitRateLimiter<T>(
   limiter: TypedRateLimiter<T>,
   maxDelayMs: number,
 ): TypedRateLimiter<T> {
-  checkFunction(limiter?.when, 'limiter.when');
+  checkMethods(limiter, 'limiter', rateLimiterMethods);
   checkDuration(maxDelayMs, 'maxDelayMs');
   return {
     when: (item) => Math.min(limiter.when(item), maxDelayMs),

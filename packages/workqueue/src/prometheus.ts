@@ -1,6 +1,6 @@
 //! A metrics provider that exports client-go's workqueue metrics through prom-client.
 
-import { Counter, Gauge, Histogram, type Registry, register as globalRegistry } from 'prom-client';
+import { Counter, Gauge, register as globalRegistry, Histogram, type Registry } from 'prom-client';
 import type { MetricsProvider } from './metrics.js';
 
 /** Options of {@link PrometheusMetricsProvider}. */
@@ -63,7 +63,7 @@ export class PrometheusMetricsProvider implements MetricsProvider {
     });
     this.#unfinished = new Gauge({
       name: 'workqueue_unfinished_work_seconds',
-      help: 'How many seconds of work has done that is in progress and hasn\'t been observed by work_duration. Large values indicate stuck threads. One can deduce the number of stuck threads by observing the rate at which this increases.',
+      help: "How many seconds of work has done that is in progress and hasn't been observed by work_duration. Large values indicate stuck threads. One can deduce the number of stuck threads by observing the rate at which this increases.",
       labelNames,
       registers,
     });

@@ -1,9 +1,9 @@
 //! The rate-limited queue: a delaying queue that asks a rate limiter how long to wait.
 
 import type { Clock } from './clock.js';
-import type { TypedRateLimiter } from './default-rate-limiters.js';
+import { rateLimiterMethods, type TypedRateLimiter } from './default-rate-limiters.js';
 import { newTypedDelayingQueue, type TypedDelayingInterface } from './delaying-queue.js';
-import { checkFunction, checkOptions } from './internal/validate.js';
+import { checkMethods, checkOptions } from './internal/validate.js';
 import type { MetricsProvider } from './metrics.js';
 import type { GetResult, KeyFunc } from './queue.js';
 
@@ -44,7 +44,7 @@ export function newTypedRateLimitingQueue<T>(
   rateLimiter: TypedRateLimiter<T>,
   config: RateLimitingQueueConfig<T> = {},
 ): TypedRateLimitingInterface<T> {
-  checkFunction(rateLimiter?.when, 'rateLimiter.when');
+  checkMethods(rateLimiter, 'rateLimiter', rateLimiterMethods);
   checkOptions(config, 'config', rateLimitingConfigKeys);
   const { delayingQueue, ...delayingConfig } = config;
   return new RateLimitingQueue(

@@ -1,4 +1,7 @@
 //! Test helpers: a fake clock, and a metrics provider that records what it is told.
 
 export { FakeClock } from './testing/fake-clock.js';
-export { RecordingMetricsProvider, type RecordedQueueMetrics } from './testing/recording-metrics-provider.js';
+export {
+  type RecordedQueueMetrics,
+  RecordingMetricsProvider,
+} from './testing/recording-metrics-provider.js';

@@ -1,8 +1,8 @@
 //! Async workers over a rate-limited queue, with virtual-kubelet's retry policy.
 
 import { type Clock, realClock } from './clock.js';
-import { InvalidArgumentError } from './invalid-argument-error.js';
 import { checkFunction, checkInteger, checkOptions } from './internal/validate.js';
+import { InvalidArgumentError } from './invalid-argument-error.js';
 import { type Logger, noopLogger } from './logger.js';
 import { MaxRetriesError } from './max-retries-error.js';
 import type { KeyFunc } from './queue.js';
@@ -55,7 +55,14 @@ export interface WorkersOptions<T> {
   keyFunc?: KeyFunc<T>;
 }
 
-const workersOptionKeys = ['workers', 'signal', 'shouldRetry', 'logger', 'clock', 'keyFunc'] as const;
+const workersOptionKeys = [
+  'workers',
+  'signal',
+  'shouldRetry',
+  'logger',
+  'clock',
+  'keyFunc',
+] as const;
 
 /**
  * Runs `options.workers` async workers that take items from `queue` and pass them to
@@ -81,7 +88,8 @@ export async function runWorkers<T>(
   const logger = options.logger ?? noopLogger;
   const clock = options.clock ?? realClock;
   const keyOf = options.keyFunc ?? ((item: T) => item);
-  const firstTried = new Map<unknown, number>();
+  /** Tries of each failing item since it last succeeded or was dropped. */
+  const attempts = new Map<unknown, { originallyAdded: number; timesTried: number }>();
 
   let drained: Promise<void> | undefined;
   const stop = () => {
@@ -92,26 +100,33 @@ export async function runWorkers<T>(
 
   const handle = async (item: T): Promise<void> => {
     const key = keyOf(item);
-    if (!firstTried.has(key)) firstTried.set(key, clock.now());
+    let attempt = attempts.get(key);
+    if (attempt === undefined) {
+      attempt = { originallyAdded: clock.now(), timesTried: 0 };
+      attempts.set(key, attempt);
+    }
+    attempt.timesTried++;
     try {
       await handler(item, signal);
-      queue.forget(item);
-      firstTried.delete(key);
-      return;
     } catch (error) {
-      const timesTried = queue.numRequeues(item) + 1;
       let delay: number | undefined;
       try {
-        delay = shouldRetry(signal, item, timesTried, firstTried.get(key) ?? clock.now(), error);
+        delay = shouldRetry(signal, item, attempt.timesTried, attempt.originallyAdded, error);
       } catch (dropped) {
         queue.forget(item);
-        firstTried.delete(key);
-        logger.error({ item, timesTried, err: dropped }, 'dropping item: the retry policy gave up');
+        attempts.delete(key);
+        logger.error(
+          { item, timesTried: attempt.timesTried, err: dropped },
+          'dropping item: the retry policy gave up',
+        );
         return;
       }
       if (delay === undefined) queue.addRateLimited(item);
       else queue.addAfter(item, delay);
+      return;
     }
+    queue.forget(item);
+    attempts.delete(key);
   };
 
   const worker = async (): Promise<void> => {

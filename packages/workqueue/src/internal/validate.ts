@@ -52,6 +52,19 @@ export function checkFunction(value: unknown, field: string): void {
   }
 }
 
+/** An object with every one of `methods` as a function. */
+export function checkMethods(value: unknown, field: string, methods: readonly string[]): void {
+  for (const method of methods) {
+    const member = (value as Record<string, unknown> | null | undefined)?.[method];
+    if (typeof member !== 'function') {
+      throw new InvalidArgumentError(
+        `${field}.${method}`,
+        `expected a function, got ${describe(member)}`,
+      );
+    }
+  }
+}
+
 function describe(value: unknown): string {
   if (typeof value === 'number' || typeof value === 'bigint') return String(value);
   if (typeof value === 'string') return JSON.stringify(value);

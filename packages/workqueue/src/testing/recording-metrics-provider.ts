@@ -57,12 +57,20 @@ export class RecordingMetricsProvider implements MetricsProvider {
 
   newUnfinishedWorkSecondsMetric(name: string) {
     const m = this.get(name);
-    return { set: (value: number) => void (m.unfinishedWorkSeconds = value) };
+    return {
+      set: (value: number) => {
+        m.unfinishedWorkSeconds = value;
+      },
+    };
   }
 
   newLongestRunningProcessorSecondsMetric(name: string) {
     const m = this.get(name);
-    return { set: (value: number) => void (m.longestRunningProcessorSeconds = value) };
+    return {
+      set: (value: number) => {
+        m.longestRunningProcessorSeconds = value;
+      },
+    };
   }
 
   newRetriesMetric(name: string) {
