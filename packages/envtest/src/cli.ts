@@ -1,0 +1,169 @@
+#!/usr/bin/env node
+//! The `ctrlkit-envtest` command: `setup` gets or builds the binaries, `start` runs a control plane.
+
+import { execFile } from 'node:child_process';
+import { copyFile, rm } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import { parseArgs, promisify } from 'node:util';
+import { resolveBinaries } from './binaries.js';
+import { startControlPlane } from './control-plane.js';
+import { EnvtestError } from './errors/envtest-error.js';
+import { formatDuration } from './internal/format.js';
+import { ETCD_VERSION, KUBERNETES_VERSION } from './versions.js';
+
+const USAGE = `usage: ctrlkit-envtest <command> [options]
+
+commands:
+  setup    find or build kube-apiserver v${KUBERNETES_VERSION} and etcd v${ETCD_VERSION}; print their folder
+           (export KUBEBUILDER_ASSETS=$(ctrlkit-envtest setup))
+  start    run a control plane in the foreground until Ctrl-C
+  help     show this text
+
+start options:
+  --port <n>                      kube-apiserver port on 127.0.0.1 (default: a free port)
+  --kubeconfig <path>             also write the kubeconfig there (removed on stop)
+  --etcd-compaction-interval-ms <n>  kube-apiserver --etcd-compaction-interval, in ms
+  --no-watch-cache                kube-apiserver --watch-cache=false
+
+Binaries come from KUBEBUILDER_ASSETS, else $XDG_CACHE_HOME/ctrlkit/envtest/v${KUBERNETES_VERSION},
+else they are built there with Go (once).`;
+
+async function main(argv: string[]): Promise<number> {
+  const [command, ...rest] = argv;
+  switch (command) {
+    case 'setup':
+      return setup(rest);
+    case 'start':
+      return start(rest);
+    case undefined:
+    case 'help':
+    case '--help':
+    case '-h':
+      process.stdout.write(`${USAGE}\n`);
+      return command === undefined ? 2 : 0;
+    default:
+      process.stderr.write(`unknown command ${JSON.stringify(command)}\n\n${USAGE}\n`);
+      return 2;
+  }
+}
+
+async function setup(args: string[]): Promise<number> {
+  parseArgs({ args, options: {}, strict: true });
+  const started = performance.now();
+  const binaries = await resolveBinaries();
+  const took = formatDuration(performance.now() - started);
+  const how =
+    binaries.source === 'build'
+      ? `built in ${took}`
+      : binaries.source === 'cache'
+        ? `from the cache (built ${binaries.build?.builtAt ?? '?'} in ${formatDuration(binaries.build?.buildMs ?? 0)})`
+        : 'from KUBEBUILDER_ASSETS';
+  const [apiServer, etcd] = await Promise.all([
+    version(binaries.kubeApiServer, ['--version']),
+    version(binaries.etcd, ['--version']),
+  ]);
+  process.stderr.write(`[envtest] ${apiServer}, etcd ${etcd}: ${how}\n`);
+  process.stdout.write(`${binaries.directory}\n`);
+  return 0;
+}
+
+async function start(args: string[]): Promise<number> {
+  const { values } = parseArgs({
+    args,
+    strict: true,
+    options: {
+      port: { type: 'string' },
+      kubeconfig: { type: 'string' },
+      'etcd-compaction-interval-ms': { type: 'string' },
+      'no-watch-cache': { type: 'boolean' },
+    },
+  });
+  let failed: Error | undefined;
+  let wake: () => void = () => {};
+  const stopped = new Promise<void>((resolve) => {
+    wake = resolve;
+  });
+  const onSignal = (signal: NodeJS.Signals) => {
+    process.stderr.write(`\n[envtest] ${signal}: stopping\n`);
+    wake();
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+  const plane = await startControlPlane({
+    apiServerPort: integer('--port', values.port),
+    etcdCompactionIntervalMs: integer(
+      '--etcd-compaction-interval-ms',
+      values['etcd-compaction-interval-ms'],
+    ),
+    watchCache: values['no-watch-cache'] ? false : undefined,
+    onUnexpectedExit: (error) => {
+      failed = error;
+      wake();
+    },
+  });
+  let kubeconfig = plane.kubeconfigPath;
+  if (values.kubeconfig !== undefined) {
+    kubeconfig = resolve(values.kubeconfig);
+    await copyFile(plane.kubeconfigPath, kubeconfig);
+  }
+  process.stdout.write(
+    [
+      '',
+      `control plane ready in ${formatDuration(plane.timings.totalMs)}: kube-apiserver v${KUBERNETES_VERSION} at ${plane.server}, etcd at ${plane.etcdUrl}`,
+      `  binaries:   ${plane.binaries.directory} (${plane.binaries.source})`,
+      `  data, logs: ${plane.directory}`,
+      `  kubeconfig: ${kubeconfig}`,
+      '',
+      'use it with kubectl:',
+      `  export KUBECONFIG=${kubeconfig}`,
+      '  kubectl get namespaces',
+      `  kubectl --kubeconfig ${kubeconfig} api-resources`,
+      '',
+      'press Ctrl-C to stop (removes every process and the data folder)',
+      '',
+    ].join('\n'),
+  );
+  await stopped;
+  await plane.stop();
+  if (kubeconfig !== plane.kubeconfigPath) await rm(kubeconfig, { force: true });
+  process.off('SIGINT', onSignal);
+  process.off('SIGTERM', onSignal);
+  if (failed) {
+    process.stderr.write(`[envtest] ${failed.message}\n`);
+    return 1;
+  }
+  process.stderr.write('[envtest] stopped\n');
+  return 0;
+}
+
+function integer(flag: string, value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (!Number.isInteger(n))
+    throw new EnvtestError('InvalidOption', `invalid option ${flag}: not an integer: ${value}`);
+  return n;
+}
+
+async function version(binary: string, args: string[]): Promise<string> {
+  try {
+    const { stdout } = await promisify(execFile)(binary, args);
+    return stdout
+      .split('\n')[0]!
+      .replace(/^etcd Version:\s*/, 'v')
+      .trim();
+  } catch (error) {
+    return `(could not run ${binary}: ${(error as Error).message})`;
+  }
+}
+
+main(process.argv.slice(2)).then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (error: unknown) => {
+    const message =
+      EnvtestError.isInstance(error) || error instanceof Error ? error.message : String(error);
+    process.stderr.write(`ctrlkit-envtest: ${message}\n`);
+    process.exitCode = 1;
+  },
+);

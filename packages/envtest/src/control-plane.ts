@@ -1,0 +1,498 @@
+//! Starts and stops a local control plane: etcd, then kube-apiserver, on 127.0.0.1.
+
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { request as httpRequest } from 'node:http';
+import { request as httpsRequest } from 'node:https';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { KubeConfig } from '@kubernetes/client-node';
+import { type ControlPlaneBinaries, resolveBinaries } from './binaries.js';
+import { EnvtestError } from './errors/envtest-error.js';
+import { InvalidOptionError } from './errors/invalid-option-error.js';
+import { NotReadyError } from './errors/not-ready-error.js';
+import { PortInUseError } from './errors/port-in-use-error.js';
+import type { ProcessExitedError } from './errors/process-exited-error.js';
+import { formatDuration } from './internal/format.js';
+import { ProcessGuard } from './internal/guard.js';
+import {
+  ADMIN_USER,
+  type ControlPlanePki,
+  createPki,
+  issueUserCertificate,
+  kubeconfigFor,
+} from './internal/pki.js';
+import { freePort } from './internal/ports.js';
+import { ManagedProcess } from './internal/process.js';
+import {
+  type ControlPlaneOptions,
+  type ResolvedControlPlaneOptions,
+  resolveControlPlaneOptions,
+} from './options.js';
+
+/** How often readiness is polled, in ms. */
+const POLL_MS = 100;
+/** Attempts with fresh ports when a picked port was taken meanwhile. */
+const PORT_ATTEMPTS = 3;
+
+/** How long each phase of `startControlPlane` took, in ms. */
+export interface StartupTimings {
+  /** Finding (or building) the binaries. */
+  readonly binariesMs: number;
+  /** etcd start to `/health` ok. */
+  readonly etcdMs: number;
+  /** kube-apiserver start to `/readyz` ok. */
+  readonly apiServerMs: number;
+  /** The whole call. */
+  readonly totalMs: number;
+}
+
+/** A kubeconfig for one identity of the control plane. */
+export interface UserKubeConfig {
+  readonly kubeConfig: KubeConfig;
+  readonly kubeconfigPath: string;
+}
+
+/** A running etcd and kube-apiserver, and the means to fault and stop them. */
+export interface ControlPlane {
+  /** An admin client configuration (user `ctrlkit-envtest-admin`, group `system:masters`). */
+  readonly kubeConfig: KubeConfig;
+  /** The same as a kubeconfig file, for kubectl and child processes. Removed by `stop()`. */
+  readonly kubeconfigPath: string;
+  /** `https://127.0.0.1:<port>`. */
+  readonly server: string;
+  readonly apiServerPort: number;
+  /** etcd's client URL, `http://127.0.0.1:<port>`. */
+  readonly etcdUrl: string;
+  /** The temporary folder holding data, certificates and logs. Removed by `stop()`. */
+  readonly directory: string;
+  readonly binaries: ControlPlaneBinaries;
+  readonly timings: StartupTimings;
+  /**
+   * Stops kube-apiserver, then etcd, and removes the temporary folder. Idempotent.
+   * Processes get `stopTimeoutMs` after SIGTERM, then SIGKILL.
+   */
+  stop(): Promise<void>;
+  /** Fault hook: stops kube-apiserver only; etcd keeps the data. Clients see connection errors. */
+  stopApiServer(): Promise<void>;
+  /** Starts kube-apiserver again on the same port and waits for `/readyz`. */
+  startApiServer(): Promise<void>;
+  /** `stopApiServer()` then `startApiServer()`. */
+  restartApiServer(): Promise<void>;
+  /**
+   * Fault hook: compacts etcd up to its current revision, so that every older resource
+   * version is gone. A watch or list from such a version fails with 410 Gone when it
+   * reaches etcd (always with `watchCache: false`; with the watch cache, once the cache
+   * no longer holds that version). Returns the revision compacted to.
+   */
+  compactEtcd(): Promise<number>;
+  /**
+   * Issues a client certificate for `user` in `groups` and writes its kubeconfig. Such a
+   * user has only what RBAC grants it (unless a group is `system:masters`).
+   */
+  addUser(user: string, groups?: readonly string[]): Promise<UserKubeConfig>;
+}
+
+/**
+ * Starts etcd, then kube-apiserver, on 127.0.0.1 with free ports and a fresh temporary
+ * folder, and resolves once `/readyz` answers ok.
+ *
+ * kube-apiserver runs with a serving certificate from a CA of its own, client-certificate
+ * authentication (the admin is in `system:masters`), a service-account signing key,
+ * `--authorization-mode=Node,RBAC`, and without the `ServiceAccount` admission plugin (no
+ * controller-manager creates default service accounts here).
+ *
+ * Guarantees: on failure nothing is left running and the folder is removed; processes
+ * and folder are also removed when this process exits or is killed without `stop()`.
+ *
+ * Errors: `InvalidOptionError`, `BinariesMissingError`, `BuildFailedError`,
+ * `PortInUseError`, `ProcessExitedError` (with the last lines of the process's log),
+ * `NotReadyError` (after `startTimeoutMs`).
+ */
+export async function startControlPlane(options: ControlPlaneOptions = {}): Promise<ControlPlane> {
+  const resolved = resolveControlPlaneOptions(options);
+  const started = performance.now();
+  const binaries = await resolveBinaries(resolved);
+  const binariesMs = performance.now() - started;
+  if (binaries.source === 'build') {
+    resolved.logger.info(
+      `binaries built in ${formatDuration(binaries.build?.buildMs ?? binariesMs)}`,
+    );
+  }
+  const guard = new ProcessGuard();
+  let directory: string | undefined;
+  const plane = new LocalControlPlane(resolved, binaries, guard);
+  try {
+    await mkdir(resolved.tempDirectory, { recursive: true });
+    directory = await mkdtemp(join(resolved.tempDirectory, 'ctrlkit-envtest-'));
+    guard.trackDirectory(directory);
+    await plane.start(directory, started, binariesMs);
+    return plane;
+  } catch (error) {
+    await plane.stop();
+    if (directory !== undefined) await rm(directory, { recursive: true, force: true });
+    guard.release();
+    throw error;
+  }
+}
+
+class LocalControlPlane implements ControlPlane {
+  readonly #options: ResolvedControlPlaneOptions;
+  readonly #guard: ProcessGuard;
+  readonly binaries: ControlPlaneBinaries;
+  #pki!: ControlPlanePki;
+  #etcd: ManagedProcess | undefined;
+  #apiServer: ManagedProcess | undefined;
+  #apiServerArgs: string[] = [];
+  #stopped = false;
+  #stopping: Promise<void> | undefined;
+  #unexpectedExitReported = false;
+  #startingApiServer = false;
+  kubeConfig!: KubeConfig;
+  kubeconfigPath = '';
+  server = '';
+  apiServerPort = 0;
+  etcdUrl = '';
+  directory = '';
+  timings: StartupTimings = { binariesMs: 0, etcdMs: 0, apiServerMs: 0, totalMs: 0 };
+
+  constructor(
+    options: ResolvedControlPlaneOptions,
+    binaries: ControlPlaneBinaries,
+    guard: ProcessGuard,
+  ) {
+    this.#options = options;
+    this.binaries = binaries;
+    this.#guard = guard;
+  }
+
+  async start(directory: string, started: number, binariesMs: number): Promise<void> {
+    const { logger } = this.#options;
+    this.directory = directory;
+    this.#pki = createPki();
+    const certs = join(directory, 'certs');
+    await mkdir(certs);
+    const files = {
+      ca: join(certs, 'ca.crt'),
+      servingCert: join(certs, 'apiserver.crt'),
+      servingKey: join(certs, 'apiserver.key'),
+      saPublic: join(certs, 'sa.pub'),
+      saPrivate: join(certs, 'sa.key'),
+    };
+    await Promise.all([
+      writeFile(files.ca, this.#pki.ca.certPem),
+      writeFile(files.servingCert, this.#pki.serving.certPem),
+      writeFile(files.servingKey, this.#pki.serving.keyPem, { mode: 0o600 }),
+      writeFile(files.saPublic, this.#pki.serviceAccountPublicKeyPem),
+      writeFile(files.saPrivate, this.#pki.serviceAccountPrivateKeyPem, { mode: 0o600 }),
+    ]);
+
+    const etcdStarted = performance.now();
+    await this.#startEtcd(directory);
+    const etcdMs = performance.now() - etcdStarted;
+
+    const apiStarted = performance.now();
+    for (let attempt = 1; ; attempt++) {
+      this.apiServerPort = this.#options.apiServerPort ?? (await freePort());
+      this.server = `https://127.0.0.1:${this.apiServerPort}`;
+      this.#apiServerArgs = this.#apiServerFlags(files, join(directory, 'apiserver-certs'));
+      try {
+        await this.startApiServer();
+        break;
+      } catch (error) {
+        if (
+          !PortInUseError.isInstance(error) ||
+          this.#options.apiServerPort !== undefined ||
+          attempt >= PORT_ATTEMPTS
+        ) {
+          throw error;
+        }
+        logger.debug(`kube-apiserver port ${this.apiServerPort} was taken; trying another`);
+      }
+    }
+    const apiServerMs = performance.now() - apiStarted;
+
+    this.kubeconfigPath = join(directory, 'kubeconfig');
+    const kubeconfig = kubeconfigFor(
+      this.server,
+      this.#pki.ca.certPem,
+      ADMIN_USER,
+      this.#pki.admin,
+    );
+    await writeFile(this.kubeconfigPath, kubeconfig, { mode: 0o600 });
+    this.kubeConfig = new KubeConfig();
+    this.kubeConfig.loadFromString(kubeconfig);
+    this.timings = { binariesMs, etcdMs, apiServerMs, totalMs: performance.now() - started };
+    logger.info(
+      `control plane ready at ${this.server} in ${formatDuration(this.timings.totalMs)} ` +
+        `(etcd ${formatDuration(etcdMs)}, kube-apiserver ${formatDuration(apiServerMs)})`,
+    );
+  }
+
+  async #startEtcd(directory: string): Promise<void> {
+    for (let attempt = 1; ; attempt++) {
+      const [clientPort, peerPort] = [await freePort(), await freePort()];
+      this.etcdUrl = `http://127.0.0.1:${clientPort}`;
+      const peerUrl = `http://127.0.0.1:${peerPort}`;
+      const defaults: Record<string, string | readonly string[]> = {
+        name: 'envtest',
+        'data-dir': join(directory, 'etcd'),
+        'listen-client-urls': this.etcdUrl,
+        'advertise-client-urls': this.etcdUrl,
+        'listen-peer-urls': peerUrl,
+        'initial-advertise-peer-urls': peerUrl,
+        'initial-cluster': `envtest=${peerUrl}`,
+        'unsafe-no-fsync': 'true',
+        'log-level': 'warn',
+      };
+      const args = toArgs({ ...defaults, ...this.#options.etcdFlags });
+      const etcd = this.#spawn('etcd', this.binaries.etcd, args, join(directory, 'etcd.log'));
+      this.#etcd = etcd;
+      try {
+        await this.#waitReady(etcd, clientPort, 'etcd /health', () => this.#etcdHealth());
+        return;
+      } catch (error) {
+        await etcd.stop(0);
+        if (!PortInUseError.isInstance(error) || attempt >= PORT_ATTEMPTS) throw error;
+        this.#options.logger.debug(
+          `etcd port ${clientPort} or ${peerPort} was taken; trying others`,
+        );
+      }
+    }
+  }
+
+  #apiServerFlags(
+    files: {
+      ca: string;
+      servingCert: string;
+      servingKey: string;
+      saPublic: string;
+      saPrivate: string;
+    },
+    certDir: string,
+  ): string[] {
+    const o = this.#options;
+    const defaults: Record<string, string | readonly string[]> = {
+      'etcd-servers': this.etcdUrl,
+      'bind-address': '127.0.0.1',
+      'advertise-address': '127.0.0.1',
+      'secure-port': String(this.apiServerPort),
+      'cert-dir': certDir,
+      'tls-cert-file': files.servingCert,
+      'tls-private-key-file': files.servingKey,
+      'client-ca-file': files.ca,
+      'authorization-mode': 'Node,RBAC',
+      'service-account-key-file': files.saPublic,
+      'service-account-signing-key-file': files.saPrivate,
+      'service-account-issuer': 'https://kubernetes.default.svc.cluster.local',
+      'service-cluster-ip-range': '10.0.0.0/24',
+      'allow-privileged': 'true',
+      'disable-admission-plugins': 'ServiceAccount',
+      // Loopback addresses are refused by the endpoint reconciler (the `kubernetes` Service).
+      'endpoint-reconciler-type': 'none',
+      'etcd-compaction-interval': `${o.etcdCompactionIntervalMs}ms`,
+      'watch-cache': String(o.watchCache),
+      profiling: 'false',
+    };
+    return toArgs({ ...defaults, ...o.apiServerFlags });
+  }
+
+  async startApiServer(): Promise<void> {
+    if (this.#stopped) throw new EnvtestError('NotReady', 'the control plane was stopped');
+    if (this.#apiServer?.running) return;
+    const apiServer = this.#spawn(
+      'kube-apiserver',
+      this.binaries.kubeApiServer,
+      this.#apiServerArgs,
+      join(this.directory, 'kube-apiserver.log'),
+    );
+    this.#apiServer = apiServer;
+    this.#startingApiServer = true;
+    try {
+      await this.#waitReady(apiServer, this.apiServerPort, 'kube-apiserver /readyz', () =>
+        this.#apiServerReadyz(),
+      );
+    } catch (error) {
+      await apiServer.stop(0);
+      throw error;
+    } finally {
+      this.#startingApiServer = false;
+    }
+  }
+
+  async stopApiServer(): Promise<void> {
+    await this.#apiServer?.stop(this.#options.stopTimeoutMs);
+  }
+
+  async restartApiServer(): Promise<void> {
+    await this.stopApiServer();
+    await this.startApiServer();
+  }
+
+  async compactEtcd(): Promise<number> {
+    const range = await etcdGateway(this.etcdUrl, '/v3/kv/range', {
+      key: Buffer.from('\0').toString('base64'),
+    });
+    const revision = Number((range.header as { revision?: string } | undefined)?.revision);
+    if (!Number.isSafeInteger(revision)) {
+      throw new EnvtestError(
+        'NotReady',
+        `etcd did not report its revision: ${JSON.stringify(range)}`,
+      );
+    }
+    await etcdGateway(this.etcdUrl, '/v3/kv/compaction', {
+      revision: String(revision),
+      physical: true,
+    });
+    return revision;
+  }
+
+  async addUser(user: string, groups: readonly string[] = []): Promise<UserKubeConfig> {
+    if (typeof user !== 'string' || user === '')
+      throw new InvalidOptionError('user', 'must be a non-empty string');
+    if (!Array.isArray(groups) || !groups.every((g) => typeof g === 'string' && g !== '')) {
+      throw new InvalidOptionError('groups', 'must be an array of non-empty strings');
+    }
+    const certificate = issueUserCertificate(this.#pki.ca, user, groups);
+    const kubeconfig = kubeconfigFor(this.server, this.#pki.ca.certPem, user, certificate);
+    const kubeconfigPath = join(
+      this.directory,
+      `kubeconfig-${user.replace(/[^A-Za-z0-9_.-]/g, '_')}`,
+    );
+    await writeFile(kubeconfigPath, kubeconfig, { mode: 0o600 });
+    const kubeConfig = new KubeConfig();
+    kubeConfig.loadFromString(kubeconfig);
+    return { kubeConfig, kubeconfigPath };
+  }
+
+  stop(): Promise<void> {
+    this.#stopping ??= this.#stop();
+    return this.#stopping;
+  }
+
+  async #stop(): Promise<void> {
+    this.#stopped = true;
+    const timeout = this.#options.stopTimeoutMs;
+    await this.#apiServer?.stop(timeout);
+    await this.#etcd?.stop(timeout);
+    if (this.directory !== '') {
+      await rm(this.directory, { recursive: true, force: true, maxRetries: 3 });
+      this.#guard.forgetDirectory(this.directory);
+      this.#guard.release();
+    }
+  }
+
+  #spawn(name: string, binary: string, args: readonly string[], logPath: string): ManagedProcess {
+    return new ManagedProcess(name, binary, args, logPath, this.#guard, (error) =>
+      this.#unexpectedExit(error),
+    );
+  }
+
+  #unexpectedExit(error: ProcessExitedError): void {
+    // Exits during start are reported by start itself.
+    if (
+      this.#stopped ||
+      this.kubeconfigPath === '' ||
+      this.#startingApiServer ||
+      this.#unexpectedExitReported
+    ) {
+      return;
+    }
+    this.#unexpectedExitReported = true;
+    if (this.#options.onUnexpectedExit) this.#options.onUnexpectedExit(error);
+    else this.#options.logger.warn(error.message);
+  }
+
+  /** Polls `check` until it returns `undefined` (ready); fails on exit or after the start timeout. */
+  async #waitReady(
+    process: ManagedProcess,
+    port: number,
+    what: string,
+    check: () => Promise<string | undefined>,
+  ): Promise<void> {
+    const timeoutMs = this.#options.startTimeoutMs;
+    const deadline = performance.now() + timeoutMs;
+    let problem = 'not checked yet';
+    let exit: Awaited<ManagedProcess['exited']> | undefined;
+    void process.exited.then((e) => {
+      exit = e;
+    });
+    for (;;) {
+      if (exit !== undefined) throw process.exitError(exit, port);
+      const result = await check();
+      if (result === undefined) return;
+      problem = result;
+      if (performance.now() >= deadline) {
+        const tail = process.logTail();
+        throw new NotReadyError(
+          what,
+          timeoutMs,
+          `${problem}; last lines of the ${process.name} log:\n  ${tail.join('\n  ')}`,
+        );
+      }
+      await Promise.race([sleep(POLL_MS), process.exited]);
+    }
+  }
+
+  async #etcdHealth(): Promise<string | undefined> {
+    const response = await get(httpRequest, `${this.etcdUrl}/health`, {});
+    if (response.status === 200 && response.body.includes('"true"')) return undefined;
+    return response.problem ?? `HTTP ${response.status}: ${response.body.slice(0, 200)}`;
+  }
+
+  async #apiServerReadyz(): Promise<string | undefined> {
+    const response = await get(httpsRequest, `${this.server}/readyz`, {
+      ca: this.#pki.ca.certPem,
+      cert: this.#pki.admin.certPem,
+      key: this.#pki.admin.keyPem,
+    });
+    if (response.status === 200) return undefined;
+    return response.problem ?? `HTTP ${response.status}: ${response.body.slice(0, 500)}`;
+  }
+}
+
+function toArgs(flags: Record<string, string | readonly string[]>): string[] {
+  const args: string[] = [];
+  for (const [name, value] of Object.entries(flags)) {
+    for (const v of typeof value === 'string' ? [value] : value) args.push(`--${name}=${v}`);
+  }
+  return args;
+}
+
+interface GetResult {
+  readonly status: number;
+  readonly body: string;
+  readonly problem?: string;
+}
+
+function get(
+  request: typeof httpRequest | typeof httpsRequest,
+  url: string,
+  tls: { ca?: string; cert?: string; key?: string },
+): Promise<GetResult> {
+  return new Promise((resolve) => {
+    const req = request(url, { method: 'GET', agent: false, timeout: 2_000, ...tls }, (res) => {
+      let body = '';
+      res.setEncoding('utf8');
+      res.on('data', (chunk: string) => {
+        body += chunk;
+      });
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+      res.on('error', (error) => resolve({ status: 0, body, problem: error.message }));
+    });
+    req.on('timeout', () => req.destroy(new Error('no answer within 2 s')));
+    req.on('error', (error) => resolve({ status: 0, body: '', problem: error.message }));
+    req.end();
+  });
+}
+
+async function etcdGateway(
+  etcdUrl: string,
+  path: string,
+  body: unknown,
+): Promise<Record<string, unknown>> {
+  const response = await fetch(`${etcdUrl}${path}`, { method: 'POST', body: JSON.stringify(body) });
+  const text = await response.text();
+  if (!response.ok)
+    throw new EnvtestError('NotReady', `etcd ${path} answered ${response.status}: ${text}`);
+  return JSON.parse(text) as Record<string, unknown>;
+}

@@ -1,0 +1,45 @@
+//! The base of every error this package throws.
+
+const marker = Symbol.for('ctrlkit.envtest.error');
+
+/** Why an envtest operation failed; a program can branch on it. */
+export type EnvtestErrorReason =
+  | 'InvalidOption'
+  | 'BinariesMissing'
+  | 'BuildFailed'
+  | 'PortInUse'
+  | 'ProcessExited'
+  | 'NotReady';
+
+/**
+ * The base class of every error thrown by `@ctrlkit/envtest`.
+ *
+ * Use `EnvtestError.isInstance(error)` (or a subclass's `isInstance`) rather than
+ * `instanceof`: it also recognises errors from another copy of this package.
+ */
+export class EnvtestError extends Error {
+  readonly [marker] = true;
+  readonly reason: EnvtestErrorReason;
+
+  constructor(reason: EnvtestErrorReason, message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'EnvtestError';
+    this.reason = reason;
+  }
+
+  /** True when `error` is an `EnvtestError` from any copy of this package. */
+  static isInstance(error: unknown): error is EnvtestError {
+    return (
+      typeof error === 'object' &&
+      error !== null &&
+      (error as Record<symbol, unknown>)[marker] === true &&
+      typeof (error as { reason?: unknown }).reason === 'string'
+    );
+  }
+}
+
+/** Formats the last lines of a log for an error message. */
+export function formatLogTail(processName: string, logTail: readonly string[]): string {
+  if (logTail.length === 0) return `${processName} wrote nothing to its log`;
+  return `last ${logTail.length} lines of the ${processName} log:\n  ${logTail.join('\n  ')}`;
+}

@@ -1,0 +1,25 @@
+//! A control plane process could not listen on its port.
+
+import { EnvtestError, formatLogTail } from './envtest-error.js';
+
+/** `processName` could not bind `port` because another process holds it. */
+export class PortInUseError extends EnvtestError {
+  readonly processName: string;
+  readonly port: number;
+  readonly logTail: readonly string[];
+
+  constructor(processName: string, port: number, logTail: readonly string[]) {
+    super(
+      'PortInUse',
+      `${processName} could not listen on 127.0.0.1:${port}: address already in use; ${formatLogTail(processName, logTail)}`,
+    );
+    this.name = 'PortInUseError';
+    this.processName = processName;
+    this.port = port;
+    this.logTail = logTail;
+  }
+
+  static override isInstance(error: unknown): error is PortInUseError {
+    return EnvtestError.isInstance(error) && error.reason === 'PortInUse';
+  }
+}

@@ -1,0 +1,40 @@
+//! A control plane process exited when it should have kept running.
+
+import { EnvtestError, formatLogTail } from './envtest-error.js';
+
+/** `processName` exited (or could not be started); the message ends with its last log lines. */
+export class ProcessExitedError extends EnvtestError {
+  readonly processName: string;
+  /** The exit code, or `null` when a signal ended the process or it never started. */
+  readonly exitCode: number | null;
+  readonly signal: string | null;
+  readonly logTail: readonly string[];
+
+  constructor(
+    processName: string,
+    exit: { code: number | null; signal: string | null },
+    logTail: readonly string[],
+    options?: { cause?: unknown },
+  ) {
+    const how =
+      exit.signal !== null
+        ? `was killed by ${exit.signal}`
+        : exit.code !== null
+          ? `exited with code ${exit.code}`
+          : 'could not be started';
+    super(
+      'ProcessExited',
+      `${processName} ${how}; ${formatLogTail(processName, logTail)}`,
+      options,
+    );
+    this.name = 'ProcessExitedError';
+    this.processName = processName;
+    this.exitCode = exit.code;
+    this.signal = exit.signal;
+    this.logTail = logTail;
+  }
+
+  static override isInstance(error: unknown): error is ProcessExitedError {
+    return EnvtestError.isInstance(error) && error.reason === 'ProcessExited';
+  }
+}

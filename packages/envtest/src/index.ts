@@ -1,0 +1,35 @@
+//! A real local Kubernetes control plane (etcd + kube-apiserver) for tests and demos.
+
+export { type ControlPlaneBinaries, resolveBinaries } from './binaries.js';
+export {
+  type BuildRecord,
+  buildBinaries,
+  GO_MODULES_DIRECTORY,
+  versionedCacheDirectory,
+} from './build.js';
+export {
+  type ControlPlane,
+  type StartupTimings,
+  startControlPlane,
+  type UserKubeConfig,
+} from './control-plane.js';
+export { DEFAULT_CRD_TIMEOUT_MS, type InstallCRDsOptions, installCRDs } from './crds.js';
+export { BinariesMissingError } from './errors/binaries-missing-error.js';
+export { BuildFailedError } from './errors/build-failed-error.js';
+export { EnvtestError, type EnvtestErrorReason } from './errors/envtest-error.js';
+export { InvalidOptionError } from './errors/invalid-option-error.js';
+export { NotReadyError } from './errors/not-ready-error.js';
+export { PortInUseError } from './errors/port-in-use-error.js';
+export { ProcessExitedError } from './errors/process-exited-error.js';
+export { type EnvtestLogger, silentLogger, stderrLogger } from './logger.js';
+export { createTestNamespace, DEFAULT_TEST_NAMESPACE_PREFIX } from './namespace.js';
+export {
+  type BinaryOptions,
+  type ControlPlaneOptions,
+  DEFAULT_BUILD_JOBS,
+  DEFAULT_ETCD_COMPACTION_INTERVAL_MS,
+  DEFAULT_START_TIMEOUT_MS,
+  DEFAULT_STOP_TIMEOUT_MS,
+  defaultCacheDirectory,
+} from './options.js';
+export { ETCD_VERSION, KUBERNETES_VERSION } from './versions.js';

@@ -1,0 +1,87 @@
+import { describe, expect, it } from 'vitest';
+import { InvalidOptionError } from './errors/invalid-option-error.js';
+import { silentLogger } from './logger.js';
+import {
+  DEFAULT_BUILD_JOBS,
+  DEFAULT_ETCD_COMPACTION_INTERVAL_MS,
+  DEFAULT_START_TIMEOUT_MS,
+  DEFAULT_STOP_TIMEOUT_MS,
+  type ControlPlaneOptions,
+  defaultCacheDirectory,
+  resolveControlPlaneOptions,
+} from './options.js';
+
+const env = { HOME: '/home/tester' };
+
+describe('resolveControlPlaneOptions', () => {
+  it('applies the exported defaults', () => {
+    const o = resolveControlPlaneOptions({}, env);
+    expect(o.startTimeoutMs).toBe(DEFAULT_START_TIMEOUT_MS);
+    expect(o.stopTimeoutMs).toBe(DEFAULT_STOP_TIMEOUT_MS);
+    expect(o.etcdCompactionIntervalMs).toBe(DEFAULT_ETCD_COMPACTION_INTERVAL_MS);
+    expect(o.buildJobs).toBe(DEFAULT_BUILD_JOBS);
+    expect(o.watchCache).toBe(true);
+    expect(o.build).toBe(true);
+    expect(o.apiServerPort).toBeUndefined();
+    expect(o.binaryAssetsDirectory).toBeUndefined();
+    expect(o.apiServerFlags).toEqual({});
+  });
+
+  it('takes the binaries folder from KUBEBUILDER_ASSETS unless the option is given', () => {
+    expect(resolveControlPlaneOptions({}, { KUBEBUILDER_ASSETS: '/assets' }).binaryAssetsDirectory).toBe('/assets');
+    expect(
+      resolveControlPlaneOptions({ binaryAssetsDirectory: '/mine' }, { KUBEBUILDER_ASSETS: '/assets' })
+        .binaryAssetsDirectory,
+    ).toBe('/mine');
+  });
+
+  it('puts the cache under XDG_CACHE_HOME, else ~/.cache', () => {
+    expect(defaultCacheDirectory({ XDG_CACHE_HOME: '/xdg' })).toBe('/xdg/ctrlkit/envtest');
+    expect(resolveControlPlaneOptions({}, { XDG_CACHE_HOME: '' }).cacheDirectory).toMatch(/\.cache\/ctrlkit\/envtest$/);
+  });
+
+  it('keeps valid values', () => {
+    const o = resolveControlPlaneOptions(
+      {
+        startTimeoutMs: 5_000,
+        stopTimeoutMs: 0,
+        apiServerPort: 6443,
+        etcdCompactionIntervalMs: 0,
+        watchCache: false,
+        apiServerFlags: { v: '2', 'feature-gates': ['A=true', 'B=false'] },
+        logger: silentLogger,
+      },
+      env,
+    );
+    expect(o).toMatchObject({ startTimeoutMs: 5_000, stopTimeoutMs: 0, apiServerPort: 6443, watchCache: false });
+    expect(o.logger).toBe(silentLogger);
+  });
+
+  const invalid: Array<[string, ControlPlaneOptions]> = [
+    ['startTimeoutMs', { startTimeoutMs: 0 }],
+    ['startTimeoutMs', { startTimeoutMs: 1.5 }],
+    ['stopTimeoutMs', { stopTimeoutMs: -1 }],
+    ['apiServerPort', { apiServerPort: 70_000 }],
+    ['etcdCompactionIntervalMs', { etcdCompactionIntervalMs: Number.NaN }],
+    ['watchCache', { watchCache: 'no' as unknown as boolean }],
+    ['cacheDirectory', { cacheDirectory: '' }],
+    ['binaryAssetsDirectory', { binaryAssetsDirectory: 42 as unknown as string }],
+    ['buildJobs', { buildJobs: 0 }],
+    ['apiServerFlags.--v', { apiServerFlags: { '--v': '2' } }],
+    ['etcdFlags.quota', { etcdFlags: { quota: 1 as unknown as string } }],
+    ['logger', { logger: { info: () => {} } as never }],
+    ['onUnexpectedExit', { onUnexpectedExit: 'crash' as never }],
+  ];
+  it.each(invalid)('rejects an invalid %s, naming the field', (field, options) => {
+    let thrown: unknown;
+    try {
+      resolveControlPlaneOptions(options, env);
+    } catch (error) {
+      thrown = error;
+    }
+    expect(InvalidOptionError.isInstance(thrown)).toBe(true);
+    expect((thrown as InvalidOptionError).field).toBe(field);
+    expect((thrown as InvalidOptionError).reason).toBe('InvalidOption');
+    expect((thrown as Error).message).toContain(field);
+  });
+});

@@ -1,0 +1,239 @@
+//! Options of the control plane and of binary resolution, their defaults and validation.
+
+import { homedir, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { InvalidOptionError } from './errors/invalid-option-error.js';
+import { type EnvtestLogger, stderrLogger } from './logger.js';
+
+/** How long `startControlPlane` waits for etcd and then kube-apiserver to be ready: 60 s. */
+export const DEFAULT_START_TIMEOUT_MS = 60_000;
+/** How long a process gets to exit after SIGTERM before it is killed: 10 s. */
+export const DEFAULT_STOP_TIMEOUT_MS = 10_000;
+/** kube-apiserver's own default `--etcd-compaction-interval`: 5 minutes. */
+export const DEFAULT_ETCD_COMPACTION_INTERVAL_MS = 300_000;
+/** Parallel compile jobs of `go build` (`-p`): 2, which fits a 2-core, 8 GB machine. */
+export const DEFAULT_BUILD_JOBS = 2;
+
+/** Where to get `kube-apiserver` and `etcd`, and whether to build them. */
+export interface BinaryOptions {
+  /**
+   * A folder holding `kube-apiserver` and `etcd`. Default: the `KUBEBUILDER_ASSETS`
+   * environment variable; when neither is set, the cache (then a build) is used.
+   */
+  binaryAssetsDirectory?: string;
+  /**
+   * The cache root; binaries live in `<cacheDirectory>/v<kubernetes version>/`.
+   * Default: `$XDG_CACHE_HOME/ctrlkit/envtest`, or `~/.cache/ctrlkit/envtest`.
+   */
+  cacheDirectory?: string;
+  /**
+   * Build the binaries with Go when they are not in the cache. Default `true`. Ignored
+   * when `binaryAssetsDirectory` or `KUBEBUILDER_ASSETS` is set.
+   */
+  build?: boolean;
+  /** `go build -p`: parallel compile jobs. Default {@link DEFAULT_BUILD_JOBS}. */
+  buildJobs?: number;
+  /** Progress of resolution, builds, start and stop. Default: `info`/`warn` to stderr. */
+  logger?: EnvtestLogger;
+}
+
+/** How to run the control plane. Every field is optional. */
+export interface ControlPlaneOptions extends BinaryOptions {
+  /** Time for etcd, then kube-apiserver, to become ready, in ms. Default {@link DEFAULT_START_TIMEOUT_MS}. */
+  startTimeoutMs?: number;
+  /** Time each process gets after SIGTERM before SIGKILL, in ms. Default {@link DEFAULT_STOP_TIMEOUT_MS}. */
+  stopTimeoutMs?: number;
+  /**
+   * The kube-apiserver's secure port on 127.0.0.1. Default: a free port. It is kept
+   * across `stopApiServer()`/`startApiServer()` so that clients reconnect.
+   */
+  apiServerPort?: number;
+  /**
+   * kube-apiserver's `--etcd-compaction-interval`, in ms: how often it compacts etcd.
+   * A resource version becomes unusable (a watch from it ends with 410 Gone) one to two
+   * intervals after it was current. `0` turns compaction off. Default
+   * {@link DEFAULT_ETCD_COMPACTION_INTERVAL_MS}; a test of watch expiry might use 2 000
+   * together with `watchCache: false`. See also `ControlPlane.compactEtcd()`.
+   */
+  etcdCompactionIntervalMs?: number;
+  /**
+   * kube-apiserver's `--watch-cache`. Default `true`. With `false`, watches and lists are
+   * served straight from etcd, so a compaction expires old resource versions at once.
+   */
+  watchCache?: boolean;
+  /** Extra kube-apiserver flags (name without `--`), applied over the defaults. */
+  apiServerFlags?: Readonly<Record<string, string | readonly string[]>>;
+  /** Extra etcd flags (name without `--`), applied over the defaults. */
+  etcdFlags?: Readonly<Record<string, string | readonly string[]>>;
+  /** Where the temporary data folder is created. Default: `os.tmpdir()`. */
+  tempDirectory?: string;
+  /**
+   * Called once when etcd or kube-apiserver exits while it should be running (not after
+   * `stop()`/`stopApiServer()`). Default: the error is logged with `logger.warn`.
+   */
+  onUnexpectedExit?: (error: Error) => void;
+}
+
+/** `BinaryOptions` with every default applied. */
+export interface ResolvedBinaryOptions {
+  readonly binaryAssetsDirectory: string | undefined;
+  readonly cacheDirectory: string;
+  readonly build: boolean;
+  readonly buildJobs: number;
+  readonly logger: EnvtestLogger;
+}
+
+/** `ControlPlaneOptions` with every default applied. */
+export interface ResolvedControlPlaneOptions extends ResolvedBinaryOptions {
+  readonly startTimeoutMs: number;
+  readonly stopTimeoutMs: number;
+  readonly apiServerPort: number | undefined;
+  readonly etcdCompactionIntervalMs: number;
+  readonly watchCache: boolean;
+  readonly apiServerFlags: Readonly<Record<string, string | readonly string[]>>;
+  readonly etcdFlags: Readonly<Record<string, string | readonly string[]>>;
+  readonly tempDirectory: string;
+  readonly onUnexpectedExit: ((error: Error) => void) | undefined;
+}
+
+/** The default cache root: `$XDG_CACHE_HOME/ctrlkit/envtest` or `~/.cache/ctrlkit/envtest`. */
+export function defaultCacheDirectory(env: NodeJS.ProcessEnv = process.env): string {
+  const cacheHome = env.XDG_CACHE_HOME || join(homedir(), '.cache');
+  return join(cacheHome, 'ctrlkit', 'envtest');
+}
+
+/** Validates binary options and applies defaults; throws `InvalidOptionError` naming the field. */
+export function resolveBinaryOptions(
+  options: BinaryOptions = {},
+  env: NodeJS.ProcessEnv = process.env,
+): ResolvedBinaryOptions {
+  expectObject('options', options);
+  const assets = optionalString('binaryAssetsDirectory', options.binaryAssetsDirectory);
+  return {
+    binaryAssetsDirectory: assets ?? (env.KUBEBUILDER_ASSETS || undefined),
+    cacheDirectory:
+      optionalString('cacheDirectory', options.cacheDirectory) ?? defaultCacheDirectory(env),
+    build: optionalBoolean('build', options.build) ?? true,
+    buildJobs: optionalInteger('buildJobs', options.buildJobs, 1, 256) ?? DEFAULT_BUILD_JOBS,
+    logger: optionalLogger(options.logger) ?? stderrLogger,
+  };
+}
+
+/** Validates control plane options and applies defaults; throws `InvalidOptionError` naming the field. */
+export function resolveControlPlaneOptions(
+  options: ControlPlaneOptions = {},
+  env: NodeJS.ProcessEnv = process.env,
+): ResolvedControlPlaneOptions {
+  const binaries = resolveBinaryOptions(options, env);
+  const onUnexpectedExit = options.onUnexpectedExit;
+  if (onUnexpectedExit !== undefined && typeof onUnexpectedExit !== 'function') {
+    throw new InvalidOptionError(
+      'onUnexpectedExit',
+      `must be a function, got ${describe(onUnexpectedExit)}`,
+    );
+  }
+  return {
+    ...binaries,
+    startTimeoutMs:
+      optionalInteger('startTimeoutMs', options.startTimeoutMs, 1, 3_600_000) ??
+      DEFAULT_START_TIMEOUT_MS,
+    stopTimeoutMs:
+      optionalInteger('stopTimeoutMs', options.stopTimeoutMs, 0, 600_000) ??
+      DEFAULT_STOP_TIMEOUT_MS,
+    apiServerPort: optionalInteger('apiServerPort', options.apiServerPort, 1, 65_535),
+    etcdCompactionIntervalMs:
+      optionalInteger(
+        'etcdCompactionIntervalMs',
+        options.etcdCompactionIntervalMs,
+        0,
+        86_400_000,
+      ) ?? DEFAULT_ETCD_COMPACTION_INTERVAL_MS,
+    watchCache: optionalBoolean('watchCache', options.watchCache) ?? true,
+    apiServerFlags: optionalFlags('apiServerFlags', options.apiServerFlags),
+    etcdFlags: optionalFlags('etcdFlags', options.etcdFlags),
+    tempDirectory: optionalString('tempDirectory', options.tempDirectory) ?? tmpdir(),
+    onUnexpectedExit,
+  };
+}
+
+function expectObject(field: string, value: unknown): void {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    throw new InvalidOptionError(field, `must be an object, got ${describe(value)}`);
+  }
+}
+
+function optionalString(field: string, value: unknown): string | undefined {
+  if (value === undefined) return undefined;
+  if (typeof value !== 'string' || value === '') {
+    throw new InvalidOptionError(field, `must be a non-empty string, got ${describe(value)}`);
+  }
+  return value;
+}
+
+function optionalBoolean(field: string, value: unknown): boolean | undefined {
+  if (value === undefined) return undefined;
+  if (typeof value !== 'boolean')
+    throw new InvalidOptionError(field, `must be a boolean, got ${describe(value)}`);
+  return value;
+}
+
+function optionalInteger(
+  field: string,
+  value: unknown,
+  min: number,
+  max: number,
+): number | undefined {
+  if (value === undefined) return undefined;
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > max) {
+    throw new InvalidOptionError(
+      field,
+      `must be an integer from ${min} to ${max}, got ${describe(value)}`,
+    );
+  }
+  return value;
+}
+
+function optionalFlags(
+  field: string,
+  value: unknown,
+): Readonly<Record<string, string | readonly string[]>> {
+  if (value === undefined) return {};
+  expectObject(field, value);
+  for (const [name, flag] of Object.entries(value as Record<string, unknown>)) {
+    if (name.startsWith('-') || name === '') {
+      throw new InvalidOptionError(
+        `${field}.${name}`,
+        'flag names are given without leading dashes',
+      );
+    }
+    const values = Array.isArray(flag) ? flag : [flag];
+    if (!values.every((v) => typeof v === 'string')) {
+      throw new InvalidOptionError(
+        `${field}.${name}`,
+        `must be a string or an array of strings, got ${describe(flag)}`,
+      );
+    }
+  }
+  return value as Readonly<Record<string, string | readonly string[]>>;
+}
+
+function optionalLogger(value: unknown): EnvtestLogger | undefined {
+  if (value === undefined) return undefined;
+  const logger = value as Partial<EnvtestLogger> | null;
+  for (const method of ['info', 'warn', 'debug'] as const) {
+    if (typeof logger?.[method] !== 'function') {
+      throw new InvalidOptionError(
+        'logger',
+        `must have ${method}(message), got ${describe(value)}`,
+      );
+    }
+  }
+  return value as EnvtestLogger;
+}
+
+function describe(value: unknown): string {
+  if (typeof value === 'string') return JSON.stringify(value);
+  if (typeof value === 'function') return 'a function';
+  if (Array.isArray(value)) return 'an array';
+  return String(value);
+}
