@@ -1,0 +1,122 @@
+// The workqueue benchmark: the same workloads against @ctrlkit/workqueue (this process)
+// and client-go's util/workqueue (tooling/go-bench/workqueue, built with the machine's Go),
+// printed as one table with the ratio ctrlkit / client-go for each row.
+// Run: pnpm --filter @ctrlkit/workqueue bench   (N=... to change the item count)
+import { execFileSync, spawnSync } from 'node:child_process';
+import { mkdirSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { defaultControllerRateLimiter, newTyped, newTypedDelayingQueue } from '../dist/index.js';
+
+const n = Number(process.env.N ?? 1_000_000);
+const gc = globalThis.gc ?? (() => {});
+const items = Array.from({ length: n }, (_, i) => `key-${i}`);
+const batch = 1000;
+const yieldToWorkers = () => new Promise((resolve) => setImmediate(resolve));
+
+/** One producer adds `adds` times over `keys` (yielding every `batch` adds) while `workers` take them. */
+async function produce(keys, adds, workers) {
+  const start = performance.now();
+  const q = newTyped();
+  let got = 0;
+  const worker = async () => {
+    for (;;) {
+      const next = await q.get();
+      if (next.shutdown) return;
+      got++;
+      q.done(next.item);
+    }
+  };
+  const running = Array.from({ length: workers }, worker);
+  for (let i = 0; i < adds; i++) {
+    q.add(keys[i % keys.length]);
+    if (i % batch === batch - 1) await yieldToWorkers();
+  }
+  q.shutDown();
+  await Promise.all(running);
+  return { rate: adds / ((performance.now() - start) / 1000), got };
+}
+
+async function delayed() {
+  gc();
+  const before = process.memoryUsage().heapUsed;
+  const q = newTypedDelayingQueue();
+  const start = performance.now();
+  for (let i = 0; i < n; i++) q.addAfter(items[i], 3_600_000 + i);
+  const perOp = ((performance.now() - start) * 1000) / n;
+  gc();
+  const perItem = (process.memoryUsage().heapUsed - before) / n;
+  q.shutDown();
+  return { perOp, perItem };
+}
+
+function when() {
+  const limiter = defaultControllerRateLimiter();
+  const start = performance.now();
+  for (let i = 0; i < n; i++) limiter.when(items[i % 1000]);
+  return ((performance.now() - start) * 1e6) / n;
+}
+
+async function ours() {
+  // Warm up the JIT on a tenth of the work; these figures are dropped.
+  await produce(items.slice(0, n / 10), n / 10, 1);
+  await produce(items.slice(0, 100), n / 10, 4);
+  const rows = [];
+  for (const w of [1, 4, 16]) {
+    const { rate, got } = await produce(items, n, w);
+    if (got !== n) throw new Error(`distinct keys: got ${got} of ${n}`);
+    rows.push({ row: `distinct keys, ${w} worker(s)`, value: rate, unit: 'cycles/s' });
+  }
+  for (const w of [1, 4, 16]) {
+    const { rate } = await produce(items.slice(0, 100), n, w);
+    rows.push({ row: `${n} adds over 100 keys, ${w} worker(s)`, value: rate, unit: 'adds/s' });
+  }
+  const { perOp, perItem } = await delayed();
+  rows.push({ row: 'addAfter, 1,000,000 pending', value: perOp, unit: 'µs/op' });
+  rows.push({ row: 'heap per pending delayed item', value: perItem, unit: 'B' });
+  rows.push({ row: 'default controller rate limiter when()', value: when(), unit: 'ns/op' });
+  return rows;
+}
+
+/** Builds and runs the Go side; undefined (with the reason printed) where Go is missing. */
+function clientGo() {
+  const source = join(
+    dirname(fileURLToPath(import.meta.url)),
+    '../../../tooling/go-bench/workqueue',
+  );
+  const binary = join(source, '../bin/workqueue');
+  const go = spawnSync('go', ['version'], { encoding: 'utf8' });
+  if (go.status !== 0) {
+    console.log('client-go column skipped: no Go toolchain on PATH (install Go to compare).');
+    return undefined;
+  }
+  mkdirSync(dirname(binary), { recursive: true });
+  execFileSync('go', ['build', '-o', binary, '.'], { cwd: source, stdio: 'inherit' });
+  const out = execFileSync(binary, ['-n', String(n)], { encoding: 'utf8' });
+  return out
+    .trim()
+    .split('\n')
+    .map((line) => JSON.parse(line));
+}
+
+const higherIsBetter = (unit) => unit.endsWith('/s');
+const format = (value) =>
+  value >= 1000 ? Math.round(value).toLocaleString('en-US') : value.toFixed(value >= 10 ? 1 : 3);
+
+const goRows = clientGo();
+const ourRows = await ours();
+const table = ourRows.map(({ row, value, unit }) => {
+  const peer = goRows?.find((r) => r.row === row);
+  return {
+    workload: row,
+    unit,
+    ctrlkit: format(value),
+    'client-go': peer ? format(peer.value) : '-',
+    'ctrlkit / client-go': peer ? (value / peer.value).toFixed(2) : '-',
+    better: higherIsBetter(unit) ? 'higher' : 'lower',
+  };
+});
+console.log(
+  `\n@ctrlkit/workqueue vs client-go util/workqueue, N = ${n.toLocaleString('en-US')}, node ${process.version}`,
+);
+console.table(table);
