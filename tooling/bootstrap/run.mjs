@@ -6,7 +6,7 @@
 // come from the npm registry's `node` and `pnpm` packages, installed once into a cache
 // outside the repository. Every step is idempotent and quick the second time.
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { delimiter, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -18,13 +18,14 @@ const pnpmVersion = manifest.packageManager.replace(/^pnpm@/, '');
 
 /** The commands this bootstrap knows, and what each runs once the toolchain is ready. */
 const jobs = {
-  start: () => run(pnpm, ['run', '--filter', '@ctrlkit/demo', 'start']),
-  test: () => run(pnpm, ['exec', 'turbo', 'run', 'test', '--concurrency=1']),
+  start: { controlPlane: true, run: () => run(pnpm, ['run', '--filter', '@ctrlkit/demo', 'start']) },
+  test: { controlPlane: true, run: runTests },
+  pnpm: { controlPlane: false, run: () => run(pnpm, process.argv.slice(3)) },
 };
 
-const job = process.argv[2];
-if (!(job in jobs)) {
-  console.error(`usage: run.mjs <${Object.keys(jobs).join('|')}> (got ${JSON.stringify(job)})`);
+const job = jobs[process.argv[2]];
+if (job === undefined) {
+  console.error(`usage: run.mjs start | test | pnpm <args...> (got ${JSON.stringify(process.argv[2])})`);
   process.exit(2);
 }
 
@@ -44,7 +45,7 @@ try {
   process.env.TURBO_TELEMETRY_DISABLED = '1';
   process.env.DO_NOT_TRACK = '1';
   step('dependencies', () => run(pnpm, ['install', '--frozen-lockfile', '--prefer-offline']));
-  if (existsSync(join(repoRoot, 'packages', 'envtest', 'package.json'))) {
+  if (job.controlPlane && existsSync(join(repoRoot, 'packages', 'envtest', 'package.json'))) {
     step('control plane binaries', () => {
       run(pnpm, [
         'exec',
@@ -57,10 +58,40 @@ try {
       run(join(binDir, 'node'), [join(repoRoot, 'packages', 'envtest', 'dist', 'cli.js'), 'setup']);
     });
   }
-  jobs[job]();
+  job.run();
 } catch (error) {
   console.error(`\n✘ ${error.message}`);
   process.exitCode = error.exitCode ?? 1;
+}
+
+/** Runs every package's tests, then prints one line with the totals of all of them. */
+function runTests() {
+  const results = () =>
+    ['packages', 'apps', 'examples']
+      .flatMap((group) => {
+        const dir = join(repoRoot, group);
+        return existsSync(dir) ? readdirSync(dir).map((name) => join(dir, name)) : [];
+      })
+      .map((dir) => join(dir, '.vitest', 'results.json'));
+  for (const file of results()) rmSync(file, { force: true });
+  let failure;
+  try {
+    run(pnpm, ['exec', 'turbo', 'run', 'test', '--concurrency=1', '--continue']);
+  } catch (error) {
+    failure = error;
+  }
+  let passed = 0;
+  let failed = 0;
+  let skipped = 0;
+  for (const file of results().filter((f) => existsSync(f))) {
+    const summary = JSON.parse(readFileSync(file, 'utf8'));
+    passed += summary.numPassedTests;
+    failed += summary.numFailedTests;
+    skipped += summary.numPendingTests + summary.numTodoTests;
+  }
+  console.log(`\n${passed} passed, ${failed} failed, ${skipped} skipped`);
+  if (failure) throw failure;
+  if (failed > 0) throw Object.assign(new Error(`${failed} tests failed`), { exitCode: 1 });
 }
 
 /** Installs the pinned Node and pnpm into the cache unless they are already there. */

@@ -13,7 +13,9 @@ export function ctrlkitVitestConfig(overrides = {}) {
         environment: 'node',
         testTimeout: 30_000,
         hookTimeout: 120_000,
-        reporters: ['default'],
+        // The JSON results let the repository's test command print one total line.
+        reporters: ['default', 'json'],
+        outputFile: { json: '.vitest/results.json' },
       },
     }),
     overrides,
