@@ -1,0 +1,15 @@
+//! @ctrlkit/runtime: informers, the controller loop, leader election, events and controller references.
+
+// Each area adds its exports in its own section below (explicit names, no `export *`).
+
+// --- logger
+
+// --- informers
+
+// --- controller
+
+// --- leader election
+
+// --- events
+
+// --- controller references

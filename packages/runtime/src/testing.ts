@@ -1,0 +1,3 @@
+//! Test helpers of @ctrlkit/runtime.
+
+export { FakeClock } from '@ctrlkit/workqueue/testing';
