@@ -3,6 +3,7 @@
 // Each area adds its exports in its own section below (explicit names, no `export *`).
 
 // --- logger
+export { type Logger, noopLogger } from './logger.js';
 
 // --- informers
 
