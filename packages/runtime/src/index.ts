@@ -8,6 +8,24 @@ export { type Logger, noopLogger } from './logger.js';
 // --- informers
 
 // --- controller
+export { CacheSyncTimeoutError } from './controller/cache-sync-timeout-error.js';
+export {
+  Controller,
+  type ControllerOptions,
+  defaultCacheSyncTimeout,
+  defaultMaxConcurrentReconciles,
+  type ReconcileResult,
+  type Reconciler,
+  type WatchOptions,
+} from './controller/controller.js';
+export type {
+  EventHandlers,
+  EventSource,
+  ObjectWithMetadata,
+  TombstoneLike,
+} from './controller/event-source.js';
+export { enqueueRequestForOwner, type OwnerMatch, objectKey } from './controller/keys.js';
+export { TerminalError } from './controller/terminal-error.js';
 
 // --- leader election
 

@@ -1,0 +1,233 @@
+//! The controller loop: informer events become keys in a rate-limited queue, and workers reconcile them.
+
+import {
+  type Clock,
+  defaultControllerRateLimiter,
+  type MetricsProvider,
+  newTypedRateLimitingQueue,
+  realClock,
+  type TypedRateLimiter,
+  type TypedRateLimitingInterface,
+} from '@ctrlkit/workqueue';
+import { type Logger, noopLogger } from '../logger.js';
+import { CacheSyncTimeoutError } from './cache-sync-timeout-error.js';
+import type { EventSource, ObjectWithMetadata, TombstoneLike } from './event-source.js';
+import { objectKey } from './keys.js';
+import { TerminalError } from './terminal-error.js';
+import { checkControllerOptions } from './validate-options.js';
+
+/** What a reconcile asks for besides success (controller-runtime's `reconcile.Result`). */
+export interface ReconcileResult {
+  /** Requeue through the rate limiter, as after an error but without logging one. */
+  requeue?: boolean;
+  /** Requeue after this many milliseconds (the rate limiter's count is reset). Wins over `requeue`. */
+  requeueAfter?: number;
+}
+
+/**
+ * Brings the world in line with the desired state of one key ("namespace/name", or
+ * "name" for cluster-scoped objects). Throw to retry with backoff; throw a
+ * {@link TerminalError} to give up on the key; return a {@link ReconcileResult} to requeue.
+ */
+export type Reconciler = (
+  key: string,
+  signal: AbortSignal,
+) => Promise<ReconcileResult | undefined | void> | ReconcileResult | undefined | void;
+
+/** How events of one watched informer become keys. */
+export interface WatchOptions<T> {
+  /** The keys an object's events enqueue. Default: the object's own key. */
+  mapToKeys?: (obj: T) => readonly string[];
+  /** Events of objects for which this returns false are ignored. Default: all pass. */
+  filter?: (obj: T) => boolean;
+}
+
+/** Options of {@link Controller}. */
+export interface ControllerOptions {
+  /** The controller's name: the queue's metrics label and the logs' `controller` field. Required. */
+  name: string;
+  /** The reconciler. Required. */
+  reconcile: Reconciler;
+  /** How many keys are reconciled at once (each key by one worker at a time). Default {@link defaultMaxConcurrentReconciles}. */
+  maxConcurrentReconciles?: number;
+  /** Paces retries. Default: `defaultControllerRateLimiter()` (5 ms doubling to 1000 s, and 10 qps burst 100 overall). */
+  rateLimiter?: TypedRateLimiter<string>;
+  /** Where the queue's metrics go. Default: the workqueue's global provider. */
+  metricsProvider?: MetricsProvider;
+  /** The clock of the queue and the sync wait. Default: the real clock. */
+  clock?: Clock;
+  /** Where reconcile errors are reported. Default: no logging. */
+  logger?: Logger;
+  /** How long `run` waits for the watched informers to sync, in ms. Default {@link defaultCacheSyncTimeout}. */
+  cacheSyncTimeout?: number;
+}
+
+/** Keys reconciled at once by default: 1, as in controller-runtime. */
+export const defaultMaxConcurrentReconciles = 1;
+/** How long `run` waits for caches by default: 2 minutes, as in controller-runtime. */
+export const defaultCacheSyncTimeout = 120_000;
+/** How often `run` checks whether the caches have synced, in ms. */
+const cacheSyncPollPeriod = 100;
+
+/**
+ * A controller: watch informers, reconcile keys. Guarantees:
+ * - a key is reconciled by one worker at a time, and events arriving meanwhile cause one
+ *   more reconcile after it;
+ * - success forgets the key's failures; an error requeues it with the rate limiter; a
+ *   {@link TerminalError} drops it; a result can requeue it after a delay;
+ * - workers start once every watched informer has synced;
+ * - when the signal given to `run` fires, no new key starts, keys being reconciled
+ *   finish, and `run` resolves after them.
+ */
+export class Controller {
+  /** The controller's queue; enqueue keys from anywhere with {@link Controller.enqueue}. */
+  readonly queue: TypedRateLimitingInterface<string>;
+  readonly #options: Required<Pick<ControllerOptions, 'name' | 'reconcile'>> & {
+    workers: number;
+    clock: Clock;
+    logger: Logger;
+    cacheSyncTimeout: number;
+  };
+  readonly #sources: EventSource<unknown>[] = [];
+  #running = false;
+
+  constructor(options: ControllerOptions) {
+    checkControllerOptions(options);
+    const clock = options.clock ?? realClock;
+    this.#options = {
+      name: options.name,
+      reconcile: options.reconcile,
+      workers: options.maxConcurrentReconciles ?? defaultMaxConcurrentReconciles,
+      clock,
+      logger: options.logger ?? noopLogger,
+      cacheSyncTimeout: options.cacheSyncTimeout ?? defaultCacheSyncTimeout,
+    };
+    this.queue = newTypedRateLimitingQueue(
+      options.rateLimiter ?? defaultControllerRateLimiter<string>({ clock }),
+      {
+        name: options.name,
+        clock,
+        ...(options.metricsProvider !== undefined && { metricsProvider: options.metricsProvider }),
+      },
+    );
+  }
+
+  /** Enqueues the keys of `source`'s adds, updates (the new object) and deletes. Call before `run`. */
+  watch<T>(source: EventSource<T>, options: WatchOptions<T> = {}): this {
+    if (this.#running) throw new Error(`controller ${this.#options.name}: watch() after run()`);
+    const { mapToKeys, filter } = options;
+    const enqueue = (obj: T | TombstoneLike) => {
+      const live = isTombstone(obj) ? (obj.obj as T) : obj;
+      if (filter !== undefined && !filter(live)) return;
+      if (mapToKeys !== undefined) {
+        for (const key of mapToKeys(live)) this.queue.add(key);
+      } else {
+        this.queue.add(isTombstone(obj) ? obj.key : objectKey(obj as ObjectWithMetadata));
+      }
+    };
+    source.addEventHandler({
+      onAdd: (obj) => enqueue(obj),
+      onUpdate: (_old, obj) => enqueue(obj),
+      onDelete: (obj) => enqueue(obj),
+    });
+    this.#sources.push(source as EventSource<unknown>);
+    return this;
+  }
+
+  /** Adds a key to reconcile. */
+  enqueue(key: string): void {
+    this.queue.add(key);
+  }
+
+  /**
+   * Waits for the watched informers to sync, then reconciles keys with
+   * `maxConcurrentReconciles` workers until `signal` fires; resolves once the keys being
+   * reconciled are done. Rejects with {@link CacheSyncTimeoutError} if the caches do not
+   * sync in time (the queue is shut down).
+   */
+  async run(signal: AbortSignal): Promise<void> {
+    if (this.#running) throw new Error(`controller ${this.#options.name}: run() called twice`);
+    this.#running = true;
+    const stop = () => void this.queue.shutDownWithDrain();
+    signal.addEventListener('abort', stop, { once: true });
+    try {
+      const synced = await this.#waitForCacheSync(signal);
+      if (!synced) {
+        this.queue.shutDown();
+        if (signal.aborted) return;
+        throw new CacheSyncTimeoutError(this.#options.name, this.#options.cacheSyncTimeout);
+      }
+      const { workers } = this.#options;
+      await Promise.all(Array.from({ length: workers }, () => this.#worker(signal)));
+      await this.queue.shutDownWithDrain();
+    } finally {
+      signal.removeEventListener('abort', stop);
+    }
+  }
+
+  async #worker(signal: AbortSignal): Promise<void> {
+    for (;;) {
+      const next = await this.queue.get();
+      if (next.shutdown) return;
+      try {
+        await this.#reconcileHandler(next.item, signal);
+      } finally {
+        this.queue.done(next.item);
+      }
+    }
+  }
+
+  async #reconcileHandler(key: string, signal: AbortSignal): Promise<void> {
+    const { reconcile, logger, name } = this.#options;
+    let result: ReconcileResult | undefined | void;
+    try {
+      result = await reconcile(key, signal);
+    } catch (error) {
+      if (TerminalError.isInstance(error)) {
+        this.queue.forget(key);
+        logger.error(
+          { controller: name, key, err: error },
+          'reconciler error (terminal, not retried)',
+        );
+        return;
+      }
+      this.queue.addRateLimited(key);
+      logger.error({ controller: name, key, err: error }, 'reconciler error, will retry');
+      return;
+    }
+    if (result?.requeueAfter !== undefined && result.requeueAfter > 0) {
+      this.queue.forget(key);
+      this.queue.addAfter(key, result.requeueAfter);
+    } else if (result?.requeue) {
+      this.queue.addRateLimited(key);
+    } else {
+      this.queue.forget(key);
+    }
+  }
+
+  /** Resolves true once every source has synced, false on timeout or abort. */
+  #waitForCacheSync(signal: AbortSignal): Promise<boolean> {
+    const { clock, cacheSyncTimeout } = this.#options;
+    const deadline = clock.now() + cacheSyncTimeout;
+    return new Promise((resolve) => {
+      const check = () => {
+        if (signal.aborted) return resolve(false);
+        if (this.#sources.every((source) => source.hasSynced())) return resolve(true);
+        if (clock.now() >= deadline) return resolve(false);
+        clock.setTimer(check, Math.min(cacheSyncPollPeriod, deadline - clock.now()));
+      };
+      check();
+    });
+  }
+}
+
+function isTombstone(obj: unknown): obj is TombstoneLike {
+  return (
+    typeof obj === 'object' &&
+    obj !== null &&
+    'key' in obj &&
+    'obj' in obj &&
+    typeof (obj as TombstoneLike).key === 'string' &&
+    !('metadata' in obj)
+  );
+}
