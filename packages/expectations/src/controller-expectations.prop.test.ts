@@ -46,23 +46,32 @@ function applyModel(m: Model, o: Op, now: number): void {
 function applyReal(e: ControllerExpectations, clock: FakeClock, o: Op): void {
   switch (o.op) {
     case 'step':
-      return clock.step(o.ms);
+      clock.step(o.ms);
+      return;
     case 'set':
-      return e.setExpectations(o.key, o.add, o.del);
+      e.setExpectations(o.key, o.add, o.del);
+      return;
     case 'raise':
-      return e.raiseExpectations(o.key, o.add, o.del);
+      e.raiseExpectations(o.key, o.add, o.del);
+      return;
     case 'lower':
-      return e.lowerExpectations(o.key, o.add, o.del);
+      e.lowerExpectations(o.key, o.add, o.del);
+      return;
     case 'expectCreations':
-      return e.expectCreations(o.key, o.n);
+      e.expectCreations(o.key, o.n);
+      return;
     case 'expectDeletions':
-      return e.expectDeletions(o.key, o.n);
+      e.expectDeletions(o.key, o.n);
+      return;
     case 'creationObserved':
-      return e.creationObserved(o.key);
+      e.creationObserved(o.key);
+      return;
     case 'deletionObserved':
-      return e.deletionObserved(o.key);
+      e.deletionObserved(o.key);
+      return;
     case 'delete':
-      return e.deleteExpectations(o.key);
+      e.deleteExpectations(o.key);
+      return;
   }
 }
 
@@ -70,8 +79,17 @@ const keys = ['ns/a', 'ns/b'];
 const key = fc.constantFrom(...keys);
 const n = fc.integer({ min: 0, max: 4 });
 const op: fc.Arbitrary<Op> = fc.oneof(
-  fc.record({ op: fc.constantFrom('set', 'raise', 'lower') as fc.Arbitrary<'set'>, key, add: n, del: n }),
-  fc.record({ op: fc.constantFrom('expectCreations', 'expectDeletions') as fc.Arbitrary<'expectCreations'>, key, n }),
+  fc.record({
+    op: fc.constantFrom('set', 'raise', 'lower') as fc.Arbitrary<'set'>,
+    key,
+    add: n,
+    del: n,
+  }),
+  fc.record({
+    op: fc.constantFrom('expectCreations', 'expectDeletions') as fc.Arbitrary<'expectCreations'>,
+    key,
+    n,
+  }),
   fc.record({
     op: fc.constantFrom('creationObserved', 'deletionObserved', 'delete') as fc.Arbitrary<'delete'>,
     key,
@@ -79,7 +97,10 @@ const op: fc.Arbitrary<Op> = fc.oneof(
   fc.record({
     op: fc.constant('step' as const),
     // Steps of exactly the timeout (and one either side) probe the strict expiry.
-    ms: fc.oneof(fc.constantFrom(1, timeout - 1, timeout, timeout + 1), fc.integer({ min: 0, max: 60 })),
+    ms: fc.oneof(
+      fc.constantFrom(1, timeout - 1, timeout, timeout + 1),
+      fc.integer({ min: 0, max: 60 }),
+    ),
   }),
 );
 
@@ -102,9 +123,7 @@ describe('ControllerExpectations properties', () => {
             );
             expect(exp.getExpectations(k)?.timestamp).toBe(rec?.ts);
             const satisfied =
-              rec === undefined ||
-              (rec.add <= 0 && rec.del <= 0) ||
-              clock.now() - rec.ts > timeout;
+              rec === undefined || (rec.add <= 0 && rec.del <= 0) || clock.now() - rec.ts > timeout;
             expect(exp.satisfiedExpectations(k)).toBe(satisfied);
           }
           expect(exp.allPendingCreations()).toBe(pending);

@@ -3,7 +3,7 @@
 import { type Clock, realClock } from './clock.js';
 import { ControlleeExpectations } from './controllee-expectations.js';
 import { assertCount, assertDuration, assertHasMethods, assertKey } from './internal/validate.js';
-import { type Logger, noopLogger } from './logger.js';
+import type { Logger } from './logger.js';
 
 /**
  * How long (ms) unfulfilled expectations hold a controller back before they count as
@@ -84,7 +84,7 @@ export class ControllerExpectations implements ControllerExpectationsInterface {
   readonly #records = new Map<string, ControlleeExpectations>();
   readonly #timeout: number;
   readonly #clock: Clock;
-  readonly #logger: Logger;
+  readonly #logger: Logger | undefined;
 
   constructor(options: ControllerExpectationsOptions = {}) {
     const { name = DefaultExpectationsName, timeout = ExpectationsTimeout } = options;
@@ -95,7 +95,7 @@ export class ControllerExpectations implements ControllerExpectationsInterface {
     this.name = name;
     this.#timeout = timeout;
     this.#clock = options.clock ?? realClock;
-    this.#logger = options.logger ?? noopLogger;
+    this.#logger = options.logger;
   }
 
   /** The live record for `controllerKey`, or `undefined` when there is none. */
@@ -113,21 +113,24 @@ export class ControllerExpectations implements ControllerExpectationsInterface {
     assertKey(controllerKey, 'controllerKey');
     const exp = this.#records.get(controllerKey);
     if (exp === undefined) {
-      this.#logger.debug(
+      this.#logger?.debug(
         { name: this.name, key: controllerKey },
         'controller either never recorded expectations, or they were deleted',
       );
       return true;
     }
     if (exp.fulfilled()) {
-      this.#logger.debug({ name: this.name, ...exp.toJSON() }, 'controller expectations fulfilled');
+      this.#logger?.debug(
+        { name: this.name, ...exp.toJSON() },
+        'controller expectations fulfilled',
+      );
       return true;
     }
     if (exp.isExpired(this.#clock.now(), this.#timeout)) {
-      this.#logger.debug({ name: this.name, ...exp.toJSON() }, 'controller expectations expired');
+      this.#logger?.debug({ name: this.name, ...exp.toJSON() }, 'controller expectations expired');
       return true;
     }
-    this.#logger.debug(
+    this.#logger?.debug(
       { name: this.name, ...exp.toJSON() },
       'controller still waiting on expectations',
     );
@@ -138,7 +141,7 @@ export class ControllerExpectations implements ControllerExpectationsInterface {
   deleteExpectations(controllerKey: string): void {
     assertKey(controllerKey, 'controllerKey');
     if (this.#records.delete(controllerKey)) {
-      this.#logger.debug({ name: this.name, key: controllerKey }, 'deleted expectations');
+      this.#logger?.debug({ name: this.name, key: controllerKey }, 'deleted expectations');
     }
   }
 
@@ -153,7 +156,7 @@ export class ControllerExpectations implements ControllerExpectationsInterface {
     assertCount(del, 'del');
     const exp = new ControlleeExpectations(controllerKey, add, del, this.#clock.now());
     this.#records.set(controllerKey, exp);
-    this.#logger.debug({ name: this.name, ...exp.toJSON() }, 'setting expectations');
+    this.#logger?.debug({ name: this.name, ...exp.toJSON() }, 'setting expectations');
   }
 
   /** Replaces the record with one expecting `adds` creations (and no deletions). */
@@ -206,6 +209,6 @@ export class ControllerExpectations implements ControllerExpectationsInterface {
     const exp = this.#records.get(controllerKey);
     if (exp === undefined) return;
     exp.add(sign * add, sign * del);
-    this.#logger.debug({ name: this.name, ...exp.toJSON() }, msg);
+    this.#logger?.debug({ name: this.name, ...exp.toJSON() }, msg);
   }
 }

@@ -52,15 +52,20 @@ function applyModel(m: Model, o: Op): void {
 function applyStore(s: ExpectationsStore, o: Op): void {
   switch (o.op) {
     case 'expectCreations':
-      return s.expectCreations(o.key, o.uids);
+      s.expectCreations(o.key, o.uids);
+      return;
     case 'expectDeletions':
-      return s.expectDeletions(o.key, o.uids);
+      s.expectDeletions(o.key, o.uids);
+      return;
     case 'observeDeletions':
-      return s.observeDeletions(o.key, o.uids);
+      s.observeDeletions(o.key, o.uids);
+      return;
     case 'sync':
-      return s.syncExpectations(o.key, o.live, o.terminating);
+      s.syncExpectations(o.key, o.live, o.terminating);
+      return;
     case 'delete':
-      return s.deleteExpectations(o.key);
+      s.deleteExpectations(o.key);
+      return;
   }
 }
 
@@ -100,6 +105,14 @@ function expectSame(s: ExpectationsStore, m: Model): void {
   }
 }
 
+/** A store after `ops` and one sync of `k`. */
+function syncedAfter(ops: Op[], k: string, live: string[], terminating: string[]) {
+  const store = new ExpectationsStore();
+  for (const o of ops) applyStore(store, o);
+  store.syncExpectations(k, live, terminating);
+  return store;
+}
+
 describe('ExpectationsStore properties', () => {
   it('for any sequence of expect/observe/sync/delete calls, the store answers as the reference model', () => {
     fc.assert(
@@ -119,9 +132,7 @@ describe('ExpectationsStore properties', () => {
   it('after a sync, no live UID is expected to be created and the delete set is within live + terminating', () => {
     fc.assert(
       fc.property(fc.array(op, { maxLength: 20 }), key, uids, uids, (ops, k, live, terminating) => {
-        const store = new ExpectationsStore();
-        for (const o of ops) applyStore(store, o);
-        store.syncExpectations(k, live, terminating);
+        const store = syncedAfter(ops, k, live, terminating);
         const exp = store.getExpectations(k);
         if (exp === undefined) return;
         for (const u of live) expect(exp.uidsToAdd.has(u)).toBe(false);
@@ -136,9 +147,7 @@ describe('ExpectationsStore properties', () => {
   it('sync is idempotent: a second sync with the same cache changes nothing', () => {
     fc.assert(
       fc.property(fc.array(op, { maxLength: 20 }), key, uids, uids, (ops, k, live, terminating) => {
-        const store = new ExpectationsStore();
-        for (const o of ops) applyStore(store, o);
-        store.syncExpectations(k, live, terminating);
+        const store = syncedAfter(ops, k, live, terminating);
         const once = store.getExpectations(k);
         store.syncExpectations(k, live, terminating);
         expect(store.getExpectations(k)).toEqual(once);

@@ -1,7 +1,7 @@
 /** Grove's ExpectationsStore: the UIDs a controller created or deleted that its cache has not shown yet. */
 
 import { assertHasMethods, assertKey, assertUID, assertUIDs } from './internal/validate.js';
-import { type Logger, noopLogger } from './logger.js';
+import type { Logger } from './logger.js';
 
 /**
  * A snapshot of one controller's expectations in an `ExpectationsStore` (Grove's
@@ -45,11 +45,11 @@ interface UIDRecord {
  */
 export class ExpectationsStore {
   readonly #records = new Map<string, UIDRecord>();
-  readonly #logger: Logger;
+  readonly #logger: Logger | undefined;
 
   constructor(options: ExpectationsStoreOptions = {}) {
     assertHasMethods(options.logger, 'options.logger', ['debug', 'info', 'warn', 'error']);
-    this.#logger = options.logger ?? noopLogger;
+    this.#logger = options.logger;
   }
 
   /**
@@ -58,18 +58,7 @@ export class ExpectationsStore {
    * @throws InvalidArgumentError for an empty key or a UID that is not a non-empty string.
    */
   expectCreations(controlleeKey: string, uids: readonly string[], logger?: Logger): void {
-    assertKey(controlleeKey, 'controlleeKey');
-    assertUIDs(uids, 'uids');
-    const rec = this.#records.get(controlleeKey);
-    if (rec === undefined) {
-      this.#records.set(controlleeKey, { add: new Set(uids), del: new Set() });
-    } else {
-      for (const uid of uids) rec.add.add(uid);
-    }
-    (logger ?? this.#logger).debug(
-      { key: controlleeKey, uidsToAdd: uids },
-      rec === undefined ? 'created expectations' : 'raised expectations',
-    );
+    this.#raise(controlleeKey, uids, 'uidsToAdd', logger);
   }
 
   /**
@@ -78,21 +67,7 @@ export class ExpectationsStore {
    * @throws InvalidArgumentError for an empty key or a UID that is not a non-empty string.
    */
   expectDeletions(controlleeKey: string, uids: readonly string[], logger?: Logger): void {
-    assertKey(controlleeKey, 'controlleeKey');
-    assertUIDs(uids, 'uids');
-    const rec = this.#records.get(controlleeKey);
-    if (rec === undefined) {
-      this.#records.set(controlleeKey, { add: new Set(), del: new Set(uids) });
-    } else {
-      for (const uid of uids) {
-        rec.add.delete(uid);
-        rec.del.add(uid);
-      }
-    }
-    (logger ?? this.#logger).debug(
-      { key: controlleeKey, uidsToDelete: uids },
-      rec === undefined ? 'created expectations' : 'raised expectations',
-    );
+    this.#raise(controlleeKey, uids, 'uidsToDelete', logger);
   }
 
   /**
@@ -108,7 +83,7 @@ export class ExpectationsStore {
       rec.add.delete(uid);
       rec.del.delete(uid);
     }
-    (logger ?? this.#logger).debug({ key: controlleeKey, uids }, 'lowered expectations');
+    (logger ?? this.#logger)?.debug({ key: controlleeKey, uids }, 'lowered expectations');
   }
 
   /**
@@ -135,10 +110,19 @@ export class ExpectationsStore {
     const rec = this.#records.get(controlleeKey);
     if (rec === undefined) return;
     const { add, del } = rec;
-    if (add.size > 0) {
-      for (const uid of existingNonTerminatingUIDs) add.delete(uid);
+    const checkAdd = add.size > 0;
+    if (del.size === 0) {
+      if (checkAdd) for (const uid of existingNonTerminatingUIDs) add.delete(uid);
+    } else {
+      // One pass over the listed UIDs: drop creations seen, collect deletions still live.
+      const live: string[] = [];
+      for (const uid of existingNonTerminatingUIDs) {
+        if (checkAdd) add.delete(uid);
+        if (del.has(uid)) live.push(uid);
+      }
+      del.clear();
+      for (const uid of live) del.add(uid);
     }
-    if (del.size > 0) retainLive(del, existingNonTerminatingUIDs);
     for (const uid of existingTerminatingUIDs) del.add(uid);
   }
 
@@ -175,21 +159,35 @@ export class ExpectationsStore {
   deleteExpectations(controlleeKey: string, logger?: Logger): void {
     assertKey(controlleeKey, 'controlleeKey');
     if (this.#records.delete(controlleeKey)) {
-      (logger ?? this.#logger).debug({ key: controlleeKey }, 'deleted expectations');
+      (logger ?? this.#logger)?.debug({ key: controlleeKey }, 'deleted expectations');
     }
   }
-}
 
-/** Keeps in `del` only the UIDs listed in `live`, choosing the cheaper membership test. */
-function retainLive(del: Set<string>, live: readonly string[]): void {
-  if (live.length === 0) {
-    del.clear();
-    return;
+  #raise(
+    controlleeKey: string,
+    uids: readonly string[],
+    into: 'uidsToAdd' | 'uidsToDelete',
+    logger: Logger | undefined,
+  ): void {
+    assertKey(controlleeKey, 'controlleeKey');
+    assertUIDs(uids, 'uids');
+    let rec = this.#records.get(controlleeKey);
+    const created = rec === undefined;
+    if (rec === undefined) {
+      rec = { add: new Set(), del: new Set() };
+      this.#records.set(controlleeKey, rec);
+    }
+    if (into === 'uidsToAdd') {
+      for (const uid of uids) rec.add.add(uid);
+    } else {
+      for (const uid of uids) {
+        rec.add.delete(uid);
+        rec.del.add(uid);
+      }
+    }
+    (logger ?? this.#logger)?.debug(
+      { key: controlleeKey, [into]: uids },
+      created ? 'created expectations' : 'raised expectations',
+    );
   }
-  if (del.size <= 4) {
-    for (const uid of del) if (!live.includes(uid)) del.delete(uid);
-    return;
-  }
-  const liveSet = new Set(live);
-  for (const uid of del) if (!liveSet.has(uid)) del.delete(uid);
 }

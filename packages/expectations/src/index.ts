@@ -29,7 +29,6 @@ export { ExpectationsStore } from './expectations-store.js';
 export { InvalidArgumentError } from './invalid-argument-error.js';
 export { KeyFuncError } from './key-func-error.js';
 export type { Logger } from './logger.js';
-export { noopLogger } from './logger.js';
 export type {
   UIDSet,
   UIDTrackingControllerExpectationsOptions,

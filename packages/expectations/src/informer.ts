@@ -11,7 +11,7 @@ import {
 } from './controllee-key-func.js';
 import type { ControllerExpectationsInterface } from './controller-expectations.js';
 import type { ExpectationsStore } from './expectations-store.js';
-import { type Logger, noopLogger } from './logger.js';
+import type { Logger } from './logger.js';
 import type { UIDTrackingControllerExpectations } from './uid-tracking-controller-expectations.js';
 
 /** The part of an owner reference the adapter reads. */
@@ -86,25 +86,17 @@ export function bindControllerExpectations<T extends ControlleeObject>(
   expectations: Pick<ControllerExpectationsInterface, 'creationObserved' | 'deletionObserved'>,
   options: BindOptions<T> = {},
 ): Unbind {
-  const ctx = context(options);
-  return unbindAll([
-    informer.onAdd(
-      ctx.guard('add', (obj: T) => {
-        const key = ctx.keyOf(obj);
-        if (key === undefined) return;
-        ctx.logger.debug({ key, uids: [controlleeKeyFunc(obj)] }, 'creation observed');
-        expectations.creationObserved(key);
-      }),
-    ),
-    informer.onDelete(
-      ctx.guard('delete', (event: T | DeletedFinalStateUnknown<T>) => {
-        const key = ctx.keyOf(unwrap(event));
-        if (key === undefined) return;
-        ctx.logger.debug({ key, uids: [controlleeKeyFunc(event)] }, 'deletion observed');
-        expectations.deletionObserved(key);
-      }),
-    ),
-  ]);
+  const { logger } = options;
+  return bind(informer, options, {
+    added: (key, obj) => {
+      logger?.debug({ key, uids: [controlleeKeyFunc(obj)] }, 'creation observed');
+      expectations.creationObserved(key);
+    },
+    deleted: (key, event) => {
+      logger?.debug({ key, uids: [controlleeKeyFunc(event)] }, 'deletion observed');
+      expectations.deletionObserved(key);
+    },
+  });
 }
 
 /**
@@ -117,41 +109,21 @@ export function bindUIDTrackingExpectations<T extends ControlleeObject>(
   expectations: Pick<UIDTrackingControllerExpectations, 'creationObserved' | 'deletionObserved'>,
   options: BindOptions<T> = {},
 ): Unbind {
-  const ctx = context(options);
-  const deleted = (obj: T | DeletedFinalStateUnknown<T>, key: string): void => {
-    const objectKey = controlleeKeyFunc(obj);
-    ctx.logger.debug({ key, uids: [objectKey] }, 'deletion observed');
+  const { logger } = options;
+  const deleted = (key: string, event: T | DeletedFinalStateUnknown<T>): void => {
+    const objectKey = controlleeKeyFunc(event);
+    logger?.debug({ key, uids: [objectKey] }, 'deletion observed');
     expectations.deletionObserved(key, objectKey);
   };
-  const registrations = [
-    informer.onAdd(
-      ctx.guard('add', (obj: T) => {
-        const key = ctx.keyOf(obj);
-        if (key === undefined) return;
-        ctx.logger.debug({ key, uids: [controlleeKeyFunc(obj)] }, 'creation observed');
-        expectations.creationObserved(key);
-        if (isTerminating(obj)) deleted(obj, key);
-      }),
-    ),
-    informer.onDelete(
-      ctx.guard('delete', (event: T | DeletedFinalStateUnknown<T>) => {
-        const key = ctx.keyOf(unwrap(event));
-        if (key !== undefined) deleted(event, key);
-      }),
-    ),
-  ];
-  if (typeof informer.onUpdate === 'function') {
-    registrations.push(
-      informer.onUpdate(
-        ctx.guard('update', (oldObj: T, newObj: T) => {
-          if (isTerminating(oldObj) || !isTerminating(newObj)) return;
-          const key = ctx.keyOf(newObj);
-          if (key !== undefined) deleted(newObj, key);
-        }),
-      ),
-    );
-  }
-  return unbindAll(registrations);
+  return bind(informer, options, {
+    added: (key, obj) => {
+      logger?.debug({ key, uids: [controlleeKeyFunc(obj)] }, 'creation observed');
+      expectations.creationObserved(key);
+      if (isTerminating(obj)) deleted(key, obj);
+    },
+    terminated: deleted,
+    deleted,
+  });
 }
 
 /**
@@ -163,45 +135,68 @@ export function bindExpectationsStore<T extends ControlleeObject>(
   store: Pick<ExpectationsStore, 'observeDeletions'>,
   options: BindOptions<T> = {},
 ): Unbind {
-  const ctx = context(options);
-  return unbindAll([
-    informer.onDelete(
-      ctx.guard('delete', (event: T | DeletedFinalStateUnknown<T>) => {
-        const obj = unwrap(event);
-        const key = ctx.keyOf(obj);
-        const uid = obj?.metadata?.uid;
-        if (key === undefined || uid === undefined || uid === '') return;
-        store.observeDeletions(key, [uid], ctx.logger);
-      }),
-    ),
-  ]);
-}
-
-interface Context<T> {
-  readonly logger: Logger;
-  keyOf(obj: T | undefined): string | undefined;
-  guard<A extends unknown[]>(event: string, handler: (...args: A) => void): (...args: A) => void;
-}
-
-function context<T extends ControlleeObject>(options: BindOptions<T>): Context<T> {
-  const logger = options.logger ?? noopLogger;
-  const { controllerKeyOf, ownerKind } = options;
-  return {
-    logger,
-    keyOf: (obj) => {
-      if (obj === undefined || obj === null || typeof obj !== 'object') return undefined;
-      return controllerKeyOf ? controllerKeyOf(obj) : controllerRefKey(obj, ownerKind);
+  return bind(informer, options, {
+    deleted: (key, event) => {
+      const uid = unwrap(event)?.metadata?.uid;
+      if (uid !== undefined && uid !== '') store.observeDeletions(key, [uid], options.logger);
     },
-    // An informer handler must not throw: a failure is logged and the event skipped.
-    guard:
-      (event, handler) =>
-      (...args) => {
-        try {
-          handler(...args);
-        } catch (err) {
-          logger.error({ event, err }, 'expectations handler failed; event skipped');
-        }
-      },
+  });
+}
+
+/** What to do, per controller key, on each kind of event; a missing reaction registers no handler. */
+interface Reactions<T> {
+  added?(key: string, obj: T): void;
+  /** An update that set `deletionTimestamp`. */
+  terminated?(key: string, obj: T): void;
+  deleted?(key: string, event: T | DeletedFinalStateUnknown<T>): void;
+}
+
+function bind<T extends ControlleeObject>(
+  informer: ControlleeInformer<T>,
+  options: BindOptions<T>,
+  reactions: Reactions<T>,
+): Unbind {
+  const { controllerKeyOf, ownerKind, logger } = options;
+  const keyOf = (obj: T | undefined): string | undefined => {
+    if (obj === undefined || obj === null || typeof obj !== 'object') return undefined;
+    return controllerKeyOf ? controllerKeyOf(obj) : controllerRefKey(obj, ownerKind);
+  };
+  // An informer handler must not throw: a failure is logged and the event skipped.
+  const guard =
+    <A extends unknown[]>(event: string, handler: (...args: A) => void) =>
+    (...args: A): void => {
+      try {
+        handler(...args);
+      } catch (err) {
+        logger?.error({ event, err }, 'expectations handler failed; event skipped');
+      }
+    };
+  const { added, terminated, deleted } = reactions;
+  const registrations: unknown[] = [];
+  if (added) {
+    const onAdd = (obj: T) => {
+      const key = keyOf(obj);
+      if (key !== undefined) added(key, obj);
+    };
+    registrations.push(informer.onAdd(guard('add', onAdd)));
+  }
+  if (terminated && typeof informer.onUpdate === 'function') {
+    const onUpdate = (oldObj: T, newObj: T) => {
+      if (isTerminating(oldObj) || !isTerminating(newObj)) return;
+      const key = keyOf(newObj);
+      if (key !== undefined) terminated(key, newObj);
+    };
+    registrations.push(informer.onUpdate(guard('update', onUpdate)));
+  }
+  if (deleted) {
+    const onDelete = (event: T | DeletedFinalStateUnknown<T>) => {
+      const key = keyOf(unwrap(event));
+      if (key !== undefined) deleted(key, event);
+    };
+    registrations.push(informer.onDelete(guard('delete', onDelete)));
+  }
+  return () => {
+    for (const r of registrations) if (typeof r === 'function') r();
   };
 }
 
@@ -212,10 +207,4 @@ function unwrap<T>(event: T | DeletedFinalStateUnknown<T>): T | undefined {
 function isTerminating(obj: ControlleeObject): boolean {
   const ts = obj.metadata?.deletionTimestamp;
   return ts !== undefined && ts !== null;
-}
-
-function unbindAll(registrations: unknown[]): Unbind {
-  return () => {
-    for (const r of registrations) if (typeof r === 'function') r();
-  };
 }

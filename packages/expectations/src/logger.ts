@@ -2,7 +2,8 @@
 
 /**
  * A structured logger: an object of fields first, then an optional message. pino's
- * `Logger` satisfies it. Expectations log at `debug` (one line a change, naming the key
+ * `Logger` satisfies it. Optional everywhere: without one, nothing is logged (and no log
+ * fields are built). Expectations log at `debug` (one line a change, naming the key
  * and the UIDs) and at `error` (UIDTrackingControllerExpectations clobbering a set).
  */
 export interface Logger {
@@ -15,13 +16,3 @@ export interface Logger {
   /** Something that is likely a bug in the caller. */
   error(obj: object, msg?: string): void;
 }
-
-const noop = (): void => {};
-
-/** A logger that drops everything: the default wherever a `logger` option is not given. */
-export const noopLogger: Logger = Object.freeze({
-  debug: noop,
-  info: noop,
-  warn: noop,
-  error: noop,
-});

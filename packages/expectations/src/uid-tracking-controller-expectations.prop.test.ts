@@ -14,9 +14,16 @@ const objPool = ['ns/p1', 'ns/p2', 'ns/p3', 'ns/p4'];
 const key = fc.constantFrom(...keys);
 const obj = fc.constantFrom(...objPool);
 const op: fc.Arbitrary<Op> = fc.oneof(
-  fc.record({ op: fc.constant('expectDeletions' as const), key, objs: fc.array(obj, { maxLength: 5 }) }),
   fc.record({
-    op: fc.constantFrom('addExpectedDeletion', 'deletionObserved') as fc.Arbitrary<'deletionObserved'>,
+    op: fc.constant('expectDeletions' as const),
+    key,
+    objs: fc.array(obj, { maxLength: 5 }),
+  }),
+  fc.record({
+    op: fc.constantFrom(
+      'addExpectedDeletion',
+      'deletionObserved',
+    ) as fc.Arbitrary<'deletionObserved'>,
     key,
     obj,
   }),

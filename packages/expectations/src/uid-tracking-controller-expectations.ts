@@ -7,7 +7,7 @@ import {
 } from './controller-expectations.js';
 import { assertHasMethods, assertKey, assertUID, assertUIDs } from './internal/validate.js';
 import { KeyFuncError } from './key-func-error.js';
-import { type Logger, noopLogger } from './logger.js';
+import type { Logger } from './logger.js';
 
 /** A controller key and the object keys it expects to see deleted (Go's `UIDSet`). */
 export interface UIDSet {
@@ -67,13 +67,13 @@ export interface UIDTrackingControllerExpectationsOptions {
 export class UIDTrackingControllerExpectations {
   readonly #inner: ControllerExpectationsInterface;
   readonly #uids = new Map<string, Set<string>>();
-  readonly #logger: Logger;
+  readonly #logger: Logger | undefined;
 
   constructor(options: UIDTrackingControllerExpectationsOptions = {}) {
     assertHasMethods(options.expectations, 'options.expectations', interfaceMethods);
     assertHasMethods(options.logger, 'options.logger', ['debug', 'info', 'warn', 'error']);
     this.#inner = options.expectations ?? new ControllerExpectations();
-    this.#logger = options.logger ?? noopLogger;
+    this.#logger = options.logger;
   }
 
   /**
@@ -96,14 +96,14 @@ export class UIDTrackingControllerExpectations {
     assertUIDs(deletedKeys, 'deletedKeys');
     const existing = this.#uids.get(controllerKey);
     if (existing !== undefined && existing.size > 0) {
-      this.#logger.error(
+      this.#logger?.error(
         { key: controllerKey, uids: [...existing] },
         'clobbering existing delete keys',
       );
     }
     const set = new Set(deletedKeys);
     this.#uids.set(controllerKey, set);
-    this.#logger.debug({ key: controllerKey, uids: deletedKeys }, 'waiting on deletions');
+    this.#logger?.debug({ key: controllerKey, uids: deletedKeys }, 'waiting on deletions');
     this.#inner.expectDeletions(controllerKey, set.size);
   }
 
@@ -120,7 +120,7 @@ export class UIDTrackingControllerExpectations {
       this.#uids.set(controllerKey, set);
     }
     set.add(deletedKey);
-    this.#logger.debug({ key: controllerKey, uids: [...set] }, 'waiting on deletions');
+    this.#logger?.debug({ key: controllerKey, uids: [...set] }, 'waiting on deletions');
     this.#inner.expectDeletions(controllerKey, set.size);
   }
 
@@ -134,7 +134,7 @@ export class UIDTrackingControllerExpectations {
     assertUID(deleteKey, 'deleteKey');
     const set = this.#uids.get(controllerKey);
     if (set?.delete(deleteKey) !== true) return;
-    this.#logger.debug({ key: controllerKey, uids: [deleteKey] }, 'received expected delete');
+    this.#logger?.debug({ key: controllerKey, uids: [deleteKey] }, 'received expected delete');
     this.#inner.deletionObserved(controllerKey);
   }
 
@@ -143,7 +143,7 @@ export class UIDTrackingControllerExpectations {
     assertKey(controllerKey, 'controllerKey');
     this.#inner.deleteExpectations(controllerKey);
     if (this.#uids.delete(controllerKey)) {
-      this.#logger.debug({ key: controllerKey }, 'deleted delete-key expectations');
+      this.#logger?.debug({ key: controllerKey }, 'deleted delete-key expectations');
     }
   }
 

@@ -1,0 +1,189 @@
+// Benchmark of @ctrlkit/expectations: throughput of expect/observe and syncExpectations with
+// 1,000 keys x 100 UIDs, and heap per tracked UID. Run after building:
+//   pnpm --filter @ctrlkit/expectations bench      (node --expose-gc bench/run.mjs)
+// It prints one table; it never fails on a number.
+import { randomUUID } from 'node:crypto';
+import {
+  ControllerExpectations,
+  ExpectationsStore,
+  UIDTrackingControllerExpectations,
+} from '../dist/index.js';
+
+const KEYS = 1_000;
+const UIDS = 100;
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 10);
+
+if (typeof globalThis.gc !== 'function') {
+  console.error('run with node --expose-gc (the package bench script does)');
+  process.exit(1);
+}
+
+const keys = Array.from({ length: KEYS }, (_, i) => `bench-ns/controller-${i}`);
+const uids = keys.map(() => Array.from({ length: UIDS }, () => randomUUID()));
+const podKeys = keys.map((_, k) =>
+  Array.from({ length: UIDS }, (_, i) => `bench-ns/pod-${k}-${i}`),
+);
+
+const rows = [];
+const row = (what, value, unit) => rows.push({ what, value, unit });
+
+/**
+ * Runs `setup` untimed and `body` timed, `ROUNDS` times after one warm-up; returns the median
+ * ms per round (the machine may be shared: the median shrugs off a round that was preempted).
+ */
+function time(setup, body) {
+  setup();
+  body();
+  const runs = [];
+  for (let r = 0; r < ROUNDS; r++) {
+    setup();
+    gc(); // the setup's garbage is not the body's cost
+    const t0 = performance.now();
+    body();
+    runs.push(performance.now() - t0);
+  }
+  runs.sort((a, b) => a - b);
+  return runs[Math.floor(runs.length / 2)];
+}
+
+const fmt = (n, digits = 0) =>
+  n.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
+const opsPerSec = (ops, ms) => fmt((ops / ms) * 1000);
+
+// 1. ControllerExpectations: expectCreations(key, 100) then 100 x creationObserved, per key.
+{
+  let exp;
+  const ms = time(
+    () => {
+      exp = new ControllerExpectations();
+    },
+    () => {
+      for (const key of keys) {
+        exp.expectCreations(key, UIDS);
+        for (let i = 0; i < UIDS; i++) exp.creationObserved(key);
+        if (!exp.satisfiedExpectations(key)) throw new Error('not satisfied');
+      }
+    },
+  );
+  row('ControllerExpectations expect + observe', opsPerSec(KEYS * (UIDS + 2), ms), 'ops/s');
+}
+
+// 2. UIDTrackingControllerExpectations: expectDeletions(key, 100 keys) then 100 x deletionObserved.
+{
+  let exp;
+  const ms = time(
+    () => {
+      exp = new UIDTrackingControllerExpectations();
+    },
+    () => {
+      for (let k = 0; k < KEYS; k++) {
+        exp.expectDeletions(keys[k], podKeys[k]);
+        for (const p of podKeys[k]) exp.deletionObserved(keys[k], p);
+      }
+    },
+  );
+  row('UIDTracking expectDeletions + deletionObserved', opsPerSec(KEYS * (UIDS + 1), ms), 'ops/s');
+}
+
+// 3. ExpectationsStore: one UID per call, as a controller records each create or delete.
+{
+  let store;
+  const ms = time(
+    () => {
+      store = new ExpectationsStore();
+    },
+    () => {
+      for (let k = 0; k < KEYS; k++) {
+        for (const uid of uids[k]) store.expectCreations(keys[k], [uid]);
+      }
+    },
+  );
+  row('ExpectationsStore expectCreations (1 UID a call)', opsPerSec(KEYS * UIDS, ms), 'ops/s');
+
+  const msObs = time(
+    () => {
+      store = new ExpectationsStore();
+      for (let k = 0; k < KEYS; k++) store.expectDeletions(keys[k], uids[k]);
+    },
+    () => {
+      for (let k = 0; k < KEYS; k++) {
+        for (const uid of uids[k]) store.observeDeletions(keys[k], [uid]);
+      }
+    },
+  );
+  row('ExpectationsStore observeDeletions (1 UID a call)', opsPerSec(KEYS * UIDS, msObs), 'ops/s');
+}
+
+// 4. syncExpectations over 1,000 keys, each with 100 UIDs listed by the cache.
+function syncBench(label, populate, terminating) {
+  let store;
+  const ms = time(
+    () => {
+      store = new ExpectationsStore();
+      for (let k = 0; k < KEYS; k++) populate(store, k);
+    },
+    () => {
+      for (let k = 0; k < KEYS; k++) store.syncExpectations(keys[k], uids[k], terminating(k));
+    },
+  );
+  row(`sync ${label}`, opsPerSec(KEYS, ms), 'syncs/s');
+  row(`  µs per sync of ${UIDS} UIDs`, fmt((ms * 1000) / KEYS, 2), 'µs');
+}
+const none = () => [];
+syncBench(
+  'catch-up: 100 pending creations seen',
+  (s, k) => s.expectCreations(keys[k], uids[k]),
+  none,
+);
+syncBench(
+  'mixed: 50 creations, 10 deletions pending, 5 terminating',
+  (s, k) => {
+    s.expectCreations(keys[k], uids[k].slice(0, 50));
+    s.expectDeletions(keys[k], uids[k].slice(90));
+  },
+  (k) => [`${keys[k]}-gone-1`, `${keys[k]}-gone-2`, ...uids[k].slice(95)],
+);
+syncBench('steady: nothing pending', (s, k) => s.expectCreations(keys[k], []), none);
+
+// 5. Heap per tracked UID (the UID strings exist beforehand, as they do in the informer cache).
+function heapDelta(build) {
+  gc();
+  gc();
+  const before = process.memoryUsage().heapUsed;
+  const kept = build();
+  gc();
+  gc();
+  const after = process.memoryUsage().heapUsed;
+  if (!kept) throw new Error('nothing kept');
+  return after - before;
+}
+{
+  const perUid = heapDelta(() => {
+    const store = new ExpectationsStore();
+    for (let k = 0; k < KEYS; k++) store.expectCreations(keys[k], uids[k]);
+    return store;
+  });
+  row('ExpectationsStore heap per tracked UID', fmt(perUid / (KEYS * UIDS), 1), 'bytes');
+  const perKey = heapDelta(() => {
+    const exp = new ControllerExpectations();
+    for (const key of keys) exp.expectCreations(key, UIDS);
+    return exp;
+  });
+  row('ControllerExpectations heap per key', fmt(perKey / KEYS, 1), 'bytes');
+  const perTracked = heapDelta(() => {
+    const exp = new UIDTrackingControllerExpectations();
+    for (let k = 0; k < KEYS; k++) exp.expectDeletions(keys[k], podKeys[k]);
+    return exp;
+  });
+  row('UIDTracking heap per tracked key', fmt(perTracked / (KEYS * UIDS), 1), 'bytes');
+}
+
+const w0 = Math.max(...rows.map((r) => r.what.length), 'measurement'.length);
+const w1 = Math.max(...rows.map((r) => r.value.length), 'value'.length);
+const line = (a, b, c) => `| ${a.padEnd(w0)} | ${b.padStart(w1)} | ${c.padEnd(7)} |`;
+console.log(
+  `@ctrlkit/expectations bench: ${KEYS} keys x ${UIDS} UIDs, ${ROUNDS} rounds, node ${process.version}`,
+);
+console.log(line('measurement', 'value', 'unit'));
+console.log(`|${'-'.repeat(w0 + 2)}|${'-'.repeat(w1 + 2)}|---------|`);
+for (const r of rows) console.log(line(r.what, r.value, r.unit));
