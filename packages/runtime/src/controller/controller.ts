@@ -29,10 +29,10 @@ export interface ReconcileResult {
  * "name" for cluster-scoped objects). Throw to retry with backoff; throw a
  * {@link TerminalError} to give up on the key; return a {@link ReconcileResult} to requeue.
  */
-export type Reconciler = (
-  key: string,
-  signal: AbortSignal,
-) => Promise<ReconcileResult | undefined | void> | ReconcileResult | undefined | void;
+export type Reconciler = (key: string, signal: AbortSignal) => Promise<MaybeResult> | MaybeResult;
+
+// biome-ignore lint/suspicious/noConfusingVoidType: a reconciler that returns nothing is the common case
+type MaybeResult = ReconcileResult | undefined | void;
 
 /** How events of one watched informer become keys. */
 export interface WatchOptions<T> {
@@ -179,7 +179,7 @@ export class Controller {
 
   async #reconcileHandler(key: string, signal: AbortSignal): Promise<void> {
     const { reconcile, logger, name } = this.#options;
-    let result: ReconcileResult | undefined | void;
+    let result: MaybeResult;
     try {
       result = await reconcile(key, signal);
     } catch (error) {
