@@ -28,7 +28,10 @@ describe('resolveBinaries', () => {
 
   it('uses KUBEBUILDER_ASSETS first, the setup-envtest convention', async () => {
     await fakeBinaries(join(dir, 'assets'));
-    const found = await resolveBinaries({ logger: silentLogger }, { KUBEBUILDER_ASSETS: join(dir, 'assets') });
+    const found = await resolveBinaries(
+      { logger: silentLogger },
+      { KUBEBUILDER_ASSETS: join(dir, 'assets') },
+    );
     expect(found).toMatchObject({
       source: 'assets',
       directory: join(dir, 'assets'),
@@ -39,7 +42,10 @@ describe('resolveBinaries', () => {
 
   it('does not fall back when KUBEBUILDER_ASSETS lacks a binary', async () => {
     await fakeBinaries(join(dir, 'assets'), ['etcd']);
-    const failure = resolveBinaries({ logger: silentLogger }, { KUBEBUILDER_ASSETS: join(dir, 'assets') });
+    const failure = resolveBinaries(
+      { logger: silentLogger },
+      { KUBEBUILDER_ASSETS: join(dir, 'assets') },
+    );
     await expect(failure).rejects.toThrow(/KUBEBUILDER_ASSETS=.* lacks kube-apiserver/);
     await expect(failure).rejects.toSatisfy((e) => BinariesMissingError.isInstance(e));
   });
@@ -47,25 +53,47 @@ describe('resolveBinaries', () => {
   it('uses the cache when its build record matches the versions', async () => {
     const cached = join(dir, 'cache', `v${KUBERNETES_VERSION}`);
     await fakeBinaries(cached);
-    const record = { kubernetesVersion: KUBERNETES_VERSION, etcdVersion: ETCD_VERSION, goVersion: 'go1.26.8', builtAt: 'x', buildMs: 1 };
+    const record = {
+      kubernetesVersion: KUBERNETES_VERSION,
+      etcdVersion: ETCD_VERSION,
+      goVersion: 'go1.26.8',
+      builtAt: 'x',
+      buildMs: 1,
+    };
     await writeFile(join(cached, 'build.json'), JSON.stringify(record));
-    const found = await resolveBinaries({ cacheDirectory: join(dir, 'cache'), logger: silentLogger }, {});
+    const found = await resolveBinaries(
+      { cacheDirectory: join(dir, 'cache'), logger: silentLogger },
+      {},
+    );
     expect(found).toMatchObject({ source: 'cache', directory: cached, build: record });
   });
 
   it('ignores a cache folder of other versions and, with build: false, says both ways out', async () => {
     const cached = join(dir, 'cache', `v${KUBERNETES_VERSION}`);
     await fakeBinaries(cached);
-    await writeFile(join(cached, 'build.json'), JSON.stringify({ kubernetesVersion: KUBERNETES_VERSION, etcdVersion: '3.0.0' }));
-    const failure = resolveBinaries({ cacheDirectory: join(dir, 'cache'), build: false, logger: silentLogger }, {});
-    await expect(failure).rejects.toSatisfy((e) => BinariesMissingError.isInstance(e) && EnvtestError.isInstance(e));
+    await writeFile(
+      join(cached, 'build.json'),
+      JSON.stringify({ kubernetesVersion: KUBERNETES_VERSION, etcdVersion: '3.0.0' }),
+    );
+    const failure = resolveBinaries(
+      { cacheDirectory: join(dir, 'cache'), build: false, logger: silentLogger },
+      {},
+    );
+    await expect(failure).rejects.toSatisfy(
+      (e) => BinariesMissingError.isInstance(e) && EnvtestError.isInstance(e),
+    );
     await expect(failure).rejects.toThrow(/KUBEBUILDER_ASSETS.*install Go/s);
   });
 
   it('without Go and without binaries, names KUBEBUILDER_ASSETS and Go', async () => {
-    const failure = resolveBinaries({ cacheDirectory: join(dir, 'cache'), logger: silentLogger }, { PATH: join(dir, 'empty') });
+    const failure = resolveBinaries(
+      { cacheDirectory: join(dir, 'cache'), logger: silentLogger },
+      { PATH: join(dir, 'empty') },
+    );
     await expect(failure).rejects.toSatisfy((e) => BinariesMissingError.isInstance(e));
-    await expect(failure).rejects.toThrow(/Go is not installed.*set KUBEBUILDER_ASSETS.*install Go/s);
+    await expect(failure).rejects.toThrow(
+      /Go is not installed.*set KUBEBUILDER_ASSETS.*install Go/s,
+    );
   });
 });
 
@@ -75,7 +103,9 @@ describe('the shipped Go modules', () => {
     const etcd = await readFile(join(GO_MODULES_DIRECTORY, 'etcd', 'go.mod'), 'utf8');
     expect(kube).toContain(`k8s.io/kubernetes v${KUBERNETES_VERSION}`);
     expect(kube).toContain('tool k8s.io/kubernetes/cmd/kube-apiserver');
-    expect(kube).toContain(`k8s.io/api => k8s.io/api v0.${KUBERNETES_VERSION.split('.').slice(1).join('.')}`);
+    expect(kube).toContain(
+      `k8s.io/api => k8s.io/api v0.${KUBERNETES_VERSION.split('.').slice(1).join('.')}`,
+    );
     expect(etcd).toContain(`go.etcd.io/etcd/server/v3 v${ETCD_VERSION}`);
   });
 });

@@ -79,10 +79,10 @@ export interface ControlPlane {
   /** `stopApiServer()` then `startApiServer()`. */
   restartApiServer(): Promise<void>;
   /**
-   * Fault hook: compacts etcd up to its current revision, so that every older resource
-   * version is gone. A watch or list from such a version fails with 410 Gone when it
-   * reaches etcd (always with `watchCache: false`; with the watch cache, once the cache
-   * no longer holds that version). Returns the revision compacted to.
+   * Fault hook: compacts etcd past every resource version handed out so far. A watch or
+   * list from such a version then fails with 410 Gone when it reaches etcd: always with
+   * `watchCache: false`; with the watch cache, only once the cache no longer holds that
+   * version. Returns the etcd revision compacted to.
    */
   compactEtcd(): Promise<number>;
   /**
@@ -329,16 +329,20 @@ class LocalControlPlane implements ControlPlane {
   }
 
   async compactEtcd(): Promise<number> {
-    const range = await etcdGateway(this.etcdUrl, '/v3/kv/range', {
-      key: Buffer.from('\0').toString('base64'),
-    });
-    const revision = Number((range.header as { revision?: string } | undefined)?.revision);
-    if (!Number.isSafeInteger(revision)) {
-      throw new EnvtestError(
-        'NotReady',
-        `etcd did not report its revision: ${JSON.stringify(range)}`,
-      );
+    // Two writes to a key outside /registry move the revision past every resource version
+    // handed out so far; compacting to the second makes all of those expire (a watch from
+    // the newest of them would otherwise start exactly at the compacted revision).
+    const key = Buffer.from('/ctrlkit-envtest/compaction-marker').toString('base64');
+    let revision = Number.NaN;
+    for (const value of ['1', '2']) {
+      const put = await etcdGateway(this.etcdUrl, '/v3/kv/put', {
+        key,
+        value: Buffer.from(value).toString('base64'),
+      });
+      revision = Number((put.header as { revision?: string } | undefined)?.revision);
     }
+    if (!Number.isSafeInteger(revision))
+      throw new EnvtestError('NotReady', 'etcd did not report its revision');
     await etcdGateway(this.etcdUrl, '/v3/kv/compaction', {
       revision: String(revision),
       physical: true,

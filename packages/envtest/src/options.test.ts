@@ -2,11 +2,11 @@ import { describe, expect, it } from 'vitest';
 import { InvalidOptionError } from './errors/invalid-option-error.js';
 import { silentLogger } from './logger.js';
 import {
+  type ControlPlaneOptions,
   DEFAULT_BUILD_JOBS,
   DEFAULT_ETCD_COMPACTION_INTERVAL_MS,
   DEFAULT_START_TIMEOUT_MS,
   DEFAULT_STOP_TIMEOUT_MS,
-  type ControlPlaneOptions,
   defaultCacheDirectory,
   resolveControlPlaneOptions,
 } from './options.js';
@@ -28,16 +28,22 @@ describe('resolveControlPlaneOptions', () => {
   });
 
   it('takes the binaries folder from KUBEBUILDER_ASSETS unless the option is given', () => {
-    expect(resolveControlPlaneOptions({}, { KUBEBUILDER_ASSETS: '/assets' }).binaryAssetsDirectory).toBe('/assets');
     expect(
-      resolveControlPlaneOptions({ binaryAssetsDirectory: '/mine' }, { KUBEBUILDER_ASSETS: '/assets' })
-        .binaryAssetsDirectory,
+      resolveControlPlaneOptions({}, { KUBEBUILDER_ASSETS: '/assets' }).binaryAssetsDirectory,
+    ).toBe('/assets');
+    expect(
+      resolveControlPlaneOptions(
+        { binaryAssetsDirectory: '/mine' },
+        { KUBEBUILDER_ASSETS: '/assets' },
+      ).binaryAssetsDirectory,
     ).toBe('/mine');
   });
 
   it('puts the cache under XDG_CACHE_HOME, else ~/.cache', () => {
     expect(defaultCacheDirectory({ XDG_CACHE_HOME: '/xdg' })).toBe('/xdg/ctrlkit/envtest');
-    expect(resolveControlPlaneOptions({}, { XDG_CACHE_HOME: '' }).cacheDirectory).toMatch(/\.cache\/ctrlkit\/envtest$/);
+    expect(resolveControlPlaneOptions({}, { XDG_CACHE_HOME: '' }).cacheDirectory).toMatch(
+      /\.cache\/ctrlkit\/envtest$/,
+    );
   });
 
   it('keeps valid values', () => {
@@ -53,7 +59,12 @@ describe('resolveControlPlaneOptions', () => {
       },
       env,
     );
-    expect(o).toMatchObject({ startTimeoutMs: 5_000, stopTimeoutMs: 0, apiServerPort: 6443, watchCache: false });
+    expect(o).toMatchObject({
+      startTimeoutMs: 5_000,
+      stopTimeoutMs: 0,
+      apiServerPort: 6443,
+      watchCache: false,
+    });
     expect(o.logger).toBe(silentLogger);
   });
 

@@ -11,14 +11,20 @@ describe('envtest errors', () => {
     expect(PortInUseError.isInstance(error)).toBe(true);
     expect(EnvtestError.isInstance(error)).toBe(true);
     expect(ProcessExitedError.isInstance(error)).toBe(false);
-    const foreign = Object.assign(new Error('x'), { [Symbol.for('ctrlkit.envtest.error')]: true, reason: 'NotReady' });
+    const foreign = Object.assign(new Error('x'), {
+      [Symbol.for('ctrlkit.envtest.error')]: true,
+      reason: 'NotReady',
+    });
     expect(NotReadyError.isInstance(foreign)).toBe(true);
     expect(EnvtestError.isInstance(new Error('plain'))).toBe(false);
     expect(EnvtestError.isInstance(null)).toBe(false);
   });
 
   it('carry the last log lines of a crashed process', () => {
-    const error = new ProcessExitedError('kube-apiserver', { code: 1, signal: null }, ['E1 first', 'E2 last']);
+    const error = new ProcessExitedError('kube-apiserver', { code: 1, signal: null }, [
+      'E1 first',
+      'E2 last',
+    ]);
     expect(error.message).toBe(
       'kube-apiserver exited with code 1; last 2 lines of the kube-apiserver log:\n  E1 first\n  E2 last',
     );
