@@ -2,8 +2,9 @@
 //
 // Three layers, so that nothing is left behind however this process ends:
 // 1. `stop()` (the normal path) stops processes gracefully and removes folders;
-// 2. on `exit`, and on SIGINT/SIGTERM/SIGHUP when nobody else handles them, this process
-//    kills the process groups it started and removes their folders synchronously;
+// 2. on `exit`, and on SIGINT/SIGTERM/SIGHUP when nobody else handles them (then the signal
+//    would end the process), this process kills the process groups it started and removes
+//    their folders synchronously, then re-raises the signal;
 // 3. a small watchdog process (the reaper) holds a pipe from this process: when the pipe
 //    closes because this process died (even by SIGKILL), it kills the groups and removes
 //    the folders.
@@ -52,12 +53,14 @@ function onExit(): void {
 }
 
 function onSignal(signal: NodeJS.Signals): void {
+  // Another handler owns this signal and is expected to call stop(); the exit handler
+  // and the reaper remain as backstops.
+  if (process.listenerCount(signal) > 1) return;
+  // Only this handler listens, so the signal would have ended the process: clean up, then
+  // let the signal do that.
   for (const guard of active) guard.cleanupSync();
-  // When only this handler listens, the signal would have ended the process: do that.
-  if (process.listenerCount(signal) === 1) {
-    uninstall();
-    process.kill(process.pid, signal);
-  }
+  uninstall();
+  process.kill(process.pid, signal);
 }
 
 function install(): void {
