@@ -6,6 +6,82 @@
 export { type Logger, noopLogger } from './logger.js';
 
 // --- informers
+export {
+  Backoff,
+  type BackoffOptions,
+  DEFAULT_BACKOFF_FACTOR,
+  DEFAULT_BACKOFF_INITIAL_MS,
+  DEFAULT_BACKOFF_JITTER,
+  DEFAULT_BACKOFF_MAX_MS,
+  DEFAULT_BACKOFF_RESET_MS,
+} from './informers/backoff.js';
+export { type ApiStatus, ApiStatusError } from './informers/errors/api-status-error.js';
+export { InformerError, type InformerErrorReason } from './informers/errors/informer-error.js';
+export { InvalidInformerOptionError } from './informers/errors/invalid-informer-option-error.js';
+export { ResourceExpiredError } from './informers/errors/resource-expired-error.js';
+export { WatchStreamError } from './informers/errors/watch-stream-error.js';
+export {
+  DeletedFinalStateUnknown,
+  deletionHandlingMetaNamespaceKeyFunc,
+  type KeyFunc,
+  metaNamespaceKeyFunc,
+  splitMetaNamespaceKey,
+} from './informers/key-func.js';
+export { type LabelMatcher, type LabelSelectorLike, toLabelMatcher } from './informers/label-selector.js';
+export {
+  ACCEPT_JSON,
+  ACCEPT_METADATA,
+  ACCEPT_METADATA_LIST,
+  type ListRequestOptions,
+  type ListWatch,
+  type ListWatchOptions,
+  newListWatch,
+  newListWatchFromClient,
+  type ObjectList,
+  type WatchEvent,
+  type WatchRequestOptions,
+} from './informers/list-watch.js';
+export { type Lister, type NamespaceLister, newLister } from './informers/lister.js';
+export {
+  DEFAULT_INITIAL_LIST_MODE,
+  DEFAULT_MIN_WATCH_TIMEOUT_MS,
+  DEFAULT_PAGE_SIZE,
+  INITIAL_EVENTS_END_ANNOTATION,
+  type InitialListMode,
+  Reflector,
+  type ReflectorOptions,
+  type ReflectorSink,
+} from './informers/reflector.js';
+export {
+  formatGroupVersionResource,
+  type GroupVersionResource,
+  type ResourceLike,
+  toGroupVersionResource,
+} from './informers/resource.js';
+export { RestClient, type RestClientOptions, type RestRequestInfo } from './informers/rest-client.js';
+export {
+  type HandlerOptions,
+  MINIMUM_RESYNC_PERIOD_MS,
+  type ResourceEventHandler,
+  type ResourceEventHandlerRegistration,
+  SharedIndexInformer,
+  type SharedIndexInformerOptions,
+  waitForCacheSync,
+} from './informers/shared-informer.js';
+export {
+  type InformerForOptions,
+  SharedInformerFactory,
+  type SharedInformerFactoryOptions,
+} from './informers/shared-informer-factory.js';
+export {
+  type IndexFunc,
+  Indexer,
+  type IndexerOptions,
+  type Indexers,
+  metaNamespaceIndexFunc,
+  NAMESPACE_INDEX,
+} from './informers/store.js';
+export { dropManagedFields, type TransformFunc } from './informers/transform.js';
 
 // --- controller
 export { CacheSyncTimeoutError } from './controller/cache-sync-timeout-error.js';

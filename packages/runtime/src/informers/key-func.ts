@@ -1,0 +1,63 @@
+//! Store keys (`namespace/name`) and the tombstone of an object whose deletion was missed.
+
+import type { KubernetesObject } from '@kubernetes/client-node';
+import { InvalidInformerOptionError } from './errors/invalid-informer-option-error.js';
+
+const marker = Symbol.for('@ctrlkit/runtime/DeletedFinalStateUnknown');
+
+/** Computes the store key of an object. */
+export type KeyFunc<T> = (obj: T) => string;
+
+/**
+ * What `onDelete` receives instead of the object when the informer missed the deletion
+ * (the object vanished between two LISTs): `key` and the last state the cache knew, `obj`
+ * (client-go's `cache.DeletedFinalStateUnknown`).
+ */
+export class DeletedFinalStateUnknown<T = KubernetesObject> {
+  readonly [marker] = true;
+  constructor(
+    /** The store key of the deleted object. */
+    readonly key: string,
+    /** The last state of the object the cache held; it may be stale. */
+    readonly obj: T,
+  ) {}
+
+  /** True for a tombstone, also one made by another copy of this package. */
+  static isInstance<T = KubernetesObject>(value: unknown): value is DeletedFinalStateUnknown<T> {
+    return typeof value === 'object' && value !== null && marker in value;
+  }
+}
+
+/**
+ * The key of an object: `namespace/name`, or `name` for a cluster-scoped object
+ * (client-go's `MetaNamespaceKeyFunc`). Throws `InvalidInformerOptionError` for an object
+ * without `metadata.name`.
+ */
+export function metaNamespaceKeyFunc(obj: KubernetesObject): string {
+  const metadata = obj?.metadata;
+  const name = metadata?.name;
+  if (typeof name !== 'string' || name === '') {
+    throw new InvalidInformerOptionError('obj.metadata.name', 'an object needs a name to be keyed');
+  }
+  const namespace = metadata?.namespace;
+  return namespace ? `${namespace}/${name}` : name;
+}
+
+/**
+ * Like {@link metaNamespaceKeyFunc}, and for a {@link DeletedFinalStateUnknown} its `key`
+ * (client-go's `DeletionHandlingMetaNamespaceKeyFunc`): use it in `onDelete` handlers.
+ */
+export function deletionHandlingMetaNamespaceKeyFunc(
+  obj: KubernetesObject | DeletedFinalStateUnknown<unknown>,
+): string {
+  if (DeletedFinalStateUnknown.isInstance(obj)) return obj.key;
+  return metaNamespaceKeyFunc(obj as KubernetesObject);
+}
+
+/** Splits a key into namespace (`''` for cluster-scoped) and name (client-go's `SplitMetaNamespaceKey`). */
+export function splitMetaNamespaceKey(key: string): { namespace: string; name: string } {
+  const parts = key.split('/');
+  if (parts.length === 1) return { namespace: '', name: parts[0] as string };
+  if (parts.length === 2) return { namespace: parts[0] as string, name: parts[1] as string };
+  throw new InvalidInformerOptionError('key', `unexpected key format: ${JSON.stringify(key)}`);
+}

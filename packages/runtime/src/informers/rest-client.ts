@@ -1,0 +1,258 @@
+//! A small HTTP client for LIST and WATCH on top of a KubeConfig's TLS and credentials.
+
+import type { IncomingMessage } from 'node:http';
+import * as http from 'node:http';
+import * as https from 'node:https';
+import type { KubeConfig } from '@kubernetes/client-node';
+import { type ApiStatus, ApiStatusError } from './errors/api-status-error.js';
+import { InvalidInformerOptionError } from './errors/invalid-informer-option-error.js';
+import { ResourceExpiredError } from './errors/resource-expired-error.js';
+import { WatchStreamError } from './errors/watch-stream-error.js';
+
+/** What {@link RestClientOptions.onRequest} is told about each request. */
+export interface RestRequestInfo {
+  readonly verb: 'list' | 'watch';
+  /** The path with its query string. */
+  readonly url: string;
+}
+
+/** Options of a {@link RestClient}. */
+export interface RestClientOptions {
+  /**
+   * Called as each LIST page or WATCH request is sent (for metrics and tests). Default:
+   * nothing. An exception it throws is ignored.
+   */
+  onRequest?: (info: RestRequestInfo) => void;
+}
+
+/** One decoded watch event, as the apiserver sends it. */
+export interface RawWatchEvent {
+  readonly type: string;
+  readonly object: unknown;
+}
+
+/** Query parameters; undefined values are left out. */
+export type Query = Readonly<Record<string, string | number | boolean | undefined>>;
+
+/**
+ * Sends LIST and WATCH requests to the cluster a `KubeConfig` points at, with its TLS
+ * settings and credentials (`applyToHTTPSOptions`, asked again for every request so that
+ * refreshed tokens are used). Responses are read as whole buffers (LIST) or as
+ * newline-delimited JSON (WATCH), without the client-side timeout of client-node's `Watch`.
+ */
+export class RestClient {
+  readonly kubeConfig: KubeConfig;
+  readonly #onRequest: ((info: RestRequestInfo) => void) | undefined;
+
+  constructor(kubeConfig: KubeConfig, options: RestClientOptions = {}) {
+    if (
+      kubeConfig === null ||
+      typeof kubeConfig !== 'object' ||
+      typeof kubeConfig.getCurrentCluster !== 'function'
+    ) {
+      throw new InvalidInformerOptionError(
+        'kubeConfig',
+        'must be a KubeConfig from @kubernetes/client-node',
+      );
+    }
+    if (options.onRequest !== undefined && typeof options.onRequest !== 'function') {
+      throw new InvalidInformerOptionError('onRequest', 'must be a function');
+    }
+    this.kubeConfig = kubeConfig;
+    this.#onRequest = options.onRequest;
+  }
+
+  /** GETs `path` and parses the JSON body. Throws `ApiStatusError`, or `ResourceExpiredError` on 410. */
+  async getJson(
+    path: string,
+    query: Query,
+    accept: string,
+    signal?: AbortSignal,
+  ): Promise<unknown> {
+    const url = withQuery(path, query);
+    const response = await this.#send('list', url, accept, signal, undefined);
+    const body = await readBody(response);
+    if (response.statusCode !== 200)
+      throw statusError(response.statusCode ?? 0, body, `LIST ${url}`);
+    return JSON.parse(body.toString('utf8'));
+  }
+
+  /**
+   * Opens a watch on `path` and calls `onEvent` for each event, in order. Resolves when the
+   * server ends the stream; rejects on a broken connection, an HTTP error status
+   * (`ApiStatusError`, `ResourceExpiredError` on 410), a malformed line (`WatchStreamError`)
+   * or an exception from `onEvent` (the connection is closed then). `idleTimeoutMs` closes
+   * a connection on which nothing arrived for that long (a half-open socket).
+   */
+  async watch(
+    path: string,
+    query: Query,
+    accept: string,
+    onEvent: (event: RawWatchEvent) => void,
+    signal?: AbortSignal,
+    idleTimeoutMs?: number,
+  ): Promise<void> {
+    const url = withQuery(path, { ...query, watch: 'true' });
+    const response = await this.#send('watch', url, accept, signal, idleTimeoutMs);
+    if (response.statusCode !== 200) {
+      const body = await readBody(response);
+      throw statusError(response.statusCode ?? 0, body, `WATCH ${url}`);
+    }
+    await new Promise<void>((resolve, reject) => {
+      let pending = '';
+      let settled = false;
+      const fail = (error: unknown): void => {
+        if (settled) return;
+        settled = true;
+        response.destroy();
+        reject(error);
+      };
+      response.setEncoding('utf8');
+      response.on('data', (chunk: string) => {
+        if (settled) return;
+        let start = 0;
+        let newline = chunk.indexOf('\n');
+        if (newline === -1) {
+          pending += chunk;
+          return;
+        }
+        try {
+          while (newline !== -1) {
+            const line =
+              pending === '' ? chunk.slice(start, newline) : pending + chunk.slice(start, newline);
+            pending = '';
+            if (line.length > 0) onEvent(parseEvent(line));
+            if (settled) return;
+            start = newline + 1;
+            newline = chunk.indexOf('\n', start);
+          }
+          pending = chunk.slice(start);
+        } catch (error) {
+          fail(error);
+        }
+      });
+      response.on('end', () => {
+        if (settled) return;
+        try {
+          if (pending.trim().length > 0) onEvent(parseEvent(pending));
+        } catch (error) {
+          fail(error);
+          return;
+        }
+        settled = true;
+        resolve();
+      });
+      response.on('error', fail);
+      response.on('aborted', () => fail(new WatchStreamError(`WATCH ${url}: connection aborted`)));
+      response.on('close', () => {
+        if (!settled)
+          fail(
+            new WatchStreamError(`WATCH ${url}: connection closed before the end of the stream`),
+          );
+      });
+    });
+  }
+
+  async #send(
+    verb: 'list' | 'watch',
+    url: string,
+    accept: string,
+    signal: AbortSignal | undefined,
+    idleTimeoutMs: number | undefined,
+  ): Promise<IncomingMessage> {
+    const cluster = this.kubeConfig.getCurrentCluster();
+    if (!cluster) throw new InvalidInformerOptionError('kubeConfig', 'has no current cluster');
+    const options: https.RequestOptions = {};
+    await this.kubeConfig.applyToHTTPSOptions(options);
+    signal?.throwIfAborted();
+    try {
+      this.#onRequest?.({ verb, url });
+    } catch {
+      // An observer's failure is not the request's.
+    }
+    const target = new URL(cluster.server.replace(/\/+$/, '') + url);
+    const request = (target.protocol === 'http:' ? http.request : https.request)(target, {
+      ...options,
+      method: 'GET',
+      headers: { ...options.headers, Accept: accept, 'Accept-Encoding': 'identity' },
+      signal,
+    });
+    if (idleTimeoutMs !== undefined) {
+      request.setTimeout(idleTimeoutMs, () => {
+        request.destroy(
+          new WatchStreamError(`WATCH ${url}: nothing received for ${idleTimeoutMs} ms`),
+        );
+      });
+    }
+    return await new Promise<IncomingMessage>((resolve, reject) => {
+      request.once('response', resolve);
+      request.once('error', reject);
+      request.end();
+    });
+  }
+}
+
+function withQuery(path: string, query: Query): string {
+  const params = new URLSearchParams();
+  for (const [name, value] of Object.entries(query)) {
+    if (value !== undefined && value !== '') params.set(name, String(value));
+  }
+  const text = params.toString();
+  return text === '' ? path : `${path}?${text}`;
+}
+
+function readBody(response: IncomingMessage): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let length = 0;
+    response.on('data', (chunk: Buffer) => {
+      chunks.push(chunk);
+      length += chunk.length;
+    });
+    response.on('end', () =>
+      resolve(chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, length)),
+    );
+    response.on('error', reject);
+    response.on('aborted', () =>
+      reject(new Error('connection aborted while reading the response')),
+    );
+  });
+}
+
+function parseEvent(line: string): RawWatchEvent {
+  let event: unknown;
+  try {
+    event = JSON.parse(line);
+  } catch (error) {
+    throw new WatchStreamError(`a watch line is not JSON: ${line.slice(0, 120)}`, { cause: error });
+  }
+  if (
+    typeof event !== 'object' ||
+    event === null ||
+    typeof (event as RawWatchEvent).type !== 'string'
+  ) {
+    throw new WatchStreamError(`a watch line is not an event: ${line.slice(0, 120)}`);
+  }
+  return event as RawWatchEvent;
+}
+
+/** The error for a non-200 answer: `ResourceExpiredError` for 410, else `ApiStatusError`. */
+function statusError(statusCode: number, body: Buffer, request: string): Error {
+  let status: ApiStatus | undefined;
+  try {
+    const parsed = JSON.parse(body.toString('utf8')) as ApiStatus & { kind?: string };
+    if (parsed && typeof parsed === 'object') status = parsed;
+  } catch {
+    status = body.length > 0 ? { message: body.toString('utf8').slice(0, 500) } : undefined;
+  }
+  if (statusCode === 410)
+    return new ResourceExpiredError(
+      `${request}: 410 Gone${status?.message ? `: ${status.message}` : ''}`,
+    );
+  return new ApiStatusError(statusCode, status, request);
+}
+
+/** True when a watch ERROR event's Status says the resource version expired (410 / Expired / Gone). */
+export function isExpiredStatus(status: ApiStatus | undefined): boolean {
+  return status?.code === 410 || status?.reason === 'Expired' || status?.reason === 'Gone';
+}

@@ -1,0 +1,160 @@
+//! A factory that hands out one shared informer per resource and option set, and starts them.
+
+import { type Clock, type Logger, noopLogger } from '@ctrlkit/workqueue';
+import type { KubeConfig, KubernetesObject } from '@kubernetes/client-node';
+import type { BackoffOptions } from './backoff.js';
+import { InvalidInformerOptionError } from './errors/invalid-informer-option-error.js';
+import { newListWatch } from './list-watch.js';
+import { type Lister, newLister } from './lister.js';
+import type { InitialListMode } from './reflector.js';
+import {
+  formatGroupVersionResource,
+  type ResourceLike,
+  toGroupVersionResource,
+} from './resource.js';
+import { RestClient } from './rest-client.js';
+import { SharedIndexInformer } from './shared-informer.js';
+import type { Indexers } from './store.js';
+import type { TransformFunc } from './transform.js';
+
+/** Options every informer of a factory shares. */
+export interface SharedInformerFactoryOptions {
+  /** The default resync period of informers, in ms; `0` for none. Default `0`. */
+  defaultResyncPeriodMs?: number;
+  /** Restrict every informer to this namespace. Default: all namespaces. */
+  namespace?: string;
+  /** Applied to every object before it is cached; `null` for none. Default `dropManagedFields`. */
+  transform?: TransformFunc<KubernetesObject> | null;
+  /** Default `'auto'`: streaming list where the server allows it, else LIST. */
+  initialListMode?: InitialListMode;
+  /** Objects per LIST page. Default 500. */
+  pageSize?: number;
+  /** Watch timeouts are this × (1 + random), in ms. Default 5 min. */
+  minWatchTimeoutMs?: number;
+  /** Backoff after failures. Default: client-go's reflector backoff. */
+  backoff?: BackoffOptions;
+  clock?: Clock;
+  logger?: Logger;
+}
+
+/** What distinguishes one informer of a factory from another. */
+export interface InformerForOptions<T> {
+  /** Only this namespace. Default: the factory's `namespace` (all namespaces). */
+  namespace?: string;
+  /** A label selector for LIST and WATCH. Default: none. */
+  labelSelector?: string;
+  /** A field selector for LIST and WATCH. Default: none. */
+  fieldSelector?: string;
+  /** Cache `PartialObjectMetadata` only. Default `false`. */
+  metadataOnly?: boolean;
+  /** This informer's resync period, in ms. Default: the factory's `defaultResyncPeriodMs`. Not part of the identity. */
+  resyncPeriodMs?: number;
+  /** Index functions, added to the informer (also when it already exists). */
+  indexers?: Indexers<T>;
+}
+
+/**
+ * Hands out one {@link SharedIndexInformer} per resource, namespace, selector set and
+ * metadata-only flag (client-go's `SharedInformerFactory` / `dynamicinformer`): asking twice
+ * returns the same informer, so its list+watch is shared. `start(signal)` runs every
+ * informer not yet running; informers asked for later are started by the next `start`.
+ */
+export class SharedInformerFactory {
+  readonly client: RestClient;
+  readonly #options: SharedInformerFactoryOptions;
+  readonly #informers = new Map<string, SharedIndexInformer<KubernetesObject>>();
+  readonly #running = new Map<string, Promise<void>>();
+
+  constructor(client: KubeConfig | RestClient, options: SharedInformerFactoryOptions = {}) {
+    if (options === null || typeof options !== 'object')
+      throw new InvalidInformerOptionError('options', 'must be an object');
+    this.client = client instanceof RestClient ? client : new RestClient(client);
+    if (options.namespace !== undefined && typeof options.namespace !== 'string') {
+      throw new InvalidInformerOptionError('namespace', 'must be a string');
+    }
+    const resync = options.defaultResyncPeriodMs;
+    if (
+      resync !== undefined &&
+      (typeof resync !== 'number' || !(resync >= 0) || !Number.isFinite(resync))
+    ) {
+      throw new InvalidInformerOptionError(
+        'defaultResyncPeriodMs',
+        `must be a finite number of ms ≥ 0, got ${String(resync)}`,
+      );
+    }
+    this.#options = options;
+  }
+
+  /** The shared informer for `resource` with `options`, created on first use. */
+  forResource<T extends KubernetesObject = KubernetesObject>(
+    resource: ResourceLike,
+    options: InformerForOptions<T> = {},
+  ): SharedIndexInformer<T> {
+    const gvr = toGroupVersionResource(resource);
+    const namespace = options.namespace ?? this.#options.namespace ?? '';
+    const identity = {
+      namespace,
+      labelSelector: options.labelSelector ?? '',
+      fieldSelector: options.fieldSelector ?? '',
+      metadataOnly: options.metadataOnly === true,
+    };
+    const key = `${formatGroupVersionResource(gvr)}?${JSON.stringify(identity)}`;
+    let informer = this.#informers.get(key) as SharedIndexInformer<T> | undefined;
+    if (informer === undefined) {
+      const o = this.#options;
+      informer = new SharedIndexInformer<T>({
+        listWatch: newListWatch<T>(this.client, gvr, identity),
+        name: formatGroupVersionResource(gvr) + (namespace ? ` in ${namespace}` : ''),
+        resyncPeriodMs: options.resyncPeriodMs ?? o.defaultResyncPeriodMs,
+        indexers: options.indexers,
+        transform: o.transform as TransformFunc<T> | null | undefined,
+        initialListMode: o.initialListMode,
+        pageSize: o.pageSize,
+        minWatchTimeoutMs: o.minWatchTimeoutMs,
+        backoff: o.backoff,
+        clock: o.clock,
+        logger: o.logger ?? noopLogger,
+      });
+      this.#informers.set(key, informer as unknown as SharedIndexInformer<KubernetesObject>);
+    } else if (options.indexers !== undefined) {
+      const present = new Set(informer.indexer.indexNames());
+      const fresh = Object.fromEntries(
+        Object.entries(options.indexers).filter(([name]) => !present.has(name)),
+      );
+      informer.addIndexers(fresh);
+    }
+    return informer;
+  }
+
+  /** A lister over the cache of `forResource(resource, options)`. */
+  lister<T extends KubernetesObject = KubernetesObject>(
+    resource: ResourceLike,
+    options: InformerForOptions<T> = {},
+  ): Lister<T> {
+    return newLister(this.forResource<T>(resource, options).indexer);
+  }
+
+  /** Runs every informer not yet running, until `signal` aborts. */
+  start(signal: AbortSignal): void {
+    for (const [key, informer] of this.#informers) {
+      if (this.#running.has(key)) continue;
+      this.#running.set(key, informer.run(signal));
+    }
+  }
+
+  /** Waits for every started informer to sync; a map from informer name to whether it did (false when `signal` aborted first). */
+  async waitForCacheSync(signal: AbortSignal): Promise<Map<string, boolean>> {
+    const entries = await Promise.all(
+      [...this.#running.keys()].map(async (key) => {
+        const informer = this.#informers.get(key) as SharedIndexInformer<KubernetesObject>;
+        return [informer.name, await informer.whenSynced(signal)] as const;
+      }),
+    );
+    return new Map(entries);
+  }
+
+  /** Resolves once every started informer has stopped (after the `start` signal aborted). */
+  async shutdown(): Promise<void> {
+    await Promise.all(this.#running.values());
+  }
+}
