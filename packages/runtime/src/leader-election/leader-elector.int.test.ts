@@ -1,0 +1,99 @@
+import { createTestNamespace } from '@ctrlkit/envtest';
+import { testKubeConfig } from '@ctrlkit/envtest/vitest';
+import { CoordinationV1Api } from '@kubernetes/client-node';
+import { describe, expect, it } from 'vitest';
+import { LeaderElector } from './leader-elector.js';
+import { LeaseLock } from './lease-lock.js';
+
+// Short timings keep the test quick: lease 2 s, renew deadline 1.5 s, retry 0.3 s.
+const timings = { leaseDuration: 2_000, renewDeadline: 1_500, retryPeriod: 300 };
+
+function startCandidate(namespace: string, identity: string, releaseOnCancel = true) {
+  const kubeConfig = testKubeConfig();
+  const lock = new LeaseLock({ kubeConfig, namespace, name: 'election', identity });
+  const controller = new AbortController();
+  let startedAt: number | undefined;
+  const leaders: string[] = [];
+  const elector = new LeaderElector({
+    lock,
+    ...timings,
+    releaseOnCancel,
+    callbacks: {
+      onStartedLeading: () => {
+        startedAt = performance.now();
+      },
+      onStoppedLeading: () => {},
+      onNewLeader: (id) => leaders.push(id),
+    },
+  });
+  const done = elector.run(controller.signal);
+  return { elector, controller, done, leaders, startedAt: () => startedAt };
+}
+
+async function waitFor(condition: () => boolean, timeoutMs: number): Promise<void> {
+  const until = performance.now() + timeoutMs;
+  while (!condition()) {
+    if (performance.now() > until) throw new Error(`condition not met within ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+describe('leader election on a real Lease', () => {
+  it('elects one leader; when it stops (abort, with release) the other takes over at once', async () => {
+    const kubeConfig = testKubeConfig();
+    const namespace = await createTestNamespace(kubeConfig, 'le-');
+    const a = startCandidate(namespace, 'a');
+    await waitFor(() => a.elector.isLeader(), 5_000);
+    const b = startCandidate(namespace, 'b');
+    await waitFor(() => b.elector.getLeader() === 'a', 5_000);
+    expect(b.elector.isLeader()).toBe(false);
+
+    const lease = await kubeConfig
+      .makeApiClient(CoordinationV1Api)
+      .readNamespacedLease({ name: 'election', namespace });
+    expect(lease.spec).toMatchObject({
+      holderIdentity: 'a',
+      leaseDurationSeconds: 2,
+      leaseTransitions: 0,
+    });
+    // The apiserver kept microsecond precision.
+    expect(String(lease.spec?.renewTime)).toMatch(/\.\d{6}Z$/);
+
+    const stoppedAt = performance.now();
+    a.controller.abort();
+    await a.done;
+    await waitFor(() => b.elector.isLeader(), timings.leaseDuration);
+    // Released: b took over within its retry period (× jitter), long before the lease expired.
+    expect(b.startedAt()! - stoppedAt).toBeLessThan(timings.retryPeriod * 2.2 + 500);
+    const after = await kubeConfig
+      .makeApiClient(CoordinationV1Api)
+      .readNamespacedLease({ name: 'election', namespace });
+    expect(after.spec).toMatchObject({ holderIdentity: 'b', leaseTransitions: 1 });
+    expect(b.leaders).toContain('b');
+    b.controller.abort();
+    await b.done;
+  });
+
+  it('takes over from a crashed leader (no release) only after the lease duration', async () => {
+    const kubeConfig = testKubeConfig();
+    const namespace = await createTestNamespace(kubeConfig, 'le-');
+    const a = startCandidate(namespace, 'a', false);
+    await waitFor(() => a.elector.isLeader(), 5_000);
+    const b = startCandidate(namespace, 'b');
+    await waitFor(() => b.elector.getLeader() === 'a', 5_000);
+
+    // "Crash": a stops renewing and does not release.
+    const crashedAt = performance.now();
+    a.controller.abort();
+    await a.done;
+    await waitFor(() => b.elector.isLeader(), timings.leaseDuration + 2_000);
+    const tookOverAfter = b.startedAt()! - crashedAt;
+    // b saw a's last renewal at most one retry before the crash, and waits a full lease from then.
+    expect(tookOverAfter).toBeGreaterThanOrEqual(
+      timings.leaseDuration - timings.retryPeriod * 2.2 - 100,
+    );
+    expect(tookOverAfter).toBeLessThan(timings.leaseDuration + timings.retryPeriod * 2.2 + 1_000);
+    b.controller.abort();
+    await b.done;
+  });
+});

@@ -1,0 +1,476 @@
+//! Leader election on a lock object, with client-go's timing and semantics (`tools/leaderelection`).
+
+import { type Clock, realClock } from '@ctrlkit/workqueue';
+import { type Logger, noopLogger } from '../logger.js';
+import { LeaderElectionError } from './leader-election-error.js';
+import type { LeaderElectionRecord, ResourceLock } from './resource-lock.js';
+
+/** client-go's default lease duration: 15 s. */
+export const DEFAULT_LEASE_DURATION_MS = 15_000;
+/** client-go's default renew deadline: 10 s. */
+export const DEFAULT_RENEW_DEADLINE_MS = 10_000;
+/** client-go's default retry period: 2 s. */
+export const DEFAULT_RETRY_PERIOD_MS = 2_000;
+/** client-go's `JitterFactor`: waits between acquire attempts are `retryPeriod × (1 + rand × 1.2)`. */
+export const JITTER_FACTOR = 1.2;
+
+/** The callbacks of a {@link LeaderElector} (client-go's `LeaderCallbacks`). */
+export interface LeaderCallbacks {
+  /**
+   * Called once this candidate becomes leader. `signal` aborts when it stops leading (lost
+   * lease or `run`'s signal aborted): stop the work then. A returned promise is not awaited;
+   * a rejection or throw is logged.
+   */
+  onStartedLeading(signal: AbortSignal): void | Promise<void>;
+  /**
+   * Called when `run` returns, as client-go does: also when it never led (aborted while
+   * acquiring). Errors are logged.
+   */
+  onStoppedLeading(): void;
+  /** Called when the observed leader changes, with the new holder (`''` once it is released). */
+  onNewLeader?(identity: string): void;
+}
+
+/** Options of {@link LeaderElector} (client-go's `LeaderElectionConfig`). */
+export interface LeaderElectorOptions {
+  /** The lock to compete for, e.g. a {@link LeaseLock}. Its `identity()` must not be empty. */
+  lock: ResourceLock;
+  /**
+   * How long, in ms, non-leaders wait after the last observed change of the record before
+   * taking over (the lease duration written into the record, in whole seconds, rounded up).
+   * Default {@link DEFAULT_LEASE_DURATION_MS} (15 s). Must be greater than `renewDeadline`.
+   */
+  leaseDuration?: number;
+  /**
+   * How long, in ms, the leader keeps retrying a failed renewal before it gives up leading.
+   * Default {@link DEFAULT_RENEW_DEADLINE_MS} (10 s). Must be greater than
+   * `JITTER_FACTOR × retryPeriod`.
+   */
+  renewDeadline?: number;
+  /** How long, in ms, to wait between attempts. Default {@link DEFAULT_RETRY_PERIOD_MS} (2 s). */
+  retryPeriod?: number;
+  /** The callbacks. */
+  callbacks: LeaderCallbacks;
+  /**
+   * Release the lock when `run`'s signal aborts (client-go's `ReleaseOnCancel`), by writing an
+   * empty holder, so a successor takes over at once instead of after `leaseDuration`.
+   * Default `true` (client-go's default is false). The work behind `onStartedLeading` must stop
+   * when its signal aborts, as a successor may start right away.
+   */
+  releaseOnCancel?: boolean;
+  /** A name for logs, e.g. the controller's name. Default: the lock's `describe()`. */
+  name?: string;
+  /** The clock for every timing decision. Default: the real clock. */
+  clock?: Clock;
+  /** The wall-clock time written into records. Default: the real time, advanced by `clock`. */
+  wallTime?: () => Date;
+  /** A random number in [0, 1), for jitter. Default `Math.random`. */
+  random?: () => number;
+  /** Where to log. Default: nowhere. */
+  logger?: Logger;
+}
+
+const emptyRecord: LeaderElectionRecord = {
+  holderIdentity: '',
+  leaseDurationSeconds: 0,
+  acquireTime: new Date(0),
+  renewTime: new Date(0),
+  leaderTransitions: 0,
+};
+
+function invalid(field: string, problem: string): LeaderElectionError {
+  return new LeaderElectionError('InvalidConfig', `invalid ${field}: ${problem}`, field);
+}
+
+/**
+ * Competes for a lock and runs `onStartedLeading` while it holds it (client-go's
+ * `LeaderElector`).
+ *
+ * Guarantees (as client-go's):
+ * - A candidate takes the lock only when it is free (empty holder) or when the record has not
+ *   changed for `leaseDuration` as observed by this process's own clock since it last saw it
+ *   change; the remote `renewTime` is never compared with the local clock.
+ * - Writes are conditional on the version last read (optimistic concurrency): of two
+ *   candidates racing, one write fails and that candidate keeps waiting.
+ * - The leader renews every `retryPeriod`; if no renewal succeeds for `renewDeadline`, it stops
+ *   leading (the `onStartedLeading` signal aborts) before any other candidate can take over,
+ *   as `renewDeadline < leaseDuration`.
+ * - `leaderTransitions` counts takeovers; `acquireTime` is kept while the same holder renews.
+ *
+ * Caveats: leadership is a lease on time, not a lock on the world: with clock-rate skew
+ * between processes, or a leader paused longer than `leaseDuration - renewDeadline`, two
+ * processes can briefly both act as leader. Fence writes if that matters.
+ */
+export class LeaderElector {
+  readonly #lock: ResourceLock;
+  readonly #leaseDuration: number;
+  readonly #renewDeadline: number;
+  readonly #retryPeriod: number;
+  readonly #callbacks: LeaderCallbacks;
+  readonly #releaseOnCancel: boolean;
+  readonly #name: string;
+  readonly #clock: Clock;
+  readonly #wallTime: () => Date;
+  readonly #random: () => number;
+  readonly #logger: Logger;
+
+  #observedRecord: LeaderElectionRecord = emptyRecord;
+  #observedRaw: string | undefined;
+  #observedTime = Number.NEGATIVE_INFINITY;
+  #reportedLeader = '';
+  #leading = false;
+  #running = false;
+
+  constructor(options: LeaderElectorOptions) {
+    const leaseDuration = options.leaseDuration ?? DEFAULT_LEASE_DURATION_MS;
+    const renewDeadline = options.renewDeadline ?? DEFAULT_RENEW_DEADLINE_MS;
+    const retryPeriod = options.retryPeriod ?? DEFAULT_RETRY_PERIOD_MS;
+    for (const [field, value] of [
+      ['leaseDuration', leaseDuration],
+      ['renewDeadline', renewDeadline],
+      ['retryPeriod', retryPeriod],
+    ] as const) {
+      if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0) {
+        throw invalid(field, `must be a finite number of ms > 0, got ${String(value)}`);
+      }
+    }
+    if (!(leaseDuration > renewDeadline)) {
+      throw invalid(
+        'leaseDuration',
+        `must be greater than renewDeadline (${renewDeadline} ms), got ${leaseDuration} ms`,
+      );
+    }
+    if (!(renewDeadline > JITTER_FACTOR * retryPeriod)) {
+      throw invalid(
+        'renewDeadline',
+        `must be greater than ${JITTER_FACTOR} × retryPeriod (${JITTER_FACTOR * retryPeriod} ms), got ${renewDeadline} ms`,
+      );
+    }
+    if (options.lock === undefined || options.lock === null) {
+      throw invalid('lock', 'is required');
+    }
+    const identity = options.lock.identity();
+    if (typeof identity !== 'string' || identity === '') {
+      throw invalid('lock.identity', 'must not be empty');
+    }
+    if (
+      options.callbacks === undefined ||
+      typeof options.callbacks.onStartedLeading !== 'function' ||
+      typeof options.callbacks.onStoppedLeading !== 'function'
+    ) {
+      throw invalid('callbacks', 'onStartedLeading and onStoppedLeading are required');
+    }
+    this.#lock = options.lock;
+    this.#leaseDuration = leaseDuration;
+    this.#renewDeadline = renewDeadline;
+    this.#retryPeriod = retryPeriod;
+    this.#callbacks = options.callbacks;
+    this.#releaseOnCancel = options.releaseOnCancel ?? true;
+    this.#name = options.name ?? options.lock.describe();
+    this.#clock = options.clock ?? realClock;
+    const clock = this.#clock;
+    // The one read of the real wall clock: an anchor, advanced by the injected clock.
+    const origin = Date.now() - clock.now();
+    this.#wallTime = options.wallTime ?? (() => new Date(origin + clock.now()));
+    this.#random = options.random ?? Math.random;
+    this.#logger = options.logger ?? noopLogger;
+  }
+
+  /** True while this candidate leads: between `onStartedLeading` and losing or releasing the lock. */
+  isLeader(): boolean {
+    return this.#leading && this.#observedIsUs();
+  }
+
+  /** The holder last observed (`''` when none is known or the lock was released). */
+  getLeader(): string {
+    return this.#observedRecord.holderIdentity;
+  }
+
+  /**
+   * Competes for the lock until `signal` aborts: acquires it, calls `onStartedLeading`, renews
+   * it, and when renewal fails for `renewDeadline` or `signal` aborts, stops leading (releasing
+   * the lock if `releaseOnCancel`). Resolves when done; `onStoppedLeading` has then been called.
+   * An elector runs once: a second call rejects with `LeaderElectionError` (`AlreadyRunning`).
+   */
+  async run(signal: AbortSignal): Promise<void> {
+    if (this.#running) {
+      throw new LeaderElectionError(
+        'AlreadyRunning',
+        `leader elector ${this.#name} is already running`,
+      );
+    }
+    this.#running = true;
+    try {
+      if (!(await this.#acquire(signal))) return;
+      const leading = new AbortController();
+      const stop = (): void => leading.abort(signal.reason);
+      signal.addEventListener('abort', stop, { once: true });
+      this.#leading = true;
+      this.#startLeading(leading.signal);
+      try {
+        await this.#renew(signal);
+      } finally {
+        signal.removeEventListener('abort', stop);
+        this.#leading = false;
+        leading.abort(new Error('stopped leading'));
+      }
+      if (this.#releaseOnCancel) await this.#release();
+    } finally {
+      try {
+        this.#callbacks.onStoppedLeading();
+      } catch (error) {
+        this.#logger.error({ lock: this.#name, error }, 'onStoppedLeading threw');
+      }
+    }
+  }
+
+  #observedIsUs(): boolean {
+    return this.#observedRecord.holderIdentity === this.#lock.identity();
+  }
+
+  #startLeading(signal: AbortSignal): void {
+    this.#logger.info({ lock: this.#name, identity: this.#lock.identity() }, 'started leading');
+    try {
+      const result = this.#callbacks.onStartedLeading(signal);
+      if (result instanceof Promise) {
+        result.catch((error: unknown) =>
+          this.#logger.error({ lock: this.#name, error }, 'onStartedLeading rejected'),
+        );
+      }
+    } catch (error) {
+      this.#logger.error({ lock: this.#name, error }, 'onStartedLeading threw');
+    }
+  }
+
+  /** Tries every `retryPeriod` (jittered) until it holds the lock; false if `signal` aborted first. */
+  async #acquire(signal: AbortSignal): Promise<boolean> {
+    this.#logger.info({ lock: this.#name }, 'attempting to acquire leader lease');
+    while (!signal.aborted) {
+      const acquired = await this.#attempt(signal, undefined);
+      this.#maybeReportTransition();
+      if (acquired) {
+        this.#lock.recordEvent('became leader');
+        this.#logger.info({ lock: this.#name }, 'successfully acquired lease');
+        return true;
+      }
+      const wait = this.#retryPeriod * (1 + this.#random() * JITTER_FACTOR);
+      await this.#sleep(wait, signal);
+    }
+    return false;
+  }
+
+  /** Renews every `retryPeriod`; returns when `signal` aborts or a renewal fails for `renewDeadline`. */
+  async #renew(signal: AbortSignal): Promise<void> {
+    while (!signal.aborted) {
+      const deadline = this.#clock.now() + this.#renewDeadline;
+      let renewed = false;
+      for (;;) {
+        renewed = await this.#attempt(signal, deadline);
+        if (renewed || signal.aborted) break;
+        const left = deadline - this.#clock.now();
+        if (left <= 0) break;
+        await this.#sleep(Math.min(this.#retryPeriod, left), signal);
+        if (signal.aborted || this.#clock.now() >= deadline) break;
+      }
+      this.#maybeReportTransition();
+      if (signal.aborted) return;
+      if (!renewed) {
+        this.#lock.recordEvent('stopped leading');
+        this.#logger.warn(
+          { lock: this.#name, renewDeadlineMs: this.#renewDeadline },
+          'failed to renew lease: stopped leading',
+        );
+        return;
+      }
+      await this.#sleep(this.#retryPeriod, signal);
+    }
+  }
+
+  /**
+   * One tryAcquireOrRenew, bounded by `deadline` (a clock time) when given and by `signal`:
+   * the request is aborted and the attempt counts as failed when either comes first.
+   */
+  async #attempt(signal: AbortSignal, deadline: number | undefined): Promise<boolean> {
+    const controller = new AbortController();
+    const onAbort = (): void => controller.abort(signal.reason);
+    signal.addEventListener('abort', onAbort, { once: true });
+    let timer: { cancel(): void } | undefined;
+    const expired = new Promise<false>((resolve) => {
+      const stop = (): void => resolve(false);
+      controller.signal.addEventListener('abort', stop, { once: true });
+      if (deadline !== undefined) {
+        timer = this.#clock.setTimer(
+          () => controller.abort(new Error('renew deadline exceeded')),
+          Math.max(0, deadline - this.#clock.now()),
+        );
+      }
+    });
+    try {
+      return await Promise.race([this.#tryAcquireOrRenew(controller.signal), expired]);
+    } finally {
+      timer?.cancel();
+      signal.removeEventListener('abort', onAbort);
+      if (!controller.signal.aborted) controller.abort(new Error('attempt finished'));
+    }
+  }
+
+  #isLeaseValid(now: number): boolean {
+    return this.#observedTime + this.#leaseDuration > now;
+  }
+
+  #setObservedRecord(record: LeaderElectionRecord): void {
+    this.#observedRecord = record;
+    this.#observedTime = this.#clock.now();
+  }
+
+  /** client-go's tryAcquireOrRenew: true when this candidate holds the lock afterwards. */
+  async #tryAcquireOrRenew(signal: AbortSignal): Promise<boolean> {
+    const now = this.#clock.now();
+    const wallNow = this.#wallTime();
+    const desired: LeaderElectionRecord = {
+      holderIdentity: this.#lock.identity(),
+      leaseDurationSeconds: Math.ceil(this.#leaseDuration / 1000),
+      acquireTime: wallNow,
+      renewTime: wallNow,
+      leaderTransitions: 0,
+    };
+
+    // 1. Fast path: the leader updates optimistically, assuming its last observation is current.
+    if (this.#observedIsUs() && this.#isLeaseValid(now)) {
+      const record = {
+        ...desired,
+        acquireTime: this.#observedRecord.acquireTime,
+        leaderTransitions: this.#observedRecord.leaderTransitions,
+      };
+      try {
+        await this.#lock.update(record, signal);
+        if (signal.aborted) return false;
+        this.#setObservedRecord(record);
+        return true;
+      } catch (error) {
+        if (signal.aborted) return false;
+        this.#logger.debug(
+          { lock: this.#name, error },
+          'failed to update lock optimistically, falling back to the slow path',
+        );
+      }
+    }
+
+    // 2. Read the record, or create it.
+    let observed: Awaited<ReturnType<ResourceLock['get']>>;
+    try {
+      observed = await this.#lock.get(signal);
+    } catch (error) {
+      if (!signal.aborted) {
+        this.#logger.error({ lock: this.#name, error }, 'error retrieving resource lock');
+      }
+      return false;
+    }
+    if (signal.aborted) return false;
+    if (observed === null) {
+      try {
+        await this.#lock.create(desired, signal);
+      } catch (error) {
+        if (!signal.aborted) {
+          this.#logger.error({ lock: this.#name, error }, 'error initially creating lock record');
+        }
+        return false;
+      }
+      if (signal.aborted) return false;
+      this.#setObservedRecord(desired);
+      return true;
+    }
+
+    // 3. A record exists: note when it last changed, and respect a valid lease of another.
+    if (this.#observedRaw !== observed.raw) {
+      this.#setObservedRecord(observed.record);
+      this.#observedRaw = observed.raw;
+    }
+    if (
+      observed.record.holderIdentity !== '' &&
+      this.#isLeaseValid(this.#clock.now()) &&
+      !this.#observedIsUs()
+    ) {
+      this.#logger.debug(
+        { lock: this.#name, holder: observed.record.holderIdentity },
+        'lock is held by another and has not yet expired',
+      );
+      return false;
+    }
+
+    // 4. Take it over, or renew it on the slow path.
+    const record: LeaderElectionRecord = this.#observedIsUs()
+      ? {
+          ...desired,
+          acquireTime: observed.record.acquireTime,
+          leaderTransitions: observed.record.leaderTransitions,
+        }
+      : { ...desired, leaderTransitions: observed.record.leaderTransitions + 1 };
+    try {
+      await this.#lock.update(record, signal);
+    } catch (error) {
+      if (!signal.aborted) this.#logger.info({ lock: this.#name, error }, 'failed to update lock');
+      return false;
+    }
+    if (signal.aborted) return false;
+    this.#setObservedRecord(record);
+    return true;
+  }
+
+  /** Writes an empty holder with a 1 s lease so that a successor takes over at once. */
+  async #release(): Promise<void> {
+    if (!this.#observedIsUs()) return;
+    const wallNow = this.#wallTime();
+    const record: LeaderElectionRecord = {
+      holderIdentity: '',
+      leaseDurationSeconds: 1,
+      acquireTime: wallNow,
+      renewTime: wallNow,
+      leaderTransitions: this.#observedRecord.leaderTransitions,
+    };
+    const controller = new AbortController();
+    const timer = this.#clock.setTimer(
+      () => controller.abort(new Error('release timed out')),
+      this.#renewDeadline,
+    );
+    try {
+      await this.#lock.update(record, controller.signal);
+      this.#setObservedRecord(record);
+      this.#logger.info({ lock: this.#name }, 'released leader lease');
+    } catch (error) {
+      this.#logger.error({ lock: this.#name, error }, 'failed to release lock');
+    } finally {
+      timer.cancel();
+    }
+    this.#maybeReportTransition();
+  }
+
+  #maybeReportTransition(): void {
+    const holder = this.#observedRecord.holderIdentity;
+    if (holder === this.#reportedLeader) return;
+    this.#reportedLeader = holder;
+    const onNewLeader = this.#callbacks.onNewLeader;
+    if (onNewLeader === undefined) return;
+    queueMicrotask(() => {
+      try {
+        onNewLeader.call(this.#callbacks, holder);
+      } catch (error) {
+        this.#logger.error({ lock: this.#name, error }, 'onNewLeader threw');
+      }
+    });
+  }
+
+  /** Waits `ms` on the clock, or less if `signal` aborts. */
+  #sleep(ms: number, signal: AbortSignal): Promise<void> {
+    if (signal.aborted) return Promise.resolve();
+    return new Promise((resolve) => {
+      const done = (): void => {
+        timer.cancel();
+        signal.removeEventListener('abort', done);
+        resolve();
+      };
+      const timer = this.#clock.setTimer(done, ms);
+      signal.addEventListener('abort', done, { once: true });
+    });
+  }
+}
