@@ -16,7 +16,9 @@ export interface DeletedFinalStateUnknown<T = unknown> {
 
 /** The part of an object's metadata a key needs. */
 export interface KeyedObjectMeta {
+  /** Empty or absent for a cluster-scoped object. */
   namespace?: string | undefined;
+  /** Required: an object without a name has no key. */
   name?: string | undefined;
 }
 

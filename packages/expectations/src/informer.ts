@@ -16,13 +16,17 @@ import type { UIDTrackingControllerExpectations } from './uid-tracking-controlle
 
 /** The part of an owner reference the adapter reads. */
 export interface OwnerReferenceLike {
+  /** The owner's kind, e.g. "ReplicaSet". */
   kind?: string | undefined;
+  /** The owner's name, in the object's namespace. */
   name?: string | undefined;
+  /** True on the one reference that names the managing controller. */
   controller?: boolean | undefined;
 }
 
 /** The part of a Kubernetes object the adapter reads (a `V1Pod` fits). */
 export interface ControlleeObject {
+  /** Namespace, name, UID, deletion timestamp and owner references are read. */
   metadata?:
     | {
         namespace?: string | undefined;
@@ -145,9 +149,11 @@ export function bindExpectationsStore<T extends ControlleeObject>(
 
 /** What to do, per controller key, on each kind of event; a missing reaction registers no handler. */
 interface Reactions<T> {
+  /** An object added to the cache. */
   added?(key: string, obj: T): void;
   /** An update that set `deletionTimestamp`. */
   terminated?(key: string, obj: T): void;
+  /** An object removed from the cache, or its tombstone. */
   deleted?(key: string, event: T | DeletedFinalStateUnknown<T>): void;
 }
 
