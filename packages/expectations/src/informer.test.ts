@@ -138,6 +138,35 @@ describe('bindControllerExpectations', () => {
   });
 });
 
+describe('bind* options', () => {
+  it('are validated when binding, naming the field, and register nothing', () => {
+    const informer = new FakeInformer<ControlleeObject>();
+    const exp = new ControllerExpectations();
+    const cases: Array<[() => unknown, string]> = [
+      [() => bindControllerExpectations({} as never, exp), 'informer'],
+      [
+        () => bindControllerExpectations(informer, exp, { controllerKeyOf: 'x' as never }),
+        'options.controllerKeyOf',
+      ],
+      [
+        () => bindExpectationsStore(informer, new ExpectationsStore(), { ownerKind: '' }),
+        'options.ownerKind',
+      ],
+      [
+        () =>
+          bindUIDTrackingExpectations(informer, new UIDTrackingControllerExpectations(), {
+            logger: {} as never,
+          }),
+        'options.logger',
+      ],
+    ];
+    for (const [call, field] of cases) {
+      expect(call, field).toThrow(expect.objectContaining({ reason: 'invalid-argument', field }));
+    }
+    expect(informer.handlerCount).toBe(0);
+  });
+});
+
 describe('bindUIDTrackingExpectations', () => {
   it('counts a graceful delete once: the update to deletionTimestamp and the delete event', () => {
     const informer = new FakeInformer<ControlleeObject>();

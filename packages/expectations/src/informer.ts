@@ -11,6 +11,8 @@ import {
 } from './controllee-key-func.js';
 import type { ControllerExpectationsInterface } from './controller-expectations.js';
 import type { ExpectationsStore } from './expectations-store.js';
+import { assertHasMethods } from './internal/validate.js';
+import { InvalidArgumentError } from './invalid-argument-error.js';
 import type { Logger } from './logger.js';
 import type { UIDTrackingControllerExpectations } from './uid-tracking-controller-expectations.js';
 
@@ -162,7 +164,15 @@ function bind<T extends ControlleeObject>(
   options: BindOptions<T>,
   reactions: Reactions<T>,
 ): Unbind {
+  assertHasMethods(informer, 'informer', ['onAdd', 'onDelete']);
   const { controllerKeyOf, ownerKind, logger } = options;
+  if (controllerKeyOf !== undefined && typeof controllerKeyOf !== 'function') {
+    throw new InvalidArgumentError('options.controllerKeyOf', controllerKeyOf, 'a function');
+  }
+  if (ownerKind !== undefined && (typeof ownerKind !== 'string' || ownerKind === '')) {
+    throw new InvalidArgumentError('options.ownerKind', ownerKind, 'a non-empty string');
+  }
+  assertHasMethods(logger, 'options.logger', ['debug', 'info', 'warn', 'error']);
   const keyOf = (obj: T | undefined): string | undefined => {
     if (obj === undefined || obj === null || typeof obj !== 'object') return undefined;
     return controllerKeyOf ? controllerKeyOf(obj) : controllerRefKey(obj, ownerKind);
