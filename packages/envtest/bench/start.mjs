@@ -7,9 +7,12 @@ import { resolveBinaries, silentLogger, startControlPlane } from '../dist/index.
 
 const runs = Number(process.argv[2] ?? 5);
 const binaries = await resolveBinaries();
-const version = (binary) => execFileSync(binary, ['--version'], { encoding: 'utf8' }).split('\n')[0];
+const version = (binary) =>
+  execFileSync(binary, ['--version'], { encoding: 'utf8' }).split('\n')[0];
 console.log(`kube-apiserver: ${version(binaries.kubeApiServer)}; etcd: ${version(binaries.etcd)}`);
-console.log(`binaries: ${binaries.directory} (${binaries.source}${binaries.build ? `, built in ${(binaries.build.buildMs / 1000).toFixed(0)} s with ${binaries.build.goVersion}` : ''})\n`);
+console.log(
+  `binaries: ${binaries.directory} (${binaries.source}${binaries.build ? `, built in ${(binaries.build.buildMs / 1000).toFixed(0)} s with ${binaries.build.goVersion}` : ''})\n`,
+);
 
 const rows = [];
 for (let run = 1; run <= runs; run++) {
@@ -20,13 +23,23 @@ for (let run = 1; run <= runs; run++) {
   const stopStarted = performance.now();
   await plane.stop();
   const { etcdMs, apiServerMs, totalMs } = plane.timings;
-  rows.push({ run, etcdMs, apiServerMs, totalMs, restartMs, stopMs: performance.now() - stopStarted });
+  rows.push({
+    run,
+    etcdMs,
+    apiServerMs,
+    totalMs,
+    restartMs,
+    stopMs: performance.now() - stopStarted,
+  });
 }
 
 const columns = ['run', 'etcdMs', 'apiServerMs', 'totalMs', 'restartMs', 'stopMs'];
-const cell = (v) => (typeof v === 'number' && !Number.isInteger(v) ? v.toFixed(0) : String(v)).padStart(12);
+const cell = (v) =>
+  (typeof v === 'number' && !Number.isInteger(v) ? v.toFixed(0) : String(v)).padStart(12);
 console.log(columns.map(cell).join(''));
 for (const row of rows) console.log(columns.map((c) => cell(row[c])).join(''));
 const median = (key) => rows.map((r) => r[key]).sort((a, b) => a - b)[Math.floor(rows.length / 2)];
 console.log(['median', ...columns.slice(1).map(median)].map(cell).join(''));
-console.log('\nall times in ms; totalMs is startControlPlane() from call to /readyz ok (aim: under 10 000)');
+console.log(
+  '\nall times in ms; totalMs is startControlPlane() from call to /readyz ok (aim: under 10 000)',
+);

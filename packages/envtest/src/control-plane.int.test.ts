@@ -181,7 +181,10 @@ describe('failures and clean-up', () => {
     }
   });
 
-  it('a process killed with SIGKILL leaves nothing behind (the reaper cleans up)', async () => {
+  it.each([
+    ['SIGKILL', 'the reaper'],
+    ['SIGTERM', 'the signal handler'],
+  ] as const)('a process ended by %s leaves nothing behind (%s cleans up)', async (signal, _by) => {
     // The child runs the built package (node cannot import the TypeScript sources).
     const entry = fileURLToPath(new URL('../dist/index.js', import.meta.url));
     if (!existsSync(entry))
@@ -204,7 +207,7 @@ describe('failures and clean-up', () => {
       child.on('exit', (code) => reject(new Error(`child exited with ${code}`)));
     });
     expect(processesMentioning(directory)).toHaveLength(2);
-    child.kill('SIGKILL');
+    child.kill(signal);
     await eventually(() => processesMentioning(directory).length === 0 && !existsSync(directory));
   });
 });

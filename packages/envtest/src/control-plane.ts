@@ -111,7 +111,7 @@ export interface ControlPlane {
 export async function startControlPlane(options: ControlPlaneOptions = {}): Promise<ControlPlane> {
   const resolved = resolveControlPlaneOptions(options);
   const started = performance.now();
-  const binaries = await resolveBinaries(resolved);
+  const binaries = await resolveBinaries(options);
   const binariesMs = performance.now() - started;
   if (binaries.source === 'build') {
     resolved.logger.info(
