@@ -1,0 +1,239 @@
+import { FakeClock } from '@ctrlkit/workqueue/testing';
+import type { KubernetesObject } from '@kubernetes/client-node';
+import { afterEach, describe, expect, it } from 'vitest';
+import { ApiStatusError } from './errors/api-status-error.js';
+import { Reflector, type ReflectorSink } from './reflector.js';
+import { FakeListWatch } from './testing/fake-list-watch.js';
+
+const flush = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+function cm(
+  name: string,
+  data: Record<string, string> = {},
+): KubernetesObject & { data: Record<string, string> } {
+  return { apiVersion: 'v1', kind: 'ConfigMap', metadata: { namespace: 'ns', name }, data };
+}
+
+class RecordingSink implements ReflectorSink<KubernetesObject> {
+  readonly log: string[] = [];
+  replace(objects: KubernetesObject[], rv: string) {
+    this.log.push(`replace(${objects.map((o) => o.metadata?.name).join(',')})@${rv}`);
+  }
+  add(obj: KubernetesObject) {
+    this.log.push(`add ${obj.metadata?.name}@${obj.metadata?.resourceVersion}`);
+  }
+  update(obj: KubernetesObject) {
+    this.log.push(`update ${obj.metadata?.name}@${obj.metadata?.resourceVersion}`);
+  }
+  delete(obj: KubernetesObject) {
+    this.log.push(`delete ${obj.metadata?.name}@${obj.metadata?.resourceVersion}`);
+  }
+}
+
+let controller: AbortController;
+afterEach(() => controller?.abort());
+
+function start(
+  lw: FakeListWatch,
+  options: { pageSize?: number; mode?: 'list' | 'stream' | 'auto'; clock?: FakeClock } = {},
+) {
+  const sink = new RecordingSink();
+  const clock = options.clock ?? new FakeClock();
+  const reflector = new Reflector({
+    listWatch: lw,
+    sink,
+    pageSize: options.pageSize,
+    initialListMode: options.mode ?? 'list',
+    clock,
+    random: () => 0,
+  });
+  controller = new AbortController();
+  const done = reflector.run(controller.signal);
+  return { sink, reflector, clock, done };
+}
+
+describe('Reflector', () => {
+  it('lists in pages of pageSize with continue tokens, then watches from the list version with bookmarks', async () => {
+    const lw = new FakeListWatch();
+    for (let i = 0; i < 12; i++) lw.apply(cm(`c${String(i).padStart(2, '0')}`));
+    const { sink, reflector } = start(lw, { pageSize: 5 });
+    await flush();
+    expect(lw.listCalls.map((c) => [c.limit, c.continue])).toEqual([
+      [5, undefined],
+      [5, '5'],
+      [5, '10'],
+    ]);
+    expect(sink.log).toHaveLength(1);
+    expect(sink.log[0]).toMatch(/^replace\(c00,.*,c11\)@13$/);
+    expect(lw.watchCalls).toHaveLength(1);
+    expect(lw.watchCalls[0]).toMatchObject({ resourceVersion: '13', allowWatchBookmarks: true });
+    expect(reflector.lastSyncResourceVersion).toBe('13');
+  });
+
+  it('randomizes the watch timeout between 5 and 10 minutes like client-go', async () => {
+    const lw = new FakeListWatch();
+    const sink = new RecordingSink();
+    controller = new AbortController();
+    const reflector = new Reflector({
+      listWatch: lw,
+      sink,
+      initialListMode: 'list',
+      random: () => 0.5,
+    });
+    void reflector.run(controller.signal);
+    await flush();
+    expect(lw.watchCalls[0]?.timeoutSeconds).toBe(450);
+  });
+
+  it('delivers watch events in order and resumes a dropped watch from the last version seen, bookmarks included', async () => {
+    const lw = new FakeListWatch();
+    lw.apply(cm('a'));
+    const { sink } = start(lw);
+    await flush();
+    lw.apply(cm('b'));
+    lw.apply(cm('a', { x: '1' }));
+    lw.bookmark();
+    lw.closeWatches();
+    await flush();
+    expect(lw.watchCalls.map((c) => c.resourceVersion)).toEqual(['2', '4']);
+    lw.apply(cm('c'));
+    lw.breakWatches();
+    lw.remove('ns', 'b');
+    // A broken connection backs off; the fake clock stands still, so the resumed watch waits.
+    expect(lw.watchCalls).toHaveLength(2);
+    expect(sink.log).toEqual(['replace(a)@2', 'add b@3', 'update a@4', 'add c@5']);
+  });
+
+  it('resumes after a break once the backoff has passed, replaying exactly what it missed', async () => {
+    const lw = new FakeListWatch();
+    const clock = new FakeClock();
+    const { sink } = start(lw, { clock });
+    await flush();
+    lw.apply(cm('a'));
+    lw.breakWatches();
+    await flush();
+    lw.apply(cm('b'));
+    lw.remove('ns', 'a');
+    clock.step(800);
+    await flush();
+    expect(lw.watchCalls.map((c) => c.resourceVersion)).toEqual(['1', '2']);
+    expect(sink.log).toEqual(['replace()@1', 'add a@2', 'add b@3', 'delete a@4']);
+    expect(lw.listCalls).toHaveLength(1);
+  });
+
+  it('lists again on 410 Gone from a watch request', async () => {
+    const lw = new FakeListWatch();
+    lw.apply(cm('a'));
+    const { sink, clock } = start(lw);
+    await flush();
+    lw.breakWatches();
+    await flush();
+    lw.apply(cm('b'));
+    lw.compact();
+    clock.step(800);
+    await flush();
+    expect(lw.watchCalls.map((c) => c.resourceVersion)).toEqual(['2', '2', '3']);
+    expect(lw.listCalls).toHaveLength(2);
+    expect(sink.log).toEqual(['replace(a)@2', 'replace(a,b)@3']);
+  });
+
+  it('lists again on a watch ERROR event with code 410 (Expired)', async () => {
+    const lw = new FakeListWatch();
+    lw.apply(cm('a'));
+    const { sink } = start(lw);
+    await flush();
+    lw.sendError({ code: 410, reason: 'Expired', message: 'too old resource version' });
+    await flush();
+    expect(lw.listCalls).toHaveLength(2);
+    expect(lw.listCalls[1]?.resourceVersion ?? '').toBe('');
+    expect(sink.log).toEqual(['replace(a)@2', 'replace(a)@2']);
+    expect(lw.watchCalls).toHaveLength(2);
+  });
+
+  it('backs off on list errors: 800 ms, then 1.6 s, and never gives up', async () => {
+    const lw = new FakeListWatch();
+    const clock = new FakeClock();
+    const error = new ApiStatusError(500, { reason: 'InternalError' }, 'LIST');
+    lw.failNextList(error);
+    lw.failNextList(error);
+    const { sink } = start(lw, { clock });
+    await flush();
+    expect(lw.listCalls).toHaveLength(1);
+    clock.step(799);
+    await flush();
+    expect(lw.listCalls).toHaveLength(1);
+    clock.step(1);
+    await flush();
+    expect(lw.listCalls).toHaveLength(2);
+    clock.step(1599);
+    await flush();
+    expect(lw.listCalls).toHaveLength(2);
+    clock.step(1);
+    await flush();
+    expect(lw.listCalls).toHaveLength(3);
+    expect(sink.log).toEqual(['replace()@1']);
+  });
+
+  it('treats a very short empty watch as a failure and backs off', async () => {
+    const lw = new FakeListWatch();
+    const clock = new FakeClock();
+    start(lw, { clock });
+    await flush();
+    lw.closeWatches();
+    await flush();
+    expect(lw.watchCalls).toHaveLength(1);
+    clock.step(800);
+    await flush();
+    expect(lw.watchCalls).toHaveLength(2);
+  });
+
+  it('uses a streaming list when the server serves it, and keeps watching on the same stream', async () => {
+    const lw = new FakeListWatch();
+    lw.supportsStreaming = true;
+    lw.apply(cm('a'));
+    lw.apply(cm('b'));
+    const { sink } = start(lw, { mode: 'auto' });
+    await flush();
+    expect(lw.listCalls).toHaveLength(0);
+    expect(lw.watchCalls[0]).toMatchObject({
+      sendInitialEvents: true,
+      resourceVersionMatch: 'NotOlderThan',
+    });
+    lw.apply(cm('c'));
+    expect(sink.log).toEqual(['replace(a,b)@3', 'add c@4']);
+    expect(lw.watchCalls).toHaveLength(1);
+  });
+
+  it("falls back to LIST for good when the server refuses a streaming list ('auto')", async () => {
+    const lw = new FakeListWatch();
+    lw.apply(cm('a'));
+    const { sink, reflector } = start(lw, { mode: 'auto' });
+    await flush();
+    expect(reflector.initialListMode).toBe('list');
+    expect(lw.listCalls).toHaveLength(1);
+    expect(sink.log).toEqual(['replace(a)@2']);
+    expect(lw.watchCalls.map((c) => Boolean(c.sendInitialEvents))).toEqual([true, false]);
+  });
+
+  it('stops when the signal aborts and can be awaited', async () => {
+    const lw = new FakeListWatch();
+    const { done } = start(lw);
+    await flush();
+    controller.abort();
+    await done;
+    expect(lw.openWatches).toBe(0);
+  });
+
+  it('rejects invalid options naming the field', () => {
+    const lw = new FakeListWatch();
+    const sink = new RecordingSink();
+    expect(() => new Reflector({ listWatch: lw, sink, pageSize: -1 })).toThrow(/pageSize/);
+    expect(() => new Reflector({ listWatch: lw, sink, initialListMode: 'x' as 'list' })).toThrow(
+      /initialListMode/,
+    );
+    expect(() => new Reflector({ listWatch: lw, sink, minWatchTimeoutMs: 10 })).toThrow(
+      /minWatchTimeoutMs/,
+    );
+    expect(() => new Reflector({ listWatch: {} as FakeListWatch, sink })).toThrow(/listWatch/);
+  });
+});
