@@ -175,7 +175,7 @@ export class FakeListWatch<T extends KubernetesObject = KubernetesObject> implem
                 resourceVersion: String(this.#rv),
                 annotations: { [INITIAL_EVENTS_END_ANNOTATION]: 'true' },
               },
-            } as T,
+            } as unknown as T,
           });
           return;
         }

@@ -1,0 +1,282 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { createTestNamespace, installCRDs } from '@ctrlkit/envtest';
+import { testKubeConfig } from '@ctrlkit/envtest/vitest';
+import {
+  CoreV1Api,
+  CustomObjectsApi,
+  type KubeConfig,
+  type KubernetesObject,
+} from '@kubernetes/client-node';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DeletedFinalStateUnknown } from './key-func.js';
+import { newListWatchFromClient, type WatchEvent } from './list-watch.js';
+import { RestClient, type RestRequestInfo } from './rest-client.js';
+import { SharedIndexInformer } from './shared-informer.js';
+import { SharedInformerFactory } from './shared-informer-factory.js';
+
+async function eventually(check: () => boolean, timeoutMs = 15_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error('condition not met in time');
+    await sleep(20);
+  }
+}
+
+let kubeConfig: KubeConfig;
+let core: CoreV1Api;
+let namespace: string;
+const stop = new AbortController();
+
+beforeAll(async () => {
+  kubeConfig = testKubeConfig();
+  core = kubeConfig.makeApiClient(CoreV1Api);
+  namespace = await createTestNamespace(kubeConfig, 'informers-');
+});
+afterAll(() => stop.abort());
+
+function counting(): { client: RestClient; requests: RestRequestInfo[] } {
+  const requests: RestRequestInfo[] = [];
+  return {
+    client: new RestClient(kubeConfig, { onRequest: (info) => requests.push(info) }),
+    requests,
+  };
+}
+
+describe('SharedInformerFactory against a real apiserver', () => {
+  it('shares one list and one watch between two handlers of the same resource', async () => {
+    const { client, requests } = counting();
+    const factory = new SharedInformerFactory(client, { namespace, initialListMode: 'list' });
+    const one = factory.forResource('configmaps');
+    const two = factory.forResource('configmaps');
+    expect(two).toBe(one);
+    const seenOne: string[] = [];
+    const seenTwo: string[] = [];
+    one.addEventHandler({ onAdd: (obj) => seenOne.push(obj.metadata?.name ?? '') });
+    two.addEventHandler({ onAdd: (obj) => seenTwo.push(obj.metadata?.name ?? '') });
+    factory.start(stop.signal);
+    const synced = await factory.waitForCacheSync(stop.signal);
+    expect([...synced.values()]).toEqual([true]);
+    await core.createNamespacedConfigMap({ namespace, body: { metadata: { name: 'shared' } } });
+    await eventually(() => seenOne.includes('shared') && seenTwo.includes('shared'));
+    expect(seenTwo).toEqual(seenOne);
+    expect(requests.filter((r) => r.verb === 'list')).toHaveLength(1);
+    expect(requests.filter((r) => r.verb === 'watch')).toHaveLength(1);
+  });
+
+  it('delivers add, update and delete from the watch, in order, to a lister-visible cache', async () => {
+    const factory = new SharedInformerFactory(kubeConfig, { namespace });
+    const informer = factory.forResource('configmaps', { labelSelector: 'suite=crud' });
+    const log: string[] = [];
+    informer.addEventHandler({
+      onAdd: (obj) => log.push(`add ${obj.metadata?.name}`),
+      onUpdate: (_old, obj) =>
+        log.push(`update ${obj.metadata?.name} ${(obj as { data?: { v?: string } }).data?.v}`),
+      onDelete: (obj) => log.push(`delete ${(obj as KubernetesObject).metadata?.name}`),
+    });
+    factory.start(stop.signal);
+    await factory.waitForCacheSync(stop.signal);
+    const labels = { suite: 'crud' };
+    await core.createNamespacedConfigMap({
+      namespace,
+      body: { metadata: { name: 'x', labels }, data: { v: '1' } },
+    });
+    await core.replaceNamespacedConfigMap({
+      namespace,
+      name: 'x',
+      body: { metadata: { name: 'x', labels }, data: { v: '2' } },
+    });
+    await core.deleteNamespacedConfigMap({ namespace, name: 'x' });
+    await eventually(() => log.length === 3);
+    expect(log).toEqual(['add x', 'update x 2', 'delete x']);
+    const lister = factory.lister('configmaps', { labelSelector: 'suite=crud' });
+    expect(lister.namespace(namespace).get('x')).toBeUndefined();
+  });
+
+  it('restricts objects by field selector and by label selector', async () => {
+    for (const [name, tier] of [
+      ['sel-a', 'front'],
+      ['sel-b', 'back'],
+      ['sel-c', 'front'],
+    ] as const) {
+      await core.createNamespacedConfigMap({
+        namespace,
+        body: { metadata: { name, labels: { tier } } },
+      });
+    }
+    const factory = new SharedInformerFactory(kubeConfig, { namespace });
+    const byField = factory.forResource('configmaps', { fieldSelector: 'metadata.name=sel-b' });
+    const byLabel = factory.forResource('configmaps', { labelSelector: 'tier=front' });
+    factory.start(stop.signal);
+    await factory.waitForCacheSync(stop.signal);
+    expect(byField.indexer.listKeys()).toEqual([`${namespace}/sel-b`]);
+    expect(byLabel.indexer.listKeys().sort()).toEqual([`${namespace}/sel-a`, `${namespace}/sel-c`]);
+    await core.createNamespacedConfigMap({
+      namespace,
+      body: { metadata: { name: 'sel-d', labels: { tier: 'front' } } },
+    });
+    await eventually(() => byLabel.indexer.size === 3);
+    expect(byField.indexer.size).toBe(1);
+  });
+
+  it('watches cluster-scoped resources (namespaces) across the cluster', async () => {
+    const factory = new SharedInformerFactory(kubeConfig, { initialListMode: 'list' });
+    const namespaces = factory.forResource('namespaces');
+    factory.start(stop.signal);
+    await factory.waitForCacheSync(stop.signal);
+    expect(namespaces.indexer.getByKey(namespace)?.metadata?.name).toBe(namespace);
+    const created = await createTestNamespace(kubeConfig, 'informers-cs-');
+    await eventually(() => namespaces.indexer.getByKey(created) !== undefined);
+    expect(factory.lister('namespaces').get(created)?.kind).toBe('Namespace');
+  });
+
+  it('streams the initial list (sendInitialEvents) on kube-apiserver 1.37 without a LIST request', async () => {
+    await core.createNamespacedConfigMap({ namespace, body: { metadata: { name: 'streamed' } } });
+    const { client, requests } = counting();
+    const factory = new SharedInformerFactory(client, { namespace, initialListMode: 'stream' });
+    const informer = factory.forResource('configmaps');
+    const initial: boolean[] = [];
+    informer.addEventHandler({ onAdd: (_obj, isInInitialList) => initial.push(isInInitialList) });
+    factory.start(stop.signal);
+    await factory.waitForCacheSync(stop.signal);
+    expect(informer.indexer.getByKey(`${namespace}/streamed`)).toBeDefined();
+    expect(initial.length).toBeGreaterThan(0);
+    expect(initial.every(Boolean)).toBe(true);
+    expect(requests.map((r) => r.verb)).toEqual(['watch']);
+    expect(requests[0]?.url).toContain('sendInitialEvents=true');
+    await core.createNamespacedConfigMap({ namespace, body: { metadata: { name: 'streamed-2' } } });
+    await eventually(() => informer.indexer.getByKey(`${namespace}/streamed-2`) !== undefined);
+    expect(requests).toHaveLength(1);
+  });
+
+  it('caches metadata only (PartialObjectMetadata) when asked', async () => {
+    await core.createNamespacedConfigMap({
+      namespace,
+      body: {
+        metadata: { name: 'meta-only', labels: { m: '1' } },
+        data: { big: 'x'.repeat(1000) },
+      },
+    });
+    const factory = new SharedInformerFactory(kubeConfig, { namespace });
+    for (const initialListMode of ['list', 'stream'] as const) {
+      const f = new SharedInformerFactory(kubeConfig, { namespace, initialListMode });
+      const informer = f.forResource('configmaps', { metadataOnly: true, labelSelector: 'm=1' });
+      f.start(stop.signal);
+      await f.waitForCacheSync(stop.signal);
+      const cached = informer.indexer.getByKey(`${namespace}/meta-only`) as KubernetesObject & {
+        data?: unknown;
+      };
+      expect(cached.kind).toBe('PartialObjectMetadata');
+      expect(cached.apiVersion).toBe('meta.k8s.io/v1');
+      expect(cached.data).toBeUndefined();
+      expect(cached.metadata?.labels).toEqual({ m: '1' });
+      expect(cached.metadata?.managedFields).toBeUndefined();
+    }
+    void factory;
+  });
+
+  it('informs on a custom resource given by group/version/plural', async () => {
+    await installCRDs(kubeConfig, [
+      {
+        apiVersion: 'apiextensions.k8s.io/v1',
+        kind: 'CustomResourceDefinition',
+        metadata: { name: 'widgets.informers.ctrlkit.dev' },
+        spec: {
+          group: 'informers.ctrlkit.dev',
+          names: { kind: 'Widget', plural: 'widgets', singular: 'widget', listKind: 'WidgetList' },
+          scope: 'Namespaced',
+          versions: [
+            {
+              name: 'v1',
+              served: true,
+              storage: true,
+              schema: {
+                openAPIV3Schema: {
+                  type: 'object',
+                  properties: {
+                    spec: { type: 'object', properties: { size: { type: 'integer' } } },
+                  },
+                },
+              },
+            },
+          ],
+        },
+      },
+    ]);
+    const custom = kubeConfig.makeApiClient(CustomObjectsApi);
+    const gvr = { group: 'informers.ctrlkit.dev', version: 'v1', resource: 'widgets' };
+    await custom.createNamespacedCustomObject({
+      ...gvr,
+      plural: 'widgets',
+      namespace,
+      body: {
+        apiVersion: 'informers.ctrlkit.dev/v1',
+        kind: 'Widget',
+        metadata: { name: 'w1' },
+        spec: { size: 1 },
+      },
+    });
+    const factory = new SharedInformerFactory(kubeConfig, { namespace });
+    const informer = factory.forResource<KubernetesObject & { spec: { size: number } }>(gvr);
+    const sizes: number[] = [];
+    informer.addEventHandler({ onUpdate: (_old, obj) => sizes.push(obj.spec.size) });
+    factory.start(stop.signal);
+    await factory.waitForCacheSync(stop.signal);
+    expect(informer.indexer.getByKey(`${namespace}/w1`)?.kind).toBe('Widget');
+    await custom.patchNamespacedCustomObject({
+      ...gvr,
+      plural: 'widgets',
+      namespace,
+      name: 'w1',
+      body: [{ op: 'replace', path: '/spec/size', value: 2 }],
+    });
+    await eventually(() => sizes.includes(2));
+    expect(
+      factory
+        .lister<KubernetesObject & { spec: { size: number } }>(gvr)
+        .namespace(namespace)
+        .get('w1')?.spec.size,
+    ).toBe(2);
+  });
+});
+
+describe('newListWatchFromClient', () => {
+  it('lists and watches one resource in one namespace with a field selector', async () => {
+    await core.createNamespacedConfigMap({ namespace, body: { metadata: { name: 'lw-target' } } });
+    await core.createNamespacedConfigMap({ namespace, body: { metadata: { name: 'lw-other' } } });
+    const lw = newListWatchFromClient(
+      kubeConfig,
+      'configmaps',
+      namespace,
+      'metadata.name=lw-target',
+    );
+    const list = await lw.list({});
+    expect(list.items.map((o) => o.metadata?.name)).toEqual(['lw-target']);
+    const events: WatchEvent[] = [];
+    const abort = new AbortController();
+    const watching = lw
+      .watch({ resourceVersion: list.metadata?.resourceVersion, signal: abort.signal }, (event) =>
+        events.push(event),
+      )
+      .catch(() => undefined);
+    await sleep(200);
+    await core.deleteNamespacedConfigMap({ namespace, name: 'lw-other' });
+    await core.deleteNamespacedConfigMap({ namespace, name: 'lw-target' });
+    await eventually(() => events.length > 0);
+    abort.abort();
+    await watching;
+    expect(events.map((e) => [e.type, e.object.metadata?.name])).toEqual([
+      ['DELETED', 'lw-target'],
+    ]);
+  });
+
+  it('works as the ListWatch of a hand-built SharedIndexInformer', async () => {
+    const lw = newListWatchFromClient(kubeConfig, 'v1/configmaps', namespace);
+    const informer = new SharedIndexInformer({ listWatch: lw, name: 'cms' });
+    const deletes: unknown[] = [];
+    informer.addEventHandler({ onDelete: (obj) => deletes.push(obj) });
+    void informer.run(stop.signal);
+    expect(await informer.whenSynced(stop.signal)).toBe(true);
+    expect(informer.indexer.size).toBeGreaterThan(0);
+    expect(deletes.some((d) => DeletedFinalStateUnknown.isInstance(d))).toBe(false);
+  });
+});
