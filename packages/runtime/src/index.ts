@@ -104,7 +104,81 @@ export { enqueueRequestForOwner, type OwnerMatch, objectKey } from './controller
 export { TerminalError } from './controller/terminal-error.js';
 
 // --- leader election
+export {
+  DEFAULT_LEASE_DURATION_MS,
+  DEFAULT_RENEW_DEADLINE_MS,
+  DEFAULT_RETRY_PERIOD_MS,
+  JITTER_FACTOR,
+  type LeaderCallbacks,
+  LeaderElector,
+  type LeaderElectorOptions,
+} from './leader-election/leader-elector.js';
+export {
+  LeaderElectionError,
+  type LeaderElectionErrorReason,
+} from './leader-election/leader-election-error.js';
+export {
+  formatMicroTime,
+  LeaseLock,
+  type LeaseLockEventRecorder,
+  type LeaseLockOptions,
+} from './leader-election/lease-lock.js';
+export type {
+  LeaderElectionRecord,
+  ObservedRecord,
+  ResourceLock,
+} from './leader-election/resource-lock.js';
 
 // --- events
+export {
+  COMBINED_PREFIX,
+  type CorrelationResult,
+  DEFAULT_AGGREGATION_WINDOW_MS,
+  DEFAULT_LRU_CACHE_ENTRIES,
+  DEFAULT_MAX_SIMILAR_EVENTS,
+  DEFAULT_SIMILAR_EVENTS_WINDOW_MS,
+  DEFAULT_SPAM_BURST,
+  DEFAULT_SPAM_QPS,
+  EventCorrelator,
+  type EventCorrelatorOptions,
+  getAggregateKey,
+  getEventKey,
+  getSpamKey,
+} from './events/event-correlator.js';
+export {
+  DEFAULT_MAX_QUEUED_EVENTS,
+  DEFAULT_MAX_TRIES_PER_EVENT,
+  DEFAULT_RETRY_BASE_DELAY_MS,
+  DEFAULT_RETRY_MAX_DELAY_MS,
+  EventRecorder,
+  type EventRecorderOptions,
+  type EventSubject,
+  type EventType,
+} from './events/event-recorder.js';
+export {
+  EventRecorderError,
+  type EventRecorderErrorReason,
+} from './events/event-recorder-error.js';
+export { CoreV1EventSink, type EventSink } from './events/event-sink.js';
 
 // --- controller references
+export {
+  apiVersionOf,
+  type GroupVersionKind,
+  getControllerOf,
+  isControlledBy,
+  newControllerRef,
+} from './controller-refs/controller-ref.js';
+export {
+  ControllerRefError,
+  type ControllerRefErrorReason,
+} from './controller-refs/controller-ref-error.js';
+export {
+  ControllerRefManager,
+  type ControllerRefManagerOptions,
+  KubernetesObjectMergePatcher,
+  type MatchFunc,
+  type MergePatcher,
+  type ObjectAction,
+  recheckDeletionTimestamp,
+} from './controller-refs/controller-ref-manager.js';

@@ -1,0 +1,50 @@
+//! The error controller-reference helpers throw or report.
+
+const marker = Symbol.for('@ctrlkit/runtime/ControllerRefError');
+
+/**
+ * What went wrong:
+ * - `CannotAdopt`: the `canAdopt` check failed (e.g. the owner is being deleted); `cause` says why;
+ * - `RecheckFailed`: `recheckDeletionTimestamp` could not read the owner;
+ * - `OwnerDeleting`: the fresh owner has a deletionTimestamp;
+ * - `ClaimFailed`: some adopt/release patches of a batch failed; `errors` holds each, `claimed`
+ *   what was claimed anyway;
+ * - `InvalidArgument`: an option or argument is missing or malformed; `field` names it.
+ */
+export type ControllerRefErrorReason =
+  | 'CannotAdopt'
+  | 'RecheckFailed'
+  | 'OwnerDeleting'
+  | 'ClaimFailed'
+  | 'InvalidArgument';
+
+/** The error of the controller-reference helpers; `reason` tells which failure it is. */
+export class ControllerRefError extends Error {
+  /** What a program can branch on. */
+  readonly reason: ControllerRefErrorReason;
+  /** For `InvalidArgument`: the option or argument at fault. */
+  readonly field: string | undefined;
+  /** For `ClaimFailed`: the error of each object that failed. */
+  readonly errors: readonly unknown[];
+  /** For `ClaimFailed`: the objects claimed despite the failures. */
+  readonly claimed: readonly unknown[];
+  readonly [marker] = true;
+
+  constructor(
+    reason: ControllerRefErrorReason,
+    message: string,
+    options: { cause?: unknown; field?: string; errors?: unknown[]; claimed?: unknown[] } = {},
+  ) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.name = 'ControllerRefError';
+    this.reason = reason;
+    this.field = options.field;
+    this.errors = options.errors ?? [];
+    this.claimed = options.claimed ?? [];
+  }
+
+  /** True for any ControllerRefError, also one made by another copy of this package. */
+  static isInstance(value: unknown): value is ControllerRefError {
+    return typeof value === 'object' && value !== null && marker in value;
+  }
+}

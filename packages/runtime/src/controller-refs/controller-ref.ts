@@ -1,0 +1,58 @@
+//! Controller references: the one ownerReference with `controller: true` (apimachinery's `GetControllerOf`, `NewControllerRef`).
+
+import type { KubernetesObject, V1OwnerReference } from '@kubernetes/client-node';
+import { ControllerRefError } from './controller-ref-error.js';
+
+/** A group, version and kind, e.g. `{ group: 'apps', version: 'v1', kind: 'ReplicaSet' }` (`group: ''` for core). */
+export interface GroupVersionKind {
+  group: string;
+  version: string;
+  kind: string;
+}
+
+/** `apps/v1` for group `apps`, `v1` for the core group. */
+export function apiVersionOf(gvk: GroupVersionKind): string {
+  return gvk.group === '' ? gvk.version : `${gvk.group}/${gvk.version}`;
+}
+
+/** The controller reference of `object` (its ownerReference with `controller: true`), if any. */
+export function getControllerOf(object: KubernetesObject): V1OwnerReference | undefined {
+  return object.metadata?.ownerReferences?.find((ref) => ref.controller === true);
+}
+
+/** True when `object`'s controller reference points at `owner` (by UID). */
+export function isControlledBy(object: KubernetesObject, owner: KubernetesObject): boolean {
+  const ref = getControllerOf(object);
+  return ref !== undefined && owner.metadata?.uid !== undefined && ref.uid === owner.metadata.uid;
+}
+
+/**
+ * A controller reference to `owner` of kind `gvk`, with `controller` and `blockOwnerDeletion`
+ * true (apimachinery's `NewControllerRef`). Throws `ControllerRefError` (`InvalidArgument`) if
+ * the owner has no name or UID.
+ */
+export function newControllerRef(owner: KubernetesObject, gvk: GroupVersionKind): V1OwnerReference {
+  const name = owner.metadata?.name;
+  const uid = owner.metadata?.uid;
+  if (!name)
+    throw new ControllerRefError('InvalidArgument', 'owner.metadata.name is required', {
+      field: 'owner.metadata.name',
+    });
+  if (!uid)
+    throw new ControllerRefError('InvalidArgument', 'owner.metadata.uid is required', {
+      field: 'owner.metadata.uid',
+    });
+  if (!gvk?.kind || !gvk.version) {
+    throw new ControllerRefError('InvalidArgument', 'gvk needs a version and a kind', {
+      field: 'gvk',
+    });
+  }
+  return {
+    apiVersion: apiVersionOf(gvk),
+    kind: gvk.kind,
+    name,
+    uid,
+    controller: true,
+    blockOwnerDeletion: true,
+  };
+}
