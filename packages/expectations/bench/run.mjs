@@ -11,7 +11,7 @@ import {
 
 const KEYS = 1_000;
 const UIDS = 100;
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 10);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 20);
 
 if (typeof globalThis.gc !== 'function') {
   console.error('run with node --expose-gc (the package bench script does)');

@@ -110,14 +110,16 @@ export class ExpectationsStore {
     const rec = this.#records.get(controlleeKey);
     if (rec === undefined) return;
     const { add, del } = rec;
-    const checkAdd = add.size > 0;
     if (del.size === 0) {
-      if (checkAdd) for (const uid of existingNonTerminatingUIDs) add.delete(uid);
+      for (const uid of existingNonTerminatingUIDs) {
+        if (add.size === 0) break;
+        add.delete(uid);
+      }
     } else {
       // One pass over the listed UIDs: drop creations seen, collect deletions still live.
       const live: string[] = [];
       for (const uid of existingNonTerminatingUIDs) {
-        if (checkAdd) add.delete(uid);
+        if (add.size > 0) add.delete(uid);
         if (del.has(uid)) live.push(uid);
       }
       del.clear();
