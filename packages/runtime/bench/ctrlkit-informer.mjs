@@ -1,0 +1,39 @@
+// The one place that knows @ctrlkit/runtime's informer API. driver.mjs calls
+// startCtrlkitInformer() and needs nothing else from the package.
+
+/** Thrown when ../dist/index.js has no informer to benchmark yet; the column shows '-'. */
+export class NotWiredError extends Error {}
+
+/**
+ * Starts ctrlkit's shared informer on the ConfigMaps of `namespace` with its defaults (the
+ * default transform, which drops managedFields), as a controller would, and registers
+ * the two handlers.
+ *
+ * @param runtime the module `../dist/index.js` of @ctrlkit/runtime
+ * @param options `{ kubeConfig, namespace, onAdd(obj), onUpdate(oldObj, newObj) }`
+ * @returns `{ synced: Promise<void>, size(): number, stop(): Promise<void> | void }`:
+ *   `synced` resolves once the informer has synced (its `hasSynced()` turned true, or
+ *   `waitForCacheSync` resolved), `size()` is the number of objects in its store.
+ */
+export async function startCtrlkitInformer(runtime, { kubeConfig, namespace, onAdd, onUpdate }) {
+  const { SharedInformerFactory } = runtime;
+  if (typeof SharedInformerFactory !== 'function') {
+    const names = Object.keys(runtime).sort().join(', ');
+    throw new NotWiredError(
+      `@ctrlkit/runtime exports no SharedInformerFactory (bench/ctrlkit-informer.mjs needs updating; its exports: ${names})`,
+    );
+  }
+  const factory = new SharedInformerFactory(kubeConfig, { namespace });
+  const informer = factory.forResource('v1/configmaps');
+  informer.addEventHandler({ onAdd, onUpdate });
+  const controller = new AbortController();
+  factory.start(controller.signal);
+  return {
+    synced: informer.whenSynced(controller.signal),
+    size: () => informer.indexer.size,
+    stop: async () => {
+      controller.abort();
+      await factory.shutdown();
+    },
+  };
+}

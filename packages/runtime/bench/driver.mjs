@@ -1,0 +1,227 @@
+// One informer in a fresh process, so that heaps don't mix: run.mjs spawns
+//   node --expose-gc driver.mjs <bare|client-node|ctrlkit> <sync|events> <kubeconfig> <namespace> <expect>
+// and reads JSON lines from stdout, as from tooling/go-bench/informer:
+//   sync:   {"kind":"sync","syncedMs":..,"objects":..,"heapPerObject":..,"rssPerObject":..,
+//           "rssMB":..,"freedPerObject":..}
+//   events: {"kind":"ready"}, then on stdin "start" (reset the counters) and
+//           "stop <writes>" (wait until <writes> update events were handled, or 3 s
+//           without one): {"kind":"events","events":..,"seconds":..,"cpuMs":..}
+//   {"kind":"skip","reason":..} when the informer is not available.
+import { createInterface } from 'node:readline';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { CoreV1Api, KubeConfig, makeInformer } from '@kubernetes/client-node';
+import { NotWiredError, startCtrlkitInformer } from './ctrlkit-informer.mjs';
+import { call, connect } from './kube.mjs';
+
+const [which, mode, kubeconfigPath, namespace, expectText] = process.argv.slice(2);
+const expect = Number(expectText);
+const gc = globalThis.gc;
+if (gc === undefined) throw new Error('run with node --expose-gc');
+const emit = (line) => process.stdout.write(`${JSON.stringify(line)}\n`);
+
+function liveHeap() {
+  gc();
+  gc();
+  return process.memoryUsage().heapUsed;
+}
+
+/** Heap and RSS per object since `before` (taken with `memory()`). */
+function perObject(before, objects) {
+  const heap = liveHeap();
+  const { rss } = process.memoryUsage();
+  return {
+    heapPerObject: (heap - before.heap) / objects,
+    rssPerObject: (rss - before.rss) / objects,
+    rssMB: rss / 1e6,
+  };
+}
+
+function memory() {
+  const heap = liveHeap();
+  return { heap, rss: process.memoryUsage().rss };
+}
+
+const kubeConfig = new KubeConfig();
+kubeConfig.loadFromFile(kubeconfigPath);
+
+// Update events, counted between "start" and "stop".
+const counter = { on: false, events: 0, first: 0, last: 0 };
+const onUpdate = () => {
+  if (!counter.on) return;
+  const now = performance.now();
+  if (counter.events++ === 0) counter.first = now;
+  counter.last = now;
+};
+
+/** The bare LIST floor: one GET of the whole namespace, the body read and JSON-parsed. */
+async function bare() {
+  const conn = await connect(kubeConfig);
+  const before = memory();
+  const start = performance.now();
+  const { status, body, headersAt } = await call(
+    conn,
+    'GET',
+    `/api/v1/namespaces/${namespace}/configmaps`,
+  );
+  const receivedAt = performance.now();
+  if (status !== 200) throw new Error(`LIST: HTTP ${status}`);
+  const list = JSON.parse(body.toString('utf8'));
+  const syncedMs = performance.now() - start;
+  const objects = list.items.length;
+  const memoryFigures = perObject(before, objects);
+  conn.agent.destroy();
+  return {
+    syncedMs,
+    headersMs: headersAt - start,
+    receivedMs: receivedAt - start,
+    objects,
+    ...memoryFigures,
+    bytes: body.length,
+    keep: list,
+  };
+}
+
+/** @kubernetes/client-node's makeInformer on listNamespacedConfigMap. */
+async function clientNode() {
+  const api = kubeConfig.makeApiClient(CoreV1Api);
+  const before = memory();
+  const start = performance.now();
+  let adds = 0;
+  let syncedAt = 0;
+  const informer = makeInformer(kubeConfig, `/api/v1/namespaces/${namespace}/configmaps`, () =>
+    api.listNamespacedConfigMap({ namespace }),
+  );
+  // The list's objects are added to the cache one by one, each with an `add` callback:
+  // the cache is complete at the last one. start() resolves a little later, once the
+  // watch is open.
+  informer.on('add', () => {
+    if (++adds === expect) syncedAt = performance.now();
+  });
+  informer.on('update', onUpdate);
+  let stopped = false;
+  informer.on('error', (error) => {
+    if (stopped) return;
+    console.error(`client-node informer error: ${error?.message ?? error}`);
+    process.exit(1);
+  });
+  await informer.start();
+  const startedMs = performance.now() - start;
+  const objects = informer.list(namespace).length;
+  const syncedMs = (syncedAt || performance.now()) - start;
+  const memoryFigures = mode === 'sync' ? perObject(before, objects) : {};
+  return {
+    syncedMs,
+    startResolvedMs: startedMs,
+    objects,
+    ...memoryFigures,
+    keep: informer,
+    stop: () => {
+      stopped = true;
+      return informer.stop();
+    },
+  };
+}
+
+/** ctrlkit's informer, through bench/ctrlkit-informer.mjs. */
+async function ctrlkit() {
+  let runtime;
+  try {
+    runtime = await import('../dist/index.js');
+  } catch (error) {
+    throw new NotWiredError(
+      `../dist/index.js not loadable (pnpm --filter @ctrlkit/runtime build): ${error.message}`,
+    );
+  }
+  const before = memory();
+  const start = performance.now();
+  const informer = await startCtrlkitInformer(runtime, {
+    kubeConfig,
+    namespace,
+    onAdd: () => {},
+    onUpdate,
+  });
+  await informer.synced;
+  const syncedMs = performance.now() - start;
+  const objects = informer.size();
+  const memoryFigures = mode === 'sync' ? perObject(before, objects) : {};
+  return {
+    syncedMs,
+    objects,
+    ...memoryFigures,
+    keep: informer,
+    stop: () => informer.stop(),
+  };
+}
+
+async function events(informer) {
+  emit({ kind: 'ready' });
+  let cpuStart;
+  for await (const line of createInterface({ input: process.stdin })) {
+    const [command, arg] = line.trim().split(/\s+/);
+    if (command === 'start') {
+      Object.assign(counter, { on: true, events: 0, first: 0, last: 0 });
+      cpuStart = process.cpuUsage();
+    } else if (command === 'stop') {
+      const writes = Number(arg ?? 0);
+      let seen = counter.events;
+      let idleSince = performance.now();
+      while (counter.events < writes && performance.now() - idleSince < 3000) {
+        await sleep(10);
+        if (counter.events !== seen) {
+          seen = counter.events;
+          idleSince = performance.now();
+        }
+      }
+      counter.on = false;
+      const cpu = process.cpuUsage(cpuStart);
+      emit({
+        kind: 'events',
+        events: counter.events,
+        seconds: (counter.last - counter.first) / 1000,
+        cpuMs: (cpu.user + cpu.system) / 1000,
+      });
+      break;
+    }
+  }
+  await informer.stop?.();
+}
+
+const run = { bare, 'client-node': clientNode, ctrlkit }[which];
+if (run === undefined || !['sync', 'events'].includes(mode)) {
+  throw new Error(`usage: driver.mjs <bare|client-node|ctrlkit> <sync|events> ...`);
+}
+/**
+ * The heap freed when the synced informer is stopped and dropped, per object: the cache
+ * and whatever else the informer holds, without the code compiled on the way (which the
+ * delta from before the start counts too).
+ */
+async function freedPerObject(holder, objects) {
+  const synced = liveHeap();
+  let stop = holder.result.stop;
+  holder.result = undefined;
+  await stop?.();
+  stop = undefined;
+  await sleep(200);
+  return (synced - liveHeap()) / objects;
+}
+
+try {
+  const holder = { result: await run() };
+  const { objects } = holder.result;
+  if (objects !== expect) {
+    throw new Error(`${which} synced with ${objects} objects, expected ${expect}`);
+  }
+  if (mode === 'sync') {
+    const figures = { ...holder.result };
+    delete figures.keep;
+    delete figures.stop;
+    emit({ kind: 'sync', ...figures, freedPerObject: await freedPerObject(holder, objects) });
+  } else {
+    await events(holder.result);
+  }
+} catch (error) {
+  if (!(error instanceof NotWiredError)) throw error;
+  emit({ kind: 'skip', reason: error.message });
+}
+// Watches keep sockets open; the figures are out.
+process.exit(0);

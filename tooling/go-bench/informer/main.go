@@ -1,0 +1,214 @@
+// Command informer runs the @ctrlkit/runtime informer benchmark workloads against
+// client-go's shared informer, so `pnpm --filter @ctrlkit/runtime bench` can show the
+// three informers side by side on the same apiserver.
+//
+// It prints one JSON object per line on stdout.
+//
+//	-mode sync:   start a shared informer on the ConfigMaps of -namespace, wait until it
+//	              has synced (HasSynced polled every millisecond, so the figure is not
+//	              rounded up to WaitForCacheSync's 100 ms poll), check that the store holds
+//	              -expect objects, then report the time and the live heap (runtime.GC,
+//	              HeapAlloc delta) and RSS per cached object:
+//	              {"kind":"sync","syncedMs":..,"waitForCacheSyncMs":..,"objects":..,"heapPerObject":..,"rssPerObject":..,"rssMB":..}
+//	-mode events: start the informer, wait until synced, print {"kind":"ready"}, then read
+//	              commands on stdin: "start" resets the counters; "stop <writes>" waits
+//	              until <writes> update events were handled (or 3 s without one) and prints
+//	              {"kind":"events","events":..,"seconds":..,"cpuMs":..}; the informer's
+//	              update handler does the counting.
+//
+// client-go runs with its defaults (JSON, the WatchListClient feature as client-go
+// v0.37 ships it, no transform: the cache keeps managedFields).
+package main
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"os"
+	"runtime"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"syscall"
+	"time"
+
+	"k8s.io/client-go/informers"
+	"k8s.io/client-go/kubernetes"
+	"k8s.io/client-go/tools/cache"
+	"k8s.io/client-go/tools/clientcmd"
+)
+
+func emit(v map[string]any) {
+	if err := json.NewEncoder(os.Stdout).Encode(v); err != nil {
+		panic(err)
+	}
+}
+
+func fail(format string, args ...any) {
+	fmt.Fprintf(os.Stderr, "informer bench (client-go): "+format+"\n", args...)
+	os.Exit(1)
+}
+
+// rssBytes reads VmRSS from /proc/self/status (0 where there is no /proc).
+func rssBytes() float64 {
+	data, err := os.ReadFile("/proc/self/status")
+	if err != nil {
+		return 0
+	}
+	for _, line := range strings.Split(string(data), "\n") {
+		if strings.HasPrefix(line, "VmRSS:") {
+			fields := strings.Fields(line)
+			kb, _ := strconv.ParseFloat(fields[1], 64)
+			return kb * 1024
+		}
+	}
+	return 0
+}
+
+func liveHeap() float64 {
+	var m runtime.MemStats
+	runtime.GC()
+	runtime.GC()
+	runtime.ReadMemStats(&m)
+	return float64(m.HeapAlloc)
+}
+
+func cpuMs() float64 {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return float64(ru.Utime.Nano()+ru.Stime.Nano()) / 1e6
+}
+
+func main() {
+	kubeconfig := flag.String("kubeconfig", "", "kubeconfig file of the apiserver")
+	namespace := flag.String("namespace", "", "namespace of the ConfigMaps")
+	mode := flag.String("mode", "sync", "sync or events")
+	expect := flag.Int("expect", 10000, "ConfigMaps expected in the namespace")
+	flag.Parse()
+	if *kubeconfig == "" || *namespace == "" {
+		fail("-kubeconfig and -namespace are required")
+	}
+
+	config, err := clientcmd.BuildConfigFromFlags("", *kubeconfig)
+	if err != nil {
+		fail("kubeconfig: %v", err)
+	}
+	client, err := kubernetes.NewForConfig(config)
+	if err != nil {
+		fail("client: %v", err)
+	}
+
+	var counting atomic.Bool
+	var events atomic.Int64
+	var mu sync.Mutex
+	var first, last time.Time
+
+	heapBefore := liveHeap()
+	rssBefore := rssBytes()
+	start := time.Now()
+
+	factory := informers.NewSharedInformerFactoryWithOptions(client, 0, informers.WithNamespace(*namespace))
+	informer := factory.Core().V1().ConfigMaps().Informer()
+	_, err = informer.AddEventHandler(cache.ResourceEventHandlerFuncs{
+		AddFunc: func(any) {},
+		UpdateFunc: func(any, any) {
+			if !counting.Load() {
+				return
+			}
+			now := time.Now()
+			mu.Lock()
+			if events.Add(1) == 1 {
+				first = now
+			}
+			last = now
+			mu.Unlock()
+		},
+		DeleteFunc: func(any) {},
+	})
+	if err != nil {
+		fail("handler: %v", err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	factory.Start(ctx.Done())
+
+	deadline := time.Now().Add(120 * time.Second)
+	for !informer.HasSynced() {
+		if time.Now().After(deadline) {
+			fail("not synced after 120 s")
+		}
+		time.Sleep(time.Millisecond)
+	}
+	synced := time.Since(start)
+	// What a controller waiting with cache.WaitForCacheSync (100 ms poll) would see.
+	cache.WaitForCacheSync(ctx.Done(), informer.HasSynced)
+	waited := time.Since(start)
+	objects := len(informer.GetStore().ListKeys())
+	if objects != *expect {
+		fail("synced with %d objects, expected %d", objects, *expect)
+	}
+
+	if *mode == "sync" {
+		heap := liveHeap() - heapBefore
+		rss := rssBytes()
+		emit(map[string]any{
+			"kind":               "sync",
+			"syncedMs":           float64(synced.Microseconds()) / 1000,
+			"waitForCacheSyncMs": float64(waited.Microseconds()) / 1000,
+			"objects":            objects,
+			"heapPerObject":      heap / float64(objects),
+			"rssPerObject":       (rss - rssBefore) / float64(objects),
+			"rssMB":              rss / 1e6,
+		})
+		runtime.KeepAlive(informer)
+		return
+	}
+	if *mode != "events" {
+		fail("unknown -mode %q", *mode)
+	}
+
+	emit(map[string]any{"kind": "ready"})
+	var cpuStart float64
+	lines := bufio.NewScanner(os.Stdin)
+	for lines.Scan() {
+		fields := strings.Fields(lines.Text())
+		if len(fields) == 0 {
+			continue
+		}
+		switch fields[0] {
+		case "start":
+			mu.Lock()
+			events.Store(0)
+			first, last = time.Time{}, time.Time{}
+			mu.Unlock()
+			cpuStart = cpuMs()
+			counting.Store(true)
+		case "stop":
+			writes := int64(0)
+			if len(fields) > 1 {
+				writes, _ = strconv.ParseInt(fields[1], 10, 64)
+			}
+			// Wait until every write arrived, or for 3 s without a new event.
+			seen, idleSince := events.Load(), time.Now()
+			for events.Load() < writes && time.Since(idleSince) < 3*time.Second {
+				time.Sleep(10 * time.Millisecond)
+				if n := events.Load(); n != seen {
+					seen, idleSince = n, time.Now()
+				}
+			}
+			counting.Store(false)
+			cpu := cpuMs() - cpuStart
+			mu.Lock()
+			n := events.Load()
+			seconds := last.Sub(first).Seconds()
+			mu.Unlock()
+			emit(map[string]any{"kind": "events", "events": n, "seconds": seconds, "cpuMs": cpu})
+			return
+		}
+	}
+}
