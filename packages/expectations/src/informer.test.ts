@@ -5,6 +5,7 @@ import {
   bindControllerExpectations,
   bindExpectationsStore,
   bindUIDTrackingExpectations,
+  type ControlleeEventHandlers,
   type ControlleeObject,
   controllerRefKey,
 } from './informer.js';
@@ -258,5 +259,50 @@ describe('bindExpectationsStore', () => {
     bindExpectationsStore(informer, store);
     informer.emitDelete(pod('a'));
     expect(store.getExpectations(rs)).toBeUndefined();
+  });
+});
+
+describe('client-go style informers (addEventHandler)', () => {
+  /** An informer with one `addEventHandler` registration, as @ctrlkit/runtime's SharedIndexInformer. */
+  function handlerSetInformer() {
+    const registered = new Set<ControlleeEventHandlers<ControlleeObject>>();
+    return {
+      registered,
+      addEventHandler(handlers: ControlleeEventHandlers<ControlleeObject>) {
+        registered.add(handlers);
+        return { remove: () => void registered.delete(handlers) };
+      },
+      emit(kind: 'onAdd' | 'onDelete', obj: ControlleeObject) {
+        for (const h of registered) h[kind]?.(obj);
+      },
+      emitUpdate(oldObj: ControlleeObject, newObj: ControlleeObject) {
+        for (const h of registered) h.onUpdate?.(oldObj, newObj);
+      },
+    };
+  }
+
+  it('registers all handlers in one addEventHandler call and lowers expectations from them', () => {
+    const informer = handlerSetInformer();
+    const exp = new UIDTrackingControllerExpectations();
+    const unbind = bindUIDTrackingExpectations(informer, exp);
+    expect(informer.registered.size).toBe(1);
+    exp.setExpectations(rs, 1, 0);
+    informer.emit('onAdd', pod('a'));
+    exp.expectDeletions(rs, ['ns/a']);
+    informer.emitUpdate(pod('a'), pod('a', { terminating: true }));
+    informer.emit('onDelete', pod('a', { terminating: true }));
+    expect(exp.getExpectations(rs)!.getExpectations()).toEqual([0, 0]);
+    unbind();
+    expect(informer.registered.size).toBe(0);
+  });
+
+  it('binds a ControllerExpectations the same way', () => {
+    const informer = handlerSetInformer();
+    const exp = new ControllerExpectations();
+    bindControllerExpectations(informer, exp);
+    exp.expectCreations(rs, 2);
+    informer.emit('onAdd', pod('a'));
+    informer.emit('onAdd', pod('b'));
+    expect(exp.satisfiedExpectations(rs)).toBe(true);
   });
 });

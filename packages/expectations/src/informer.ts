@@ -41,11 +41,11 @@ export interface ControlleeObject {
 }
 
 /**
- * An informer as the adapter needs it: handler registration for add and delete events
+ * An informer with one registration per event kind: handlers for add and delete events
  * (delete handlers may receive a tombstone), and optionally update events. A registration
  * may return an unsubscribe function, which the returned unbind calls.
  */
-export interface ControlleeInformer<T> {
+export interface PerEventInformer<T> {
   /** Registers a handler for objects added to the cache. */
   onAdd(handler: (obj: T) => void): unknown;
   /** Registers a handler for objects removed from the cache, or their tombstones. */
@@ -53,6 +53,25 @@ export interface ControlleeInformer<T> {
   /** Registers a handler for updated objects; used only by `bindUIDTrackingExpectations`. */
   onUpdate?(handler: (oldObj: T, newObj: T) => void): unknown;
 }
+
+/** The `onAdd`/`onUpdate`/`onDelete` handlers of a client-go style registration. */
+export interface ControlleeEventHandlers<T> {
+  onAdd?(obj: T): void;
+  onUpdate?(oldObj: T, newObj: T): void;
+  onDelete?(obj: T | DeletedFinalStateUnknown<T>): void;
+}
+
+/**
+ * A client-go style informer (`@ctrlkit/runtime`'s `SharedIndexInformer` fits): one
+ * `addEventHandler` call registers every handler; the registration's `remove()` (or a
+ * returned function) unsubscribes.
+ */
+export interface HandlerSetInformer<T> {
+  addEventHandler(handlers: ControlleeEventHandlers<T>): unknown;
+}
+
+/** An informer as the adapter needs it: either registration style. */
+export type ControlleeInformer<T> = PerEventInformer<T> | HandlerSetInformer<T>;
 
 /** Options of the `bind*` functions. */
 export interface BindOptions<T> {
@@ -164,7 +183,9 @@ function bind<T extends ControlleeObject>(
   options: BindOptions<T>,
   reactions: Reactions<T>,
 ): Unbind {
-  assertHasMethods(informer, 'informer', ['onAdd', 'onDelete']);
+  if (typeof (informer as HandlerSetInformer<T> | undefined)?.addEventHandler !== 'function') {
+    assertHasMethods(informer, 'informer', ['onAdd', 'onDelete']);
+  }
   const { controllerKeyOf, ownerKind, logger } = options;
   if (controllerKeyOf !== undefined && typeof controllerKeyOf !== 'function') {
     throw new InvalidArgumentError('options.controllerKeyOf', controllerKeyOf, 'a function');
@@ -188,31 +209,44 @@ function bind<T extends ControlleeObject>(
       }
     };
   const { added, terminated, deleted } = reactions;
-  const registrations: unknown[] = [];
+  const handlers: ControlleeEventHandlers<T> = {};
   if (added) {
-    const onAdd = (obj: T) => {
+    handlers.onAdd = guard('add', (obj: T) => {
       const key = keyOf(obj);
       if (key !== undefined) added(key, obj);
-    };
-    registrations.push(informer.onAdd(guard('add', onAdd)));
+    });
   }
-  if (terminated && typeof informer.onUpdate === 'function') {
-    const onUpdate = (oldObj: T, newObj: T) => {
+  if (terminated) {
+    handlers.onUpdate = guard('update', (oldObj: T, newObj: T) => {
       if (isTerminating(oldObj) || !isTerminating(newObj)) return;
       const key = keyOf(newObj);
       if (key !== undefined) terminated(key, newObj);
-    };
-    registrations.push(informer.onUpdate(guard('update', onUpdate)));
+    });
   }
   if (deleted) {
-    const onDelete = (event: T | DeletedFinalStateUnknown<T>) => {
+    handlers.onDelete = guard('delete', (event: T | DeletedFinalStateUnknown<T>) => {
       const key = keyOf(unwrap(event));
       if (key !== undefined) deleted(key, event);
-    };
-    registrations.push(informer.onDelete(guard('delete', onDelete)));
+    });
+  }
+  const registrations: unknown[] = [];
+  if (typeof (informer as HandlerSetInformer<T>).addEventHandler === 'function') {
+    registrations.push((informer as HandlerSetInformer<T>).addEventHandler(handlers));
+  } else {
+    const perEvent = informer as PerEventInformer<T>;
+    if (handlers.onAdd) registrations.push(perEvent.onAdd(handlers.onAdd));
+    if (handlers.onUpdate && typeof perEvent.onUpdate === 'function') {
+      registrations.push(perEvent.onUpdate(handlers.onUpdate));
+    }
+    if (handlers.onDelete) registrations.push(perEvent.onDelete(handlers.onDelete));
   }
   return () => {
-    for (const r of registrations) if (typeof r === 'function') r();
+    for (const r of registrations) {
+      if (typeof r === 'function') r();
+      else if (typeof (r as { remove?: unknown } | null)?.remove === 'function') {
+        (r as { remove(): void }).remove();
+      }
+    }
   };
 }
 
