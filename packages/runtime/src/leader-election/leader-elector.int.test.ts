@@ -8,6 +8,8 @@ import { LeaseLock } from './lease-lock.js';
 // Short timings keep the test quick: lease 2 s, renew deadline 1.5 s, retry 0.3 s.
 const timings = { leaseDuration: 2_000, renewDeadline: 1_500, retryPeriod: 300 };
 
+const logs: string[] = [];
+
 function startCandidate(namespace: string, identity: string, releaseOnCancel = true) {
   const kubeConfig = testKubeConfig();
   const lock = new LeaseLock({ kubeConfig, namespace, name: 'election', identity });
@@ -16,6 +18,18 @@ function startCandidate(namespace: string, identity: string, releaseOnCancel = t
   const leaders: string[] = [];
   const elector = new LeaderElector({
     lock,
+    logger: {
+      debug: () => {},
+      info: () => {},
+      warn: (context, message) =>
+        logs.push(
+          `${identity} warn ${message} ${String((context as { error?: unknown }).error ?? '')}`,
+        ),
+      error: (context, message) =>
+        logs.push(
+          `${identity} error ${message} ${String((context as { error?: unknown }).error ?? '')} ${JSON.stringify((context as { error?: { body?: unknown } }).error?.body ?? '')}`,
+        ),
+    },
     ...timings,
     releaseOnCancel,
     callbacks: {
@@ -33,7 +47,11 @@ function startCandidate(namespace: string, identity: string, releaseOnCancel = t
 async function waitFor(condition: () => boolean, timeoutMs: number): Promise<void> {
   const until = performance.now() + timeoutMs;
   while (!condition()) {
-    if (performance.now() > until) throw new Error(`condition not met within ${timeoutMs} ms`);
+    if (performance.now() > until) {
+      throw new Error(
+        `condition not met within ${timeoutMs} ms; logs:\n${logs.slice(-10).join('\n')}`,
+      );
+    }
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
 }

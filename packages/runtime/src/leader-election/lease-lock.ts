@@ -3,6 +3,10 @@
 import {
   CoordinationV1Api,
   type KubeConfig,
+  Observable,
+  type ObservableMiddleware,
+  type RequestContext,
+  type ResponseContext,
   type V1Lease,
   type V1LeaseSpec,
   type V1MicroTime,
@@ -49,21 +53,17 @@ function timeText(value: unknown): string {
   return typeof value === 'string' ? value : '';
 }
 
-/** Request options that abort the HTTP request with `signal`. */
+/** Request options that abort the HTTP request with `signal` (a middleware, as `setHeaderOptions` makes). */
 function withSignal(signal: AbortSignal | undefined): undefined | object {
   if (signal === undefined) return undefined;
-  return {
-    middleware: [
-      {
-        pre: (context: { setSignal(s: AbortSignal): void }) => {
-          context.setSignal(signal);
-          return Promise.resolve(context);
-        },
-        post: (response: unknown) => Promise.resolve(response),
-      },
-    ],
-    middlewareMergeStrategy: 'append',
+  const middleware: ObservableMiddleware = {
+    pre: (context: RequestContext) => {
+      context.setSignal(signal);
+      return new Observable(Promise.resolve(context));
+    },
+    post: (response: ResponseContext) => new Observable(Promise.resolve(response)),
   };
+  return { middleware: [middleware], middlewareMergeStrategy: 'append' };
 }
 
 /**
