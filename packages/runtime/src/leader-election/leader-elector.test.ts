@@ -17,6 +17,8 @@ class FakeStore {
   version = 0;
   /** While true, every call fails as if the apiserver were unreachable. */
   down = false;
+  /** While true, every call hangs until its signal aborts. */
+  hang = false;
   writes = 0;
 }
 
@@ -28,7 +30,8 @@ class FakeLock implements ResourceLock {
     readonly id: string,
   ) {}
 
-  async get(): Promise<ObservedRecord | null> {
+  async get(signal?: AbortSignal): Promise<ObservedRecord | null> {
+    await this.#maybeHang(signal);
     if (this.store.down) throw new Error('connection refused');
     if (this.store.record === undefined) return null;
     this.#seen = this.store.version;
@@ -41,13 +44,20 @@ class FakeLock implements ResourceLock {
     this.store.writes++;
     this.#seen = ++this.store.version;
   }
-  async update(record: LeaderElectionRecord): Promise<void> {
+  async update(record: LeaderElectionRecord, signal?: AbortSignal): Promise<void> {
+    await this.#maybeHang(signal);
     if (this.store.down) throw new Error('connection refused');
     if (this.#seen !== this.store.version)
       throw Object.assign(new Error('Conflict'), { code: 409 });
     this.store.record = { ...record };
     this.store.writes++;
     this.#seen = ++this.store.version;
+  }
+  #maybeHang(signal: AbortSignal | undefined): Promise<void> {
+    if (!this.store.hang) return Promise.resolve();
+    return new Promise((_, reject) =>
+      signal?.addEventListener('abort', () => reject(new Error('aborted')), { once: true }),
+    );
   }
   recordEvent(message: string): void {
     this.events.push(message);
@@ -276,6 +286,34 @@ describe('LeaderElector', () => {
     expect(a.elector.isLeader()).toBe(false);
     expect(a.log.at(-1)).toBe('stopped');
     expect(a.lock.events).toEqual(['became leader', 'stopped leading']);
+  });
+
+  it('stops leading after renewDeadline when renewals hang (requests aborted at the deadline)', async () => {
+    const clock = new FakeClock();
+    const store = new FakeStore();
+    const a = candidate(store, 'a', clock);
+    await advance(clock, 0);
+    store.hang = true;
+    await advance(clock, DEFAULT_RETRY_PERIOD_MS + DEFAULT_RENEW_DEADLINE_MS - 200);
+    expect(a.leadingSignal()!.aborted).toBe(false);
+    await advance(clock, 400);
+    expect(a.leadingSignal()!.aborted).toBe(true);
+    await advance(clock, DEFAULT_RENEW_DEADLINE_MS); // the release times out too
+    await a.done;
+    expect(a.log.at(-1)).toBe('stopped');
+  });
+
+  it('keeps trying to acquire when a request hangs', async () => {
+    const clock = new FakeClock();
+    const store = new FakeStore();
+    store.hang = true;
+    const a = candidate(store, 'a', clock);
+    await advance(clock, DEFAULT_RENEW_DEADLINE_MS + 100);
+    store.hang = false;
+    await advance(clock, 2 * DEFAULT_RETRY_PERIOD_MS);
+    expect(a.elector.isLeader()).toBe(true);
+    a.controller.abort();
+    await a.done;
   });
 
   it('survives failed renewals shorter than renewDeadline', async () => {

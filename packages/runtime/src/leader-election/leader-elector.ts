@@ -246,7 +246,8 @@ export class LeaderElector {
   async #acquire(signal: AbortSignal): Promise<boolean> {
     this.#logger.info({ lock: this.#name }, 'attempting to acquire leader lease');
     while (!signal.aborted) {
-      const acquired = await this.#attempt(signal, undefined);
+      // Each attempt is bounded by renewDeadline, so a hung request cannot stall the loop.
+      const acquired = await this.#attempt(signal, this.#clock.now() + this.#renewDeadline);
       this.#maybeReportTransition();
       if (acquired) {
         this.#lock.recordEvent('became leader');
@@ -287,10 +288,10 @@ export class LeaderElector {
   }
 
   /**
-   * One tryAcquireOrRenew, bounded by `deadline` (a clock time) when given and by `signal`:
+   * One tryAcquireOrRenew, bounded by `deadline` (a clock time) and by `signal`:
    * the request is aborted and the attempt counts as failed when either comes first.
    */
-  async #attempt(signal: AbortSignal, deadline: number | undefined): Promise<boolean> {
+  async #attempt(signal: AbortSignal, deadline: number): Promise<boolean> {
     const controller = new AbortController();
     const onAbort = (): void => controller.abort(signal.reason);
     signal.addEventListener('abort', onAbort, { once: true });
@@ -298,12 +299,10 @@ export class LeaderElector {
     const expired = new Promise<false>((resolve) => {
       const stop = (): void => resolve(false);
       controller.signal.addEventListener('abort', stop, { once: true });
-      if (deadline !== undefined) {
-        timer = this.#clock.setTimer(
-          () => controller.abort(new Error('renew deadline exceeded')),
-          Math.max(0, deadline - this.#clock.now()),
-        );
-      }
+      timer = this.#clock.setTimer(
+        () => controller.abort(new Error('renew deadline exceeded')),
+        Math.max(0, deadline - this.#clock.now()),
+      );
     });
     try {
       return await Promise.race([this.#tryAcquireOrRenew(controller.signal), expired]);
