@@ -23,7 +23,10 @@ export async function startCtrlkitInformer(runtime, { kubeConfig, namespace, onA
       `@ctrlkit/runtime exports no SharedInformerFactory (bench/ctrlkit-informer.mjs needs updating; its exports: ${names})`,
     );
   }
-  const factory = new SharedInformerFactory(kubeConfig, { namespace });
+  // CTRLKIT_INFORMER_OPTIONS: extra factory options as JSON, to compare settings, e.g.
+  // '{"initialListMode":"list"}' or '{"transform":null}'. Default: none (the defaults).
+  const extra = JSON.parse(process.env.CTRLKIT_INFORMER_OPTIONS || '{}');
+  const factory = new SharedInformerFactory(kubeConfig, { ...extra, namespace });
   const informer = factory.forResource('v1/configmaps');
   informer.addEventHandler({ onAdd, onUpdate });
   const controller = new AbortController();
