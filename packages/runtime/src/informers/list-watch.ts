@@ -129,6 +129,8 @@ export function newListWatch<T extends KubernetesObject = KubernetesObject>(
 
 class RestListWatch<T extends KubernetesObject> implements ListWatch<T> {
   readonly #path: string;
+  /** The next page, requested before it was asked for (see `list`). */
+  #prefetched: { key: string; body: Promise<Buffer> } | undefined;
 
   constructor(
     readonly client: RestClient,
@@ -142,6 +144,31 @@ class RestListWatch<T extends KubernetesObject> implements ListWatch<T> {
   }
 
   async list(options: ListRequestOptions): Promise<ObjectList<T>> {
+    const prefetched = this.#prefetched;
+    this.#prefetched = undefined;
+    const body =
+      prefetched !== undefined &&
+      options.continue !== undefined &&
+      prefetched.key === prefetchKey(options)
+        ? prefetched.body
+        : this.#fetch(options);
+    const buffer = await body;
+    // While this page is parsed, the apiserver prepares the next one.
+    if (options.limit) {
+      const token = peekContinueToken(buffer);
+      if (token !== undefined && !options.signal?.aborted) {
+        const next = { ...options, continue: token };
+        const nextBody = this.#fetch(next);
+        nextBody.catch(() => undefined);
+        this.#prefetched = { key: prefetchKey(next), body: nextBody };
+      }
+    }
+    const list = JSON.parse(buffer.toString('utf8')) as ObjectList<T>;
+    if (!Array.isArray(list.items)) list.items = [];
+    return list;
+  }
+
+  #fetch(options: ListRequestOptions): Promise<Buffer> {
     const query: Query = {
       labelSelector: joinSelectors(this.labelSelector, options.labelSelector),
       fieldSelector: joinSelectors(this.fieldSelector, options.fieldSelector),
@@ -151,14 +178,7 @@ class RestListWatch<T extends KubernetesObject> implements ListWatch<T> {
       continue: options.continue,
     };
     const accept = this.metadataOnly ? ACCEPT_METADATA_LIST : ACCEPT_JSON;
-    const list = (await this.client.getJson(
-      this.#path,
-      query,
-      accept,
-      options.signal,
-    )) as ObjectList<T>;
-    if (!Array.isArray(list.items)) list.items = [];
-    return list;
+    return this.client.getBody(this.#path, query, accept, options.signal);
   }
 
   watch(options: WatchRequestOptions, onEvent: (event: WatchEvent<T>) => void): Promise<void> {
@@ -181,6 +201,37 @@ class RestListWatch<T extends KubernetesObject> implements ListWatch<T> {
       options.idleTimeoutMs,
     );
   }
+}
+
+function prefetchKey(options: ListRequestOptions): string {
+  return JSON.stringify([
+    options.continue,
+    options.limit,
+    options.labelSelector,
+    options.fieldSelector,
+    options.resourceVersion,
+    options.resourceVersionMatch,
+  ]);
+}
+
+const CONTINUE_FIELD = Buffer.from('"continue":"');
+const ITEMS_FIELD = Buffer.from('"items":');
+
+/**
+ * The continue token of a list body, read from its head without parsing the body (the
+ * apiserver writes `metadata`, with `continue`, before `items`); undefined when absent.
+ */
+export function peekContinueToken(body: Buffer): string | undefined {
+  const head = body.subarray(0, 8192);
+  const itemsAt = head.indexOf(ITEMS_FIELD);
+  const limit = itemsAt === -1 ? head.length : itemsAt;
+  const at = head.indexOf(CONTINUE_FIELD);
+  if (at === -1 || at > limit) return undefined;
+  const start = at + CONTINUE_FIELD.length;
+  const end = head.indexOf(0x22, start);
+  if (end === -1 || end > limit) return undefined;
+  const token = head.toString('latin1', start, end);
+  return token === '' || token.includes('\\') ? undefined : token;
 }
 
 function joinSelectors(a: string, b: string | undefined): string | undefined {

@@ -69,12 +69,17 @@ export class RestClient {
     accept: string,
     signal?: AbortSignal,
   ): Promise<unknown> {
+    return JSON.parse((await this.getBody(path, query, accept, signal)).toString('utf8'));
+  }
+
+  /** GETs `path` and returns the body unparsed. Throws `ApiStatusError`, or `ResourceExpiredError` on 410. */
+  async getBody(path: string, query: Query, accept: string, signal?: AbortSignal): Promise<Buffer> {
     const url = withQuery(path, query);
     const response = await this.#send('list', url, accept, signal, undefined);
     const body = await readBody(response);
     if (response.statusCode !== 200)
       throw statusError(response.statusCode ?? 0, body, `LIST ${url}`);
-    return JSON.parse(body.toString('utf8'));
+    return body;
   }
 
   /**

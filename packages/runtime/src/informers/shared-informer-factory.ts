@@ -25,7 +25,7 @@ export interface SharedInformerFactoryOptions {
   namespace?: string;
   /** Applied to every object before it is cached; `null` for none. Default `dropManagedFields`. */
   transform?: TransformFunc<KubernetesObject> | null;
-  /** Default `'auto'`: streaming list where the server allows it, else LIST. */
+  /** How the initial state is fetched: `'list'`, `'stream'` or `'auto'` (stream, else LIST). Default `'list'`. */
   initialListMode?: InitialListMode;
   /** Objects per LIST page. Default 500. */
   pageSize?: number;
