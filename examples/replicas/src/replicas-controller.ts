@@ -1,0 +1,153 @@
+//! The showcase controller: keeps spec.replicas ConfigMaps per ConfigMapSet, with
+//! controller expectations so a stale informer cache never makes it create or delete too many.
+
+import { BurstReplicas, UIDTrackingControllerExpectations } from '@ctrlkit/expectations';
+import { bindUIDTrackingExpectations } from '@ctrlkit/expectations/informer';
+import {
+  Controller,
+  enqueueRequestForOwner,
+  type Logger,
+  SharedInformerFactory,
+  splitMetaNamespaceKey,
+} from '@ctrlkit/runtime';
+import { CoreV1Api, type KubeConfig, type V1ConfigMap } from '@kubernetes/client-node';
+import { type ConfigMapSet, group, kind, ownerLabel, plural, version } from './configmapset-crd.js';
+
+/** Options of {@link startReplicasController}. */
+export interface ReplicasControllerOptions {
+  kubeConfig: KubeConfig;
+  /** Watch only this namespace. Default: all. */
+  namespace?: string;
+  /** Concurrent reconciles. Default 4. */
+  workers?: number;
+  /** Use controller expectations. Default true; false shows what they prevent. */
+  expectations?: boolean;
+  logger?: Logger;
+}
+
+/** A running replicas controller. */
+export interface ReplicasController {
+  /** Resolves when the controller has stopped (after the signal given to start fires). */
+  readonly done: Promise<void>;
+}
+
+/** Starts the controller; it runs until `signal` fires. */
+export function startReplicasController(
+  options: ReplicasControllerOptions,
+  signal: AbortSignal,
+): ReplicasController {
+  const { kubeConfig, workers = 4, expectations: useExpectations = true, logger } = options;
+  const core = kubeConfig.makeApiClient(CoreV1Api);
+  const factory = new SharedInformerFactory(kubeConfig, {
+    ...(options.namespace !== undefined && { namespace: options.namespace }),
+  });
+  const owners = factory.forResource<ConfigMapSet>({
+    group,
+    version,
+    resource: plural,
+  });
+  const configMaps = factory.forResource<V1ConfigMap>('v1/configmaps', {
+    labelSelector: ownerLabel,
+  });
+  const ownerLister = factory.lister<ConfigMapSet>({
+    group,
+    version,
+    resource: plural,
+  });
+  const configMapLister = factory.lister<V1ConfigMap>('v1/configmaps', {
+    labelSelector: ownerLabel,
+  });
+  const expectations = new UIDTrackingControllerExpectations();
+  if (useExpectations) bindUIDTrackingExpectations(configMaps, expectations, { ownerKind: kind });
+
+  const reconcile = async (key: string): Promise<void> => {
+    const { namespace, name } = splitMetaNamespaceKey(key);
+    const owner = ownerLister.namespace(namespace).get(name);
+    if (owner === undefined || owner.metadata.deletionTimestamp) {
+      expectations.deleteExpectations(key);
+      return;
+    }
+    // The barrier: until the cache has shown our last writes, it cannot be trusted.
+    if (useExpectations && !expectations.satisfiedExpectations(key)) return;
+    const owned = configMapLister
+      .namespace(namespace)
+      .list({ matchLabels: { [ownerLabel]: name } })
+      .filter((cm) => isControlledBy(cm, owner) && !cm.metadata?.deletionTimestamp);
+    const diff = owned.length - owner.spec.replicas;
+    if (diff < 0) {
+      const count = Math.min(-diff, BurstReplicas);
+      if (useExpectations) expectations.expectCreations(key, count);
+      await settleAll(
+        Array.from({ length: count }, async () => {
+          try {
+            await core.createNamespacedConfigMap({ namespace, body: ownedConfigMap(owner) });
+          } catch (error) {
+            // The add event will never come: lower the expectation ourselves.
+            if (useExpectations) expectations.creationObserved(key);
+            throw error;
+          }
+        }),
+      );
+    } else if (diff > 0) {
+      const victims = owned.slice(0, Math.min(diff, BurstReplicas));
+      const victimKeys = victims.map((cm) => `${namespace}/${cm.metadata?.name}`);
+      if (useExpectations) expectations.expectDeletions(key, victimKeys);
+      await settleAll(
+        victims.map(async (cm, i) => {
+          try {
+            await core.deleteNamespacedConfigMap({ namespace, name: cm.metadata?.name ?? '' });
+          } catch (error) {
+            if ((error as { code?: number }).code === 404) return; // already gone: its delete event lowers it
+            if (useExpectations) expectations.deletionObserved(key, victimKeys[i] ?? '');
+            throw error;
+          }
+        }),
+      );
+    }
+  };
+
+  const controller = new Controller({
+    name: 'configmapset',
+    reconcile,
+    maxConcurrentReconciles: workers,
+    ...(logger !== undefined && { logger }),
+  })
+    .watch(owners)
+    .watch(configMaps, { mapToKeys: enqueueRequestForOwner({ kind, group }) });
+  factory.start(signal);
+  return { done: controller.run(signal) };
+}
+
+/** A new ConfigMap controlled by `owner`. */
+function ownedConfigMap(owner: ConfigMapSet): V1ConfigMap {
+  return {
+    metadata: {
+      generateName: `${owner.metadata.name}-`,
+      labels: { [ownerLabel]: owner.metadata.name },
+      ownerReferences: [
+        {
+          apiVersion: `${group}/${version}`,
+          kind,
+          name: owner.metadata.name,
+          uid: owner.metadata.uid,
+          controller: true,
+          blockOwnerDeletion: true,
+        },
+      ],
+    },
+    data: { owner: owner.metadata.name },
+  };
+}
+
+function isControlledBy(cm: V1ConfigMap, owner: ConfigMapSet): boolean {
+  return (cm.metadata?.ownerReferences ?? []).some(
+    (ref) => ref.controller === true && ref.uid === owner.metadata.uid,
+  );
+}
+
+/** Waits for every promise; rethrows the first failure once all have settled. */
+async function settleAll(promises: Promise<void>[]): Promise<void> {
+  const results = await Promise.allSettled(promises);
+  const failed = results.find((r) => r.status === 'rejected');
+  if (failed) throw failed.reason;
+}
