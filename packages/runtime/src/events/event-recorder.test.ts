@@ -225,3 +225,19 @@ describe('EventRecorder', () => {
     }
   });
 });
+
+describe('EventRecorder ordering', () => {
+  it('writes events recorded while the loop is finishing', async () => {
+    const { sink, recorder } = setup();
+    recorder.event(pod, 'Normal', 'A', 'a');
+    // Record more from promise continuations at several points of the loop's life.
+    for (let i = 0; i < 5; i++) {
+      await Promise.resolve();
+      recorder.event(pod, 'Normal', `B${i}`, 'b');
+    }
+    await flush();
+    recorder.event(pod, 'Normal', 'C', 'c');
+    await recorder.shutDown();
+    expect(sink.events.size).toBe(7);
+  });
+});

@@ -214,8 +214,15 @@ export class EventRecorder {
       lastTimestamp: now,
       count: 1,
     });
-    this.#draining ??= this.#drain().finally(() => {
+    this.#kick();
+  }
+
+  /** Starts the writing loop unless it runs; restarts it if events arrived as it finished. */
+  #kick(): void {
+    if (this.#draining !== undefined) return;
+    this.#draining = this.#drain().finally(() => {
       this.#draining = undefined;
+      if (this.#queue.length > 0) this.#kick();
     });
   }
 
@@ -239,7 +246,14 @@ export class EventRecorder {
   async #drain(): Promise<void> {
     await undefined; // never write on the caller's stack
     for (let event = this.#queue.shift(); event !== undefined; event = this.#queue.shift()) {
-      await this.#record(event);
+      try {
+        await this.#record(event);
+      } catch (error) {
+        this.#logger.error(
+          { error, reason: event.reason },
+          'unexpected error recording event: dropped',
+        );
+      }
     }
   }
 
