@@ -26,7 +26,9 @@ async function reconcile(key) {
   if (reconciled.size === keys.length) stop.abort();
 }
 
-console.log('ctrlkit demo: @ctrlkit/workqueue with 4 workers and the default controller rate limiter');
+console.log(
+  'ctrlkit demo: @ctrlkit/workqueue with 4 workers and the default controller rate limiter',
+);
 console.log('(a simulated reconciler; the controller apps will replace this demo)\n');
 const running = runWorkers(queue, reconcile, { workers: 4, signal: stop.signal });
 for (const key of keys) queue.add(key);
