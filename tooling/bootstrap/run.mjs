@@ -18,14 +18,31 @@ const pnpmVersion = manifest.packageManager.replace(/^pnpm@/, '');
 
 /** The commands this bootstrap knows, and what each runs once the toolchain is ready. */
 const jobs = {
-  start: { controlPlane: true, run: () => run(pnpm, ['run', '--filter', '@ctrlkit/demo', 'start']) },
+  start: {
+    controlPlane: true,
+    run: () => {
+      step('build', () =>
+        run(pnpm, [
+          'exec',
+          'turbo',
+          'run',
+          'build',
+          '--filter=@ctrlkit/demo...',
+          '--output-logs=errors-only',
+        ]),
+      );
+      run(pnpm, ['run', '--silent', '--filter', '@ctrlkit/demo', 'start']);
+    },
+  },
   test: { controlPlane: true, run: runTests },
   pnpm: { controlPlane: false, run: () => run(pnpm, process.argv.slice(3)) },
 };
 
 const job = jobs[process.argv[2]];
 if (job === undefined) {
-  console.error(`usage: run.mjs start | test | pnpm <args...> (got ${JSON.stringify(process.argv[2])})`);
+  console.error(
+    `usage: run.mjs start | test | pnpm <args...> (got ${JSON.stringify(process.argv[2])})`,
+  );
   process.exit(2);
 }
 
