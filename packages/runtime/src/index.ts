@@ -58,7 +58,12 @@ export {
   type ResourceLike,
   toGroupVersionResource,
 } from './informers/resource.js';
-export { RestClient, type RestClientOptions, type RestRequestInfo } from './informers/rest-client.js';
+export {
+  DEFAULT_LIST_IDLE_TIMEOUT_MS,
+  RestClient,
+  type RestClientOptions,
+  type RestRequestInfo,
+} from './informers/rest-client.js';
 export {
   type HandlerOptions,
   MINIMUM_RESYNC_PERIOD_MS,

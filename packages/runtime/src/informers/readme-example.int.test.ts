@@ -10,12 +10,10 @@ import { SharedInformerFactory } from './shared-informer-factory.js';
 it('runs the informers README example', async () => {
   const kubeConfig = testKubeConfig();
   const namespace = await createTestNamespace(kubeConfig, 'readme-');
-  await kubeConfig
-    .makeApiClient(CoreV1Api)
-    .createNamespacedConfigMap({
-      namespace,
-      body: { metadata: { name: 'web', labels: { app: 'web' } } },
-    });
+  await kubeConfig.makeApiClient(CoreV1Api).createNamespacedConfigMap({
+    namespace,
+    body: { metadata: { name: 'web', labels: { app: 'web' } } },
+  });
   const printed: unknown[][] = [];
   const console = { log: (...args: unknown[]) => printed.push(args) };
 

@@ -23,7 +23,15 @@ export interface RestClientOptions {
    * nothing. An exception it throws is ignored.
    */
   onRequest?: (info: RestRequestInfo) => void;
+  /**
+   * A LIST on whose connection nothing arrives for this long fails, in ms (the reflector
+   * then retries). Default {@link DEFAULT_LIST_IDLE_TIMEOUT_MS}.
+   */
+  listIdleTimeoutMs?: number;
 }
+
+/** How long a LIST may go without receiving anything before it fails: 60 s. */
+export const DEFAULT_LIST_IDLE_TIMEOUT_MS = 60_000;
 
 /** One decoded watch event, as the apiserver sends it. */
 export interface RawWatchEvent {
@@ -43,6 +51,7 @@ export type Query = Readonly<Record<string, string | number | boolean | undefine
 export class RestClient {
   readonly kubeConfig: KubeConfig;
   readonly #onRequest: ((info: RestRequestInfo) => void) | undefined;
+  readonly #listIdleTimeoutMs: number;
 
   constructor(kubeConfig: KubeConfig, options: RestClientOptions = {}) {
     if (
@@ -60,6 +69,14 @@ export class RestClient {
     }
     this.kubeConfig = kubeConfig;
     this.#onRequest = options.onRequest;
+    const idle = options.listIdleTimeoutMs;
+    if (idle !== undefined && (!Number.isFinite(idle) || idle <= 0)) {
+      throw new InvalidInformerOptionError(
+        'listIdleTimeoutMs',
+        `must be a finite number of ms > 0, got ${String(idle)}`,
+      );
+    }
+    this.#listIdleTimeoutMs = idle ?? DEFAULT_LIST_IDLE_TIMEOUT_MS;
   }
 
   /** GETs `path` and parses the JSON body. Throws `ApiStatusError`, or `ResourceExpiredError` on 410. */
@@ -75,7 +92,7 @@ export class RestClient {
   /** GETs `path` and returns the body unparsed. Throws `ApiStatusError`, or `ResourceExpiredError` on 410. */
   async getBody(path: string, query: Query, accept: string, signal?: AbortSignal): Promise<Buffer> {
     const url = withQuery(path, query);
-    const response = await this.#send('list', url, accept, signal, undefined);
+    const response = await this.#send('list', url, accept, signal, this.#listIdleTimeoutMs);
     const body = await readBody(response);
     if (response.statusCode !== 200)
       throw statusError(response.statusCode ?? 0, body, `LIST ${url}`);
@@ -185,7 +202,9 @@ export class RestClient {
     if (idleTimeoutMs !== undefined) {
       request.setTimeout(idleTimeoutMs, () => {
         request.destroy(
-          new WatchStreamError(`WATCH ${url}: nothing received for ${idleTimeoutMs} ms`),
+          new WatchStreamError(
+            `${verb.toUpperCase()} ${url}: nothing received for ${idleTimeoutMs} ms`,
+          ),
         );
       });
     }
