@@ -316,6 +316,29 @@ describe('LeaderElector', () => {
     await a.done;
   });
 
+  it('check() fails for a leader stuck for longer than leaseDuration + tolerance', async () => {
+    const fake = new FakeClock();
+    let stuck = false;
+    // A clock whose new timers never fire once `stuck`: the renew loop hangs, time goes on.
+    const clock = {
+      now: () => fake.now(),
+      setTimer: (callback: () => void, ms: number) =>
+        stuck ? { cancel() {} } : fake.setTimer(callback, ms),
+      setTicker: (callback: () => void, ms: number) => fake.setTicker(callback, ms),
+    };
+    const store = new FakeStore();
+    const a = candidate(store, 'a', fake, { clock });
+    await advance(fake, 0);
+    expect(a.elector.check()).toBe(true);
+    stuck = true;
+    await advance(fake, DEFAULT_LEASE_DURATION_MS + 4_000);
+    expect(a.elector.isLeader()).toBe(true);
+    expect(a.elector.check(5_000)).toBe(true);
+    await advance(fake, 4_000); // the last renewal was at most one retryPeriod after stuck
+    expect(a.elector.check(5_000)).toBe(false);
+    expect(a.elector.check()).toBe(false);
+  });
+
   it('survives failed renewals shorter than renewDeadline', async () => {
     const clock = new FakeClock();
     const store = new FakeStore();

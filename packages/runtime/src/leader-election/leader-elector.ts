@@ -187,6 +187,19 @@ export class LeaderElector {
   }
 
   /**
+   * For a health endpoint (client-go's `HealthzAdaptor.Check`): false when this candidate
+   * believes it leads but has not renewed for longer than `leaseDuration +
+   * maxTolerableExpiredLeaseMs` (a stuck leader that should be restarted); true otherwise,
+   * also when it does not lead.
+   */
+  check(maxTolerableExpiredLeaseMs = 0): boolean {
+    if (!this.isLeader()) return true;
+    return (
+      this.#clock.now() - this.#observedTime <= this.#leaseDuration + maxTolerableExpiredLeaseMs
+    );
+  }
+
+  /**
    * Competes for the lock until `signal` aborts: acquires it, calls `onStartedLeading`, renews
    * it, and when renewal fails for `renewDeadline` or `signal` aborts, stops leading (releasing
    * the lock if `releaseOnCancel`). Resolves when done; `onStoppedLeading` has then been called.
