@@ -27,7 +27,11 @@ export {
   metaNamespaceKeyFunc,
   splitMetaNamespaceKey,
 } from './informers/key-func.js';
-export { type LabelMatcher, type LabelSelectorLike, toLabelMatcher } from './informers/label-selector.js';
+export {
+  type LabelMatcher,
+  type LabelSelectorLike,
+  toLabelMatcher,
+} from './informers/label-selector.js';
 export {
   ACCEPT_JSON,
   ACCEPT_METADATA,
