@@ -239,6 +239,25 @@ describe('LeaderElector', () => {
     await b.done;
   });
 
+  it('goes by the lease duration in the observed record, not its own (as client-go)', async () => {
+    const clock = new FakeClock();
+    const store = new FakeStore();
+    store.record = {
+      holderIdentity: 'other',
+      leaseDurationSeconds: 30,
+      acquireTime: new Date(0),
+      renewTime: new Date(0),
+      leaderTransitions: 0,
+    };
+    const b = candidate(store, 'b', clock); // configured with 15 s
+    await advance(clock, 25_000);
+    expect(b.elector.isLeader()).toBe(false);
+    await advance(clock, 5_000 + 2 * DEFAULT_RETRY_PERIOD_MS);
+    expect(b.elector.isLeader()).toBe(true);
+    b.controller.abort();
+    await b.done;
+  });
+
   it('takes over a released lock (empty holder) at once, counting a transition', async () => {
     const clock = new FakeClock();
     const store = new FakeStore();

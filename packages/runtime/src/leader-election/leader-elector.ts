@@ -37,7 +37,8 @@ export interface LeaderElectorOptions {
   lock: ResourceLock;
   /**
    * How long, in ms, non-leaders wait after the last observed change of the record before
-   * taking over (the lease duration written into the record, in whole seconds, rounded up).
+   * taking over. It is written into the record in whole seconds, rounded up, and candidates
+   * go by the duration in the record they observe, as client-go does.
    * Default {@link DEFAULT_LEASE_DURATION_MS} (15 s). Must be greater than `renewDeadline`.
    */
   leaseDuration?: number;
@@ -287,7 +288,10 @@ export class LeaderElector {
         if (signal.aborted || this.#clock.now() >= deadline) break;
       }
       this.#maybeReportTransition();
-      if (signal.aborted) return;
+      if (signal.aborted) {
+        this.#lock.recordEvent('stopped leading');
+        return;
+      }
       if (!renewed) {
         this.#lock.recordEvent('stopped leading');
         this.#logger.warn(
@@ -326,8 +330,9 @@ export class LeaderElector {
     }
   }
 
+  /** As client-go: the duration is the one in the observed record, counted from when it was observed. */
   #isLeaseValid(now: number): boolean {
-    return this.#observedTime + this.#leaseDuration > now;
+    return this.#observedTime + this.#observedRecord.leaseDurationSeconds * 1000 > now;
   }
 
   #setObservedRecord(record: LeaderElectionRecord): void {
