@@ -48,7 +48,7 @@ describe('event keys', () => {
     expect(getEventKey(makeEvent({}, { fieldPath: 'spec.containers{a}' }))).not.toBe(base);
   });
 
-  it('the aggregate key ignores the message; the spam key also ignores the reason', () => {
+  it('the aggregate key ignores the message; the spam key also ignores the reason and type', () => {
     expect(getAggregateKey(makeEvent({ message: 'x' }))).toBe(
       getAggregateKey(makeEvent({ message: 'y' })),
     );
@@ -56,7 +56,8 @@ describe('event keys', () => {
       getAggregateKey(makeEvent({ reason: 'B' })),
     );
     expect(getSpamKey(makeEvent({ reason: 'A' }))).toBe(getSpamKey(makeEvent({ reason: 'B' })));
-    expect(getSpamKey(makeEvent({ type: 'Warning' }))).not.toBe(getSpamKey(makeEvent()));
+    expect(getSpamKey(makeEvent({ type: 'Warning' }))).toBe(getSpamKey(makeEvent()));
+    expect(getSpamKey(makeEvent({}, { name: 'pod-b' }))).not.toBe(getSpamKey(makeEvent()));
   });
 });
 

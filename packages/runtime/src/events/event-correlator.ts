@@ -15,7 +15,7 @@ export const DEFAULT_AGGREGATION_WINDOW_MS = 60 * 60 * 1000;
 export const DEFAULT_MAX_SIMILAR_EVENTS = 10;
 /** client-go's `defaultAggregateIntervalInSeconds`, in ms: the window in which similar events are counted. */
 export const DEFAULT_SIMILAR_EVENTS_WINDOW_MS = 600_000;
-/** client-go's `defaultSpamBurst`: events per (source, object, type) let through at once. */
+/** client-go's `defaultSpamBurst`: events per (source, object) let through at once. */
 export const DEFAULT_SPAM_BURST = 25;
 /** client-go's `defaultSpamQPS`: the refill rate of the spam filter, one event per 5 minutes. */
 export const DEFAULT_SPAM_QPS = 1 / 300;
@@ -42,7 +42,7 @@ export interface EventCorrelatorOptions {
   maxSimilarEvents?: number;
   /** Default {@link DEFAULT_SIMILAR_EVENTS_WINDOW_MS} (10 min). */
   similarEventsWindowMs?: number;
-  /** Burst of the per-(source, object, type) token bucket. Default {@link DEFAULT_SPAM_BURST}. `Infinity` turns the spam filter off. */
+  /** Burst of the per-(source, object) token bucket. Default {@link DEFAULT_SPAM_BURST}. `Infinity` turns the spam filter off. */
   spamBurst?: number;
   /** Refill rate, events per second, of that bucket. Default {@link DEFAULT_SPAM_QPS}. */
   spamQps?: number;
@@ -109,7 +109,7 @@ export function getAggregateKey(event: CoreV1Event): string {
   ].join(sep);
 }
 
-/** client-go's `getSpamKey`: the source and the object (and type); not reason nor message. */
+/** client-go's `getSpamKey`: the source and the object; not type, reason nor message. */
 export function getSpamKey(event: CoreV1Event): string {
   const o = event.involvedObject;
   return [
@@ -120,7 +120,6 @@ export function getSpamKey(event: CoreV1Event): string {
     o.name,
     o.uid,
     o.apiVersion,
-    event.type,
   ].join(sep);
 }
 
