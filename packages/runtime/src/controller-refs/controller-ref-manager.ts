@@ -47,6 +47,20 @@ export class KubernetesObjectMergePatcher implements MergePatcher {
   }
 }
 
+/**
+ * One patcher per KubeConfig: `KubernetesObjectApi` caches API discovery, and managers are
+ * made per sync.
+ */
+const patchers = new WeakMap<KubeConfig, KubernetesObjectMergePatcher>();
+function sharedPatcher(kubeConfig: KubeConfig): KubernetesObjectMergePatcher {
+  let patcher = patchers.get(kubeConfig);
+  if (patcher === undefined) {
+    patcher = new KubernetesObjectMergePatcher(kubeConfig);
+    patchers.set(kubeConfig, patcher);
+  }
+  return patcher;
+}
+
 /** Decides whether an object should be owned: the selector and any extra filters. */
 export type MatchFunc<T> = (object: T) => boolean;
 /** Adopts or releases an object; throwing a 404 (`code: 404`) means it is gone. */
@@ -69,7 +83,10 @@ export interface ControllerRefManagerOptions {
    * Use {@link recheckDeletionTimestamp} with a live read of the owner (not the cache).
    */
   canAdopt: () => Promise<void> | void;
-  /** How to patch owned objects. Default: a {@link KubernetesObjectMergePatcher} on `kubeConfig`. */
+  /**
+   * How to patch owned objects. Default: a {@link KubernetesObjectMergePatcher} on `kubeConfig`,
+   * shared by every manager made with the same `KubeConfig` instance (it caches API discovery).
+   */
   patcher?: MergePatcher;
   /** Where to connect. Ignored when `patcher` is given. */
   kubeConfig?: KubeConfig;
@@ -175,9 +192,7 @@ export class ControllerRefManager<T extends KubernetesObject = KubernetesObject>
     this.#canAdoptFunc = options.canAdopt;
     this.#patcher =
       options.patcher ??
-      (options.kubeConfig === undefined
-        ? undefined
-        : new KubernetesObjectMergePatcher(options.kubeConfig));
+      (options.kubeConfig === undefined ? undefined : sharedPatcher(options.kubeConfig));
     this.#objectType = options.objectType;
     this.#logger = options.logger ?? noopLogger;
   }
