@@ -169,6 +169,7 @@ export {
   type EventRecorderErrorReason,
 } from './events/event-recorder-error.js';
 export { CoreV1EventSink, type EventSink } from './events/event-sink.js';
+export type { EventRecorderLike } from './events/fake-recorder.js';
 
 // --- controller references
 export {
