@@ -1,7 +1,8 @@
 //! The reflector: lists a resource, then watches it from the list's resource version, forever.
 
-import { type Clock, type Logger, noopLogger, realClock } from '@ctrlkit/workqueue';
+import { type Clock, realClock } from '@ctrlkit/workqueue';
 import type { KubernetesObject } from '@kubernetes/client-node';
+import { type Logger, noopLogger } from '../logger.js';
 import { Backoff, type BackoffOptions } from './backoff.js';
 import { ApiStatusError } from './errors/api-status-error.js';
 import { InvalidInformerOptionError } from './errors/invalid-informer-option-error.js';

@@ -1,7 +1,8 @@
 //! A factory that hands out one shared informer per resource and option set, and starts them.
 
-import { type Clock, type Logger, noopLogger } from '@ctrlkit/workqueue';
+import type { Clock } from '@ctrlkit/workqueue';
 import type { KubeConfig, KubernetesObject } from '@kubernetes/client-node';
+import { type Logger, noopLogger } from '../logger.js';
 import type { BackoffOptions } from './backoff.js';
 import { InvalidInformerOptionError } from './errors/invalid-informer-option-error.js';
 import { newListWatch } from './list-watch.js';

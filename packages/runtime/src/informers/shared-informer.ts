@@ -1,7 +1,8 @@
 //! Shared informers: one list+watch and one cache per resource, fanned out to many handlers.
 
-import { type Clock, type Logger, noopLogger, realClock, type Timer } from '@ctrlkit/workqueue';
+import { type Clock, realClock, type Timer } from '@ctrlkit/workqueue';
 import type { KubernetesObject } from '@kubernetes/client-node';
+import { type Logger, noopLogger } from '../logger.js';
 import type { BackoffOptions } from './backoff.js';
 import { InvalidInformerOptionError } from './errors/invalid-informer-option-error.js';
 import { DeletedFinalStateUnknown } from './key-func.js';
