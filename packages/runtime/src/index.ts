@@ -160,6 +160,7 @@ export {
   DEFAULT_RETRY_BASE_DELAY_MS,
   DEFAULT_RETRY_MAX_DELAY_MS,
   EventRecorder,
+  type EventRecorderLike,
   type EventRecorderOptions,
   type EventSubject,
   type EventType,
@@ -169,7 +170,6 @@ export {
   type EventRecorderErrorReason,
 } from './events/event-recorder-error.js';
 export { CoreV1EventSink, type EventSink } from './events/event-sink.js';
-export type { EventRecorderLike } from './events/fake-recorder.js';
 
 // --- controller references
 export {

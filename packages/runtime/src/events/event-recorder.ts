@@ -56,6 +56,18 @@ export interface EventRecorderOptions extends Omit<EventCorrelatorOptions, 'cloc
   logger?: Logger;
 }
 
+/** What code that records events needs: {@link EventRecorder} and `FakeRecorder` satisfy it. */
+export interface EventRecorderLike {
+  event(subject: EventSubject, type: EventType, reason: string, message: string): void;
+  eventf(
+    subject: EventSubject,
+    type: EventType,
+    reason: string,
+    messageFormat: string,
+    ...args: unknown[]
+  ): void;
+}
+
 /** Something an event can be about: an object with `kind` (and `apiVersion`), or a reference. */
 export type EventSubject = KubernetesObject | V1ObjectReference;
 
@@ -111,7 +123,7 @@ function isRetryable(error: unknown): boolean {
  * about an object without `kind` (e.g. an item of a client-node list, which lacks it) is
  * dropped with an error log, as client-go does: pass an object with `apiVersion` and `kind`.
  */
-export class EventRecorder {
+export class EventRecorder implements EventRecorderLike {
   readonly #component: string;
   readonly #host: string;
   readonly #sink: EventSink;

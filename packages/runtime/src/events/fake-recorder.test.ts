@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { EventRecorder } from './event-recorder.js';
-import { type EventRecorderLike, FakeRecorder } from './fake-recorder.js';
+import type { EventRecorder, EventRecorderLike } from './event-recorder.js';
+import { FakeRecorder } from './fake-recorder.js';
 
 describe('FakeRecorder', () => {
   it('keeps "<type> <reason> <message>" strings, like client-go', () => {

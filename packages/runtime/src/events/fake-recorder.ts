@@ -1,19 +1,7 @@
 //! An in-memory event recorder for tests (client-go's `record.FakeRecorder`).
 
 import { format } from 'node:util';
-import type { EventSubject, EventType } from './event-recorder.js';
-
-/** What code that records events needs: our `EventRecorder` and {@link FakeRecorder} satisfy it. */
-export interface EventRecorderLike {
-  event(subject: EventSubject, type: EventType, reason: string, message: string): void;
-  eventf(
-    subject: EventSubject,
-    type: EventType,
-    reason: string,
-    messageFormat: string,
-    ...args: unknown[]
-  ): void;
-}
+import type { EventRecorderLike, EventSubject, EventType } from './event-recorder.js';
 
 /**
  * Keeps events as strings `"<type> <reason> <message>"`, as client-go's `FakeRecorder` does,
