@@ -11,6 +11,7 @@ import {
   type V1LeaseSpec,
   type V1MicroTime,
 } from '@kubernetes/client-node';
+import { LeaderElectionError } from './leader-election-error.js';
 import type { LeaderElectionRecord, ObservedRecord, ResourceLock } from './resource-lock.js';
 
 /** What the lock needs to record an event on its Lease: our `EventRecorder` satisfies it. */
@@ -80,13 +81,28 @@ export class LeaseLock implements ResourceLock {
   #lease: V1Lease | undefined;
 
   constructor(options: LeaseLockOptions) {
+    for (const field of ['namespace', 'name'] as const) {
+      if (typeof options[field] !== 'string' || options[field] === '') {
+        throw new LeaderElectionError(
+          'InvalidConfig',
+          `invalid ${field}: must not be empty`,
+          field,
+        );
+      }
+    }
     this.#namespace = options.namespace;
     this.#name = options.name;
     this.#identity = options.identity;
     if (options.api !== undefined) this.#api = options.api;
     else if (options.kubeConfig !== undefined)
       this.#api = options.kubeConfig.makeApiClient(CoordinationV1Api);
-    else throw new TypeError('LeaseLock needs options.kubeConfig or options.api');
+    else {
+      throw new LeaderElectionError(
+        'InvalidConfig',
+        'invalid kubeConfig: LeaseLock needs options.kubeConfig or options.api',
+        'kubeConfig',
+      );
+    }
     this.#eventRecorder = options.eventRecorder;
   }
 
