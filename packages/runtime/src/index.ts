@@ -15,6 +15,7 @@ export {
   DEFAULT_BACKOFF_MAX_MS,
   DEFAULT_BACKOFF_RESET_MS,
 } from './informers/backoff.js';
+export { type DiscoveredResource, discoverResource } from './informers/discovery.js';
 export { type ApiStatus, ApiStatusError } from './informers/errors/api-status-error.js';
 export { InformerError, type InformerErrorReason } from './informers/errors/informer-error.js';
 export { InvalidInformerOptionError } from './informers/errors/invalid-informer-option-error.js';

@@ -8,6 +8,7 @@ import {
   type KubernetesObject,
 } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { discoverResource } from './discovery.js';
 import { DeletedFinalStateUnknown } from './key-func.js';
 import { newListWatchFromClient, type WatchEvent } from './list-watch.js';
 import { RestClient, type RestRequestInfo } from './rest-client.js';
@@ -236,6 +237,26 @@ describe('SharedInformerFactory against a real apiserver', () => {
         .namespace(namespace)
         .get('w1')?.spec.size,
     ).toBe(2);
+  });
+});
+
+describe('discoverResource', () => {
+  it('finds the resource and scope of a kind through API discovery', async () => {
+    expect(await discoverResource(kubeConfig, 'v1', 'ConfigMap')).toEqual({
+      group: '',
+      version: 'v1',
+      resource: 'configmaps',
+      kind: 'ConfigMap',
+      namespaced: true,
+    });
+    expect(await discoverResource(kubeConfig, 'apps/v1', 'Deployment')).toMatchObject({
+      group: 'apps',
+      resource: 'deployments',
+    });
+    expect((await discoverResource(kubeConfig, 'v1', 'Node')).namespaced).toBe(false);
+    await expect(discoverResource(kubeConfig, 'v1', 'Nope')).rejects.toThrow(
+      /serves no kind "Nope"/,
+    );
   });
 });
 
