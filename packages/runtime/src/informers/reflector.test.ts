@@ -174,6 +174,22 @@ describe('Reflector', () => {
     expect(sink.log).toEqual(['replace()@1']);
   });
 
+  it('backs off on a watch ERROR event other than 410 and resumes from the same version, without a relist', async () => {
+    const lw = new FakeListWatch();
+    lw.apply(cm('a'));
+    const { sink, clock } = start(lw);
+    await flush();
+    lw.sendError({ code: 500, reason: 'InternalError', message: 'etcd is sad' });
+    await flush();
+    lw.apply(cm('b'));
+    expect(lw.watchCalls).toHaveLength(1);
+    clock.step(800);
+    await flush();
+    expect(lw.watchCalls.map((c) => c.resourceVersion)).toEqual(['2', '2']);
+    expect(lw.listCalls).toHaveLength(1);
+    expect(sink.log).toEqual(['replace(a)@2', 'add b@3']);
+  });
+
   it('treats a very short empty watch as a failure and backs off', async () => {
     const lw = new FakeListWatch();
     const clock = new FakeClock();
