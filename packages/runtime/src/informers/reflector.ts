@@ -122,7 +122,21 @@ export class Reflector<T extends KubernetesObject = KubernetesObject> {
     if (options.transform !== undefined && typeof options.transform !== 'function') {
       throw new InvalidInformerOptionError('transform', 'must be a function');
     }
-    this.#transform = options.transform;
+    const transform = options.transform;
+    this.#transform =
+      transform === undefined
+        ? undefined
+        : (obj: T): T => {
+            try {
+              return transform(obj);
+            } catch (error) {
+              this.#logger.error(
+                { reflector: this.name, name: obj?.metadata?.name, error: describe(error) },
+                'transform threw; the object is kept as received',
+              );
+              return obj;
+            }
+          };
     this.#clock = options.clock ?? realClock;
     this.#logger = options.logger ?? noopLogger;
     this.#random = options.random ?? Math.random;

@@ -210,7 +210,8 @@ export class RestClient {
     }
     return await new Promise<IncomingMessage>((resolve, reject) => {
       request.once('response', resolve);
-      request.once('error', reject);
+      // `on`, not `once`: a later error (abort, idle timeout) must not go unhandled.
+      request.on('error', reject);
       request.end();
     });
   }

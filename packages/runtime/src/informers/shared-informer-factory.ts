@@ -105,7 +105,7 @@ export class SharedInformerFactory {
       const o = this.#options;
       informer = new SharedIndexInformer<T>({
         listWatch: newListWatch<T>(this.client, gvr, identity),
-        name: formatGroupVersionResource(gvr) + (namespace ? ` in ${namespace}` : ''),
+        name: informerName(formatGroupVersionResource(gvr), identity),
         resyncPeriodMs: options.resyncPeriodMs ?? o.defaultResyncPeriodMs,
         indexers: options.indexers,
         transform: o.transform as TransformFunc<T> | null | undefined,
@@ -158,4 +158,26 @@ export class SharedInformerFactory {
   async shutdown(): Promise<void> {
     await Promise.all(this.#running.values());
   }
+}
+
+/** `v1/configmaps in ns (labels app=web, fields metadata.name=x, metadata only)`: unique per identity. */
+function informerName(
+  resource: string,
+  identity: {
+    namespace: string;
+    labelSelector: string;
+    fieldSelector: string;
+    metadataOnly: boolean;
+  },
+): string {
+  const details = [
+    identity.labelSelector ? `labels ${identity.labelSelector}` : '',
+    identity.fieldSelector ? `fields ${identity.fieldSelector}` : '',
+    identity.metadataOnly ? 'metadata only' : '',
+  ].filter(Boolean);
+  return (
+    resource +
+    (identity.namespace ? ` in ${identity.namespace}` : '') +
+    (details.length > 0 ? ` (${details.join(', ')})` : '')
+  );
 }

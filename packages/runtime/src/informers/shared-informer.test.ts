@@ -259,6 +259,40 @@ describe('SharedIndexInformer', () => {
     expect(errors).toEqual([expect.objectContaining({ callback: 'onAdd', error: 'boom' })]);
   });
 
+  it('skips (and logs) an object without a name, and keeps an object whose transform threw', async () => {
+    const lw = new FakeListWatch();
+    lw.apply(cm('a'));
+    const errors: string[] = [];
+    const informer = new SharedIndexInformer({
+      listWatch: lw,
+      initialListMode: 'list',
+      transform: (obj) => {
+        if (obj.metadata?.name === 'bad') throw new Error('cannot transform');
+        return obj;
+      },
+      logger: {
+        debug() {},
+        info() {},
+        warn() {},
+        error: (_context, message) => errors.push(message ?? ''),
+      },
+    });
+    const log: string[] = [];
+    informer.addEventHandler(recorder(log));
+    controller = new AbortController();
+    void informer.run(controller.signal);
+    await synced(informer);
+    informer.add({ metadata: {} });
+    lw.apply(cm('bad'));
+    lw.apply(cm('b'));
+    expect(log).toEqual(['add a (initial)', 'add bad', 'add b']);
+    expect(errors).toEqual([
+      'an object without a key was skipped',
+      'transform threw; the object is kept as received',
+    ]);
+    expect(lw.watchCalls).toHaveLength(1);
+  });
+
   it('waitForCacheSync resolves true when all informers synced, false on abort', async () => {
     const synced = new FakeListWatch();
     const { informer, run } = startInformer(synced);

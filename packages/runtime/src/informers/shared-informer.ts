@@ -258,12 +258,16 @@ export class SharedIndexInformer<T extends KubernetesObject = KubernetesObject>
     if (indexer.size === 0) {
       for (let i = 0; i < objects.length; i++) {
         const obj = objects[i] as T;
+        if (this.#keyOf(obj) === undefined) continue;
         indexer.add(obj);
         this.#distributeAdd(obj, initial);
       }
     } else {
       const keys = new Map<string, T>();
-      for (const obj of objects) keys.set(indexer.keyFunc(obj), obj);
+      for (const obj of objects) {
+        const key = this.#keyOf(obj);
+        if (key !== undefined) keys.set(key, obj);
+      }
       for (const key of indexer.listKeys()) {
         if (keys.has(key)) continue;
         const old = indexer.deleteByKey(key) as T;
@@ -295,7 +299,8 @@ export class SharedIndexInformer<T extends KubernetesObject = KubernetesObject>
 
   /** @internal */
   add(obj: T): void {
-    const key = this.indexer.keyFunc(obj);
+    const key = this.#keyOf(obj);
+    if (key === undefined) return;
     const old = this.indexer.getByKey(key);
     this.indexer.add(obj);
     if (old === undefined) this.#distributeAdd(obj, false);
@@ -309,8 +314,23 @@ export class SharedIndexInformer<T extends KubernetesObject = KubernetesObject>
 
   /** @internal */
   delete(obj: T): void {
-    this.indexer.deleteByKey(this.indexer.keyFunc(obj));
+    const key = this.#keyOf(obj);
+    if (key === undefined) return;
+    this.indexer.deleteByKey(key);
     this.#distributeDelete(obj);
+  }
+
+  /** The key of `obj`, or undefined (logged) for an object that has none: it is skipped. */
+  #keyOf(obj: T): string | undefined {
+    try {
+      return this.indexer.keyFunc(obj);
+    } catch (error) {
+      this.#logger.error(
+        { informer: this.name, error: error instanceof Error ? error.message : String(error) },
+        'an object without a key was skipped',
+      );
+      return undefined;
+    }
   }
 
   #distributeAdd(obj: T, initial: boolean): void {
