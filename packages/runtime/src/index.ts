@@ -76,6 +76,8 @@ export {
   type ResourceEventHandlerRegistration,
   SharedIndexInformer,
   type SharedIndexInformerOptions,
+  SYNC_POLL_PERIOD_MS,
+  type Syncable,
   waitForCacheSync,
 } from './informers/shared-informer.js';
 export {

@@ -308,6 +308,16 @@ describe('SharedIndexInformer', () => {
     expect(await waiting).toBe(false);
   });
 
+  it('waitForCacheSync also waits on handler registrations (polled hasSynced)', async () => {
+    const lw = new FakeListWatch();
+    lw.apply(cm('a'));
+    const { informer, run } = startInformer(lw);
+    const registration = informer.addEventHandler({});
+    void run();
+    expect(await waitForCacheSync(controller.signal, registration, informer)).toBe(true);
+    expect(registration.hasSynced()).toBe(true);
+  });
+
   it('refuses to run twice and rejects invalid options naming the field', async () => {
     const { informer, run } = startInformer(new FakeListWatch());
     void run();

@@ -394,16 +394,41 @@ export class SharedIndexInformer<T extends KubernetesObject = KubernetesObject>
   }
 }
 
+/** How often {@link waitForCacheSync} polls a source that only has `hasSynced()`: 100 ms (client-go). */
+export const SYNC_POLL_PERIOD_MS = 100;
+
+/** Something that syncs: an informer (`whenSynced`), or a handler registration or any `hasSynced()`. */
+export type Syncable =
+  | { whenSynced(signal?: AbortSignal): Promise<boolean> }
+  | { hasSynced(): boolean };
+
 /**
- * Resolves true once every informer has synced, or false as soon as `signal` aborts
- * (client-go's `cache.WaitForCacheSync`, without its 100 ms polling).
+ * Resolves true once every source has synced, or false as soon as `signal` aborts
+ * (client-go's `cache.WaitForCacheSync`). Informers are awaited without polling; sources
+ * with only `hasSynced()` (handler registrations) are polled every
+ * {@link SYNC_POLL_PERIOD_MS} on the real clock.
  */
 export async function waitForCacheSync(
   signal: AbortSignal,
-  ...informers: ReadonlyArray<{ whenSynced(signal?: AbortSignal): Promise<boolean> }>
+  ...sources: ReadonlyArray<Syncable>
 ): Promise<boolean> {
-  const results = await Promise.all(informers.map((informer) => informer.whenSynced(signal)));
+  const results = await Promise.all(
+    sources.map((source) =>
+      'whenSynced' in source ? source.whenSynced(signal) : pollSynced(source, signal),
+    ),
+  );
   return results.every(Boolean);
+}
+
+function pollSynced(source: { hasSynced(): boolean }, signal: AbortSignal): Promise<boolean> {
+  return new Promise((resolve) => {
+    const check = (): void => {
+      if (signal.aborted) return resolve(false);
+      if (source.hasSynced()) return resolve(true);
+      setTimeout(check, SYNC_POLL_PERIOD_MS).unref();
+    };
+    check();
+  });
 }
 
 function resyncPeriod(field: string, value: number | undefined, fallback: number): number {
