@@ -423,9 +423,9 @@ export async function waitForCacheSync(
 function pollSynced(source: { hasSynced(): boolean }, signal: AbortSignal): Promise<boolean> {
   return new Promise((resolve) => {
     const check = (): void => {
-      if (signal.aborted) return resolve(false);
-      if (source.hasSynced()) return resolve(true);
-      setTimeout(check, SYNC_POLL_PERIOD_MS).unref();
+      if (signal.aborted) resolve(false);
+      else if (source.hasSynced()) resolve(true);
+      else setTimeout(check, SYNC_POLL_PERIOD_MS).unref();
     };
     check();
   });
