@@ -129,8 +129,8 @@ export function newListWatch<T extends KubernetesObject = KubernetesObject>(
 
 class RestListWatch<T extends KubernetesObject> implements ListWatch<T> {
   readonly #path: string;
-  /** The next page, requested before it was asked for (see `list`). */
-  #prefetched: { key: string; body: Promise<Buffer> } | undefined;
+  /** Pages requested before they were asked for, by request (see `#fetch`). */
+  readonly #prefetched = new Map<string, Promise<Buffer>>();
 
   constructor(
     readonly client: RestClient,
@@ -144,30 +144,21 @@ class RestListWatch<T extends KubernetesObject> implements ListWatch<T> {
   }
 
   async list(options: ListRequestOptions): Promise<ObjectList<T>> {
-    const prefetched = this.#prefetched;
-    this.#prefetched = undefined;
-    const body =
-      prefetched !== undefined &&
-      options.continue !== undefined &&
-      prefetched.key === prefetchKey(options)
-        ? prefetched.body
-        : this.#fetch(options);
-    const buffer = await body;
-    // While this page is parsed, the apiserver prepares the next one.
-    if (options.limit) {
-      const token = peekContinueToken(buffer);
-      if (token !== undefined && !options.signal?.aborted) {
-        const next = { ...options, continue: token };
-        const nextBody = this.#fetch(next);
-        nextBody.catch(() => undefined);
-        this.#prefetched = { key: prefetchKey(next), body: nextBody };
-      }
-    }
-    const list = JSON.parse(buffer.toString('utf8')) as ObjectList<T>;
+    const key = prefetchKey(options);
+    // A list without a continue token starts a new pagination: earlier prefetches are stale.
+    if (options.continue === undefined) this.#prefetched.clear();
+    const body = this.#prefetched.get(key) ?? this.#fetch(options);
+    this.#prefetched.delete(key);
+    const list = JSON.parse((await body).toString('utf8')) as ObjectList<T>;
     if (!Array.isArray(list.items)) list.items = [];
     return list;
   }
 
+  /**
+   * Sends one LIST. When it asks for a page, the next page is requested as soon as this
+   * one's continue token arrives (at the head of the body), so the apiserver prepares it
+   * while this one is still being received and parsed; `list` then finds it ready.
+   */
   #fetch(options: ListRequestOptions): Promise<Buffer> {
     const query: Query = {
       labelSelector: joinSelectors(this.labelSelector, options.labelSelector),
@@ -178,7 +169,19 @@ class RestListWatch<T extends KubernetesObject> implements ListWatch<T> {
       continue: options.continue,
     };
     const accept = this.metadataOnly ? ACCEPT_METADATA_LIST : ACCEPT_JSON;
-    return this.client.getBody(this.#path, query, accept, options.signal);
+    const onHead = options.limit
+      ? (head: Buffer) => {
+          const token = peekContinueToken(head);
+          if (token === undefined || options.signal?.aborted) return;
+          const next = { ...options, continue: token };
+          const key = prefetchKey(next);
+          if (this.#prefetched.has(key) || this.#prefetched.size >= MAX_PREFETCHED) return;
+          const nextBody = this.#fetch(next);
+          nextBody.catch(() => undefined);
+          this.#prefetched.set(key, nextBody);
+        }
+      : undefined;
+    return this.client.getBody(this.#path, query, accept, options.signal, onHead);
   }
 
   watch(options: WatchRequestOptions, onEvent: (event: WatchEvent<T>) => void): Promise<void> {
@@ -214,6 +217,8 @@ function prefetchKey(options: ListRequestOptions): string {
   ]);
 }
 
+/** At most this many pages are requested ahead. */
+const MAX_PREFETCHED = 2;
 const CONTINUE_FIELD = Buffer.from('"continue":"');
 const ITEMS_FIELD = Buffer.from('"items":');
 

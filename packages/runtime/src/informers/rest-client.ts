@@ -89,13 +89,24 @@ export class RestClient {
     return JSON.parse((await this.getBody(path, query, accept, signal)).toString('utf8'));
   }
 
-  /** GETs `path` and returns the body unparsed. Throws `ApiStatusError`, or `ResourceExpiredError` on 410. */
-  async getBody(path: string, query: Query, accept: string, signal?: AbortSignal): Promise<Buffer> {
+  /**
+   * GETs `path` and returns the body unparsed. Throws `ApiStatusError`, or
+   * `ResourceExpiredError` on 410. `onHead` (optional) is called once, on a 200 response,
+   * with the first bytes of the body (at least 8 KiB, or up to `"items":`, or all of it):
+   * enough to read a list's metadata before the rest has arrived.
+   */
+  async getBody(
+    path: string,
+    query: Query,
+    accept: string,
+    signal?: AbortSignal,
+    onHead?: (head: Buffer) => void,
+  ): Promise<Buffer> {
     const url = withQuery(path, query);
     const response = await this.#send('list', url, accept, signal, this.#listIdleTimeoutMs);
-    const body = await readBody(response);
-    if (response.statusCode !== 200)
-      throw statusError(response.statusCode ?? 0, body, `LIST ${url}`);
+    const ok = response.statusCode === 200;
+    const body = await readBody(response, ok ? onHead : undefined);
+    if (!ok) throw statusError(response.statusCode ?? 0, body, `LIST ${url}`);
     return body;
   }
 
@@ -226,17 +237,35 @@ function withQuery(path: string, query: Query): string {
   return text === '' ? path : `${path}?${text}`;
 }
 
-function readBody(response: IncomingMessage): Promise<Buffer> {
+const HEAD_BYTES = 8192;
+const ITEMS_FIELD = Buffer.from('"items":');
+
+function readBody(response: IncomingMessage, onHead?: (head: Buffer) => void): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let length = 0;
+    let head = onHead;
+    const callHead = (buffer: Buffer): void => {
+      const callback = head;
+      head = undefined;
+      try {
+        callback?.(buffer);
+      } catch {
+        // A failing observer does not fail the request.
+      }
+    };
     response.on('data', (chunk: Buffer) => {
       chunks.push(chunk);
       length += chunk.length;
+      if (head !== undefined && (length >= HEAD_BYTES || chunk.includes(ITEMS_FIELD))) {
+        callHead(chunks.length === 1 ? chunk : Buffer.concat(chunks, length));
+      }
     });
-    response.on('end', () =>
-      resolve(chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, length)),
-    );
+    response.on('end', () => {
+      const body = chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, length);
+      if (head !== undefined) callHead(body);
+      resolve(body);
+    });
     response.on('error', reject);
     response.on('aborted', () =>
       reject(new Error('connection aborted while reading the response')),
