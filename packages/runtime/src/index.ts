@@ -1,11 +1,74 @@
 //! @ctrlkit/runtime: informers, the controller loop, leader election, events and controller references.
 
-// Each area adds its exports in its own section below (explicit names, no `export *`).
-
-// --- logger
-export { type Logger, noopLogger } from './logger.js';
-
-// --- informers
+export { CacheSyncTimeoutError } from './controller/cache-sync-timeout-error.js';
+export {
+  Controller,
+  type ControllerOptions,
+  defaultCacheSyncTimeout,
+  defaultMaxConcurrentReconciles,
+  type ReconcileResult,
+  type Reconciler,
+  type WatchOptions,
+} from './controller/controller.js';
+export type {
+  EventHandlers,
+  EventSource,
+  ObjectWithMetadata,
+  TombstoneLike,
+} from './controller/event-source.js';
+export { enqueueRequestForOwner, type OwnerMatch, objectKey } from './controller/keys.js';
+export { TerminalError } from './controller/terminal-error.js';
+export {
+  apiVersionOf,
+  type GroupVersionKind,
+  getControllerOf,
+  isControlledBy,
+  newControllerRef,
+} from './controller-refs/controller-ref.js';
+export {
+  ControllerRefError,
+  type ControllerRefErrorReason,
+} from './controller-refs/controller-ref-error.js';
+export {
+  ControllerRefManager,
+  type ControllerRefManagerOptions,
+  KubernetesObjectMergePatcher,
+  type MatchFunc,
+  type MergePatcher,
+  type ObjectAction,
+  recheckDeletionTimestamp,
+} from './controller-refs/controller-ref-manager.js';
+export {
+  COMBINED_PREFIX,
+  type CorrelationResult,
+  DEFAULT_AGGREGATION_WINDOW_MS,
+  DEFAULT_LRU_CACHE_ENTRIES,
+  DEFAULT_MAX_SIMILAR_EVENTS,
+  DEFAULT_SIMILAR_EVENTS_WINDOW_MS,
+  DEFAULT_SPAM_BURST,
+  DEFAULT_SPAM_QPS,
+  EventCorrelator,
+  type EventCorrelatorOptions,
+  getAggregateKey,
+  getEventKey,
+  getSpamKey,
+} from './events/event-correlator.js';
+export {
+  DEFAULT_MAX_QUEUED_EVENTS,
+  DEFAULT_MAX_TRIES_PER_EVENT,
+  DEFAULT_RETRY_BASE_DELAY_MS,
+  DEFAULT_RETRY_MAX_DELAY_MS,
+  EventRecorder,
+  type EventRecorderLike,
+  type EventRecorderOptions,
+  type EventSubject,
+  type EventType,
+} from './events/event-recorder.js';
+export {
+  EventRecorderError,
+  type EventRecorderErrorReason,
+} from './events/event-recorder-error.js';
+export { CoreV1EventSink, type EventSink } from './events/event-sink.js';
 export {
   Backoff,
   type BackoffOptions,
@@ -86,36 +149,18 @@ export {
   type SharedInformerFactoryOptions,
 } from './informers/shared-informer-factory.js';
 export {
-  type IndexFunc,
   Indexer,
   type IndexerOptions,
   type Indexers,
+  type IndexFunc,
   metaNamespaceIndexFunc,
   NAMESPACE_INDEX,
 } from './informers/store.js';
 export { dropManagedFields, type TransformFunc } from './informers/transform.js';
-
-// --- controller
-export { CacheSyncTimeoutError } from './controller/cache-sync-timeout-error.js';
 export {
-  Controller,
-  type ControllerOptions,
-  defaultCacheSyncTimeout,
-  defaultMaxConcurrentReconciles,
-  type ReconcileResult,
-  type Reconciler,
-  type WatchOptions,
-} from './controller/controller.js';
-export type {
-  EventHandlers,
-  EventSource,
-  ObjectWithMetadata,
-  TombstoneLike,
-} from './controller/event-source.js';
-export { enqueueRequestForOwner, type OwnerMatch, objectKey } from './controller/keys.js';
-export { TerminalError } from './controller/terminal-error.js';
-
-// --- leader election
+  LeaderElectionError,
+  type LeaderElectionErrorReason,
+} from './leader-election/leader-election-error.js';
 export {
   DEFAULT_LEASE_DURATION_MS,
   DEFAULT_RENEW_DEADLINE_MS,
@@ -125,10 +170,6 @@ export {
   LeaderElector,
   type LeaderElectorOptions,
 } from './leader-election/leader-elector.js';
-export {
-  LeaderElectionError,
-  type LeaderElectionErrorReason,
-} from './leader-election/leader-election-error.js';
 export {
   formatMicroTime,
   LeaseLock,
@@ -140,58 +181,4 @@ export type {
   ObservedRecord,
   ResourceLock,
 } from './leader-election/resource-lock.js';
-
-// --- events
-export {
-  COMBINED_PREFIX,
-  type CorrelationResult,
-  DEFAULT_AGGREGATION_WINDOW_MS,
-  DEFAULT_LRU_CACHE_ENTRIES,
-  DEFAULT_MAX_SIMILAR_EVENTS,
-  DEFAULT_SIMILAR_EVENTS_WINDOW_MS,
-  DEFAULT_SPAM_BURST,
-  DEFAULT_SPAM_QPS,
-  EventCorrelator,
-  type EventCorrelatorOptions,
-  getAggregateKey,
-  getEventKey,
-  getSpamKey,
-} from './events/event-correlator.js';
-export {
-  DEFAULT_MAX_QUEUED_EVENTS,
-  DEFAULT_MAX_TRIES_PER_EVENT,
-  DEFAULT_RETRY_BASE_DELAY_MS,
-  DEFAULT_RETRY_MAX_DELAY_MS,
-  EventRecorder,
-  type EventRecorderLike,
-  type EventRecorderOptions,
-  type EventSubject,
-  type EventType,
-} from './events/event-recorder.js';
-export {
-  EventRecorderError,
-  type EventRecorderErrorReason,
-} from './events/event-recorder-error.js';
-export { CoreV1EventSink, type EventSink } from './events/event-sink.js';
-
-// --- controller references
-export {
-  apiVersionOf,
-  type GroupVersionKind,
-  getControllerOf,
-  isControlledBy,
-  newControllerRef,
-} from './controller-refs/controller-ref.js';
-export {
-  ControllerRefError,
-  type ControllerRefErrorReason,
-} from './controller-refs/controller-ref-error.js';
-export {
-  ControllerRefManager,
-  type ControllerRefManagerOptions,
-  KubernetesObjectMergePatcher,
-  type MatchFunc,
-  type MergePatcher,
-  type ObjectAction,
-  recheckDeletionTimestamp,
-} from './controller-refs/controller-ref-manager.js';
+export { type Logger, noopLogger } from './logger.js';

@@ -1,4 +1,4 @@
-// The example of docs/informers.md, run against the test control plane (kubeConfig from
+// The informers example of README.md, run against the test control plane (kubeConfig from
 // envtest instead of loadFromDefault, and console.log captured).
 import { createTestNamespace } from '@ctrlkit/envtest';
 import { testKubeConfig } from '@ctrlkit/envtest/vitest';
