@@ -46,7 +46,7 @@ describe('expKeyFunc', () => {
   it('throws a KeyFuncError for anything else', () => {
     for (const v of [{ key: 'ns/a' }, 'ns/a', undefined]) {
       expect(() => expKeyFunc(v)).toThrow(
-        expect.objectContaining({ reason: 'key-func', keyFunc: 'expKeyFunc' }),
+        expect.objectContaining({ reason: 'KeyFunc', keyFunc: 'expKeyFunc' }),
       );
     }
   });

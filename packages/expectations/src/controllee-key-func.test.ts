@@ -21,7 +21,7 @@ describe('controlleeKeyFunc', () => {
   it('throws a KeyFuncError for an object without metadata.name', () => {
     for (const v of [{}, { metadata: {} }, { metadata: { name: '' } }, null, 42]) {
       expect(() => controlleeKeyFunc(v)).toThrow(
-        expect.objectContaining({ reason: 'key-func', keyFunc: 'controlleeKeyFunc' }),
+        expect.objectContaining({ reason: 'KeyFunc', keyFunc: 'controlleeKeyFunc' }),
       );
     }
   });

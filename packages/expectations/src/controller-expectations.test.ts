@@ -220,7 +220,7 @@ describe('ControllerExpectations', () => {
     for (const [call, field] of cases) {
       expect(call, field).toThrow(
         expect.objectContaining({
-          reason: 'invalid-argument',
+          reason: 'InvalidArgument',
           field,
           message: expect.stringContaining(field),
         }),

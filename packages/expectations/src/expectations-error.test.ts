@@ -6,9 +6,9 @@ import { KeyFuncError } from './key-func-error.js';
 describe('ExpectationsError', () => {
   it('carries a reason and a cause, and is recognised by its guard', () => {
     const cause = new Error('inner');
-    const err = new ExpectationsError('key-func', 'boom', { cause });
+    const err = new ExpectationsError('KeyFunc', 'boom', { cause });
     expect(err).toBeInstanceOf(Error);
-    expect(err.reason).toBe('key-func');
+    expect(err.reason).toBe('KeyFunc');
     expect(err.cause).toBe(cause);
     expect(ExpectationsError.isInstance(err)).toBe(true);
     expect(ExpectationsError.isInstance(new Error('x'))).toBe(false);
@@ -27,7 +27,7 @@ describe('ExpectationsError', () => {
 describe('InvalidArgumentError', () => {
   it('names the field and the value in a lower-case message', () => {
     const err = new InvalidArgumentError('uids[2]', 7, 'a non-empty string');
-    expect(err.reason).toBe('invalid-argument');
+    expect(err.reason).toBe('InvalidArgument');
     expect(err.field).toBe('uids[2]');
     expect(err.value).toBe(7);
     expect(err.name).toBe('InvalidArgumentError');
@@ -51,7 +51,7 @@ describe('KeyFuncError', () => {
   it('names the key function and keeps the cause', () => {
     const cause = new TypeError('bad');
     const err = new KeyFuncError('controlleeKeyFunc', 'object has no metadata.name', { cause });
-    expect(err.reason).toBe('key-func');
+    expect(err.reason).toBe('KeyFunc');
     expect(err.keyFunc).toBe('controlleeKeyFunc');
     expect(err.message).toBe('controlleeKeyFunc: object has no metadata.name');
     expect(err.cause).toBe(cause);

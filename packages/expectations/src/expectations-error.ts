@@ -4,10 +4,10 @@ const marker = Symbol.for('@ctrlkit/expectations/ExpectationsError');
 
 /**
  * Why an expectations call failed, for a program to branch on:
- * - `invalid-argument`: an argument was rejected at the call (see `InvalidArgumentError`);
- * - `key-func`: a key function could not derive a key (see `KeyFuncError`).
+ * - `InvalidArgument`: an argument was rejected at the call (see `InvalidArgumentError`);
+ * - `KeyFunc`: a key function could not derive a key (see `KeyFuncError`).
  */
-export type ExpectationsErrorReason = 'invalid-argument' | 'key-func';
+export type ExpectationsErrorReason = 'InvalidArgument' | 'KeyFunc';
 
 /**
  * The base of the package's errors. Test with `ExpectationsError.isInstance(e)` (or a

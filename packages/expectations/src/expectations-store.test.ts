@@ -228,7 +228,7 @@ describe('ExpectationsStore: edges', () => {
       [() => store.deleteExpectations(''), 'controlleeKey'],
     ];
     for (const [call, field] of cases) {
-      expect(call, field).toThrow(expect.objectContaining({ reason: 'invalid-argument', field }));
+      expect(call, field).toThrow(expect.objectContaining({ reason: 'InvalidArgument', field }));
     }
     expect(store.getCreateExpectations(key)).toEqual(['1']);
     expect(store.getDeleteExpectations(key)).toEqual(['2']);

@@ -162,7 +162,7 @@ describe('bind* options', () => {
       ],
     ];
     for (const [call, field] of cases) {
-      expect(call, field).toThrow(expect.objectContaining({ reason: 'invalid-argument', field }));
+      expect(call, field).toThrow(expect.objectContaining({ reason: 'InvalidArgument', field }));
     }
     expect(informer.handlerCount).toBe(0);
   });

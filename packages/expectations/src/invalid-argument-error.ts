@@ -8,7 +8,7 @@ const marker = Symbol.for('@ctrlkit/expectations/InvalidArgumentError');
  * An argument was rejected at the call, before any state changed: an empty key, a count
  * that is negative or not a safe integer, a UID that is not a non-empty string, an option
  * out of range. `field` names it (`'key'`, `'add'`, `'uids[2]'`, `'options.timeout'`).
- * `reason` is always `'invalid-argument'`.
+ * `reason` is always `'InvalidArgument'`.
  */
 export class InvalidArgumentError extends ExpectationsError {
   /** The argument or option that was rejected. */
@@ -16,7 +16,7 @@ export class InvalidArgumentError extends ExpectationsError {
   /** The rejected value, as given. */
   readonly value: unknown;
   constructor(field: string, value: unknown, expected: string) {
-    super('invalid-argument', `invalid ${field}: expected ${expected}, got ${describe(value)}`);
+    super('InvalidArgument', `invalid ${field}: expected ${expected}, got ${describe(value)}`);
     Object.defineProperty(this, marker, { value: true });
     this.name = 'InvalidArgumentError';
     this.field = field;
