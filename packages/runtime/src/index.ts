@@ -4,8 +4,8 @@ export { CacheSyncTimeoutError } from './controller/cache-sync-timeout-error.js'
 export {
   Controller,
   type ControllerOptions,
-  defaultCacheSyncTimeout,
-  defaultMaxConcurrentReconciles,
+  DEFAULT_CACHE_SYNC_TIMEOUT_MS,
+  DEFAULT_MAX_CONCURRENT_RECONCILES,
   type ReconcileResult,
   type Reconciler,
   type WatchOptions,

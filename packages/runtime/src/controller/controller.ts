@@ -48,7 +48,7 @@ export interface ControllerOptions {
   name: string;
   /** The reconciler. Required. */
   reconcile: Reconciler;
-  /** How many keys are reconciled at once (each key by one worker at a time). Default {@link defaultMaxConcurrentReconciles}. */
+  /** How many keys are reconciled at once (each key by one worker at a time). Default {@link DEFAULT_MAX_CONCURRENT_RECONCILES}. */
   maxConcurrentReconciles?: number;
   /** Paces retries. Default: `defaultControllerRateLimiter()` (5 ms doubling to 1000 s, and 10 qps burst 100 overall). */
   rateLimiter?: TypedRateLimiter<string>;
@@ -58,14 +58,14 @@ export interface ControllerOptions {
   clock?: Clock;
   /** Where reconcile errors are reported. Default: no logging. */
   logger?: Logger;
-  /** How long `run` waits for the watched informers to sync, in ms. Default {@link defaultCacheSyncTimeout}. */
+  /** How long `run` waits for the watched informers to sync, in ms. Default {@link DEFAULT_CACHE_SYNC_TIMEOUT_MS}. */
   cacheSyncTimeout?: number;
 }
 
 /** Keys reconciled at once by default: 1, as in controller-runtime. */
-export const defaultMaxConcurrentReconciles = 1;
+export const DEFAULT_MAX_CONCURRENT_RECONCILES = 1;
 /** How long `run` waits for caches by default: 2 minutes, as in controller-runtime. */
-export const defaultCacheSyncTimeout = 120_000;
+export const DEFAULT_CACHE_SYNC_TIMEOUT_MS = 120_000;
 /** How often `run` checks whether the caches have synced, in ms. */
 const cacheSyncPollPeriod = 100;
 
@@ -97,10 +97,10 @@ export class Controller {
     this.#options = {
       name: options.name,
       reconcile: options.reconcile,
-      workers: options.maxConcurrentReconciles ?? defaultMaxConcurrentReconciles,
+      workers: options.maxConcurrentReconciles ?? DEFAULT_MAX_CONCURRENT_RECONCILES,
       clock,
       logger: options.logger ?? noopLogger,
-      cacheSyncTimeout: options.cacheSyncTimeout ?? defaultCacheSyncTimeout,
+      cacheSyncTimeout: options.cacheSyncTimeout ?? DEFAULT_CACHE_SYNC_TIMEOUT_MS,
     };
     this.queue = newTypedRateLimitingQueue(
       options.rateLimiter ?? defaultControllerRateLimiter<string>({ clock }),
