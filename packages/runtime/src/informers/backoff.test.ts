@@ -1,11 +1,11 @@
 import { FakeClock } from '@ctrlkit/workqueue/testing';
 import { describe, expect, it } from 'vitest';
+import { sleep } from '../internal/sleep.js';
 import {
   Backoff,
   DEFAULT_BACKOFF_INITIAL_MS,
   DEFAULT_BACKOFF_MAX_MS,
   DEFAULT_BACKOFF_RESET_MS,
-  sleep,
 } from './backoff.js';
 import { InvalidInformerOptionError } from './errors/invalid-informer-option-error.js';
 

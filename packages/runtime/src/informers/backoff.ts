@@ -1,6 +1,7 @@
 //! Exponential backoff with jitter and a reset after a quiet period (client-go's reflector backoff).
 
 import { type Clock, realClock } from '@ctrlkit/workqueue';
+import { sleep } from '../internal/sleep.js';
 import { InvalidInformerOptionError } from './errors/invalid-informer-option-error.js';
 
 /** The first wait after a failure: 800 ms (client-go's reflector). */
@@ -86,20 +87,6 @@ export class Backoff {
     const delay = this.next();
     return sleep(this.#clock, delay, signal).then(() => delay);
   }
-}
-
-/** Resolves after `ms` on `clock`, or as soon as `signal` aborts. */
-export function sleep(clock: Clock, ms: number, signal: AbortSignal): Promise<void> {
-  if (signal.aborted) return Promise.resolve();
-  return new Promise((resolve) => {
-    const done = (): void => {
-      timer.cancel();
-      signal.removeEventListener('abort', done);
-      resolve();
-    };
-    const timer = clock.setTimer(done, ms);
-    signal.addEventListener('abort', done, { once: true });
-  });
 }
 
 function positive(field: string, value: number | undefined, fallback: number): number {

@@ -1,6 +1,7 @@
 //! Leader election on a lock object, with client-go's timing and semantics (`tools/leaderelection`).
 
 import { type Clock, realClock } from '@ctrlkit/workqueue';
+import { sleep } from '../internal/sleep.js';
 import { type Logger, noopLogger } from '../logger.js';
 import { LeaderElectionError } from './leader-election-error.js';
 import type { LeaderElectionRecord, ResourceLock } from './resource-lock.js';
@@ -269,7 +270,7 @@ export class LeaderElector {
         return true;
       }
       const wait = this.#retryPeriod * (1 + this.#random() * JITTER_FACTOR);
-      await this.#sleep(wait, signal);
+      await sleep(this.#clock, wait, signal);
     }
     return false;
   }
@@ -284,7 +285,7 @@ export class LeaderElector {
         if (renewed || signal.aborted) break;
         const left = deadline - this.#clock.now();
         if (left <= 0) break;
-        await this.#sleep(Math.min(this.#retryPeriod, left), signal);
+        await sleep(this.#clock, Math.min(this.#retryPeriod, left), signal);
         if (signal.aborted || this.#clock.now() >= deadline) break;
       }
       this.#maybeReportTransition();
@@ -300,7 +301,7 @@ export class LeaderElector {
         );
         return;
       }
-      await this.#sleep(this.#retryPeriod, signal);
+      await sleep(this.#clock, this.#retryPeriod, signal);
     }
   }
 
@@ -474,20 +475,6 @@ export class LeaderElector {
       } catch (error) {
         this.#logger.error({ lock: this.#name, error }, 'onNewLeader threw');
       }
-    });
-  }
-
-  /** Waits `ms` on the clock, or less if `signal` aborts. */
-  #sleep(ms: number, signal: AbortSignal): Promise<void> {
-    if (signal.aborted) return Promise.resolve();
-    return new Promise((resolve) => {
-      const done = (): void => {
-        timer.cancel();
-        signal.removeEventListener('abort', done);
-        resolve();
-      };
-      const timer = this.#clock.setTimer(done, ms);
-      signal.addEventListener('abort', done, { once: true });
     });
   }
 }
