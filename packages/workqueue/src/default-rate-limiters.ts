@@ -39,15 +39,15 @@ export interface BucketRateLimiterOptions {
 }
 
 /** Base delay of {@link defaultControllerRateLimiter}'s per-item backoff: 5 ms. */
-export const defaultControllerBaseDelay = 5;
+export const DEFAULT_CONTROLLER_BASE_DELAY_MS = 5;
 /** Cap of the default per-item backoffs: 1000 s. */
-export const defaultMaxDelay = 1000 * 1000;
+export const DEFAULT_MAX_DELAY_MS = 1000 * 1000;
 /** Refill rate of {@link defaultControllerRateLimiter}'s bucket: 10 per second. */
-export const defaultBucketQps = 10;
+export const DEFAULT_BUCKET_QPS = 10;
 /** Size of {@link defaultControllerRateLimiter}'s bucket: 100. */
-export const defaultBucketBurst = 100;
+export const DEFAULT_BUCKET_BURST = 100;
 /** Base delay of {@link defaultItemBasedRateLimiter}: 1 ms. */
-export const defaultItemBasedBaseDelay = 1;
+export const DEFAULT_ITEM_BASED_BASE_DELAY_MS = 1;
 
 const itemOptionKeys = ['keyFunc'] as const;
 
@@ -170,10 +170,14 @@ export function defaultControllerRateLimiter<T>(
   checkOptions(options, 'options', ['keyFunc', 'clock']);
   const { clock, ...itemOptions } = options;
   return newMaxOfRateLimiter<T>(
-    newItemExponentialFailureRateLimiter(defaultControllerBaseDelay, defaultMaxDelay, itemOptions),
+    newItemExponentialFailureRateLimiter(
+      DEFAULT_CONTROLLER_BASE_DELAY_MS,
+      DEFAULT_MAX_DELAY_MS,
+      itemOptions,
+    ),
     newBucketRateLimiter({
-      qps: defaultBucketQps,
-      burst: defaultBucketBurst,
+      qps: DEFAULT_BUCKET_QPS,
+      burst: DEFAULT_BUCKET_BURST,
       ...(clock !== undefined && { clock }),
     }),
   );
@@ -183,7 +187,11 @@ export function defaultControllerRateLimiter<T>(
 export function defaultItemBasedRateLimiter<T>(
   options?: ItemRateLimiterOptions<T>,
 ): TypedRateLimiter<T> {
-  return newItemExponentialFailureRateLimiter(defaultItemBasedBaseDelay, defaultMaxDelay, options);
+  return newItemExponentialFailureRateLimiter(
+    DEFAULT_ITEM_BASED_BASE_DELAY_MS,
+    DEFAULT_MAX_DELAY_MS,
+    options,
+  );
 }
 
 /** Failure counts per item key. */

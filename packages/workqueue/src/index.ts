@@ -3,13 +3,13 @@
 export { type Clock, realClock, type Timer } from './clock.js';
 export {
   type BucketRateLimiterOptions,
-  defaultBucketBurst,
-  defaultBucketQps,
-  defaultControllerBaseDelay,
+  DEFAULT_BUCKET_BURST,
+  DEFAULT_BUCKET_QPS,
+  DEFAULT_CONTROLLER_BASE_DELAY_MS,
+  DEFAULT_ITEM_BASED_BASE_DELAY_MS,
+  DEFAULT_MAX_DELAY_MS,
   defaultControllerRateLimiter,
-  defaultItemBasedBaseDelay,
   defaultItemBasedRateLimiter,
-  defaultMaxDelay,
   type ItemRateLimiterOptions,
   newBucketRateLimiter,
   newItemExponentialFailureRateLimiter,
@@ -35,7 +35,7 @@ export {
   noopMetricsProvider,
   type SettableGaugeMetric,
   setProvider,
-  unfinishedWorkUpdatePeriod,
+  UNFINISHED_WORK_UPDATE_PERIOD_MS,
 } from './metrics.js';
 export { type ParallelizeOptions, parallelizeUntil } from './parallelizer.js';
 export {

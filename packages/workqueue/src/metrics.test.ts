@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { newTypedDelayingQueue } from './delaying-queue.js';
-import { unfinishedWorkUpdatePeriod } from './metrics.js';
+import { UNFINISHED_WORK_UPDATE_PERIOD_MS } from './metrics.js';
 import { newTyped } from './queue.js';
 import { FakeClock } from './testing/fake-clock.js';
 import { RecordingMetricsProvider } from './testing/recording-metrics-provider.js';
@@ -17,13 +17,13 @@ describe('metrics', () => {
     const q = newTyped<string>({ name: 'test', metricsProvider: provider, clock });
     q.add('foo');
     await q.get();
-    clock.step(unfinishedWorkUpdatePeriod);
+    clock.step(UNFINISHED_WORK_UPDATE_PERIOD_MS);
     expect(provider.get('test').unfinishedWorkSeconds).toBeCloseTo(0.5, 9);
-    clock.step(unfinishedWorkUpdatePeriod);
+    clock.step(UNFINISHED_WORK_UPDATE_PERIOD_MS);
     expect(provider.get('test').unfinishedWorkSeconds).toBeCloseTo(1, 9);
     q.shutDown();
     expect(clock.pendingTimers).toBe(0);
-    clock.step(10 * unfinishedWorkUpdatePeriod);
+    clock.step(10 * UNFINISHED_WORK_UPDATE_PERIOD_MS);
     expect(provider.get('test').unfinishedWorkSeconds).toBeCloseTo(1, 9);
   });
 
@@ -60,8 +60,8 @@ describe('metrics', () => {
     expect(m.latency[1]).toBeCloseTo(2.5e-5, 12);
 
     // The gauges refresh on the 500 ms ticker: the first tick after the get.
-    clock.step(unfinishedWorkUpdatePeriod - 0.075);
-    const age = (unfinishedWorkUpdatePeriod - 0.075) / 1000;
+    clock.step(UNFINISHED_WORK_UPDATE_PERIOD_MS - 0.075);
+    const age = (UNFINISHED_WORK_UPDATE_PERIOD_MS - 0.075) / 1000;
     expect(m.unfinishedWorkSeconds).toBeCloseTo(age, 9);
     expect(m.longestRunningProcessorSeconds).toBeCloseTo(age, 9);
 

@@ -43,7 +43,7 @@ export interface MetricsProvider {
 }
 
 /** How often the unfinished-work gauges are refreshed, in milliseconds: 500, as in client-go. */
-export const unfinishedWorkUpdatePeriod = 500;
+export const UNFINISHED_WORK_UPDATE_PERIOD_MS = 500;
 
 const noop = (): void => {};
 const noopMetric = { inc: noop, dec: noop, set: noop, observe: noop };

@@ -7,7 +7,7 @@ import {
   type HistogramMetric,
   type MetricsProvider,
   type SettableGaugeMetric,
-  unfinishedWorkUpdatePeriod,
+  UNFINISHED_WORK_UPDATE_PERIOD_MS,
 } from '../metrics.js';
 
 /** The metrics of one named queue, keyed by item key. */
@@ -31,7 +31,10 @@ export class QueueMetrics<K> {
     this.#workDuration = provider.newWorkDurationMetric(name);
     this.#unfinishedWork = provider.newUnfinishedWorkSecondsMetric(name);
     this.#longestRunning = provider.newLongestRunningProcessorSecondsMetric(name);
-    this.#ticker = clock.setTicker(() => this.updateUnfinishedWork(), unfinishedWorkUpdatePeriod);
+    this.#ticker = clock.setTicker(
+      () => this.updateUnfinishedWork(),
+      UNFINISHED_WORK_UPDATE_PERIOD_MS,
+    );
   }
 
   add(key: K): void {
