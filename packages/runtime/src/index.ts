@@ -119,6 +119,7 @@ export {
   Reflector,
   type ReflectorOptions,
   type ReflectorSink,
+  WATCH_IDLE_TIMEOUT_MS,
 } from './informers/reflector.js';
 export {
   formatGroupVersionResource,

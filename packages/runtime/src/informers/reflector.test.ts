@@ -2,7 +2,7 @@ import { FakeClock } from '@ctrlkit/workqueue/testing';
 import type { KubernetesObject } from '@kubernetes/client-node';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ApiStatusError } from './errors/api-status-error.js';
-import { Reflector, type ReflectorSink } from './reflector.js';
+import { Reflector, type ReflectorSink, WATCH_IDLE_TIMEOUT_MS } from './reflector.js';
 import { FakeListWatch } from './testing/fake-list-watch.js';
 
 const flush = () => new Promise<void>((resolve) => setImmediate(resolve));
@@ -83,6 +83,21 @@ describe('Reflector', () => {
     void reflector.run(controller.signal);
     await flush();
     expect(lw.watchCalls[0]?.timeoutSeconds).toBe(450);
+  });
+
+  it('closes a watch idle for 2 minutes (a half-open connection) long before its server timeout', async () => {
+    const lw = new FakeListWatch();
+    controller = new AbortController();
+    const reflector = new Reflector({
+      listWatch: lw,
+      sink: new RecordingSink(),
+      initialListMode: 'list',
+    });
+    void reflector.run(controller.signal);
+    await flush();
+    expect(lw.watchCalls[0]?.idleTimeoutMs).toBe(WATCH_IDLE_TIMEOUT_MS);
+    expect(WATCH_IDLE_TIMEOUT_MS).toBe(120_000);
+    expect((lw.watchCalls[0]?.timeoutSeconds ?? 0) * 1000).toBeGreaterThan(WATCH_IDLE_TIMEOUT_MS);
   });
 
   it('delivers watch events in order and resumes a dropped watch from the last version seen, bookmarks included', async () => {

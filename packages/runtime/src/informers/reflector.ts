@@ -15,6 +15,12 @@ import { isExpiredStatus } from './rest-client.js';
 export const DEFAULT_PAGE_SIZE = 500;
 /** The shortest server-side watch timeout; each watch asks for this × (1 + random): 5 min. */
 export const DEFAULT_MIN_WATCH_TIMEOUT_MS = 300_000;
+/**
+ * A watch on which nothing (not even a bookmark, which the apiserver sends about once a
+ * minute) arrived for this long is taken for a half-open connection, closed, and resumed
+ * from the last resourceVersion: 2 min.
+ */
+export const WATCH_IDLE_TIMEOUT_MS = 120_000;
 /** A watch that ends sooner than this without an event counts as a failure (backoff): 1 s. */
 export const SHORT_WATCH_MS = 1_000;
 /** A 410 Gone less than this long after the previous one relists after a backoff, not at once: 10 s. */
@@ -325,7 +331,7 @@ export class Reflector<T extends KubernetesObject = KubernetesObject> {
         ...options,
         allowWatchBookmarks: true,
         timeoutSeconds,
-        idleTimeoutMs: timeoutSeconds * 1000 + 30_000,
+        idleTimeoutMs: Math.min(timeoutSeconds * 1000 + 30_000, WATCH_IDLE_TIMEOUT_MS),
         signal,
       },
       (event) => {
