@@ -114,6 +114,37 @@ describe('Controller', () => {
     await running;
   });
 
+  it('waits for its own handler registration to sync when the informer offers one', async () => {
+    const seen: string[] = [];
+    const clock = new FakeClock();
+    let registrationSynced = false;
+    const source = new ScriptedSource();
+    const registering: EventSource<ObjectWithMetadata> = {
+      addEventHandler: (handlers) => {
+        source.addEventHandler(handlers);
+        return { hasSynced: () => registrationSynced };
+      },
+      hasSynced: () => true,
+    };
+    const controller = new Controller({
+      name: 'registration',
+      reconcile: (key) => void seen.push(key),
+      clock,
+    }).watch(registering);
+    const stop = new AbortController();
+    const running = controller.run(stop.signal);
+    source.add(cm('queued'));
+    clock.step(500);
+    await tick();
+    expect(seen).toEqual([]);
+    registrationSynced = true;
+    clock.step(100);
+    await tick();
+    expect(seen).toEqual(['ns/queued']);
+    stop.abort();
+    await running;
+  });
+
   it('rejects with CacheSyncTimeoutError when the caches do not sync in time', async () => {
     const clock = new FakeClock();
     const source = new ScriptedSource();

@@ -88,7 +88,8 @@ export class Controller {
     logger: Logger;
     cacheSyncTimeout: number;
   };
-  readonly #sources: EventSource<unknown>[] = [];
+  /** What must have synced before workers start: each watch's registration, or its informer. */
+  readonly #synced: Array<() => boolean> = [];
   #running = false;
 
   constructor(options: ControllerOptions) {
@@ -125,12 +126,19 @@ export class Controller {
         this.queue.add(isTombstone(obj) ? obj.key : objectKey(obj as ObjectWithMetadata));
       }
     };
-    source.addEventHandler({
+    const registration = source.addEventHandler({
       onAdd: (obj) => enqueue(obj),
       onUpdate: (_old, obj) => enqueue(obj),
       onDelete: (obj) => enqueue(obj),
-    });
-    this.#sources.push(source as EventSource<unknown>);
+    }) as { hasSynced?: unknown } | undefined;
+    // A registration that knows whether its handler has seen the initial list is the
+    // precise signal (client-go's ResourceEventHandlerRegistration); else the informer's.
+    const hasSynced = registration?.hasSynced;
+    this.#synced.push(
+      typeof hasSynced === 'function'
+        ? () => hasSynced.call(registration) === true
+        : () => source.hasSynced(),
+    );
     return this;
   }
 
@@ -212,7 +220,7 @@ export class Controller {
     return new Promise((resolve) => {
       const check = () => {
         if (signal.aborted) return resolve(false);
-        if (this.#sources.every((source) => source.hasSynced())) return resolve(true);
+        if (this.#synced.every((synced) => synced())) return resolve(true);
         if (clock.now() >= deadline) return resolve(false);
         clock.setTimer(check, Math.min(cacheSyncPollPeriod, deadline - clock.now()));
       };

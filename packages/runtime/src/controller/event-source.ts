@@ -31,7 +31,9 @@ export interface EventHandlers<T> {
 
 /**
  * The part of a shared informer a controller uses (structural, so any informer with
- * these methods works): handler registration and the initial sync.
+ * these methods works): handler registration and the initial sync. When
+ * `addEventHandler` returns a registration with `hasSynced()`, the controller waits for
+ * that (its handler has seen the initial list); otherwise for the informer's `hasSynced()`.
  */
 export interface EventSource<T> {
   addEventHandler(handlers: EventHandlers<T>): unknown;
