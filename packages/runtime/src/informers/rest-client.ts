@@ -10,7 +10,7 @@ import { type ApiStatus, ApiStatusError } from './errors/api-status-error.js';
 import { InvalidInformerOptionError } from './errors/invalid-informer-option-error.js';
 import { ResourceExpiredError } from './errors/resource-expired-error.js';
 import { WatchStreamError } from './errors/watch-stream-error.js';
-import { ListBodyParser, type ParsedList } from './list-body-parser.js';
+import { ListBodyParser, type ParsedList } from '../internal/list-body-parser.js';
 
 /** What {@link RestClientOptions.onRequest} is told about each request. */
 export interface RestRequestInfo {
