@@ -6,11 +6,11 @@ import * as https from 'node:https';
 import type { Readable } from 'node:stream';
 import { createGunzip } from 'node:zlib';
 import type { KubeConfig } from '@kubernetes/client-node';
+import { ListBodyParser, type ParsedList } from '../internal/list-body-parser.js';
 import { type ApiStatus, ApiStatusError } from './errors/api-status-error.js';
 import { InvalidInformerOptionError } from './errors/invalid-informer-option-error.js';
 import { ResourceExpiredError } from './errors/resource-expired-error.js';
 import { WatchStreamError } from './errors/watch-stream-error.js';
-import { ListBodyParser, type ParsedList } from '../internal/list-body-parser.js';
 
 /** What {@link RestClientOptions.onRequest} is told about each request. */
 export interface RestRequestInfo {
