@@ -181,6 +181,7 @@ export {
 } from './informers/shared-informer.js';
 export {
   type InformerForOptions,
+  type ResourceCacheOptions,
   SharedInformerFactory,
   type SharedInformerFactoryOptions,
 } from './informers/shared-informer-factory.js';
