@@ -1,5 +1,13 @@
 //! @ctrlkit/runtime: informers, the controller loop, leader election, events and controller references.
 
+export {
+  type Clock,
+  InvalidArgumentError,
+  type Logger,
+  noopLogger,
+  realClock,
+  type Timer,
+} from '@ctrlkit/workqueue';
 export { CacheSyncTimeoutError } from './controller/cache-sync-timeout-error.js';
 export {
   Controller,
@@ -64,10 +72,6 @@ export {
   type EventSubject,
   type EventType,
 } from './events/event-recorder.js';
-export {
-  EventRecorderError,
-  type EventRecorderErrorReason,
-} from './events/event-recorder-error.js';
 export { CoreV1EventSink, type EventSink } from './events/event-sink.js';
 export {
   Backoff,
@@ -81,7 +85,6 @@ export {
 export { type DiscoveredResource, discoverResource } from './informers/discovery.js';
 export { type ApiStatus, ApiStatusError } from './informers/errors/api-status-error.js';
 export { InformerError, type InformerErrorReason } from './informers/errors/informer-error.js';
-export { InvalidInformerOptionError } from './informers/errors/invalid-informer-option-error.js';
 export { ResourceExpiredError } from './informers/errors/resource-expired-error.js';
 export { WatchStreamError } from './informers/errors/watch-stream-error.js';
 export {
@@ -182,4 +185,3 @@ export type {
   ObservedRecord,
   ResourceLock,
 } from './leader-election/resource-lock.js';
-export { type Logger, noopLogger } from './logger.js';

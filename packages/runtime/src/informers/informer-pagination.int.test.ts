@@ -2,7 +2,7 @@ import * as https from 'node:https';
 import {
   type ControlPlane,
   createTestNamespace,
-  silentLogger,
+  noopLogger,
   startControlPlane,
 } from '@ctrlkit/envtest';
 import type { KubeConfig } from '@kubernetes/client-node';
@@ -64,7 +64,7 @@ async function createConfigMaps(count: number, concurrency: number): Promise<voi
 beforeAll(async () => {
   // A plane of its own, with etcd not syncing to disk, so that 10,000 creates take seconds.
   plane = await startControlPlane({
-    logger: silentLogger,
+    logger: noopLogger,
     etcdFlags: { 'unsafe-no-fsync': 'true' },
   });
   kubeConfig = plane.kubeConfig;
