@@ -1,7 +1,7 @@
 //! ListWatch: the LIST and WATCH calls of one resource, namespace and selector set.
 
+import { InvalidArgumentError } from '@ctrlkit/workqueue';
 import type { KubeConfig, KubernetesObject } from '@kubernetes/client-node';
-import { InvalidInformerOptionError } from './errors/invalid-informer-option-error.js';
 import {
   collectionPath,
   type GroupVersionResource,
@@ -119,7 +119,7 @@ export function newListWatch<T extends KubernetesObject = KubernetesObject>(
   const labelSelector = optionalString('labelSelector', options.labelSelector);
   const fieldSelector = optionalString('fieldSelector', options.fieldSelector);
   if (options.metadataOnly !== undefined && typeof options.metadataOnly !== 'boolean') {
-    throw new InvalidInformerOptionError('metadataOnly', 'must be a boolean');
+    throw new InvalidArgumentError('metadataOnly', 'must be a boolean');
   }
   return new RestListWatch<T>(
     rest,
@@ -261,6 +261,6 @@ function joinSelectors(a: string, b: string | undefined): string | undefined {
 function optionalString(field: string, value: unknown): string {
   if (value === undefined) return '';
   if (typeof value !== 'string')
-    throw new InvalidInformerOptionError(field, `must be a string, got ${typeof value}`);
+    throw new InvalidArgumentError(field, `must be a string, got ${typeof value}`);
   return value;
 }

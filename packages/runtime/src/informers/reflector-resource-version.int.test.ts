@@ -10,7 +10,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import {
   type ControlPlane,
   createTestNamespace,
-  silentLogger,
+  noopLogger,
   startControlPlane,
 } from '@ctrlkit/envtest';
 import { testKubeConfig } from '@ctrlkit/envtest/vitest';
@@ -178,7 +178,7 @@ describe('reflector resourceVersion across apiserver restarts and clusters (a pl
   let core: CoreV1Api;
   beforeAll(async () => {
     plane = await startControlPlane({
-      logger: silentLogger,
+      logger: noopLogger,
       watchCache: true,
       etcdCompactionIntervalMs: 0,
       etcdFlags: { 'unsafe-no-fsync': 'true' },

@@ -5,10 +5,10 @@ import * as http from 'node:http';
 import * as https from 'node:https';
 import type { Readable } from 'node:stream';
 import { createGunzip } from 'node:zlib';
+import { InvalidArgumentError } from '@ctrlkit/workqueue';
 import type { KubeConfig } from '@kubernetes/client-node';
 import { ListBodyParser, type ParsedList } from '../internal/list-body-parser.js';
 import { type ApiStatus, ApiStatusError } from './errors/api-status-error.js';
-import { InvalidInformerOptionError } from './errors/invalid-informer-option-error.js';
 import { ResourceExpiredError } from './errors/resource-expired-error.js';
 import { WatchStreamError } from './errors/watch-stream-error.js';
 
@@ -70,19 +70,19 @@ export class RestClient {
       typeof kubeConfig !== 'object' ||
       typeof kubeConfig.getCurrentCluster !== 'function'
     ) {
-      throw new InvalidInformerOptionError(
+      throw new InvalidArgumentError(
         'kubeConfig',
         'must be a KubeConfig from @kubernetes/client-node',
       );
     }
     if (options.onRequest !== undefined && typeof options.onRequest !== 'function') {
-      throw new InvalidInformerOptionError('onRequest', 'must be a function');
+      throw new InvalidArgumentError('onRequest', 'must be a function');
     }
     this.kubeConfig = kubeConfig;
     this.#onRequest = options.onRequest;
     const idle = options.listIdleTimeoutMs;
     if (idle !== undefined && (!Number.isFinite(idle) || idle <= 0)) {
-      throw new InvalidInformerOptionError(
+      throw new InvalidArgumentError(
         'listIdleTimeoutMs',
         `must be a finite number of ms > 0, got ${String(idle)}`,
       );
@@ -90,7 +90,7 @@ export class RestClient {
     this.#listIdleTimeoutMs = idle ?? DEFAULT_LIST_IDLE_TIMEOUT_MS;
     const disable = options.disableCompression;
     if (disable !== undefined && typeof disable !== 'boolean') {
-      throw new InvalidInformerOptionError('disableCompression', 'must be a boolean');
+      throw new InvalidArgumentError('disableCompression', 'must be a boolean');
     }
     this.#acceptEncoding = disable === true ? 'identity' : 'gzip';
   }
@@ -254,7 +254,7 @@ export class RestClient {
     idleTimeoutMs: number | undefined,
   ): Promise<SentRequest> {
     const cluster = this.kubeConfig.getCurrentCluster();
-    if (!cluster) throw new InvalidInformerOptionError('kubeConfig', 'has no current cluster');
+    if (!cluster) throw new InvalidArgumentError('kubeConfig', 'has no current cluster');
     const options: https.RequestOptions = {};
     await this.kubeConfig.applyToHTTPSOptions(options);
     signal?.throwIfAborted();

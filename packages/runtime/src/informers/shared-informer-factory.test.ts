@@ -1,6 +1,6 @@
+import { InvalidArgumentError } from '@ctrlkit/workqueue';
 import { KubeConfig } from '@kubernetes/client-node';
 import { describe, expect, it } from 'vitest';
-import { InvalidInformerOptionError } from './errors/invalid-informer-option-error.js';
 import { SharedInformerFactory } from './shared-informer-factory.js';
 
 function kubeConfig(): KubeConfig {
@@ -43,11 +43,9 @@ describe('SharedInformerFactory cache options', () => {
   it('rejects a byResource key that is not a resource, naming it', () => {
     expect(
       () => new SharedInformerFactory(kubeConfig(), { byResource: { 'a/b/c/d': {} } }),
-    ).toThrow(
-      expect.objectContaining({ field: "byResource['a/b/c/d']" }) as InvalidInformerOptionError,
-    );
+    ).toThrow(expect.objectContaining({ field: "byResource['a/b/c/d']" }) as InvalidArgumentError);
     expect(() => new SharedInformerFactory(kubeConfig(), { labelSelector: 1 as never })).toThrow(
-      InvalidInformerOptionError,
+      InvalidArgumentError,
     );
   });
 });

@@ -1,10 +1,9 @@
 //! A factory that hands out one shared informer per resource and option set, and starts them.
 
-import type { Clock } from '@ctrlkit/workqueue';
+import { type Clock, InvalidArgumentError } from '@ctrlkit/workqueue';
 import type { KubeConfig, KubernetesObject } from '@kubernetes/client-node';
 import { type Logger, noopLogger } from '../logger.js';
 import type { BackoffOptions } from './backoff.js';
-import { InvalidInformerOptionError } from './errors/invalid-informer-option-error.js';
 import { newListWatch } from './list-watch.js';
 import { type Lister, newLister } from './lister.js';
 import type { InitialListMode } from './reflector.js';
@@ -103,33 +102,33 @@ export class SharedInformerFactory {
 
   constructor(client: KubeConfig | RestClient, options: SharedInformerFactoryOptions = {}) {
     if (options === null || typeof options !== 'object')
-      throw new InvalidInformerOptionError('options', 'must be an object');
+      throw new InvalidArgumentError('options', 'must be an object');
     this.client =
       client instanceof RestClient
         ? client
         : new RestClient(client, { disableCompression: options.disableCompression });
     if (options.namespace !== undefined && typeof options.namespace !== 'string') {
-      throw new InvalidInformerOptionError('namespace', 'must be a string');
+      throw new InvalidArgumentError('namespace', 'must be a string');
     }
     const resync = options.defaultResyncPeriodMs;
     if (
       resync !== undefined &&
       (typeof resync !== 'number' || !(resync >= 0) || !Number.isFinite(resync))
     ) {
-      throw new InvalidInformerOptionError(
+      throw new InvalidArgumentError(
         'defaultResyncPeriodMs',
         `must be a finite number of ms ≥ 0, got ${String(resync)}`,
       );
     }
     for (const field of ['labelSelector', 'fieldSelector'] as const) {
       if (options[field] !== undefined && typeof options[field] !== 'string') {
-        throw new InvalidInformerOptionError(field, 'must be a string');
+        throw new InvalidArgumentError(field, 'must be a string');
       }
     }
     for (const [resource, defaults] of Object.entries(options.byResource ?? {})) {
       const gvr = toGroupVersionResource(resource, `byResource['${resource}']`);
       if (defaults === null || typeof defaults !== 'object') {
-        throw new InvalidInformerOptionError(`byResource['${resource}']`, 'must be an object');
+        throw new InvalidArgumentError(`byResource['${resource}']`, 'must be an object');
       }
       this.#byResource.set(formatGroupVersionResource(gvr), defaults);
     }

@@ -547,7 +547,7 @@ function newElector(
       ...rest,
     });
   } catch (error) {
-    if (LeaderElectionError.isInstance(error) && error.field !== undefined) {
+    if (InvalidArgumentError.isInstance(error)) {
       const field = `leaderElection.${error.field === 'lock.identity' ? 'identity' : `${error.field}Ms`}`;
       throw new InvalidArgumentError(field, error.message);
     }
