@@ -12,7 +12,11 @@ import { type Query, type RawWatchEvent, RestClient } from './rest-client.js';
 
 /** The options of one LIST request (one page). */
 export interface ListRequestOptions {
-  /** `''` (the default) asks for a consistent, most recent list; `'0'` accepts any cached state. */
+  /**
+   * `''` (the default) asks for a consistent, most recent list (from etcd); `'0'` accepts
+   * any state the watch cache holds (which ignores `limit` then); a version asks for a
+   * state at least that new (served by the watch cache when `limit` is unset).
+   */
   resourceVersion?: string;
   resourceVersionMatch?: 'Exact' | 'NotOlderThan';
   /** The page size; `0` or undefined asks for everything at once. */
@@ -130,7 +134,7 @@ export function newListWatch<T extends KubernetesObject = KubernetesObject>(
 class RestListWatch<T extends KubernetesObject> implements ListWatch<T> {
   readonly #path: string;
   /** Pages requested before they were asked for, by request (see `#fetch`). */
-  readonly #prefetched = new Map<string, Promise<Buffer>>();
+  readonly #prefetched = new Map<string, Promise<ObjectList<T>>>();
 
   constructor(
     readonly client: RestClient,
@@ -147,11 +151,9 @@ class RestListWatch<T extends KubernetesObject> implements ListWatch<T> {
     const key = prefetchKey(options);
     // A list without a continue token starts a new pagination: earlier prefetches are stale.
     if (options.continue === undefined) this.#prefetched.clear();
-    const body = this.#prefetched.get(key) ?? this.#fetch(options);
+    const pending = this.#prefetched.get(key) ?? this.#fetch(options);
     this.#prefetched.delete(key);
-    const list = JSON.parse((await body).toString('utf8')) as ObjectList<T>;
-    if (!Array.isArray(list.items)) list.items = [];
-    return list;
+    return await pending;
   }
 
   /**
@@ -159,7 +161,7 @@ class RestListWatch<T extends KubernetesObject> implements ListWatch<T> {
    * one's continue token arrives (at the head of the body), so the apiserver prepares it
    * while this one is still being received and parsed; `list` then finds it ready.
    */
-  #fetch(options: ListRequestOptions): Promise<Buffer> {
+  #fetch(options: ListRequestOptions): Promise<ObjectList<T>> {
     const query: Query = {
       labelSelector: joinSelectors(this.labelSelector, options.labelSelector),
       fieldSelector: joinSelectors(this.fieldSelector, options.fieldSelector),
@@ -173,7 +175,13 @@ class RestListWatch<T extends KubernetesObject> implements ListWatch<T> {
       ? (head: Buffer) => {
           const token = peekContinueToken(head);
           if (token === undefined || options.signal?.aborted) return;
-          const next = { ...options, continue: token };
+          // A continue page carries no resourceVersion: the token holds it.
+          const next = {
+            ...options,
+            continue: token,
+            resourceVersion: undefined,
+            resourceVersionMatch: undefined,
+          };
           const key = prefetchKey(next);
           if (this.#prefetched.has(key) || this.#prefetched.size >= MAX_PREFETCHED) return;
           const nextBody = this.#fetch(next);
@@ -181,7 +189,13 @@ class RestListWatch<T extends KubernetesObject> implements ListWatch<T> {
           this.#prefetched.set(key, nextBody);
         }
       : undefined;
-    return this.client.getBody(this.#path, query, accept, options.signal, onHead);
+    return this.client.getList(
+      this.#path,
+      query,
+      accept,
+      options.signal,
+      onHead,
+    ) as unknown as Promise<ObjectList<T>>;
   }
 
   watch(options: WatchRequestOptions, onEvent: (event: WatchEvent<T>) => void): Promise<void> {

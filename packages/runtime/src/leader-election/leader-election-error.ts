@@ -3,12 +3,13 @@
 const marker = Symbol.for('@ctrlkit/runtime/LeaderElectionError');
 
 /**
- * What went wrong: `AlreadyRunning` (`run` called twice). An invalid option is not a
- * `LeaderElectionError` but the `InvalidArgumentError` every ctrlkit package throws.
+ * What went wrong: `AlreadyRunning` (`run` called twice), `LeaseLost` (a `Manager` stopped
+ * because it could not renew its lease). An invalid option is not a `LeaderElectionError`
+ * but the `InvalidArgumentError` every ctrlkit package throws.
  */
-export type LeaderElectionErrorReason = 'AlreadyRunning';
+export type LeaderElectionErrorReason = 'AlreadyRunning' | 'LeaseLost';
 
-/** Thrown by `run` when the elector is already running. */
+/** Thrown by `run` when the elector is already running, and by `Manager.start` when the lease was lost. */
 export class LeaderElectionError extends Error {
   /** What a program can branch on. */
   readonly reason: LeaderElectionErrorReason;
