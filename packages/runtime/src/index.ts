@@ -1,4 +1,4 @@
-//! @ctrlkit/runtime: informers, the controller loop, leader election, events and controller references.
+//! @ctrlkit/runtime: informers, the controller loop, leader election, events, controller references, and CRDs from TypeBox schemas.
 
 export {
   ApiClientFactory,
@@ -51,6 +51,28 @@ export {
   type ObjectAction,
   recheckDeletionTimestamp,
 } from './controller-refs/controller-ref-manager.js';
+export {
+  type CustomResource,
+  type CustomResourceDefinitionOptions,
+  type CustomResourceNames,
+  type CustomResourceScope,
+  type CustomResourceSubresources,
+  type CustomResourceVersion,
+  customResourceDefinition,
+  DEFAULT_CUSTOM_RESOURCE_SCOPE,
+  type PrinterColumn,
+} from './crd/custom-resource-definition.js';
+export {
+  checkManifests,
+  type RenderManifestsOptions,
+  renderManifests,
+  writeManifests,
+} from './crd/manifests.js';
+export {
+  ManifestsOutdatedError,
+  type ManifestsOutdatedErrorReason,
+} from './crd/manifests-outdated-error.js';
+export { type StructuralSchema, structuralSchema } from './crd/structural-schema.js';
 export {
   COMBINED_PREFIX,
   type CorrelationResult,
