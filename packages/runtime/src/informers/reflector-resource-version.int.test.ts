@@ -67,8 +67,12 @@ function informerOn(client: RestClient, namespace: string) {
 }
 
 describe('reflector resourceVersion on the shared control plane (watch cache on)', () => {
-  const kubeConfig = testKubeConfig();
-  const core = kubeConfig.makeApiClient(CoreV1Api);
+  let kubeConfig: KubeConfig;
+  let core: CoreV1Api;
+  beforeAll(() => {
+    kubeConfig = testKubeConfig();
+    core = kubeConfig.makeApiClient(CoreV1Api);
+  });
 
   it('first lists at resourceVersion=0 with limit=500, answered whole by the watch cache (510 objects, one request), then watches from its version', async () => {
     const namespace = await createTestNamespace(kubeConfig, 'rv0-');
