@@ -154,6 +154,11 @@ describe('finalizer', () => {
     await expect(finalizer(writer, 'Not A Name', object(), () => undefined)).rejects.toSatisfy(
       (e) => InvalidArgumentError.isInstance(e) && e.field === 'finalizer',
     );
+    const listed = { metadata: { name: 'cm', namespace: 'ns' } }; // from a LIST: no kind
+    await expect(finalizer(writer, name, listed, () => undefined)).rejects.toSatisfy(
+      (e) => InvalidArgumentError.isInstance(e) && e.field === 'object.apiVersion',
+    );
+    expect(writer.patches).toEqual([]);
   });
 });
 

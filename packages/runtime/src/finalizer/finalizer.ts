@@ -4,7 +4,7 @@ import type { KubernetesObject } from '@kubernetes/client-node';
 import { TerminalError } from '../controller/terminal-error.js';
 import { type ClientSource, type ObjectWriter, objectClient } from '../internal/object-client.js';
 import { FinalizerError } from './finalizer-error.js';
-import { addOperations, checkFinalizerName, removeOperations } from './finalizers.js';
+import { addOperations, checkFinalizerName, checkKind, removeOperations } from './finalizers.js';
 
 /**
  * What the reconciler of {@link finalizer} is asked to do (kube-rs' `finalizer::Event`):
@@ -46,7 +46,8 @@ export type FinalizerEvent<T> = { type: 'Apply'; object: T } | { type: 'Cleanup'
  * Errors: {@link FinalizerError} with reason `ApplyFailed` / `CleanupFailed` (the
  * reconciler's error as `cause`), `AddFinalizerFailed` / `RemoveFinalizerFailed` (the API
  * error as `cause`, e.g. 422 when the finalizer list changed meanwhile, or 409), or
- * `UnnamedObject`. A `TerminalError` thrown by the reconciler is rethrown as it is, so
+ * `UnnamedObject`. `InvalidArgumentError` when the object to patch lacks apiVersion or
+ * kind (objects from a LIST do: add them). A `TerminalError` thrown by the reconciler is rethrown as it is, so
  * the controller drops the key. `InvalidArgumentError` for a malformed `finalizerName`.
  */
 export async function finalizer<T extends KubernetesObject, R>(
@@ -64,6 +65,7 @@ export async function finalizer<T extends KubernetesObject, R>(
   }
   if (index === -1 && deleting) return undefined; // our work here is done
   if (!object.metadata?.name) throw new FinalizerError('UnnamedObject', finalizerName);
+  checkKind(object);
   const writer = objectClient(client);
   if (index === -1) {
     // The finalizer must be in place before Apply may run.

@@ -23,7 +23,8 @@ export function containsFinalizer(object: KubernetesObject, finalizer: string): 
  * that the finalizer list is still the one `object` shows, so a concurrent change makes it
  * fail (HTTP 422) instead of adding a duplicate: read the object again and retry.
  *
- * Errors: `InvalidArgumentError` for a malformed `finalizer` or an object without name;
+ * Errors: `InvalidArgumentError` for a malformed `finalizer`, or an object without name,
+ * apiVersion or kind;
  * the API error (client-node `ApiException`) as it is.
  */
 export async function addFinalizer<T extends KubernetesObject>(
@@ -83,6 +84,19 @@ function checkArguments(object: KubernetesObject, finalizer: string): void {
   checkFinalizerName(finalizer);
   if (!object?.metadata?.name) {
     throw new InvalidArgumentError('object.metadata.name', 'is required');
+  }
+  checkKind(object);
+}
+
+/** Throws `InvalidArgumentError` unless `object` says its apiVersion and kind (the URL needs them). */
+export function checkKind(object: KubernetesObject): void {
+  for (const field of ['apiVersion', 'kind'] as const) {
+    if (!object[field]) {
+      throw new InvalidArgumentError(
+        `object.${field}`,
+        'is required to find the resource (objects from a LIST lack it: set it)',
+      );
+    }
   }
 }
 
