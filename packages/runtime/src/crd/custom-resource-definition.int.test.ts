@@ -69,7 +69,8 @@ describe('customResourceDefinition on a real apiserver', () => {
     } catch (error) {
       expect(error).toBeInstanceOf(ApiException);
       expect((error as ApiException<unknown>).code).toBe(422);
-      return String((error as ApiException<unknown>).body);
+      const body = (error as ApiException<unknown>).body;
+      return typeof body === 'string' ? body : JSON.stringify(body);
     }
     throw new Error('the apiserver accepted an invalid object');
   };
