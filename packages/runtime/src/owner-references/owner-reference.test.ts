@@ -1,7 +1,6 @@
 import type { InvalidArgumentError } from '@ctrlkit/workqueue';
 import type { KubernetesObject } from '@kubernetes/client-node';
 import { describe, expect, it } from 'vitest';
-import { ControllerRefError } from '../controller-refs/controller-ref-error.js';
 import { AlreadyOwnedError } from './already-owned-error.js';
 import {
   hasControllerReference,
@@ -115,8 +114,8 @@ describe('setControllerReference', () => {
     });
     expect(object.metadata?.ownerReferences?.[0]?.apiVersion).toBe('apps/v1');
     const noUid = { ...replicaSet(), metadata: { name: 'rs', namespace: 'ns' } };
-    expect(ControllerRefError.isInstance(caught(() => setControllerReference(noUid, pod())))).toBe(
-      true,
+    expect((caught(() => setControllerReference(noUid, pod())) as InvalidArgumentError).field).toBe(
+      'owner.metadata.uid',
     );
   });
 });

@@ -34,8 +34,8 @@ export interface OwnerReferenceOptions {
  * Errors: {@link AlreadyOwnedError} when `object` already has another controller;
  * {@link OwnerReferenceError} `NamespacedOwnerOfClusterScopedObject` or
  * `CrossNamespaceOwner` (a cluster-scoped owner of a namespaced object is fine);
- * `ControllerRefError` `InvalidArgument` when the owner has no name or UID;
- * `InvalidArgumentError` (`gvk`) when the owner's kind is unknown.
+ * `InvalidArgumentError` when the owner has no name or UID (`owner.metadata.name`,
+ * `owner.metadata.uid`) or its kind is unknown (`gvk`).
  */
 export function setControllerReference(
   owner: KubernetesObject,
