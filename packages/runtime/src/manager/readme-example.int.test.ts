@@ -1,6 +1,7 @@
 // The manager example of README.md, run against the test control plane: the kubeConfig
-// comes from envtest, the endpoints bind free ports, the Lease lives in a test namespace,
-// and the test stops the manager instead of a signal.
+// comes from envtest, the endpoints bind free ports, the Lease and the cache live in a test
+// namespace (other tests of the run fill the cluster with ConfigMaps), and the test stops
+// the manager instead of a signal.
 import { createTestNamespace } from '@ctrlkit/envtest';
 import { testKubeConfig } from '@ctrlkit/envtest/vitest';
 import { CoreV1Api, type V1ConfigMap } from '@kubernetes/client-node';
@@ -19,6 +20,7 @@ it('runs the manager README example', async () => {
     leaderElection: { leaseName: 'configmap-stamper', leaseNamespace: namespace },
     metricsBindAddress: '127.0.0.1:0',
     healthProbeBindAddress: '127.0.0.1:0',
+    cache: { namespace },
   });
   const core = manager.makeApiClient(CoreV1Api);
   const configMaps = manager.informerFactory.forResource<V1ConfigMap>('v1/configmaps');
@@ -42,9 +44,11 @@ it('runs the manager README example', async () => {
   const running = manager.start(stop.signal);
 
   await core.createNamespacedConfigMap({ namespace, body: { metadata: { name: 'web' } } });
+  const until = performance.now() + 60_000;
   for (;;) {
     const cm = await core.readNamespacedConfigMap({ namespace, name: 'web' });
     if (cm.metadata?.labels?.stamped === 'true') break;
+    if (performance.now() > until) throw new Error('the ConfigMap was not stamped within 60 s');
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
   const ready = await fetch(`http://${manager.healthProbeAddress}/readyz?verbose`);
