@@ -109,15 +109,13 @@ export function validatePoolLimits(name: string, pool: Pool, context: ApiLimitsC
     }
   }
   for (const [s, slice] of (pool.slices ?? []).entries()) {
-    validateSliceLimits(slice, `slices[${s}]`, pool, context, fail);
+    validateSliceLimits(slice, `slices[${s}]`, fail);
   }
 }
 
 function validateSliceLimits(
   slice: Slice,
   at: string,
-  pool: Pool,
-  context: ApiLimitsContext,
   fail: (field: string, problem: string) => never,
 ): void {
   const devices = slice.devices ?? [];
@@ -128,13 +126,10 @@ function validateSliceLimits(
   if (slice.perDeviceNodeSelection === false) {
     fail(`${at}.perDeviceNodeSelection`, 'must be either unset or set to true');
   }
+  // Not checked here: perDeviceNodeSelection beside the nodeName, nodeSelector or allNodes
+  // that the controller always sets. The apiserver rejects that pair while the
+  // DRAPartitionableDevices feature is on, and drops perDeviceNodeSelection when it is off.
   const perDevice = slice.perDeviceNodeSelection === true;
-  if (perDevice && (context.nodeName || pool.nodeSelector)) {
-    fail(
-      `${at}.perDeviceNodeSelection`,
-      'must not be set together with a nodeName or nodeSelector',
-    );
-  }
   const limited = devices.some(
     (d) => (d.taints?.length ?? 0) > 0 || (d.consumesCounters?.length ?? 0) > 0,
   );
