@@ -5,7 +5,8 @@
 // syncs (SyncDelay) and mutation-cache re-syncs, as the upstream harness runs only the queue.
 //
 // Adapted where the real apiserver is stricter than upstream's fake client: taints get a
-// key (the fake accepted an empty one). The "drop-*" rows run in dropped-fields.int.test.ts
+// key (the fake accepted an empty one); the apps/v1 owner has a UID (an owner reference
+// without one is rejected). The "drop-*" rows run in dropped-fields.int.test.ts
 // on a control plane with those features off; create-partitionable-devices is in
 // controller.int.test.ts (the real apiserver rejects it).
 
@@ -13,6 +14,7 @@ import { testKubeConfig } from '@ctrlkit/envtest/vitest';
 import type { KubeConfig, V1ResourceSlice } from '@kubernetes/client-node';
 import { beforeAll, describe, expect, it } from 'vitest';
 import {
+  APP_UID,
   attrs,
   device,
   iso,
@@ -402,7 +404,13 @@ describe('upstream scenarios (TestControllerSyncPool) against kube-apiserver', (
         const s = slices[0] as V1ResourceSlice;
         expect(s.metadata?.generateName).toBe(`${e.owner}-${e.driver}-`);
         expect(s.metadata?.ownerReferences).toEqual([
-          { apiVersion: 'apps/v1', kind: 'Something', name: e.owner, uid: '', controller: true },
+          {
+            apiVersion: 'apps/v1',
+            kind: 'Something',
+            name: e.owner,
+            uid: APP_UID,
+            controller: true,
+          },
         ]);
         expect(s.spec?.nodeSelector).toEqual(nodeSelector);
         expect(s.spec?.allNodes).toBeUndefined();

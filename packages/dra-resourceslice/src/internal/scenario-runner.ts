@@ -18,6 +18,11 @@ let counter = 0;
 const run = Math.random().toString(36).slice(2, 6);
 
 export const NODE_UID = 'node-uid';
+/**
+ * The UID of the 'app' owner. Upstream's row has none, but the real apiserver rejects an
+ * owner reference without a UID (422), so the row gives one.
+ */
+export const APP_UID = 'app-uid';
 export const timeAdded = new Date(Math.round(Date.now() / 1000) * 1000);
 export const iso = (d: Date) => d.toISOString().replace(/\.000Z$/, 'Z');
 
@@ -28,7 +33,7 @@ export interface Env {
 }
 
 export interface Scenario {
-  /** 'node' (uid node-uid), 'node-lookup' (uid looked up), 'app' (apps/v1 Something, no uid), 'none'. */
+  /** 'node' (uid node-uid), 'node-lookup' (uid looked up), 'app' (apps/v1 Something, uid app-uid), 'none'. */
   owner?: 'node' | 'node-lookup' | 'app' | 'none';
   syncDelay?: number;
   initial?: (
@@ -61,7 +66,7 @@ function ownerOf(kind: Scenario['owner'], env: Env): Owner | undefined {
     case 'node-lookup':
       return { apiVersion: 'v1', kind: 'Node', name: env.owner };
     case 'app':
-      return { apiVersion: 'apps/v1', kind: 'Something', name: env.owner };
+      return { apiVersion: 'apps/v1', kind: 'Something', name: env.owner, uid: APP_UID };
     default:
       return undefined;
   }
@@ -110,7 +115,7 @@ export async function runScenario(kubeConfig: KubeConfig, scenario: Scenario): P
                   apiVersion: owner.apiVersion,
                   kind: owner.kind,
                   name: owner.name,
-                  uid: nodeUid,
+                  uid: ownerKind === 'app' ? APP_UID : nodeUid,
                   controller: true,
                 },
               ],
