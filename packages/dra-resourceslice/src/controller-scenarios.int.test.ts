@@ -5,7 +5,8 @@
 // syncs (SyncDelay) and mutation-cache re-syncs, as the upstream harness runs only the queue.
 //
 // Adapted where the real apiserver is stricter than upstream's fake client: taints get a
-// key (the fake accepted an empty one); the apps/v1 owner has a UID (an owner reference
+// key (the fake accepted an empty one), the attribute is `newAttribute` (`new-attribute` is
+// not a C identifier), node selectors match `metadata.name` (the only matchFields key); the apps/v1 owner has a UID (an owner reference
 // without one is rejected). The "drop-*" rows run in dropped-fields.int.test.ts
 // on a control plane with those features off; create-partitionable-devices is in
 // controller.int.test.ts (the real apiserver rejects it).
@@ -112,7 +113,9 @@ describe('upstream scenarios (TestControllerSyncPool) against kube-apiserver', (
       }),
       stats: {},
       check: (slices) =>
-        expect(slices[0]?.spec?.devices?.[0]?.taints?.[0]?.timeAdded).toBe(iso(timeAdded)),
+        expect(Date.parse(String(slices[0]?.spec?.devices?.[0]?.taints?.[0]?.timeAdded))).toBe(
+          timeAdded.getTime(),
+        ),
     });
   });
 
@@ -170,10 +173,10 @@ describe('upstream scenarios (TestControllerSyncPool) against kube-apiserver', (
           'example.com/tainted',
           'example.com/tainted2',
         ]);
-        expect(taints[0]?.timeAdded).toBe(iso(timeAdded)); // copied from the existing slice
+        expect(Date.parse(String(taints[0]?.timeAdded))).toBe(timeAdded.getTime()); // copied from the existing slice
         const serverTime = Date.parse(taints[1]?.timeAdded as unknown as string);
         expect(serverTime).toBeGreaterThanOrEqual(Math.floor(before / 1000) * 1000); // set by the apiserver
-        expect(taints[2]?.timeAdded).toBe(iso(earlier)); // sub-second rounded
+        expect(Date.parse(String(taints[2]?.timeAdded))).toBe(earlier.getTime()); // sub-second rounded
       },
     });
   });

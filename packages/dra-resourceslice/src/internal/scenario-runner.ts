@@ -51,12 +51,17 @@ export const device = (name: string, extra: Partial<V1Device> = {}): V1Device =>
   name,
   ...extra,
 });
-export const attrs = { 'new-attribute': { string: 'value' } };
+/** Upstream's key is `new-attribute`, which the real apiserver rejects (the id must be a C identifier). */
+export const attrs = { newAttribute: { string: 'value' } };
 export const nodeSelector = {
-  nodeSelectorTerms: [{ matchFields: [{ key: 'name', operator: 'In', values: ['node-a'] }] }],
+  nodeSelectorTerms: [
+    { matchFields: [{ key: 'metadata.name', operator: 'In', values: ['node-a'] }] },
+  ],
 };
 export const otherNodeSelector = {
-  nodeSelectorTerms: [{ matchFields: [{ key: 'name', operator: 'In', values: ['node-b'] }] }],
+  nodeSelectorTerms: [
+    { matchFields: [{ key: 'metadata.name', operator: 'In', values: ['node-b'] }] },
+  ],
 };
 
 function ownerOf(kind: Scenario['owner'], env: Env): Owner | undefined {
