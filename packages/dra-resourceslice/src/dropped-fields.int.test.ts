@@ -2,7 +2,8 @@
 // DRA features off, so the apiserver drops their fields as upstream's fake client simulates.
 // All four gates can still be turned off in 1.37 (DRADeviceTaints is GA there but not yet
 // locked to its default; DRAPartitionableDevices, DRADeviceBindingConditions and
-// DRAConsumableCapacity are beta).
+// DRAConsumableCapacity are beta). DRADeviceTaintRules depends on DRADeviceTaints, so it
+// is turned off too (the apiserver refuses to start otherwise).
 
 import { type ControlPlane, startControlPlane } from '@ctrlkit/envtest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -14,7 +15,7 @@ beforeAll(async () => {
   plane = await startControlPlane({
     apiServerFlags: {
       'feature-gates':
-        'DRADeviceTaints=false,DRAPartitionableDevices=false,DRADeviceBindingConditions=false,DRAConsumableCapacity=false',
+        'DRADeviceTaints=false,DRADeviceTaintRules=false,DRAPartitionableDevices=false,DRADeviceBindingConditions=false,DRAConsumableCapacity=false',
     },
   });
 }, 180_000);
