@@ -1,0 +1,201 @@
+// `pnpm --filter @ctrlkit/dra-resourceslice bench`: time and API calls to publish 10 000
+// devices (100 pools × 100 devices, one slice each, no owner) and then to apply a change
+// touching 1% of the devices (every 100th device gets a new attribute value: one device in
+// each pool), side by side with the Go controller (k8s.io/dynamic-resource-allocation
+// v0.35.0, tooling/go-bench/dra-resourceslice, built with the machine's Go into
+// ~/.cache/ctrlkit/go-bench, never into the repository). Both run against one local control
+// plane (@ctrlkit/envtest), one after the other, each with its own driver name, clients
+// without rate limits. A step ends when the controller's stats reach the expected count;
+// calls are counted for 2 s more. Needs `pnpm build` first (imports ../dist).
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { fileURLToPath } from 'node:url';
+import { startControlPlane } from '@ctrlkit/envtest';
+import { newKubeClient, startController } from '../dist/index.js';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const POOLS = 100;
+const DEVICES = 100;
+const CHANGE_EVERY = 100;
+const QUIET_MS = 2_000;
+
+function resources(changed) {
+  const pools = {};
+  let n = 0;
+  for (let p = 0; p < POOLS; p++) {
+    const devices = [];
+    for (let d = 0; d < DEVICES; d++) {
+      const value = changed && n % CHANGE_EVERY === 0 ? 'v2' : 'v1';
+      n++;
+      devices.push({
+        name: `dev-${d}`,
+        attributes: { index: { int: d }, firmware: { string: value } },
+      });
+    }
+    pools[`pool-${String(p).padStart(3, '0')}`] = { slices: [{ devices }] };
+  }
+  return { pools };
+}
+
+function changedPools() {
+  const pools = new Set();
+  for (let n = 0; n < POOLS * DEVICES; n += CHANGE_EVERY) pools.add(Math.floor(n / DEVICES));
+  return pools.size;
+}
+
+function goBinary(notes) {
+  const cache = join(
+    process.env.XDG_CACHE_HOME || join(homedir(), '.cache'),
+    'ctrlkit',
+    'go-bench',
+  );
+  const binary = join(cache, 'dra-resourceslice');
+  if (existsSync(binary)) return binary;
+  if (spawnSync('go', ['version']).status !== 0) {
+    notes.push('Go column skipped: no Go toolchain on PATH.');
+    return undefined;
+  }
+  mkdirSync(cache, { recursive: true });
+  try {
+    execFileSync('go', ['build', '-o', binary, '.'], {
+      cwd: join(here, '../../../tooling/go-bench/dra-resourceslice'),
+      stdio: 'inherit',
+    });
+    return binary;
+  } catch (error) {
+    notes.push(`Go column skipped: go build failed (${error.message.split('\n')[0]}).`);
+    return undefined;
+  }
+}
+
+async function runGo(binary, kubeconfigPath) {
+  const child = spawn(
+    binary,
+    [
+      `-kubeconfig=${kubeconfigPath}`,
+      '-driver=go.bench.example.com',
+      `-pools=${POOLS}`,
+      `-devices=${DEVICES}`,
+      `-change-every=${CHANGE_EVERY}`,
+      `-quiet=${QUIET_MS}ms`,
+    ],
+    { stdio: ['ignore', 'pipe', 'inherit'] },
+  );
+  let out = '';
+  child.stdout.on('data', (chunk) => {
+    out += chunk;
+  });
+  const code = await new Promise((resolve) => child.on('exit', resolve));
+  if (code !== 0) throw new Error(`Go bench exited with ${code}`);
+  return Object.fromEntries(
+    out
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line))
+      .map((r) => [r.step, r]),
+  );
+}
+
+async function runOurs(kubeConfig) {
+  const inner = newKubeClient(kubeConfig);
+  let writes = 0;
+  const client = {
+    kubeConfig,
+    createResourceSlice: (s) => {
+      writes++;
+      return inner.createResourceSlice(s);
+    },
+    updateResourceSlice: (s) => {
+      writes++;
+      return inner.updateResourceSlice(s);
+    },
+    deleteResourceSlice: (n, p) => {
+      writes++;
+      return inner.deleteResourceSlice(n, p);
+    },
+    readNode: (n) => inner.readNode(n),
+  };
+  const results = {};
+  let controller;
+  const step = async (name, run, done) => {
+    const before = controller?.getStats() ?? { numCreates: 0, numUpdates: 0, numDeletes: 0 };
+    const w0 = writes;
+    const start = performance.now();
+    await run();
+    while (!done(controller.getStats())) await sleep(1);
+    const ms = performance.now() - start;
+    await sleep(QUIET_MS);
+    const after = controller.getStats();
+    results[name] = {
+      ms,
+      creates: after.numCreates - before.numCreates,
+      updates: after.numUpdates - before.numUpdates,
+      deletes: after.numDeletes - before.numDeletes,
+      writes: writes - w0,
+    };
+  };
+  await step(
+    'publish',
+    async () => {
+      controller = await startController({
+        driverName: 'ts.bench.example.com',
+        kubeClient: client,
+        resources: resources(false),
+        errorHandler: (error, message) => console.error(`${message}: ${error.message}`),
+      });
+    },
+    (s) => s.numCreates >= POOLS,
+  );
+  const base = controller.getStats().numUpdates;
+  const expected = changedPools();
+  await step(
+    'change',
+    () => controller.update(resources(true)),
+    (s) => s.numUpdates - base >= expected,
+  );
+  await controller.stop();
+  return results;
+}
+
+const notes = [];
+const binary = goBinary(notes);
+const plane = await startControlPlane();
+try {
+  const ours = await runOurs(plane.kubeConfig);
+  const go = binary ? await runGo(binary, plane.kubeconfigPath) : undefined;
+  const rows = [];
+  for (const [step, label] of [
+    ['publish', `publish ${POOLS * DEVICES} devices (${POOLS} pools × ${DEVICES})`],
+    ['change', `change 1% of devices (${changedPools()} pools touched)`],
+  ]) {
+    const o = ours[step];
+    const g = go?.[step];
+    rows.push({
+      step: label,
+      'ctrlkit ms': o.ms.toFixed(0),
+      'Go ms': g ? g.ms.toFixed(0) : '-',
+      'ck÷go': g ? (o.ms / g.ms).toFixed(2) : '-',
+      'ctrlkit C/U/D (writes)': `${o.creates}/${o.updates}/${o.deletes} (${o.writes})`,
+      'Go C/U/D (writes)': g ? `${g.creates}/${g.updates}/${g.deletes} (${g.writes})` : '-',
+      'same calls': g
+        ? String(
+            o.creates === g.creates &&
+              o.updates === g.updates &&
+              o.deletes === g.deletes &&
+              o.writes === g.writes,
+          )
+        : '-',
+    });
+  }
+  console.log(
+    `\n@ctrlkit/dra-resourceslice vs k8s.io/dynamic-resource-allocation v0.35.0 resourceslice, kube-apiserver v1.37.2 (envtest)`,
+  );
+  console.table(rows);
+  console.log('aim: the same API calls as Go for every change set, time ≤ 1.2× Go.');
+  for (const note of notes) console.log(note);
+} finally {
+  await plane.stop();
+}

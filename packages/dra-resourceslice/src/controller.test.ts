@@ -1,0 +1,58 @@
+import { InvalidArgumentError } from '@ctrlkit/workqueue';
+import { KubeConfig } from '@kubernetes/client-node';
+import { describe, expect, it } from 'vitest';
+import { type Options, startController } from './controller.js';
+
+const kubeConfig = new KubeConfig();
+kubeConfig.loadFromOptions({
+  clusters: [{ name: 'c', server: 'https://127.0.0.1:1' }],
+  users: [{ name: 'u' }],
+  contexts: [{ name: 'x', cluster: 'c', user: 'u' }],
+  currentContext: 'x',
+});
+
+async function rejection(options: Partial<Options>): Promise<InvalidArgumentError> {
+  const error = await startController(options as Options).then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  expect(InvalidArgumentError.isInstance(error)).toBe(true);
+  return error as InvalidArgumentError;
+}
+
+describe('startController options', () => {
+  it('rejects a missing client or driver name, naming the option', async () => {
+    expect((await rejection({ driverName: 'd' })).field).toBe('kubeClient');
+    expect((await rejection({ kubeClient: kubeConfig })).field).toBe('driverName');
+    expect((await rejection({ kubeClient: kubeConfig, driverName: '' })).message).toContain(
+      'DRA driver name is empty',
+    );
+    expect((await rejection({ kubeClient: kubeConfig, driverName: 'Not_A_Name' })).field).toBe(
+      'driverName',
+    );
+  });
+
+  it('rejects negative durations, bad owners, unknown options', async () => {
+    const base = { kubeClient: kubeConfig, driverName: 'gpu.example.com' };
+    expect((await rejection({ ...base, syncDelay: -1 })).field).toBe('syncDelay');
+    expect((await rejection({ ...base, mutationCacheTTL: Number.NaN })).field).toBe(
+      'mutationCacheTTL',
+    );
+    expect(
+      (await rejection({ ...base, owner: { apiVersion: 'v1', kind: 'Node', name: '' } })).field,
+    ).toBe('owner.name');
+    expect((await rejection({ ...base, extra: 1 } as Partial<Options>)).field).toBe('extra');
+    expect((await rejection({ ...base, queue: {} as Options['queue'] })).field).toBe('queue');
+  });
+
+  it('rejects with the abort reason when stopped before the informer synced', async () => {
+    const abort = new AbortController();
+    const started = startController({
+      kubeClient: kubeConfig,
+      driverName: 'gpu.example.com',
+      signal: abort.signal,
+    });
+    abort.abort(new Error('shutting down'));
+    await expect(started).rejects.toThrow('sync ResourceSlice informer: shutting down');
+  });
+});

@@ -1,0 +1,106 @@
+//! Test helpers (not exported): a call-counting KubeClient, a queue that tells when it is idle, waiting on conditions.
+
+import { setTimeout as sleep } from 'node:timers/promises';
+import {
+  type Clock,
+  defaultControllerRateLimiter,
+  newTypedRateLimitingQueue,
+  type TypedRateLimitingInterface,
+} from '@ctrlkit/workqueue';
+import type { KubeClient } from '../kube-client.js';
+
+/** API calls made through a {@link countingClient}, failures included. */
+export interface CallCounts {
+  create: number;
+  update: number;
+  delete: number;
+  readNode: number;
+}
+
+/** Wraps `inner`, counting every call; `fault` runs before each call (to change the server or throw). */
+export function countingClient(
+  inner: KubeClient,
+  fault?: (call: keyof CallCounts) => void | Promise<void>,
+): KubeClient & { calls: CallCounts } {
+  const calls: CallCounts = { create: 0, update: 0, delete: 0, readNode: 0 };
+  const count = async (call: keyof CallCounts) => {
+    calls[call]++;
+    await fault?.(call);
+  };
+  return {
+    calls,
+    kubeConfig: inner.kubeConfig,
+    createResourceSlice: async (slice) => {
+      await count('create');
+      return inner.createResourceSlice(slice);
+    },
+    updateResourceSlice: async (slice) => {
+      await count('update');
+      return inner.updateResourceSlice(slice);
+    },
+    deleteResourceSlice: async (name, preconditions) => {
+      await count('delete');
+      return inner.deleteResourceSlice(name, preconditions);
+    },
+    readNode: async (name) => {
+      await count('readNode');
+      return inner.readNode(name);
+    },
+  };
+}
+
+/** A rate-limited queue that knows whether anything is queued or being processed. */
+export function trackingQueue(clock: Clock): TypedRateLimitingInterface<string> & {
+  idle(): boolean;
+  processed: number;
+} {
+  const inner = newTypedRateLimitingQueue<string>(defaultControllerRateLimiter({ clock }), {
+    clock,
+  });
+  let inFlight = 0;
+  const queue = Object.create(inner) as TypedRateLimitingInterface<string> & {
+    idle(): boolean;
+    processed: number;
+  };
+  queue.processed = 0;
+  queue.get = async () => {
+    const result = await inner.get();
+    if (!result.shutdown) inFlight++;
+    return result;
+  };
+  queue.done = (item: string) => {
+    inFlight--;
+    queue.processed++;
+    inner.done(item);
+  };
+  queue.idle = () => inner.len() === 0 && inFlight === 0;
+  for (const method of [
+    'add',
+    'addAfter',
+    'addRateLimited',
+    'forget',
+    'numRequeues',
+    'len',
+    'shutDown',
+    'shutDownWithDrain',
+    'shuttingDown',
+  ] as const) {
+    (queue as unknown as Record<string, unknown>)[method] = (
+      inner[method] as (...a: unknown[]) => unknown
+    ).bind(inner);
+  }
+  return queue;
+}
+
+/** Resolves once `check` holds, polling every 20 ms; rejects after `timeoutMs`. */
+export async function eventually(
+  check: () => boolean | Promise<boolean>,
+  timeoutMs = 20_000,
+  what = 'condition',
+): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`${what} not met within ${timeoutMs} ms`);
+    await sleep(20);
+  }
+}

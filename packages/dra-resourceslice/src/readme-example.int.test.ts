@@ -1,0 +1,43 @@
+// The README example against the test control plane (kubeConfig from envtest instead of
+// loadFromDefault, a Node created first, console.log captured).
+
+import { testKubeConfig } from '@ctrlkit/envtest/vitest';
+import { CoreV1Api, ResourceV1Api } from '@kubernetes/client-node';
+import { expect, it } from 'vitest';
+import { startController } from './controller.js';
+import { eventually } from './internal/test-harness.js';
+
+it('runs the README example', async () => {
+  const kubeConfig = testKubeConfig();
+  const nodeName = `readme-${Math.random().toString(36).slice(2, 6)}`;
+  await kubeConfig.makeApiClient(CoreV1Api).createNode({ body: { metadata: { name: nodeName } } });
+  const printed: unknown[] = [];
+  const console = { log: (value: unknown) => printed.push(value) };
+
+  const controller = await startController({
+    driverName: 'gpu.example.com',
+    kubeClient: kubeConfig,
+    owner: { apiVersion: 'v1', kind: 'Node', name: nodeName },
+    resources: {
+      pools: {
+        [nodeName]: {
+          slices: [{ devices: [{ name: 'gpu-0', capacity: { memory: { value: '80Gi' } } }] }],
+        },
+      },
+    },
+  });
+  await eventually(() => controller.getStats().numCreates === 1);
+  controller.update({
+    pools: { [nodeName]: { slices: [{ devices: [{ name: 'gpu-0' }, { name: 'gpu-1' }] }] } },
+  });
+  await eventually(() => controller.getStats().numUpdates === 1);
+  console.log(controller.getStats());
+  await controller.stop();
+
+  expect(printed).toEqual([{ numCreates: 1, numUpdates: 1, numDeletes: 0 }]);
+  const slices = await kubeConfig
+    .makeApiClient(ResourceV1Api)
+    .listResourceSlice({ fieldSelector: `spec.driver=gpu.example.com,spec.nodeName=${nodeName}` });
+  expect(slices.items.map((s) => s.spec.devices?.map((d) => d.name))).toEqual([['gpu-0', 'gpu-1']]);
+  expect(slices.items[0]?.metadata?.ownerReferences?.[0]?.name).toBe(nodeName);
+});
