@@ -252,13 +252,10 @@ describe('reflector resourceVersion across apiserver restarts and clusters (a pl
     const namespace = `rv-too-large-${Date.now().toString(36)}`;
     for (const api of [core, sharedCore])
       await api.createNamespace({ body: { metadata: { name: namespace } } });
-    let [ahead, behind] = [
-      { kubeConfig: plane.kubeConfig, core },
-      { kubeConfig: shared, core: sharedCore },
-    ];
-    if ((await listVersion(ahead.core, namespace)) < (await listVersion(behind.core, namespace))) {
-      [ahead, behind] = [behind, ahead];
-    }
+    // The shared plane is ahead: other test files write to it concurrently, which only moves
+    // it further ahead, while this file's own plane stays where this test leaves it.
+    const ahead = { kubeConfig: shared, core: sharedCore };
+    const behind = { kubeConfig: plane.kubeConfig, core };
     await createConfigMaps(ahead.core, namespace, ['old-1', 'old-2']);
     await createConfigMaps(behind.core, namespace, ['new-1']);
     // Move the cluster ahead well past the other one.
