@@ -14,6 +14,7 @@ import {
   defaultControllerRateLimiter,
   InvalidArgumentError,
   type Logger,
+  type MetricsProvider,
   newTypedRateLimitingQueue,
   noopLogger,
   realClock,
@@ -91,6 +92,8 @@ export interface PodControllerConfig {
   podEventFilterFunc?: PodEventFilterFunc;
   /** Pass pods to the provider without resolving env (ConfigMaps, Secrets, field refs). Default false. */
   skipDownwardAPIResolution?: boolean;
+  /** Where the queues' metrics go (queue names `syncPodsFromKubernetes`, ...). Default: the workqueue's global provider. */
+  metricsProvider?: MetricsProvider;
   /** Default: the real clock. */
   clock?: Clock;
   /** Default: no logging. */
@@ -183,6 +186,7 @@ export class PodController {
         {
           name,
           clock: this.#clock,
+          metricsProvider: config.metricsProvider,
         },
       );
     this.#syncQueue = queue('syncPodsFromKubernetes', config.syncPodsFromKubernetesRateLimiter);
