@@ -23,6 +23,8 @@ export interface Flags {
   healthzAddr: string;
   internalIP: string | undefined;
   listenPort: number;
+  tlsCertFile: string | undefined;
+  tlsKeyFile: string | undefined;
   mockStartLatencyMs: number;
   mockCreateFailureRate: number;
   kubeApiQps: number;
@@ -86,6 +88,16 @@ export const FLAGS: Record<string, FlagSpec> = {
     type: 'string',
     default: '10250',
     help: "the node's kubelet port (daemonEndpoints.kubeletEndpoint.Port)",
+  },
+  'tls-cert-file': {
+    type: 'string',
+    default: undefined,
+    help: 'serving certificate (PEM) of the kubelet API; default: a self-signed one',
+  },
+  'tls-key-file': {
+    type: 'string',
+    default: undefined,
+    help: 'private key (PEM) of --tls-cert-file',
   },
   'mock-start-latency': {
     type: 'string',
@@ -185,6 +197,12 @@ export function parseFlags(argv: string[]): Flags {
       `"${nodename}" is not a valid node name (hostname: ${hostname()})`,
     );
   }
+  if ((values['tls-cert-file'] === undefined) !== (values['tls-key-file'] === undefined)) {
+    throw new InvalidArgumentError(
+      '--tls-key-file',
+      '--tls-cert-file and --tls-key-file go together',
+    );
+  }
   return {
     kubeconfig: values.kubeconfig as string | undefined,
     nodename,
@@ -198,6 +216,8 @@ export function parseFlags(argv: string[]): Flags {
     healthzAddr: values['healthz-addr'] as string,
     internalIP: values['internal-ip'] as string | undefined,
     listenPort: int('listen-port', 1),
+    tlsCertFile: values['tls-cert-file'] as string | undefined,
+    tlsKeyFile: values['tls-key-file'] as string | undefined,
     mockStartLatencyMs: num('mock-start-latency', 0),
     mockCreateFailureRate: num('mock-create-failure-rate', 0, 1),
     kubeApiQps: num('kube-api-qps', 1),

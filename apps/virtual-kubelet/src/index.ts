@@ -2,6 +2,13 @@
 
 export { FLAGS, type Flags, parseFlags, usage } from './flags.js';
 export {
+  type KubeletApiOptions,
+  type KubeletApiProvider,
+  resourceMetrics,
+  startKubeletApiServer,
+} from './kubelet-api/kubelet-api-server.js';
+export { type ServingCert, selfSignedCert } from './kubelet-api/self-signed-cert.js';
+export {
   DEFAULT_MOCK_CAPACITY,
   MockProvider,
   type MockProviderOptions,

@@ -1,5 +1,6 @@
 //! Wires a NodeController and a PodController to a provider on a runtime Manager.
 
+import { readFileSync } from 'node:fs';
 import { networkInterfaces } from 'node:os';
 import { NaiveNodeProvider, NodeController, PodController } from '@ctrlkit/node-controller';
 import { loadKubeConfig, Manager } from '@ctrlkit/runtime';
@@ -7,6 +8,8 @@ import type { Logger } from '@ctrlkit/workqueue';
 import { CoordinationV1Api, CoreV1Api, type V1Node, type V1Pod } from '@kubernetes/client-node';
 import { Gauge } from 'prom-client';
 import type { Flags } from './flags.js';
+import { startKubeletApiServer } from './kubelet-api/kubelet-api-server.js';
+import { selfSignedCert } from './kubelet-api/self-signed-cert.js';
 import { MockProvider } from './providers/mock-provider.js';
 
 /** What {@link runVirtualKubelet} built, for tests and embedding. */
@@ -39,8 +42,9 @@ export function buildVirtualKubelet(flags: Flags, logger: Logger): VirtualKubele
     burst: flags.kubeApiBurst,
   });
   const core = manager.makeApiClient(CoreV1Api);
+  const internalIP = flags.internalIP ?? defaultInternalIP();
   const provider = new MockProvider({
-    internalIP: flags.internalIP ?? defaultInternalIP(),
+    internalIP,
     daemonEndpointPort: flags.listenPort,
     startLatencyMs: flags.mockStartLatencyMs,
     createFailureRate: flags.mockCreateFailureRate,
@@ -105,6 +109,31 @@ export function buildVirtualKubelet(flags: Flags, logger: Logger): VirtualKubele
     },
   });
 
+  const cert =
+    flags.tlsCertFile !== undefined && flags.tlsKeyFile !== undefined
+      ? {
+          cert: readFileSync(flags.tlsCertFile, 'utf8'),
+          key: readFileSync(flags.tlsKeyFile, 'utf8'),
+        }
+      : selfSignedCert(flags.nodename, [internalIP, flags.nodename]);
+  manager.add({
+    name: 'kubelet-api',
+    needLeaderElection: false,
+    start: async (signal) => {
+      const { server } = await startKubeletApiServer({
+        nodeName: flags.nodename,
+        provider,
+        cert,
+        port: flags.listenPort,
+        logger,
+      });
+      await new Promise<void>((resolve) => {
+        if (signal.aborted) resolve();
+        else signal.addEventListener('abort', () => resolve(), { once: true });
+      });
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  });
   manager.add({
     name: 'node-controller',
     needLeaderElection: false,

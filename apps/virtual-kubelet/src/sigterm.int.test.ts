@@ -2,6 +2,7 @@
 // lease is left to expire, and a restarted app brings every pod (also those created while it
 // was down) back to Running.
 import { type ChildProcess, spawn } from 'node:child_process';
+import { createServer } from 'node:net';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createTestNamespace } from '@ctrlkit/envtest';
@@ -11,7 +12,18 @@ import { expect, it } from 'vitest';
 
 const cli = join(dirname(fileURLToPath(import.meta.url)), '../dist/cli.js');
 
-function startApp(nodeName: string): {
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+function startApp(
+  nodeName: string,
+  port: number,
+): {
   child: ChildProcess;
   exited: Promise<number | null>;
   logs: string[];
@@ -33,6 +45,8 @@ function startApp(nodeName: string): {
       '10.9.8.7',
       '--pod-sync-workers',
       '4',
+      '--listen-port',
+      String(port),
     ],
     { stdio: ['ignore', 'pipe', 'pipe'] },
   );
@@ -65,7 +79,8 @@ it('SIGTERM mid-run loses and deletes no pod; the restarted app runs them all', 
     (await core.listNamespacedPod({ namespace })).items.filter((p) => p.status?.phase === 'Running')
       .length === n;
 
-  const first = startApp(nodeName);
+  const port = await freePort();
+  const first = startApp(nodeName, port);
   try {
     await waitFor(
       async () => (await core.readNode({ name: nodeName })).metadata?.name === nodeName,
@@ -99,7 +114,7 @@ it('SIGTERM mid-run loses and deletes no pod; the restarted app runs them all', 
     .readNamespacedLease({ name: nodeName, namespace: 'kube-node-lease' });
   expect(lease.spec?.holderIdentity).toBe(nodeName);
 
-  const second = startApp(nodeName);
+  const second = startApp(nodeName, port);
   try {
     await waitFor(() => running(40), 90_000);
   } finally {
