@@ -13,7 +13,7 @@ import { InvalidArgumentError } from '@ctrlkit/workqueue';
 export interface Flags {
   kubeconfig: string | undefined;
   nodename: string;
-  provider: 'mock';
+  provider: 'mock' | 'process';
   podSyncWorkers: number;
   enableNodeLease: boolean;
   nodeLeaseDurationSeconds: number;
@@ -47,7 +47,11 @@ export const FLAGS: Record<string, FlagSpec> = {
     help: 'kubeconfig file; default: $KUBECONFIG, in-cluster, then ~/.kube/config',
   },
   nodename: { type: 'string', default: 'virtual-kubelet', help: 'name of the virtual Node' },
-  provider: { type: 'string', default: 'mock', help: 'provider that runs the pods: mock' },
+  provider: {
+    type: 'string',
+    default: 'mock',
+    help: 'provider that runs the pods: mock, or process (each container a local child process)',
+  },
   'pod-sync-workers': { type: 'string', default: '10', help: 'workers per pod queue' },
   'enable-node-lease': {
     type: 'boolean',
@@ -184,8 +188,11 @@ export function parseFlags(argv: string[]): Flags {
     return n;
   };
   const provider = values.provider as string;
-  if (provider !== 'mock')
-    throw new InvalidArgumentError('--provider', `unknown provider "${provider}" (known: mock)`);
+  if (provider !== 'mock' && provider !== 'process')
+    throw new InvalidArgumentError(
+      '--provider',
+      `unknown provider "${provider}" (known: mock, process)`,
+    );
   const logLevel = values['log-level'] as string;
   if (!['trace', 'debug', 'info', 'warn', 'error', 'fatal'].includes(logLevel)) {
     throw new InvalidArgumentError('--log-level', `unknown level "${logLevel}"`);
@@ -206,7 +213,7 @@ export function parseFlags(argv: string[]): Flags {
   return {
     kubeconfig: values.kubeconfig as string | undefined,
     nodename,
-    provider,
+    provider: provider as Flags['provider'],
     podSyncWorkers: int('pod-sync-workers', 1),
     enableNodeLease: values['enable-node-lease'] as boolean,
     nodeLeaseDurationSeconds: int('node-lease-duration-seconds', 1),

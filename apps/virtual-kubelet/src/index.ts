@@ -14,4 +14,11 @@ export {
   type MockProviderOptions,
   type StatsSummary,
 } from './providers/mock-provider.js';
+export {
+  INITIAL_RESTART_BACKOFF_MS,
+  LOG_BUFFER_BYTES,
+  MAX_RESTART_BACKOFF_MS,
+  ProcessProvider,
+  type ProcessProviderOptions,
+} from './providers/process-provider.js';
 export { buildVirtualKubelet, defaultInternalIP, type VirtualKubelet } from './run.js';

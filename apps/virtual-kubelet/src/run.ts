@@ -11,11 +11,12 @@ import type { Flags } from './flags.js';
 import { startKubeletApiServer } from './kubelet-api/kubelet-api-server.js';
 import { selfSignedCert } from './kubelet-api/self-signed-cert.js';
 import { MockProvider } from './providers/mock-provider.js';
+import { ProcessProvider } from './providers/process-provider.js';
 
 /** What {@link runVirtualKubelet} built, for tests and embedding. */
 export interface VirtualKubelet {
   manager: Manager;
-  provider: MockProvider;
+  provider: MockProvider | ProcessProvider;
   nodeController: NodeController;
   podController: PodController;
 }
@@ -43,12 +44,15 @@ export function buildVirtualKubelet(flags: Flags, logger: Logger): VirtualKubele
   });
   const core = manager.makeApiClient(CoreV1Api);
   const internalIP = flags.internalIP ?? defaultInternalIP();
-  const provider = new MockProvider({
-    internalIP,
-    daemonEndpointPort: flags.listenPort,
-    startLatencyMs: flags.mockStartLatencyMs,
-    createFailureRate: flags.mockCreateFailureRate,
-  });
+  const provider =
+    flags.provider === 'process'
+      ? new ProcessProvider({ internalIP, daemonEndpointPort: flags.listenPort })
+      : new MockProvider({
+          internalIP,
+          daemonEndpointPort: flags.listenPort,
+          startLatencyMs: flags.mockStartLatencyMs,
+          createFailureRate: flags.mockCreateFailureRate,
+        });
   const node: V1Node = {
     apiVersion: 'v1',
     kind: 'Node',

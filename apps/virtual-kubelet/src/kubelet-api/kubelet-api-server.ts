@@ -11,6 +11,8 @@ import type { ServingCert } from './self-signed-cert.js';
 export interface KubeletApiProvider {
   getPods(signal: AbortSignal): Promise<V1Pod[]>;
   getStatsSummary(nodeName: string): StatsSummary;
+  /** The output of a container, when the provider keeps it. */
+  getContainerLogs?(namespace: string, pod: string, container: string): string;
 }
 
 /** Options of {@link startKubeletApiServer}. */
@@ -69,6 +71,15 @@ export async function startKubeletApiServer(
             resourceMetrics(provider.getStatsSummary(nodeName)),
             'text/plain; version=0.0.4',
           );
+        }
+        const logs = /^\/containerLogs\/([^/]+)\/([^/]+)\/([^/]+)\/?$/.exec(path);
+        if (logs !== null && provider.getContainerLogs !== undefined) {
+          try {
+            const text = provider.getContainerLogs(logs[1] ?? '', logs[2] ?? '', logs[3] ?? '');
+            return reply(200, text, 'text/plain');
+          } catch (error) {
+            return reply(404, JSON.stringify({ error: (error as Error).message }));
+          }
         }
         if (
           path.startsWith('/containerLogs/') ||
