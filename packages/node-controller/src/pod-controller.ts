@@ -391,7 +391,11 @@ export class PodController {
   async #syncPodInProvider(key: string, pod: V1Pod): Promise<void> {
     const deleting =
       pod.metadata?.deletionTimestamp !== undefined && pod.metadata.deletionTimestamp !== null;
-    if (deleting && !isRunning(pod)) this.#deleteQueue.add(`${key}/${pod.metadata?.uid ?? ''}`);
+    if (deleting && !isRunning(pod)) {
+      // No container runs any more: force-delete it from the API now.
+      this.#deleteQueue.add(`${key}/${pod.metadata?.uid ?? ''}`);
+      return;
+    }
     const record = this.#knownPods.get(key);
     if (record === undefined) return;
     if (record.lastPodUsed !== undefined && podsEffectivelyEqual(record.lastPodUsed, pod)) return;
@@ -593,6 +597,10 @@ export class PodController {
       if (isNotFound(error)) return;
       throw error;
     }
+    // The API now knows the pod stopped: a pod being deleted can go at once.
+    if (pod.metadata?.deletionTimestamp && !isRunning(providerPod)) {
+      this.#deleteQueue.add(`${key}/${pod.metadata?.uid ?? ''}`);
+    }
   }
 
   // --- deletePodsFromKubernetes -----------------------------------------------------------
@@ -653,7 +661,8 @@ function podKey(pod: V1Pod): string {
 }
 
 function isRunning(pod: V1Pod): boolean {
+  // As the kubelet's `running`: true unless every container is terminated or waiting.
   return (pod.status?.containerStatuses ?? []).some(
-    (cs) => cs.state?.running !== undefined && cs.state.running !== null,
+    (cs) => !cs.state?.terminated && !cs.state?.waiting,
   );
 }
