@@ -2,18 +2,6 @@
 
 export { defaultRetryFunc, MaxRetries, type ShouldRetryFunc } from '@ctrlkit/workqueue';
 export {
-  apiStatusCode,
-  asInvalidInput,
-  asNotFound,
-  ErrdefsError,
-  type ErrdefsReason,
-  invalidInput,
-  isConflict,
-  isInvalidInput,
-  isNotFound,
-  notFound,
-} from './errdefs.js';
-export {
   ReasonFailedToReadMandatoryConfigMap,
   ReasonFailedToReadMandatorySecret,
   ReasonFailedToReadOptionalConfigMap,
@@ -27,16 +15,19 @@ export {
   ReasonOptionalConfigMapNotFound,
   ReasonOptionalSecretKeyNotFound,
   ReasonOptionalSecretNotFound,
-} from './internal/env.js';
+} from './env-event-reasons.js';
 export {
-  type LeasesClient,
-  MAX_LEASE_UPDATE_ATTEMPTS,
-  NODE_LEASE_NAMESPACE,
-} from './internal/node-lease-controller.js';
-export {
-  LAST_APPLIED_NODE_STATUS_ANNOTATION,
-  LAST_APPLIED_OBJECT_META_ANNOTATION,
-} from './internal/node-status-patch.js';
+  apiStatusCode,
+  asInvalidInput,
+  asNotFound,
+  ErrdefsError,
+  type ErrdefsReason,
+  invalidInput,
+  isConflict,
+  isInvalidInput,
+  isNotFound,
+  notFound,
+} from './errdefs.js';
 export {
   DEFAULT_LEASE_DURATION_SECONDS,
   DEFAULT_PING_INTERVAL_MS,
@@ -62,11 +53,20 @@ export {
   type NodeControllerErrorReason,
 } from './node-controller-error.js';
 export {
+  type LeasesClient,
+  MAX_LEASE_UPDATE_ATTEMPTS,
+  NODE_LEASE_NAMESPACE,
+} from './node-lease.js';
+export {
   NaiveNodeProvider,
   NaiveNodeProviderV2,
   type NodeProvider,
   newNaiveNodeProvider,
 } from './node-provider.js';
+export {
+  LAST_APPLIED_NODE_STATUS_ANNOTATION,
+  LAST_APPLIED_OBJECT_META_ANNOTATION,
+} from './node-status-annotations.js';
 export {
   type InformerLike,
   type KnownPod,

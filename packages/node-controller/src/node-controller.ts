@@ -14,7 +14,7 @@ import {
   type V1Node,
 } from '@kubernetes/client-node';
 import { errorMessage, isConflict, isNotFound } from './errdefs.js';
-import { type LeasesClient, NodeLeaseController } from './internal/node-lease-controller.js';
+import { NodeLeaseController } from './internal/node-lease-controller.js';
 import { NodePingController } from './internal/node-ping-controller.js';
 import { nodeStatusPatch } from './internal/node-status-patch.js';
 import { sleep } from './internal/sleep.js';
@@ -23,6 +23,7 @@ import {
   CONFLICTING_LEASE_CONFIGURATION_MESSAGE,
   NodeControllerError,
 } from './node-controller-error.js';
+import type { LeasesClient } from './node-lease.js';
 import type { NodeProvider } from './node-provider.js';
 
 /** How often the provider is pinged, in ms (the seed's `DefaultPingInterval`, 10 s). */

@@ -10,20 +10,17 @@ import type {
   V1Secret,
   V1Service,
 } from '@kubernetes/client-node';
-
-export const ReasonOptionalConfigMapNotFound = 'OptionalConfigMapNotFound';
-export const ReasonOptionalConfigMapKeyNotFound = 'OptionalConfigMapKeyNotFound';
-export const ReasonFailedToReadOptionalConfigMap = 'FailedToReadOptionalConfigMap';
-export const ReasonOptionalSecretNotFound = 'OptionalSecretNotFound';
-export const ReasonOptionalSecretKeyNotFound = 'OptionalSecretKeyNotFound';
-export const ReasonFailedToReadOptionalSecret = 'FailedToReadOptionalSecret';
-export const ReasonMandatoryConfigMapNotFound = 'MandatoryConfigMapNotFound';
-export const ReasonMandatoryConfigMapKeyNotFound = 'MandatoryConfigMapKeyNotFound';
-export const ReasonFailedToReadMandatoryConfigMap = 'FailedToReadMandatoryConfigMap';
-export const ReasonMandatorySecretNotFound = 'MandatorySecretNotFound';
-export const ReasonMandatorySecretKeyNotFound = 'MandatorySecretKeyNotFound';
-export const ReasonFailedToReadMandatorySecret = 'FailedToReadMandatorySecret';
-export const ReasonInvalidEnvironmentVariableNames = 'InvalidEnvironmentVariableNames';
+import {
+  ReasonInvalidEnvironmentVariableNames,
+  ReasonMandatoryConfigMapKeyNotFound,
+  ReasonMandatoryConfigMapNotFound,
+  ReasonMandatorySecretKeyNotFound,
+  ReasonMandatorySecretNotFound,
+  ReasonOptionalConfigMapKeyNotFound,
+  ReasonOptionalConfigMapNotFound,
+  ReasonOptionalSecretKeyNotFound,
+  ReasonOptionalSecretNotFound,
+} from '../env-event-reasons.js';
 
 /** Where env values come from. */
 export interface EnvSources {

@@ -2,12 +2,9 @@ import { noopLogger } from '@ctrlkit/workqueue';
 import { FakeClock } from '@ctrlkit/workqueue/testing';
 import type { V1Lease, V1Node } from '@kubernetes/client-node';
 import { describe, expect, it } from 'vitest';
+import { MAX_LEASE_UPDATE_ATTEMPTS, NODE_LEASE_NAMESPACE } from '../node-lease.js';
 import { apiError, FakeKube } from '../testing/fake-kube.js';
-import {
-  MAX_LEASE_UPDATE_ATTEMPTS,
-  NODE_LEASE_NAMESPACE,
-  NodeLeaseController,
-} from './node-lease-controller.js';
+import { NodeLeaseController } from './node-lease-controller.js';
 import { advance } from './test-helpers.js';
 
 function setup() {

@@ -2,23 +2,18 @@
 
 import { formatMicroTime } from '@ctrlkit/runtime';
 import type { Clock, Logger } from '@ctrlkit/workqueue';
-import type { CoordinationV1Api, V1Lease, V1MicroTime, V1Node } from '@kubernetes/client-node';
+import type { V1Lease, V1MicroTime, V1Node } from '@kubernetes/client-node';
 import { isConflict, isNotFound } from '../errdefs.js';
+import {
+  type LeasesClient,
+  MAX_LEASE_UPDATE_ATTEMPTS,
+  NODE_LEASE_NAMESPACE,
+} from '../node-lease.js';
 import { sleep } from './sleep.js';
 
-/** The namespace of node leases. */
-export const NODE_LEASE_NAMESPACE = 'kube-node-lease';
-/** Tries of one lease update before the round gives up. */
-export const MAX_LEASE_UPDATE_ATTEMPTS = 5;
 /** First delay of the GET retry in ensureLease (doubled before use), and its cap, in ms. */
 const ENSURE_BACKOFF_BASE_MS = 100;
 const ENSURE_BACKOFF_CAP_MS = 7_000;
-
-/** The lease operations the controller needs; client-node's `CoordinationV1Api` satisfies it. */
-export type LeasesClient = Pick<
-  CoordinationV1Api,
-  'readNamespacedLease' | 'createNamespacedLease' | 'replaceNamespacedLease'
->;
 
 export interface NodeLeaseControllerOptions {
   client: LeasesClient;

@@ -1,11 +1,10 @@
 //! The three-way patch of a node's status, labels and annotations.
 
 import type { V1Node, V1NodeCondition, V1NodeStatus } from '@kubernetes/client-node';
-
-/** Annotation holding the object metadata the controller applied last. */
-export const LAST_APPLIED_OBJECT_META_ANNOTATION = 'virtual-kubelet.io/last-applied-object-meta';
-/** Annotation holding the node status the controller applied last. */
-export const LAST_APPLIED_NODE_STATUS_ANNOTATION = 'virtual-kubelet.io/last-applied-node-status';
+import {
+  LAST_APPLIED_NODE_STATUS_ANNOTATION,
+  LAST_APPLIED_OBJECT_META_ANNOTATION,
+} from '../node-status-annotations.js';
 
 interface AppliedMeta {
   name?: string;
