@@ -7,6 +7,9 @@ import { pino } from 'pino';
 import { parseFlags, usage } from './flags.js';
 import { buildVirtualKubelet } from './run.js';
 
+/** True once the manager ran: then the process exits when it stops (keep-alive sockets must not hold it). */
+let ran = false;
+
 async function main(): Promise<number> {
   let flags: ReturnType<typeof parseFlags>;
   try {
@@ -27,6 +30,7 @@ async function main(): Promise<number> {
     { provider: flags.provider, workers: flags.podSyncWorkers },
     'starting virtual kubelet',
   );
+  ran = true;
   try {
     await manager.start(signal);
   } catch (error) {
@@ -40,9 +44,10 @@ async function main(): Promise<number> {
 main().then(
   (code) => {
     process.exitCode = code;
+    if (ran) process.exit(code);
   },
   (error: unknown) => {
     process.stderr.write(`${(error as Error)?.stack ?? String(error)}\n`);
-    process.exitCode = 1;
+    process.exit(1);
   },
 );
