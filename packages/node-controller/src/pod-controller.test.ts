@@ -69,7 +69,10 @@ for (const [kind, makeProvider] of [
         .find((s) => s?.phase === 'Succeeded');
       expect(terminal?.reason).toBe(kind === 'async' ? 'MockProviderPodDeleted' : 'Terminated');
       const force = h.kube.actions.find((a) => a.verb === 'delete' && a.gracePeriodSeconds === 0);
-      expect(force?.body).toEqual({ preconditions: { uid: expect.any(String) } });
+      expect(force?.body).toEqual({
+        gracePeriodSeconds: 0,
+        preconditions: { uid: expect.any(String) },
+      });
       await stopHarness(h);
     });
 

@@ -619,7 +619,8 @@ export class PodController {
           name,
           namespace,
           gracePeriodSeconds: 0,
-          body: { preconditions: { uid } },
+          // with a body the apiserver takes the options from it, so the grace period goes there too
+          body: { gracePeriodSeconds: 0, preconditions: { uid } },
         });
       } catch (error) {
         if (!isNotFound(error) && !isConflict(error)) throw error;

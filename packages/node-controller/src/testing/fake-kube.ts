@@ -263,7 +263,7 @@ export class FakeKube {
     name: string;
     namespace: string;
     gracePeriodSeconds?: number;
-    body?: { preconditions?: { uid?: string } };
+    body?: { gracePeriodSeconds?: number; preconditions?: { uid?: string } };
   }): Promise<V1Pod> =>
     this.#call(
       {
@@ -283,7 +283,10 @@ export class FakeKube {
             `Precondition failed: UID in precondition: ${uid}, UID in object meta: ${pod.metadata?.uid}`,
           );
         }
-        const grace = param.gracePeriodSeconds ?? pod.spec?.terminationGracePeriodSeconds ?? 30;
+        // as the apiserver: with a body, the options (grace period included) come from it
+        const requested =
+          param.body !== undefined ? param.body.gracePeriodSeconds : param.gracePeriodSeconds;
+        const grace = requested ?? pod.spec?.terminationGracePeriodSeconds ?? 30;
         const terminal = pod.status?.phase === 'Succeeded' || pod.status?.phase === 'Failed';
         if (grace > 0 && pod.spec?.nodeName && !terminal) {
           pod.metadata ??= {};
