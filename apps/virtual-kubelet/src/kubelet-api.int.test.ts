@@ -8,6 +8,9 @@ import { expect, it } from 'vitest';
 import { parseFlags } from './flags.js';
 import { buildVirtualKubelet } from './run.js';
 
+/** client-node hands back JSON answers already parsed, other answers as text. */
+const json = (answer: unknown) => (typeof answer === 'string' ? JSON.parse(answer) : answer);
+
 async function freePort(): Promise<number> {
   const server = createServer();
   await new Promise<void>((resolve) => server.listen(0, resolve));
@@ -58,13 +61,13 @@ it('/pods, /runningpods/, /stats/summary and /metrics/resource answer through /a
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
     const proxy = (path: string) => core.connectGetNodeProxyWithPath({ name: 'vk-proxy', path });
-    const pods = JSON.parse(await proxy('pods'));
+    const pods = json(await proxy('pods'));
     expect(pods.kind).toBe('PodList');
     expect(pods.items.map((p: { metadata: { name: string } }) => p.metadata.name)).toContain(
       'proxied',
     );
-    expect(JSON.parse(await proxy('runningpods/')).kind).toBe('PodList');
-    expect(JSON.parse(await proxy('stats/summary')).node.nodeName).toBe('vk-proxy');
+    expect(json(await proxy('runningpods/')).kind).toBe('PodList');
+    expect(json(await proxy('stats/summary')).node.nodeName).toBe('vk-proxy');
     expect(await proxy('metrics/resource')).toContain(
       'pod_memory_working_set_bytes{namespace="default",pod="proxied"}',
     );
