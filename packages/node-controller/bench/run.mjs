@@ -94,7 +94,9 @@ async function runOne(plane, which, goBinary, workers) {
   const nodeName = `bench-${which}-w${workers}`;
   const namespace = nodeName;
   await core.createNamespace({ body: { metadata: { name: namespace } } });
+  console.error(`${which} w=${workers}: starting agent`);
   const agent = await startAgent(which, goBinary, plane.kubeconfigPath, nodeName, workers);
+  console.error(`${which} w=${workers}: agent ready`);
   await agent.ask('reset', 'reset');
 
   const running = new Set();
@@ -117,6 +119,7 @@ async function runOne(plane, which, goBinary, workers) {
   void informer.run(stopInformer.signal);
   await informer.whenSynced();
 
+  console.error(`${which} w=${workers}: creating ${n} pods`);
   const started = performance.now();
   let next = 0;
   await Promise.all(
@@ -161,6 +164,7 @@ async function runOne(plane, which, goBinary, workers) {
 }
 
 const goBinary = buildGo();
+console.error('control plane starting');
 const plane = await startControlPlane({ logger: silentLogger });
 const results = [];
 try {
