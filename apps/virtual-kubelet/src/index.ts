@@ -1,0 +1,24 @@
+//! @ctrlkit/virtual-kubelet: the wiring of ctrlkit-virtual-kubelet, for embedding and tests.
+
+export { FLAGS, type Flags, parseFlags, usage } from './flags.js';
+export {
+  type KubeletApiOptions,
+  type KubeletApiProvider,
+  resourceMetrics,
+  startKubeletApiServer,
+} from './kubelet-api/kubelet-api-server.js';
+export { type ServingCert, selfSignedCert } from './kubelet-api/self-signed-cert.js';
+export {
+  DEFAULT_MOCK_CAPACITY,
+  MockProvider,
+  type MockProviderOptions,
+  type StatsSummary,
+} from './providers/mock-provider.js';
+export {
+  INITIAL_RESTART_BACKOFF_MS,
+  LOG_BUFFER_BYTES,
+  MAX_RESTART_BACKOFF_MS,
+  ProcessProvider,
+  type ProcessProviderOptions,
+} from './providers/process-provider.js';
+export { buildVirtualKubelet, defaultInternalIP, type VirtualKubelet } from './run.js';

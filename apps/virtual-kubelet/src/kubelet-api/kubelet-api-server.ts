@@ -1,0 +1,156 @@
+//! The kubelet HTTPS API of virtual-kubelet's node/api: /pods, /runningpods/, /stats/summary, /metrics/resource.
+
+import { createServer, type Server } from 'node:https';
+import type { AddressInfo } from 'node:net';
+import type { Logger } from '@ctrlkit/workqueue';
+import type { V1Pod } from '@kubernetes/client-node';
+import type { StatsSummary } from '../providers/mock-provider.js';
+import type { ServingCert } from './self-signed-cert.js';
+
+/** What the API reads from the provider. */
+export interface KubeletApiProvider {
+  getPods(signal: AbortSignal): Promise<V1Pod[]>;
+  getStatsSummary(nodeName: string): StatsSummary;
+  /** The output of a container, when the provider keeps it. */
+  getContainerLogs?(namespace: string, pod: string, container: string): string;
+}
+
+/** Options of {@link startKubeletApiServer}. */
+export interface KubeletApiOptions {
+  nodeName: string;
+  provider: KubeletApiProvider;
+  cert: ServingCert;
+  /** Default `0.0.0.0`. */
+  host?: string;
+  /** The port; `0` picks a free one. */
+  port: number;
+  logger: Logger;
+}
+
+/**
+ * Serves the kubelet endpoints over HTTPS without asking for a client certificate, so the
+ * apiserver's node proxy (`/api/v1/nodes/<node>/proxy/...`) reaches them. Resolves once listening.
+ */
+export async function startKubeletApiServer(
+  options: KubeletApiOptions,
+): Promise<{ server: Server; port: number }> {
+  const { provider, nodeName, logger } = options;
+  const server = createServer(
+    { cert: options.cert.cert, key: options.cert.key, requestCert: false },
+    (req, res) => {
+      const path = new URL(req.url ?? '/', 'https://localhost').pathname;
+      const reply = (status: number, body: string, type = 'application/json'): void => {
+        res.writeHead(status, { 'Content-Type': type });
+        res.end(body);
+      };
+      const signal = AbortSignal.timeout(30_000);
+      const handle = async (): Promise<void> => {
+        if (req.method !== 'GET')
+          return reply(405, JSON.stringify({ error: 'method not allowed' }));
+        if (
+          path === '/pods' ||
+          path === '/pods/' ||
+          path === '/runningpods' ||
+          path === '/runningpods/'
+        ) {
+          const pods = await provider.getPods(signal);
+          const items = path.startsWith('/runningpods')
+            ? pods.filter((p) => p.status?.phase !== 'Succeeded' && p.status?.phase !== 'Failed')
+            : pods;
+          return reply(
+            200,
+            JSON.stringify({ apiVersion: 'v1', kind: 'PodList', metadata: {}, items }),
+          );
+        }
+        if (path === '/stats/summary' || path === '/stats/summary/') {
+          return reply(200, JSON.stringify(provider.getStatsSummary(nodeName)));
+        }
+        if (path === '/metrics/resource' || path === '/metrics/resource/') {
+          return reply(
+            200,
+            resourceMetrics(provider.getStatsSummary(nodeName)),
+            'text/plain; version=0.0.4',
+          );
+        }
+        const logs = /^\/containerLogs\/([^/]+)\/([^/]+)\/([^/]+)\/?$/.exec(path);
+        if (logs !== null && provider.getContainerLogs !== undefined) {
+          try {
+            const text = provider.getContainerLogs(logs[1] ?? '', logs[2] ?? '', logs[3] ?? '');
+            return reply(200, text, 'text/plain');
+          } catch (error) {
+            return reply(404, JSON.stringify({ error: (error as Error).message }));
+          }
+        }
+        if (
+          path.startsWith('/containerLogs/') ||
+          path.startsWith('/exec/') ||
+          path.startsWith('/attach/')
+        ) {
+          return reply(
+            501,
+            JSON.stringify({ error: `${path.split('/')[1]} is not supported by this provider` }),
+          );
+        }
+        return reply(404, JSON.stringify({ error: 'not found' }));
+      };
+      handle().catch((error: unknown) => {
+        logger.error({ err: error, path }, 'kubelet API request failed');
+        reply(500, JSON.stringify({ error: (error as Error).message }));
+      });
+    },
+  );
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port, options.host ?? '0.0.0.0', () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  return { server, port: (server.address() as AddressInfo).port };
+}
+
+/** The kubelet's `/metrics/resource` in Prometheus text format. */
+export function resourceMetrics(summary: StatsSummary): string {
+  const ts = Date.parse(summary.node.cpu.time);
+  const seconds = (nano: number) => (nano / 1e9).toString();
+  const lines = [
+    '# HELP node_cpu_usage_seconds_total Cumulative cpu time consumed by the node in core-seconds',
+    '# TYPE node_cpu_usage_seconds_total counter',
+    `node_cpu_usage_seconds_total ${seconds(summary.node.cpu.usageCoreNanoSeconds)} ${ts}`,
+    '# HELP node_memory_working_set_bytes Current working set of the node in bytes',
+    '# TYPE node_memory_working_set_bytes gauge',
+    `node_memory_working_set_bytes ${summary.node.memory.workingSetBytes} ${ts}`,
+    '# HELP pod_cpu_usage_seconds_total Cumulative cpu time consumed by the pod in core-seconds',
+    '# TYPE pod_cpu_usage_seconds_total counter',
+    ...summary.pods.map(
+      (p) =>
+        `pod_cpu_usage_seconds_total{namespace="${p.podRef.namespace}",pod="${p.podRef.name}"} ${seconds(p.cpu.usageCoreNanoSeconds)} ${ts}`,
+    ),
+    '# HELP pod_memory_working_set_bytes Current working set of the pod in bytes',
+    '# TYPE pod_memory_working_set_bytes gauge',
+    ...summary.pods.map(
+      (p) =>
+        `pod_memory_working_set_bytes{namespace="${p.podRef.namespace}",pod="${p.podRef.name}"} ${p.memory.workingSetBytes} ${ts}`,
+    ),
+    '# HELP container_cpu_usage_seconds_total Cumulative cpu time consumed by the container in core-seconds',
+    '# TYPE container_cpu_usage_seconds_total counter',
+    ...summary.pods.flatMap((p) =>
+      p.containers.map(
+        (c) =>
+          `container_cpu_usage_seconds_total{container="${c.name}",namespace="${p.podRef.namespace}",pod="${p.podRef.name}"} ${seconds(c.cpu.usageCoreNanoSeconds)} ${ts}`,
+      ),
+    ),
+    '# HELP container_memory_working_set_bytes Current working set of the container in bytes',
+    '# TYPE container_memory_working_set_bytes gauge',
+    ...summary.pods.flatMap((p) =>
+      p.containers.map(
+        (c) =>
+          `container_memory_working_set_bytes{container="${c.name}",namespace="${p.podRef.namespace}",pod="${p.podRef.name}"} ${c.memory.workingSetBytes} ${ts}`,
+      ),
+    ),
+    '# HELP scrape_error 1 if there was an error while getting container metrics, 0 otherwise',
+    '# TYPE scrape_error gauge',
+    'scrape_error 0',
+  ];
+  return `${lines.join('\n')}\n`;
+}

@@ -1,0 +1,78 @@
+import { isNotFound } from '@ctrlkit/node-controller';
+import type { V1Node, V1Pod } from '@kubernetes/client-node';
+import { describe, expect, it } from 'vitest';
+import { MockProvider } from './mock-provider.js';
+
+const signal = new AbortController().signal;
+const pod: V1Pod = {
+  metadata: { name: 'p', namespace: 'ns', uid: 'u' },
+  spec: {
+    containers: [
+      { name: 'a', image: 'nginx' },
+      { name: 'b', image: 'redis' },
+    ],
+  },
+};
+
+describe('MockProvider', () => {
+  it('runs a created pod at once, as upstream mock reports it, and notifies', async () => {
+    const provider = new MockProvider({ internalIP: '192.168.1.2' });
+    const seen: V1Pod[] = [];
+    provider.notifyPods(signal, (p) => seen.push(p));
+    await provider.createPod(signal, pod);
+    const status = (await provider.getPodStatus(signal, 'ns', 'p')) ?? {};
+    expect(status).toMatchObject({ phase: 'Running', hostIP: '1.2.3.4', podIP: '5.6.7.8' });
+    expect(status.conditions?.map((c) => c.type)).toEqual(['Initialized', 'Ready', 'PodScheduled']);
+    expect(
+      status.containerStatuses?.map((c) => [c.name, c.ready, c.state?.running !== undefined]),
+    ).toEqual([
+      ['a', true, true],
+      ['b', true, true],
+    ]);
+    expect(seen).toHaveLength(1);
+  });
+
+  it('deletes at once with reason MockProviderPodDeleted and terminated containers; a second delete is NotFound', async () => {
+    const provider = new MockProvider({ internalIP: '192.168.1.2' });
+    const seen: V1Pod[] = [];
+    provider.notifyPods(signal, (p) => seen.push(p));
+    await provider.createPod(signal, pod);
+    const running = await provider.getPod(signal, 'ns', 'p');
+    await provider.deletePod(signal, running as V1Pod);
+    const last = seen.at(-1);
+    expect(last?.status?.phase).toBe('Succeeded');
+    expect(last?.status?.reason).toBe('MockProviderPodDeleted');
+    expect(last?.status?.containerStatuses?.[0]?.state?.terminated?.reason).toBe(
+      'MockProviderPodContainerDeleted',
+    );
+    await expect(provider.getPod(signal, 'ns', 'p')).rejects.toSatisfy(isNotFound);
+    await expect(provider.deletePod(signal, pod)).rejects.toSatisfy(isNotFound);
+    expect(await provider.getPods()).toEqual([]);
+  });
+
+  it('failure injection: createFailureRate 1 fails every create', async () => {
+    const provider = new MockProvider({ internalIP: '10.1.1.1', createFailureRate: 1 });
+    await expect(provider.createPod(signal, pod)).rejects.toThrow('injected create failure');
+    expect(() => new MockProvider({ internalIP: '10.1.1.1', createFailureRate: 2 })).toThrow(
+      expect.objectContaining({ field: 'createFailureRate' }),
+    );
+  });
+
+  it('configures the node: capacity, Ready condition, InternalIP and the kubelet port', () => {
+    const node: V1Node = { metadata: { name: 'n' } };
+    new MockProvider({ internalIP: '10.1.1.1', daemonEndpointPort: 10250 }).configureNode(node);
+    expect(node.status?.capacity).toEqual({ cpu: '20', memory: '100Gi', pods: '20' });
+    expect(node.status?.conditions?.find((c) => c.type === 'Ready')?.status).toBe('True');
+    expect(node.status?.addresses).toEqual([{ type: 'InternalIP', address: '10.1.1.1' }]);
+    expect(node.status?.daemonEndpoints?.kubeletEndpoint?.Port).toBe(10250);
+  });
+
+  it('stats summary: one entry per pod and container, node totals the sum', async () => {
+    const provider = new MockProvider({ internalIP: '10.1.1.1', random: () => 0.5 });
+    await provider.createPod(signal, pod);
+    const summary = provider.getStatsSummary('n');
+    expect(summary.pods).toHaveLength(1);
+    expect(summary.pods[0]?.containers.map((c) => c.name)).toEqual(['a', 'b']);
+    expect(summary.node.cpu.usageNanoCores).toBe(2 * 5_000_000);
+  });
+});

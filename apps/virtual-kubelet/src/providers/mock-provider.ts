@@ -1,0 +1,313 @@
+//! The `mock` provider: pods "run" in memory, reported as virtual-kubelet's mock provider reports them.
+
+import { notFound, type PodLifecycleHandler, type PodNotifier } from '@ctrlkit/node-controller';
+import { type Clock, InvalidArgumentError, realClock } from '@ctrlkit/workqueue';
+import type { V1Node, V1NodeCondition, V1Pod, V1PodStatus } from '@kubernetes/client-node';
+
+/** Default capacity of the mock node, as virtual-kubelet's mock provider: 20 CPUs, 100Gi, 20 pods. */
+export const DEFAULT_MOCK_CAPACITY = { cpu: '20', memory: '100Gi', pods: '20' } as const;
+
+/** Options of {@link MockProvider}. */
+export interface MockProviderOptions {
+  /** The node's InternalIP. Required. */
+  internalIP: string;
+  /** The kubelet port written into the node's daemonEndpoints. Default 10250. */
+  daemonEndpointPort?: number;
+  /** Capacity (and allocatable). Default {@link DEFAULT_MOCK_CAPACITY}. */
+  capacity?: { cpu: string; memory: string; pods: string };
+  /** Ms before a created pod reports Running. Default 0 (at once). */
+  startLatencyMs?: number;
+  /** Fraction (0..1) of createPod calls that fail, for failure injection. Default 0. */
+  createFailureRate?: number;
+  /** Default: the real clock. */
+  clock?: Clock;
+  /** Default: `Math.random`. */
+  random?: () => number;
+}
+
+/** The stats summary of `/stats/summary` (kubelet's `statsv1alpha1.Summary`, the fields the mock fills). */
+export interface StatsSummary {
+  node: { nodeName: string; startTime: string; cpu: CpuStats; memory: MemoryStats };
+  pods: Array<{
+    podRef: { name: string; namespace: string; uid: string };
+    startTime: string;
+    containers: Array<{ name: string; startTime: string; cpu: CpuStats; memory: MemoryStats }>;
+    cpu: CpuStats;
+    memory: MemoryStats;
+  }>;
+}
+interface CpuStats {
+  time: string;
+  usageNanoCores: number;
+  usageCoreNanoSeconds: number;
+}
+interface MemoryStats {
+  time: string;
+  usageBytes: number;
+  workingSetBytes: number;
+}
+
+/**
+ * A provider whose pods run in memory (virtual-kubelet's mock): a created pod is Running
+ * with PodIP 5.6.7.8, HostIP 1.2.3.4, conditions Initialized/Ready/PodScheduled and running
+ * containers; a deleted pod is gone at once, reported Succeeded with reason
+ * `MockProviderPodDeleted` and its containers terminated (`MockProviderPodContainerDeleted`).
+ */
+export class MockProvider implements PodLifecycleHandler, PodNotifier {
+  readonly #pods = new Map<string, V1Pod>();
+  readonly #options: Required<Omit<MockProviderOptions, 'capacity'>> & {
+    capacity: { cpu: string; memory: string; pods: string };
+  };
+  readonly #startTime = new Date();
+  #notify: (pod: V1Pod) => void = () => {};
+
+  constructor(options: MockProviderOptions) {
+    if (typeof options?.internalIP !== 'string' || options.internalIP === '') {
+      throw new InvalidArgumentError('internalIP', 'must be an IP address');
+    }
+    const rate = options.createFailureRate ?? 0;
+    if (!(rate >= 0 && rate <= 1))
+      throw new InvalidArgumentError('createFailureRate', `must be in [0, 1], got ${rate}`);
+    const latency = options.startLatencyMs ?? 0;
+    if (!(latency >= 0) || !Number.isFinite(latency)) {
+      throw new InvalidArgumentError(
+        'startLatencyMs',
+        `must be a number of ms >= 0, got ${latency}`,
+      );
+    }
+    this.#options = {
+      internalIP: options.internalIP,
+      daemonEndpointPort: options.daemonEndpointPort ?? 10250,
+      capacity: options.capacity ?? { ...DEFAULT_MOCK_CAPACITY },
+      startLatencyMs: latency,
+      createFailureRate: rate,
+      clock: options.clock ?? realClock,
+      random: options.random ?? Math.random,
+    };
+  }
+
+  /** Fills the node's capacity, conditions, addresses and daemon endpoints (the mock's `ConfigureNode`). */
+  configureNode(node: V1Node): void {
+    const { capacity, internalIP, daemonEndpointPort } = this.#options;
+    node.status = {
+      ...node.status,
+      capacity: { ...capacity },
+      allocatable: { ...capacity },
+      conditions: nodeConditions(),
+      addresses: [{ type: 'InternalIP', address: internalIP }],
+      daemonEndpoints: { kubeletEndpoint: { Port: daemonEndpointPort } },
+      nodeInfo: {
+        operatingSystem: 'linux',
+        architecture: 'amd64',
+        kubeletVersion: 'v1.37.2-ctrlkit',
+        bootID: '',
+        containerRuntimeVersion: 'mock://1',
+        kernelVersion: '',
+        kubeProxyVersion: '',
+        machineID: '',
+        osImage: '',
+        systemUUID: '',
+      },
+    };
+  }
+
+  notifyPods(_signal: AbortSignal, callback: (pod: V1Pod) => void): void {
+    this.#notify = callback;
+  }
+
+  async createPod(signal: AbortSignal, pod: V1Pod): Promise<void> {
+    if (
+      this.#options.createFailureRate > 0 &&
+      this.#options.random() < this.#options.createFailureRate
+    ) {
+      throw new Error('mock provider: injected create failure');
+    }
+    if (this.#options.startLatencyMs > 0) {
+      await new Promise<void>((resolve) => {
+        const timer = this.#options.clock.setTimer(resolve, this.#options.startLatencyMs);
+        signal.addEventListener(
+          'abort',
+          () => {
+            timer.cancel();
+            resolve();
+          },
+          { once: true },
+        );
+      });
+    }
+    const now = new Date();
+    const running = structuredClone(pod);
+    running.status = {
+      phase: 'Running',
+      hostIP: '1.2.3.4',
+      podIP: '5.6.7.8',
+      podIPs: [{ ip: '5.6.7.8' }],
+      startTime: now,
+      conditions: [
+        { type: 'Initialized', status: 'True' },
+        { type: 'Ready', status: 'True' },
+        { type: 'PodScheduled', status: 'True' },
+      ],
+      containerStatuses: (pod.spec?.containers ?? []).map((c) => ({
+        name: c.name,
+        image: c.image ?? '',
+        imageID: '',
+        ready: true,
+        started: true,
+        restartCount: 0,
+        state: { running: { startedAt: now } },
+      })),
+    };
+    this.#pods.set(key(pod.metadata?.namespace, pod.metadata?.name), running);
+    this.#notify(structuredClone(running));
+  }
+
+  async updatePod(_signal: AbortSignal, pod: V1Pod): Promise<void> {
+    const k = key(pod.metadata?.namespace, pod.metadata?.name);
+    const old = this.#pods.get(k);
+    const updated = { ...structuredClone(pod), status: old?.status ?? pod.status };
+    this.#pods.set(k, updated);
+    this.#notify(structuredClone(updated));
+  }
+
+  async deletePod(_signal: AbortSignal, pod: V1Pod): Promise<void> {
+    const k = key(pod.metadata?.namespace, pod.metadata?.name);
+    if (!this.#pods.has(k)) throw notFound(`pod "${k}" is not known to the provider`);
+    this.#pods.delete(k);
+    const now = new Date();
+    const deleted = structuredClone(pod);
+    deleted.status = {
+      ...deleted.status,
+      phase: 'Succeeded',
+      reason: 'MockProviderPodDeleted',
+      containerStatuses: (deleted.status?.containerStatuses ?? []).map((cs) => ({
+        ...cs,
+        ready: false,
+        state: {
+          terminated: {
+            exitCode: 0,
+            reason: 'MockProviderPodContainerDeleted',
+            message: 'Mock provider terminated container upon deletion',
+            finishedAt: now,
+            startedAt: cs.state?.running?.startedAt,
+          },
+        },
+      })),
+    };
+    this.#notify(deleted);
+  }
+
+  async getPod(_signal: AbortSignal, namespace: string, name: string): Promise<V1Pod | undefined> {
+    const pod = this.#pods.get(key(namespace, name));
+    if (pod === undefined)
+      throw notFound(`pod "${namespace}/${name}" is not known to the provider`);
+    return structuredClone(pod);
+  }
+
+  async getPodStatus(
+    signal: AbortSignal,
+    namespace: string,
+    name: string,
+  ): Promise<V1PodStatus | undefined> {
+    return (await this.getPod(signal, namespace, name))?.status;
+  }
+
+  async getPods(): Promise<V1Pod[]> {
+    return [...this.#pods.values()].map((p) => structuredClone(p));
+  }
+
+  /** Node and pod usage figures, random as the mock's (`GetStatsSummary`). */
+  getStatsSummary(nodeName: string): StatsSummary {
+    const time = new Date().toISOString();
+    const random = this.#options.random;
+    const cpu = (): CpuStats => {
+      const nano = Math.floor(random() * 10_000_000);
+      return { time, usageNanoCores: nano, usageCoreNanoSeconds: nano * 1000 };
+    };
+    const memory = (): MemoryStats => {
+      const bytes = Math.floor(random() * 100_000_000) + 1;
+      return { time, usageBytes: bytes, workingSetBytes: bytes };
+    };
+    const pods = [...this.#pods.values()].map((pod) => {
+      const started = new Date(pod.status?.startTime ?? this.#startTime).toISOString();
+      const containers = (pod.spec?.containers ?? []).map((c) => ({
+        name: c.name,
+        startTime: started,
+        cpu: cpu(),
+        memory: memory(),
+      }));
+      const sum = (f: (c: (typeof containers)[number]) => number) =>
+        containers.reduce((a, c) => a + f(c), 0);
+      return {
+        podRef: {
+          name: pod.metadata?.name ?? '',
+          namespace: pod.metadata?.namespace ?? '',
+          uid: pod.metadata?.uid ?? '',
+        },
+        startTime: started,
+        containers,
+        cpu: {
+          time,
+          usageNanoCores: sum((c) => c.cpu.usageNanoCores),
+          usageCoreNanoSeconds: sum((c) => c.cpu.usageCoreNanoSeconds),
+        },
+        memory: {
+          time,
+          usageBytes: sum((c) => c.memory.usageBytes),
+          workingSetBytes: sum((c) => c.memory.workingSetBytes),
+        },
+      };
+    });
+    const total = (f: (p: (typeof pods)[number]) => number) => pods.reduce((a, p) => a + f(p), 0);
+    return {
+      node: {
+        nodeName,
+        startTime: this.#startTime.toISOString(),
+        cpu: {
+          time,
+          usageNanoCores: total((p) => p.cpu.usageNanoCores),
+          usageCoreNanoSeconds: total((p) => p.cpu.usageCoreNanoSeconds),
+        },
+        memory: {
+          time,
+          usageBytes: total((p) => p.memory.usageBytes),
+          workingSetBytes: total((p) => p.memory.workingSetBytes),
+        },
+      },
+      pods,
+    };
+  }
+}
+
+function nodeConditions(): V1NodeCondition[] {
+  const now = new Date();
+  const c = (type: string, status: string, reason: string, message: string): V1NodeCondition => ({
+    type,
+    status,
+    reason,
+    message,
+    lastHeartbeatTime: now,
+    lastTransitionTime: now,
+  });
+  return [
+    c('Ready', 'True', 'KubeletReady', 'kubelet is ready.'),
+    c(
+      'OutOfDisk',
+      'False',
+      'KubeletHasSufficientDisk',
+      'kubelet has sufficient disk space available',
+    ),
+    c(
+      'MemoryPressure',
+      'False',
+      'KubeletHasSufficientMemory',
+      'kubelet has sufficient memory available',
+    ),
+    c('DiskPressure', 'False', 'KubeletHasNoDiskPressure', 'kubelet has no disk pressure'),
+    c('NetworkUnavailable', 'False', 'RouteCreated', 'RouteController created a route'),
+  ];
+}
+
+function key(namespace: string | undefined, name: string | undefined): string {
+  return `${namespace ?? ''}/${name ?? ''}`;
+}

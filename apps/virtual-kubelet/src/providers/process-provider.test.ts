@@ -1,0 +1,140 @@
+import { isInvalidInput, isNotFound } from '@ctrlkit/node-controller';
+import { noopLogger } from '@ctrlkit/workqueue';
+import type { V1Pod } from '@kubernetes/client-node';
+import { describe, expect, it } from 'vitest';
+import { startKubeletApiServer } from '../kubelet-api/kubelet-api-server.js';
+import { selfSignedCert } from '../kubelet-api/self-signed-cert.js';
+import { ProcessProvider } from './process-provider.js';
+
+const signal = new AbortController().signal;
+
+function pod(
+  name: string,
+  command: string[],
+  restartPolicy: string,
+  env: Array<{ name: string; value: string }> = [],
+): V1Pod {
+  return {
+    metadata: { name, namespace: 'ns', uid: name },
+    spec: { restartPolicy, containers: [{ name: 'main', image: 'none', command, env }] },
+  };
+}
+
+async function until(
+  provider: ProcessProvider,
+  name: string,
+  check: (p: V1Pod) => boolean,
+): Promise<V1Pod> {
+  for (let i = 0; i < 200; i++) {
+    const p = await provider.getPod(signal, 'ns', name);
+    if (p !== undefined && check(p)) return p;
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+  throw new Error(`pod ${name} never reached the expected state`);
+}
+
+describe('ProcessProvider', () => {
+  it('runs the command with the resolved env, keeps its output, and reports exit 0 as Completed / Succeeded (Never)', async () => {
+    const provider = new ProcessProvider({ internalIP: '10.0.0.5' });
+    await provider.createPod(
+      signal,
+      pod('ok', ['sh', '-c', 'echo hello $WHO'], 'Never', [{ name: 'WHO', value: 'world' }]),
+    );
+    const done = await until(provider, 'ok', (p) => p.status?.phase === 'Succeeded');
+    expect(done.status?.containerStatuses?.[0]?.state?.terminated).toMatchObject({
+      exitCode: 0,
+      reason: 'Completed',
+    });
+    expect(provider.getContainerLogs('ns', 'ok', 'main')).toBe('hello world\n');
+    expect(done.status?.podIP).toBe('10.0.0.5');
+  });
+
+  it('a non-zero exit is Error / Failed under Never', async () => {
+    const provider = new ProcessProvider({ internalIP: '10.0.0.5' });
+    await provider.createPod(signal, pod('bad', ['sh', '-c', 'exit 3'], 'Never'));
+    const done = await until(provider, 'bad', (p) => p.status?.phase === 'Failed');
+    expect(done.status?.containerStatuses?.[0]?.state?.terminated).toMatchObject({
+      exitCode: 3,
+      reason: 'Error',
+    });
+  });
+
+  it('OnFailure restarts a failing container with back-off and counts restarts', async () => {
+    const provider = new ProcessProvider({ internalIP: '10.0.0.5' });
+    await provider.createPod(signal, pod('crash', ['sh', '-c', 'exit 1'], 'OnFailure'));
+    const restarted = await until(
+      provider,
+      'crash',
+      (p) => (p.status?.containerStatuses?.[0]?.restartCount ?? 0) >= 1,
+    );
+    expect(restarted.status?.phase).toBe('Running');
+    expect(restarted.status?.containerStatuses?.[0]?.lastState?.terminated?.exitCode).toBe(1);
+    await provider.deletePod(signal, {
+      ...restarted,
+      metadata: { ...restarted.metadata, deletionGracePeriodSeconds: 1 },
+    });
+  });
+
+  it('a running container is stopped on delete (SIGTERM), and the provider then forgets the pod', async () => {
+    const provider = new ProcessProvider({ internalIP: '10.0.0.5' });
+    const seen: V1Pod[] = [];
+    provider.notifyPods(signal, (p) => seen.push(p));
+    await provider.createPod(signal, pod('long', ['sleep', '30'], 'Always'));
+    const running = await until(provider, 'long', (p) => p.status?.phase === 'Running');
+    expect(running.status?.containerStatuses?.[0]?.state?.running).toBeDefined();
+    await provider.deletePod(signal, running);
+    expect(seen.at(-1)?.status?.containerStatuses?.[0]?.state?.terminated?.exitCode).toBe(143);
+    await expect(provider.getPod(signal, 'ns', 'long')).rejects.toSatisfy(isNotFound);
+  });
+
+  it('a container without a command is InvalidInput', async () => {
+    const provider = new ProcessProvider({ internalIP: '10.0.0.5' });
+    const noCommand: V1Pod = {
+      metadata: { name: 'x', namespace: 'ns' },
+      spec: { containers: [{ name: 'c', image: 'nginx' }] },
+    };
+    await expect(provider.createPod(signal, noCommand)).rejects.toSatisfy(isInvalidInput);
+  });
+
+  it("serves a container's output on the kubelet API /containerLogs/ns/pod/container", async () => {
+    const provider = new ProcessProvider({ internalIP: '127.0.0.1' });
+    await provider.createPod(
+      signal,
+      pod('talk', ['sh', '-c', 'echo line1; echo line2 >&2'], 'Never'),
+    );
+    await until(provider, 'talk', (p) => p.status?.phase === 'Succeeded');
+    const { server, port } = await startKubeletApiServer({
+      nodeName: 'n',
+      provider,
+      cert: selfSignedCert('n', ['127.0.0.1']),
+      host: '127.0.0.1',
+      port: 0,
+      logger: noopLogger,
+    });
+    try {
+      const { request } = await import('node:https');
+      const body = await new Promise<string>((resolve, reject) => {
+        request(
+          {
+            host: '127.0.0.1',
+            port,
+            path: '/containerLogs/ns/talk/main',
+            rejectUnauthorized: false,
+          },
+          (res) => {
+            let text = '';
+            res.on('data', (c: Buffer) => {
+              text += c.toString();
+            });
+            res.on('end', () => resolve(text));
+          },
+        )
+          .on('error', reject)
+          .end();
+      });
+      expect(body.split('\n').filter(Boolean).sort()).toEqual(['line1', 'line2']);
+    } finally {
+      server.close();
+    }
+  });
+});

@@ -1,0 +1,167 @@
+//! Wires a NodeController and a PodController to a provider on a runtime Manager.
+
+import { readFileSync } from 'node:fs';
+import { networkInterfaces } from 'node:os';
+import { NaiveNodeProvider, NodeController, PodController } from '@ctrlkit/node-controller';
+import { loadKubeConfig, Manager } from '@ctrlkit/runtime';
+import type { Logger } from '@ctrlkit/workqueue';
+import { CoordinationV1Api, CoreV1Api, type V1Node, type V1Pod } from '@kubernetes/client-node';
+import { Gauge } from 'prom-client';
+import type { Flags } from './flags.js';
+import { startKubeletApiServer } from './kubelet-api/kubelet-api-server.js';
+import { selfSignedCert } from './kubelet-api/self-signed-cert.js';
+import { MockProvider } from './providers/mock-provider.js';
+import { ProcessProvider } from './providers/process-provider.js';
+
+/** What {@link runVirtualKubelet} built, for tests and embedding. */
+export interface VirtualKubelet {
+  manager: Manager;
+  provider: MockProvider | ProcessProvider;
+  nodeController: NodeController;
+  podController: PodController;
+}
+
+/** The first non-loopback IPv4 address of this machine (or $VKUBELET_POD_IP). */
+export function defaultInternalIP(): string {
+  if (process.env.VKUBELET_POD_IP) return process.env.VKUBELET_POD_IP;
+  for (const addresses of Object.values(networkInterfaces())) {
+    for (const a of addresses ?? []) if (a.family === 'IPv4' && !a.internal) return a.address;
+  }
+  throw new Error('no non-loopback IPv4 address found: pass --internal-ip');
+}
+
+/** Builds the manager with the node and pod controllers as runnables (no leader election: a node agent). */
+export function buildVirtualKubelet(flags: Flags, logger: Logger): VirtualKubelet {
+  const kubeConfig = loadKubeConfig({ kubeconfig: flags.kubeconfig });
+  const manager = new Manager({
+    kubeConfig,
+    userAgent: 'ctrlkit-virtual-kubelet/0.1.0',
+    logger,
+    metricsBindAddress: flags.metricsAddr,
+    healthProbeBindAddress: flags.healthzAddr,
+    qps: flags.kubeApiQps,
+    burst: flags.kubeApiBurst,
+  });
+  const core = manager.makeApiClient(CoreV1Api);
+  const internalIP = flags.internalIP ?? defaultInternalIP();
+  const provider =
+    flags.provider === 'process'
+      ? new ProcessProvider({ internalIP, daemonEndpointPort: flags.listenPort })
+      : new MockProvider({
+          internalIP,
+          daemonEndpointPort: flags.listenPort,
+          startLatencyMs: flags.mockStartLatencyMs,
+          createFailureRate: flags.mockCreateFailureRate,
+        });
+  const node: V1Node = {
+    apiVersion: 'v1',
+    kind: 'Node',
+    metadata: {
+      name: flags.nodename,
+      labels: {
+        type: 'virtual-kubelet',
+        'kubernetes.io/role': 'agent',
+        'kubernetes.io/hostname': flags.nodename,
+        'kubernetes.io/os': 'linux',
+      },
+    },
+    spec: {
+      taints: [{ key: 'virtual-kubelet.io/provider', value: flags.provider, effect: 'NoSchedule' }],
+    },
+  };
+  provider.configureNode(node);
+  const nodeController = new NodeController(new NaiveNodeProvider(), node, core, {
+    pingIntervalMs: flags.nodePingIntervalMs,
+    statusUpdateIntervalMs: flags.nodeStatusUpdateIntervalMs,
+    lease: flags.enableNodeLease
+      ? {
+          client: manager.makeApiClient(CoordinationV1Api),
+          leaseDurationSeconds: flags.nodeLeaseDurationSeconds,
+        }
+      : undefined,
+    logger,
+  });
+  const factory = manager.informerFactory;
+  const podInformer = factory.forResource<V1Pod>('pods', {
+    fieldSelector: `spec.nodeName=${flags.nodename}`,
+  });
+  const podController = new PodController({
+    podClient: core,
+    podInformer,
+    configMapInformer: factory.forResource('configmaps'),
+    secretInformer: factory.forResource('secrets'),
+    serviceInformer: factory.forResource('services'),
+    eventRecorder: manager.getEventRecorder(`${flags.nodename}/pod-controller`),
+    provider,
+    metricsProvider: manager.metricsProvider,
+    logger,
+  });
+
+  new Gauge({
+    name: 'virtual_kubelet_pods',
+    help: 'Pods bound to this node, by phase.',
+    labelNames: ['phase'],
+    registers: [manager.registry],
+    collect() {
+      this.reset();
+      const counts = new Map<string, number>();
+      for (const pod of podInformer.indexer.list()) {
+        const phase = pod.status?.phase ?? 'Unknown';
+        counts.set(phase, (counts.get(phase) ?? 0) + 1);
+      }
+      for (const [phase, n] of counts) this.set({ phase }, n);
+    },
+  });
+
+  const cert =
+    flags.tlsCertFile !== undefined && flags.tlsKeyFile !== undefined
+      ? {
+          cert: readFileSync(flags.tlsCertFile, 'utf8'),
+          key: readFileSync(flags.tlsKeyFile, 'utf8'),
+        }
+      : selfSignedCert(flags.nodename, [internalIP, flags.nodename]);
+  manager.add({
+    name: 'kubelet-api',
+    needLeaderElection: false,
+    start: async (signal) => {
+      const { server } = await startKubeletApiServer({
+        nodeName: flags.nodename,
+        provider,
+        cert,
+        port: flags.listenPort,
+        logger,
+      });
+      await new Promise<void>((resolve) => {
+        if (signal.aborted) resolve();
+        else signal.addEventListener('abort', () => resolve(), { once: true });
+      });
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  });
+  manager.add({
+    name: 'node-controller',
+    needLeaderElection: false,
+    start: (signal) => nodeController.run(signal),
+  });
+  manager.add({
+    name: 'pod-controller',
+    needLeaderElection: false,
+    start: (signal) => podController.run(signal, flags.podSyncWorkers),
+  });
+  let nodeReady = false;
+  let podsReady = false;
+  void nodeController.ready.then(() => {
+    nodeReady = true;
+  });
+  void podController.ready.then(() => {
+    podsReady = true;
+  });
+  manager.addHealthzCheck('ping', () => {});
+  manager.addReadyzCheck('node', () => {
+    if (!nodeReady) throw new Error('the node is not registered yet');
+  });
+  manager.addReadyzCheck('pods', () => {
+    if (!podsReady) throw new Error('the pod controller is not running yet');
+  });
+  return { manager, provider, nodeController, podController };
+}

@@ -1,0 +1,126 @@
+// SIGTERM to the app's process mid-run: it exits 0 without deleting any pod or its Node, the
+// lease is left to expire, and a restarted app brings every pod (also those created while it
+// was down) back to Running.
+import { type ChildProcess, spawn } from 'node:child_process';
+import { createServer } from 'node:net';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { createTestNamespace } from '@ctrlkit/envtest';
+import { testKubeConfig, testKubeconfigPath } from '@ctrlkit/envtest/vitest';
+import { CoordinationV1Api, CoreV1Api, type V1Pod } from '@kubernetes/client-node';
+import { expect, it } from 'vitest';
+
+const cli = join(dirname(fileURLToPath(import.meta.url)), '../dist/cli.js');
+
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+function startApp(
+  nodeName: string,
+  port: number,
+): {
+  child: ChildProcess;
+  exited: Promise<number | null>;
+  logs: string[];
+} {
+  const logs: string[] = [];
+  const child = spawn(
+    process.execPath,
+    [
+      cli,
+      '--kubeconfig',
+      testKubeconfigPath(),
+      '--nodename',
+      nodeName,
+      '--metrics-addr',
+      '0',
+      '--healthz-addr',
+      '0',
+      '--internal-ip',
+      '10.9.8.7',
+      '--pod-sync-workers',
+      '4',
+      '--listen-port',
+      String(port),
+    ],
+    { stdio: ['ignore', 'pipe', 'pipe'] },
+  );
+  child.stdout?.on('data', (chunk: Buffer) =>
+    logs.push(...chunk.toString().split('\n').filter(Boolean)),
+  );
+  child.stderr?.on('data', (chunk: Buffer) => logs.push(chunk.toString()));
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  return { child, exited, logs };
+}
+
+async function waitFor(check: () => Promise<boolean>, timeoutMs = 60_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check().catch(() => false))) {
+    if (Date.now() > deadline) throw new Error('timed out');
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+it('SIGTERM mid-run loses and deletes no pod; the restarted app runs them all', async () => {
+  const kubeConfig = testKubeConfig();
+  const core = kubeConfig.makeApiClient(CoreV1Api);
+  const namespace = await createTestNamespace(kubeConfig, 'vk-sigterm-');
+  const nodeName = 'vk-sigterm';
+  const pod = (name: string): V1Pod => ({
+    metadata: { name },
+    spec: { nodeName, containers: [{ name: 'c', image: 'i' }] },
+  });
+  const running = async (n: number) =>
+    (await core.listNamespacedPod({ namespace })).items.filter((p) => p.status?.phase === 'Running')
+      .length === n;
+
+  const port = await freePort();
+  const first = startApp(nodeName, port);
+  try {
+    await waitFor(
+      async () => (await core.readNode({ name: nodeName })).metadata?.name === nodeName,
+    );
+    await Promise.all(
+      Array.from({ length: 20 }, (_, i) =>
+        core.createNamespacedPod({ namespace, body: pod(`a-${i}`) }),
+      ),
+    );
+    await waitFor(() => running(20));
+    // more pods arrive, and SIGTERM comes while they are being handled
+    const more = Promise.all(
+      Array.from({ length: 20 }, (_, i) =>
+        core.createNamespacedPod({ namespace, body: pod(`b-${i}`) }),
+      ),
+    );
+    first.child.kill('SIGTERM');
+    await more;
+    expect(await first.exited).toBe(0);
+  } finally {
+    first.child.kill('SIGKILL');
+  }
+  expect(first.logs.some((l) => l.includes('"msg":"virtual kubelet stopped"'))).toBe(true);
+
+  const pods = (await core.listNamespacedPod({ namespace })).items;
+  expect(pods).toHaveLength(40);
+  expect(pods.every((p) => p.metadata?.deletionTimestamp === undefined)).toBe(true);
+  expect((await core.readNode({ name: nodeName })).metadata?.name).toBe(nodeName);
+  const lease = await kubeConfig
+    .makeApiClient(CoordinationV1Api)
+    .readNamespacedLease({ name: nodeName, namespace: 'kube-node-lease' });
+  expect(lease.spec?.holderIdentity).toBe(nodeName);
+
+  const second = startApp(nodeName, port);
+  try {
+    await waitFor(() => running(40), 90_000);
+  } finally {
+    second.child.kill('SIGTERM');
+    expect(await second.exited).toBe(0);
+  }
+  await core.deleteCollectionNamespacedPod({ namespace, gracePeriodSeconds: 0 });
+  await core.deleteNode({ name: nodeName });
+});

@@ -1,0 +1,197 @@
+// pnpm --filter @ctrlkit/node-controller bench
+//
+// Pods per second from creation to Running on one virtual node with a mock provider, for
+// -n pods (default 1000) with 1, 4 and 16 workers, @ctrlkit/node-controller (bench/agent.mjs)
+// side by side with Go virtual-kubelet's node package v1.13.0 (tooling/go-bench/virtual-kubelet,
+// built with the machine's Go into ~/.cache/ctrlkit/go-bench, never into the repository), on
+// one local control plane. Both sides use per-item exponential rate limiters (5 ms..1000 s,
+// no overall bucket) and no client-side QPS limit, so the figures measure the controllers.
+// Also reported: API requests made by each agent per pod (creation to Running to deletion)
+// and peak heap / RSS.
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { silentLogger, startControlPlane } from '@ctrlkit/envtest';
+import { newListWatch, RestClient, SharedIndexInformer } from '@ctrlkit/runtime';
+import { CoreV1Api } from '@kubernetes/client-node';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const { values } = parseArgs({
+  options: {
+    n: { type: 'string', default: '1000' },
+    workers: { type: 'string', default: '1,4,16' },
+  },
+});
+const n = Number(values.n);
+const workerCounts = values.workers.split(',').map(Number);
+const notes = [];
+
+function buildGo() {
+  const source = join(here, '../../../tooling/go-bench/virtual-kubelet');
+  const binary = join(homedir(), '.cache/ctrlkit/go-bench/virtual-kubelet/vk-bench');
+  if (spawnSync('go', ['version']).status !== 0) {
+    notes.push('Go column skipped: no Go toolchain on PATH.');
+    return undefined;
+  }
+  mkdirSync(dirname(binary), { recursive: true });
+  try {
+    execFileSync('go', ['build', '-o', binary, '.'], { cwd: source, stdio: 'inherit' });
+  } catch (error) {
+    if (!existsSync(binary)) {
+      notes.push(`Go column skipped: go build failed (${error.message.split('\n')[0]}).`);
+      return undefined;
+    }
+  }
+  return binary;
+}
+
+/** Starts an agent process and speaks its line protocol. */
+async function startAgent(which, goBinary, kubeconfig, nodeName, workers) {
+  const [cmd, args] =
+    which === 'go'
+      ? [goBinary, ['-kubeconfig', kubeconfig, '-nodename', nodeName, '-workers', String(workers)]]
+      : [
+          process.execPath,
+          [
+            join(here, 'agent.mjs'),
+            '--kubeconfig',
+            kubeconfig,
+            '--nodename',
+            nodeName,
+            '--workers',
+            String(workers),
+          ],
+        ];
+  const child = spawn(cmd, args, { stdio: ['pipe', 'pipe', 'inherit'] });
+  const lines = createInterface({ input: child.stdout })[Symbol.asyncIterator]();
+  const next = async (kind) => {
+    for (;;) {
+      const { value, done } = await lines.next();
+      if (done) throw new Error(`${which} agent exited before "${kind}"`);
+      const message = JSON.parse(value);
+      if (message.kind === kind) return message;
+    }
+  };
+  await next('ready');
+  return {
+    async ask(command, kind) {
+      child.stdin.write(`${command}\n`);
+      return next(kind);
+    },
+    async stop() {
+      child.stdin.end();
+      await new Promise((resolve) => child.on('exit', resolve));
+    },
+  };
+}
+
+async function runOne(plane, which, goBinary, workers) {
+  const core = plane.kubeConfig.makeApiClient(CoreV1Api);
+  const nodeName = `bench-${which}-w${workers}`;
+  const namespace = nodeName;
+  await core.createNamespace({ body: { metadata: { name: namespace } } });
+  console.error(`${which} w=${workers}: starting agent`);
+  const agent = await startAgent(which, goBinary, plane.kubeconfigPath, nodeName, workers);
+  console.error(`${which} w=${workers}: agent ready`);
+  await agent.ask('reset', 'reset');
+
+  const running = new Set();
+  let allRunning;
+  const done = new Promise((resolve) => {
+    allRunning = resolve;
+  });
+  const informer = new SharedIndexInformer({
+    listWatch: newListWatch(new RestClient(plane.kubeConfig), 'pods', {
+      namespace,
+      fieldSelector: `spec.nodeName=${nodeName}`,
+    }),
+  });
+  const observe = (pod) => {
+    if (pod.status?.phase === 'Running') running.add(pod.metadata.name);
+    if (running.size === n) allRunning(performance.now());
+  };
+  informer.addEventHandler({ onAdd: observe, onUpdate: (_o, p) => observe(p) });
+  const stopInformer = new AbortController();
+  void informer.run(stopInformer.signal);
+  await informer.whenSynced();
+
+  console.error(`${which} w=${workers}: creating ${n} pods`);
+  const started = performance.now();
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: 32 }, async () => {
+      while (next < n) {
+        const i = next++;
+        await core.createNamespacedPod({
+          namespace,
+          body: {
+            metadata: { name: `p-${i}` },
+            spec: { nodeName, containers: [{ name: 'c', image: 'nginx' }] },
+          },
+        });
+      }
+    }),
+  );
+  const finished = await done;
+  const seconds = (finished - started) / 1000;
+  const runningStats = await agent.ask('stats', 'stats');
+
+  await core.deleteCollectionNamespacedPod({ namespace });
+  await new Promise((resolve) => {
+    const check = () => (informer.indexer.list().length === 0 ? resolve() : setTimeout(check, 100));
+    check();
+  });
+  const stats = await agent.ask('stats', 'stats');
+  stopInformer.abort();
+  await agent.stop();
+  await core.deleteNode({ name: nodeName }).catch(() => {});
+  await core.deleteNamespace({ name: namespace }).catch(() => {});
+  return {
+    which,
+    workers,
+    podsPerSecond: n / seconds,
+    seconds,
+    requestsPerPodToRunning: runningStats.requests / n,
+    requestsPerPod: stats.requests / n,
+    byVerb: stats.byVerb,
+    peakHeapMB: stats.peakHeapMB ?? stats.heapMB,
+    peakRssMB: stats.peakRssMB,
+  };
+}
+
+const goBinary = buildGo();
+console.error('control plane starting');
+const plane = await startControlPlane({ logger: silentLogger });
+const results = [];
+try {
+  for (const workers of workerCounts) {
+    for (const which of goBinary ? ['ctrlkit', 'go'] : ['ctrlkit']) {
+      const result = await runOne(plane, which, goBinary, workers);
+      results.push(result);
+      console.error(`${which} w=${workers}: ${result.podsPerSecond.toFixed(1)} pods/s`);
+    }
+  }
+} finally {
+  await plane.stop();
+}
+
+const f = (x, d = 1) => (x === undefined ? '-' : x.toFixed(d));
+console.log(`\n${n} pods, creation to Running, one node, mock provider\n`);
+console.log(
+  '| workers | impl | pods/s | ratio ctrlkit/Go | requests/pod to Running | requests/pod incl. delete | peak heap MB | peak RSS MB |',
+);
+console.log('|---|---|---|---|---|---|---|---|');
+for (const r of results) {
+  const go = results.find((x) => x.which === 'go' && x.workers === r.workers);
+  const ratio = r.which === 'ctrlkit' && go ? f(r.podsPerSecond / go.podsPerSecond, 2) : '';
+  console.log(
+    `| ${r.workers} | ${r.which} | ${f(r.podsPerSecond)} | ${ratio} | ${f(r.requestsPerPodToRunning, 2)} | ${f(r.requestsPerPod, 2)} | ${f(r.peakHeapMB)} | ${f(r.peakRssMB)} |`,
+  );
+}
+for (const r of results)
+  console.log(`${r.which} w=${r.workers} requests by verb: ${JSON.stringify(r.byVerb)}`);
+for (const note of notes) console.log(`note: ${note}`);

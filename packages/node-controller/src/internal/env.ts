@@ -1,0 +1,377 @@
+//! Resolves a pod's environment before it goes to the provider, as the kubelet does.
+
+import type { EventRecorderLike, Lister } from '@ctrlkit/runtime';
+import type {
+  V1ConfigMap,
+  V1Container,
+  V1EnvVar,
+  V1ObjectFieldSelector,
+  V1Pod,
+  V1Secret,
+  V1Service,
+} from '@kubernetes/client-node';
+import {
+  ReasonInvalidEnvironmentVariableNames,
+  ReasonMandatoryConfigMapKeyNotFound,
+  ReasonMandatoryConfigMapNotFound,
+  ReasonMandatorySecretKeyNotFound,
+  ReasonMandatorySecretNotFound,
+  ReasonOptionalConfigMapKeyNotFound,
+  ReasonOptionalConfigMapNotFound,
+  ReasonOptionalSecretKeyNotFound,
+  ReasonOptionalSecretNotFound,
+} from '../env-event-reasons.js';
+
+/** Where env values come from. */
+export interface EnvSources {
+  configMaps: Lister<V1ConfigMap>;
+  secrets: Lister<V1Secret>;
+  services: Lister<V1Service>;
+  recorder: EventRecorderLike;
+}
+
+const envVarName = /^[-._a-zA-Z][-._a-zA-Z0-9]*$/;
+
+/**
+ * Replaces, in every init, regular and ephemeral container of `pod`, `envFrom` and `env` by
+ * a flat list of name/value pairs: ConfigMap and Secret refs, field refs, `$(VAR)` expansion
+ * and service link variables resolved. Throws when a mandatory source is missing.
+ */
+export function populateEnvironmentVariables(pod: V1Pod, sources: EnvSources): void {
+  const spec = pod.spec;
+  if (spec === undefined) return;
+  const serviceEnv = serviceEnvVarMap(pod, sources.services);
+  const all: V1Container[] = [
+    ...(spec.initContainers ?? []),
+    ...spec.containers,
+    ...((spec.ephemeralContainers ?? []) as V1Container[]),
+  ];
+  for (const container of all) {
+    const env = makeEnvironmentMap(pod, container, sources, serviceEnv);
+    container.env = [...env].map(([name, value]) => ({ name, value }));
+    container.envFrom = [];
+  }
+}
+
+function makeEnvironmentMap(
+  pod: V1Pod,
+  container: V1Container,
+  sources: EnvSources,
+  serviceEnv: Map<string, string>,
+): Map<string, string> {
+  const result = new Map<string, string>();
+  const namespace = pod.metadata?.namespace ?? '';
+  const recorder = sources.recorder;
+
+  for (const envFrom of container.envFrom ?? []) {
+    const prefix = envFrom.prefix ?? '';
+    let data: Record<string, string> | undefined;
+    let kind: 'configMap' | 'secret';
+    let name: string;
+    if (envFrom.configMapRef !== undefined) {
+      kind = 'configMap';
+      name = envFrom.configMapRef.name ?? '';
+      const optional = envFrom.configMapRef.optional === true;
+      const cm = sources.configMaps.namespace(namespace).get(name);
+      if (cm === undefined) {
+        if (optional) {
+          recorder.event(
+            pod,
+            'Warning',
+            ReasonOptionalConfigMapNotFound,
+            `configmap "${name}" not found`,
+          );
+          continue;
+        }
+        recorder.event(
+          pod,
+          'Warning',
+          ReasonMandatoryConfigMapNotFound,
+          `configmap "${name}" not found`,
+        );
+        throw new Error(`configmap "${name}" not found`);
+      }
+      data = cm.data ?? {};
+    } else if (envFrom.secretRef !== undefined) {
+      kind = 'secret';
+      name = envFrom.secretRef.name ?? '';
+      const optional = envFrom.secretRef.optional === true;
+      const secret = sources.secrets.namespace(namespace).get(name);
+      if (secret === undefined) {
+        if (optional) {
+          recorder.event(
+            pod,
+            'Warning',
+            ReasonOptionalSecretNotFound,
+            `secret "${name}" not found`,
+          );
+          continue;
+        }
+        recorder.event(pod, 'Warning', ReasonMandatorySecretNotFound, `secret "${name}" not found`);
+        throw new Error(`secret "${name}" not found`);
+      }
+      data = decodeSecret(secret);
+    } else continue;
+    const invalid: string[] = [];
+    for (const [key, value] of Object.entries(data)) {
+      const envName = prefix + key;
+      if (!envVarName.test(envName)) {
+        invalid.push(envName);
+        continue;
+      }
+      result.set(envName, value);
+    }
+    if (invalid.length > 0) {
+      invalid.sort();
+      recorder.event(
+        pod,
+        'Warning',
+        ReasonInvalidEnvironmentVariableNames,
+        `Keys [${invalid.join(', ')}] from the EnvFrom ${kind} ${namespace}/${name} were skipped since they are considered invalid environment variable names.`,
+      );
+    }
+  }
+
+  const lookup = (name: string): string | undefined => result.get(name) ?? serviceEnv.get(name);
+  for (const envVar of container.env ?? []) {
+    const value = resolveEnvVar(pod, envVar, sources, lookup);
+    if (value === undefined) continue;
+    result.set(envVar.name, value);
+  }
+
+  for (const [name, value] of serviceEnv) if (!result.has(name)) result.set(name, value);
+  return result;
+}
+
+/** The value of one `env` entry; `undefined` to skip it. */
+function resolveEnvVar(
+  pod: V1Pod,
+  envVar: V1EnvVar,
+  sources: EnvSources,
+  lookup: (name: string) => string | undefined,
+): string | undefined {
+  const from = envVar.valueFrom;
+  if (from === undefined) return expand(envVar.value ?? '', lookup);
+  const namespace = pod.metadata?.namespace ?? '';
+  const podName = pod.metadata?.name ?? '';
+  const recorder = sources.recorder;
+  if (from.configMapKeyRef !== undefined) {
+    const { name = '', key, optional } = from.configMapKeyRef;
+    const cm = sources.configMaps.namespace(namespace).get(name);
+    if (cm === undefined) {
+      if (optional === true) {
+        recorder.event(
+          pod,
+          'Warning',
+          ReasonOptionalConfigMapNotFound,
+          `skipping optional envvar "${envVar.name}": configmap "${name}" not found`,
+        );
+        return undefined;
+      }
+      recorder.event(
+        pod,
+        'Warning',
+        ReasonMandatoryConfigMapNotFound,
+        `configmap "${name}" not found`,
+      );
+      throw new Error(`configmap "${name}" not found`);
+    }
+    const value = cm.data?.[key];
+    if (value === undefined) {
+      if (optional === true) {
+        recorder.event(
+          pod,
+          'Warning',
+          ReasonOptionalConfigMapKeyNotFound,
+          `skipping optional envvar "${envVar.name}": key "${key}" does not exist in configmap "${name}"`,
+        );
+        return undefined;
+      }
+      recorder.event(
+        pod,
+        'Warning',
+        ReasonMandatoryConfigMapKeyNotFound,
+        `key "${key}" does not exist in configmap "${name}"`,
+      );
+      throw new Error(
+        `configmap "${name}" doesn't contain the "${key}" key required by pod ${podName}`,
+      );
+    }
+    return value;
+  }
+  if (from.secretKeyRef !== undefined) {
+    const { name = '', key, optional } = from.secretKeyRef;
+    const secret = sources.secrets.namespace(namespace).get(name);
+    if (secret === undefined) {
+      if (optional === true) {
+        recorder.event(
+          pod,
+          'Warning',
+          ReasonOptionalSecretNotFound,
+          `skipping optional envvar "${envVar.name}": secret "${name}" not found`,
+        );
+        return undefined;
+      }
+      recorder.event(pod, 'Warning', ReasonMandatorySecretNotFound, `secret "${name}" not found`);
+      throw new Error(`secret "${name}" not found`);
+    }
+    const value = decodeSecret(secret)[key];
+    if (value === undefined) {
+      if (optional === true) {
+        recorder.event(
+          pod,
+          'Warning',
+          ReasonOptionalSecretKeyNotFound,
+          `skipping optional envvar "${envVar.name}": key "${key}" does not exist in secret "${name}"`,
+        );
+        return undefined;
+      }
+      recorder.event(
+        pod,
+        'Warning',
+        ReasonMandatorySecretKeyNotFound,
+        `key "${key}" does not exist in secret "${name}"`,
+      );
+      throw new Error(
+        `secret "${name}" doesn't contain the "${key}" key required by pod ${podName}`,
+      );
+    }
+    return value;
+  }
+  if (from.fieldRef !== undefined) return podFieldValue(from.fieldRef, pod);
+  // resourceFieldRef: not resolved, the variable is dropped.
+  return undefined;
+}
+
+/** Kubernetes `$(VAR)` expansion: `$$` escapes, unknown references stay as written. */
+export function expand(input: string, lookup: (name: string) => string | undefined): string {
+  let out = '';
+  for (let i = 0; i < input.length; i++) {
+    const ch = input[i];
+    if (ch !== '$' || i + 1 >= input.length) {
+      out += ch;
+      continue;
+    }
+    const next = input[i + 1];
+    if (next === '$') {
+      out += '$';
+      i++;
+    } else if (next === '(') {
+      const end = input.indexOf(')', i + 2);
+      if (end === -1) {
+        out += input.slice(i);
+        break;
+      }
+      const name = input.slice(i + 2, end);
+      const value = name === '' ? undefined : lookup(name);
+      out += value ?? `$(${name})`;
+      i = end;
+    } else {
+      out += ch;
+    }
+  }
+  return out;
+}
+
+const unsupportedFieldPaths = new Set([
+  'spec.restartPolicy',
+  'spec.schedulerName',
+  'status.phase',
+  'status.hostIP',
+  'status.podIP',
+  'status.podIPs',
+]);
+
+/** The value of a downward API `fieldRef`. */
+export function podFieldValue(ref: V1ObjectFieldSelector, pod: V1Pod): string {
+  const apiVersion = ref.apiVersion ?? 'v1';
+  if (apiVersion !== 'v1') throw new Error(`unsupported pod version: ${apiVersion}`);
+  let path = ref.fieldPath;
+  const subscript = /^metadata\.(labels|annotations)\['(.*)'\]$/.exec(path);
+  if (subscript !== null) {
+    const map = subscript[1] === 'labels' ? pod.metadata?.labels : pod.metadata?.annotations;
+    return map?.[subscript[2] ?? ''] ?? '';
+  }
+  if (path === 'spec.host') path = 'spec.nodeName';
+  switch (path) {
+    case 'metadata.name':
+      return pod.metadata?.name ?? '';
+    case 'metadata.namespace':
+      return pod.metadata?.namespace ?? '';
+    case 'metadata.uid':
+      return pod.metadata?.uid ?? '';
+    case 'metadata.labels':
+      return formatMap(pod.metadata?.labels);
+    case 'metadata.annotations':
+      return formatMap(pod.metadata?.annotations);
+    case 'spec.nodeName':
+      return pod.spec?.nodeName ?? '';
+    case 'spec.serviceAccountName':
+      return pod.spec?.serviceAccountName ?? '';
+  }
+  if (unsupportedFieldPaths.has(path)) throw new Error(`unsupported fieldPath: ${path}`);
+  throw new Error(`field label not supported: ${path}`);
+}
+
+/** `k="v"` lines sorted by key, as the downward API formats labels and annotations. */
+function formatMap(map: Record<string, string> | undefined): string {
+  return Object.keys(map ?? {})
+    .sort()
+    .map((k) => `${k}=${JSON.stringify(map?.[k] ?? '')}`)
+    .join('\n');
+}
+
+function decodeSecret(secret: V1Secret): Record<string, string> {
+  const data: Record<string, string> = {};
+  for (const [k, v] of Object.entries(secret.data ?? {}))
+    data[k] = Buffer.from(v, 'base64').toString('utf8');
+  for (const [k, v] of Object.entries(secret.stringData ?? {})) data[k] = v;
+  return data;
+}
+
+/** Service link variables a pod sees: `kubernetes` in `default` always, its own namespace's with enableServiceLinks. */
+export function serviceEnvVarMap(pod: V1Pod, services: Lister<V1Service>): Map<string, string> {
+  const namespace = pod.metadata?.namespace ?? '';
+  const enableServiceLinks = pod.spec?.enableServiceLinks ?? true;
+  const chosen = new Map<string, V1Service>();
+  for (const service of services.list()) {
+    const ip = service.spec?.clusterIP;
+    if (ip === undefined || ip === '' || ip === 'None') continue;
+    const name = service.metadata?.name ?? '';
+    const ns = service.metadata?.namespace ?? '';
+    if (ns === 'default' && name === 'kubernetes') {
+      if (!chosen.has(name)) chosen.set(name, service);
+    } else if (ns === namespace && enableServiceLinks) {
+      chosen.set(name, service);
+    }
+  }
+  const env = new Map<string, string>();
+  for (const service of chosen.values()) {
+    const prefix = (service.metadata?.name ?? '').toUpperCase().replace(/-/g, '_');
+    const ip = service.spec?.clusterIP ?? '';
+    const ports = service.spec?.ports ?? [];
+    env.set(`${prefix}_SERVICE_HOST`, ip);
+    const first = ports[0];
+    if (first !== undefined) env.set(`${prefix}_SERVICE_PORT`, String(first.port));
+    for (const port of ports) {
+      if (port.name !== undefined && port.name !== '') {
+        env.set(
+          `${prefix}_SERVICE_PORT_${port.name.toUpperCase().replace(/-/g, '_')}`,
+          String(port.port),
+        );
+      }
+    }
+    if (first !== undefined) {
+      env.set(`${prefix}_PORT`, `${(first.protocol ?? 'TCP').toLowerCase()}://${ip}:${first.port}`);
+    }
+    for (const port of ports) {
+      const protocol = port.protocol ?? 'TCP';
+      const base = `${prefix}_PORT_${port.port}_${protocol.toUpperCase()}`;
+      env.set(base, `${protocol.toLowerCase()}://${ip}:${port.port}`);
+      env.set(`${base}_PROTO`, protocol.toLowerCase());
+      env.set(`${base}_PORT`, String(port.port));
+      env.set(`${base}_ADDR`, ip);
+    }
+  }
+  return env;
+}

@@ -1,0 +1,89 @@
+//! Wiring for the integration tests: a node agent (NodeController + PodController) on a real apiserver.
+
+import { EventRecorder, SharedInformerFactory } from '@ctrlkit/runtime';
+import { CoordinationV1Api, CoreV1Api, type KubeConfig, type V1Pod } from '@kubernetes/client-node';
+import { NodeController, type NodeControllerOptions } from '../node-controller.js';
+import { NaiveNodeProvider } from '../node-provider.js';
+import { PodController, type PodControllerConfig } from '../pod-controller.js';
+import type { PodLifecycleHandler } from '../pod-lifecycle-handler.js';
+
+export interface Agent {
+  node: NodeController;
+  pods: PodController;
+  core: CoreV1Api;
+  stop(): Promise<void>;
+}
+
+/** Starts a node agent named `nodeName` with `provider` on `kubeConfig`. */
+export async function startAgent(
+  kubeConfig: KubeConfig,
+  nodeName: string,
+  provider: PodLifecycleHandler,
+  options: {
+    node?: NodeControllerOptions;
+    pods?: Partial<PodControllerConfig>;
+    workers?: number;
+  } = {},
+): Promise<Agent> {
+  const core = kubeConfig.makeApiClient(CoreV1Api);
+  const node = new NodeController(
+    new NaiveNodeProvider(),
+    {
+      apiVersion: 'v1',
+      kind: 'Node',
+      metadata: { name: nodeName, labels: { type: 'virtual-kubelet' } },
+      status: { conditions: [{ type: 'Ready', status: 'True', reason: 'KubeletReady' }] },
+    },
+    core,
+    { lease: { client: kubeConfig.makeApiClient(CoordinationV1Api) }, ...options.node },
+  );
+  const factory = new SharedInformerFactory(kubeConfig);
+  const recorder = new EventRecorder({ component: `${nodeName}/pod-controller`, kubeConfig });
+  const pods = new PodController({
+    podClient: core,
+    podInformer: factory.forResource<V1Pod>('pods', { fieldSelector: `spec.nodeName=${nodeName}` }),
+    configMapInformer: factory.forResource('configmaps'),
+    secretInformer: factory.forResource('secrets'),
+    serviceInformer: factory.forResource('services'),
+    eventRecorder: recorder,
+    provider,
+    ...options.pods,
+  });
+  const abort = new AbortController();
+  const nodeRun = node.run(abort.signal);
+  nodeRun.catch(() => {});
+  factory.start(abort.signal);
+  const podRun = pods.run(abort.signal, options.workers ?? 4);
+  podRun.catch(() => {});
+  await Promise.all([node.ready, pods.ready]);
+  return {
+    node,
+    pods,
+    core,
+    stop: async () => {
+      abort.abort();
+      await Promise.allSettled([nodeRun, podRun]);
+      await recorder.shutDown();
+    },
+  };
+}
+
+/** Polls `check` every 100 ms until it holds; throws after `timeoutMs`. */
+export async function waitFor(
+  what: string,
+  check: () => Promise<boolean>,
+  timeoutMs = 60_000,
+): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    let ok = false;
+    try {
+      ok = await check();
+    } catch {
+      ok = false;
+    }
+    if (ok) return;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}

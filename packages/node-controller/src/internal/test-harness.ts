@@ -1,0 +1,163 @@
+//! A PodController wired to a FakeKube and the runtime's real informers, for unit tests.
+
+import { SharedIndexInformer } from '@ctrlkit/runtime';
+import { FakeRecorder } from '@ctrlkit/runtime/testing';
+import { newItemExponentialFailureRateLimiter } from '@ctrlkit/workqueue';
+import { FakeClock } from '@ctrlkit/workqueue/testing';
+import type { KubernetesObject, V1Pod, V1PodStatus } from '@kubernetes/client-node';
+import { notFound } from '../errdefs.js';
+import { PodController, type PodControllerConfig } from '../pod-controller.js';
+import type { PodLifecycleHandler, PodNotifier } from '../pod-lifecycle-handler.js';
+import { FakeKube, type FakeResource } from '../testing/fake-kube.js';
+
+/** A provider that keeps pods in memory and runs them at once, like virtual-kubelet's mock. */
+export class MemoryProvider implements PodLifecycleHandler {
+  readonly pods = new Map<string, V1Pod>();
+  readonly calls: Array<{ op: 'create' | 'update' | 'delete'; pod: V1Pod }> = [];
+  createError: Error | undefined;
+  deleteError: Error | undefined;
+  protected notify: ((pod: V1Pod) => void) | undefined;
+
+  async createPod(_signal: AbortSignal, pod: V1Pod): Promise<void> {
+    this.calls.push({ op: 'create', pod: structuredClone(pod) });
+    if (this.createError) throw this.createError;
+    const running = structuredClone(pod);
+    const now = new Date();
+    running.status = {
+      phase: 'Running',
+      podIP: '10.0.0.1',
+      startTime: now,
+      conditions: [{ type: 'Ready', status: 'True' }],
+      containerStatuses: (pod.spec?.containers ?? []).map((c) => ({
+        name: c.name,
+        image: c.image ?? '',
+        imageID: '',
+        ready: true,
+        restartCount: 0,
+        state: { running: { startedAt: now } },
+      })),
+    };
+    this.pods.set(key(pod), running);
+    this.notify?.(structuredClone(running));
+  }
+
+  async updatePod(_signal: AbortSignal, pod: V1Pod): Promise<void> {
+    this.calls.push({ op: 'update', pod: structuredClone(pod) });
+    const old = this.pods.get(key(pod));
+    this.pods.set(key(pod), { ...structuredClone(pod), status: old?.status });
+  }
+
+  async deletePod(_signal: AbortSignal, pod: V1Pod): Promise<void> {
+    this.calls.push({ op: 'delete', pod: structuredClone(pod) });
+    if (this.deleteError) throw this.deleteError;
+    if (!this.pods.has(key(pod))) throw notFound(`pod ${key(pod)} not found`);
+    this.pods.delete(key(pod));
+    const done = structuredClone(pod);
+    done.status = {
+      ...done.status,
+      phase: 'Succeeded',
+      reason: 'MockProviderPodDeleted',
+      containerStatuses: (done.status?.containerStatuses ?? []).map((cs) => ({
+        ...cs,
+        ready: false,
+        state: { terminated: { exitCode: 0, reason: 'MockProviderPodContainerDeleted' } },
+      })),
+    };
+    this.notify?.(done);
+  }
+
+  async getPod(_signal: AbortSignal, namespace: string, name: string): Promise<V1Pod | undefined> {
+    const pod = this.pods.get(`${namespace}/${name}`);
+    if (pod === undefined) throw notFound(`pod ${namespace}/${name} not found`);
+    return structuredClone(pod);
+  }
+
+  async getPodStatus(
+    _signal: AbortSignal,
+    namespace: string,
+    name: string,
+  ): Promise<V1PodStatus | undefined> {
+    return structuredClone(this.pods.get(`${namespace}/${name}`)?.status);
+  }
+
+  async getPods(): Promise<V1Pod[]> {
+    return [...this.pods.values()].map((p) => structuredClone(p));
+  }
+}
+
+/** The same provider, pushing status changes through `notifyPods`. */
+export class NotifyingMemoryProvider extends MemoryProvider implements PodNotifier {
+  notifyPods(_signal: AbortSignal, callback: (pod: V1Pod) => void): void {
+    this.notify = callback;
+  }
+}
+
+function key(pod: V1Pod): string {
+  return `${pod.metadata?.namespace}/${pod.metadata?.name}`;
+}
+
+/** A pod bound to the test node. */
+export function testPod(name: string, overrides: Partial<V1Pod['spec']> = {}): V1Pod {
+  return {
+    apiVersion: 'v1',
+    kind: 'Pod',
+    metadata: { name, namespace: 'default' },
+    spec: { nodeName: 'vk', containers: [{ name: 'c', image: 'nginx:1' }], ...overrides },
+  };
+}
+
+export interface Harness {
+  kube: FakeKube;
+  clock: FakeClock;
+  recorder: FakeRecorder;
+  controller: PodController;
+  abort: AbortController;
+  run: Promise<void>;
+  informers: AbortController;
+}
+
+/** Starts informers over `kube` and a controller over them with `provider`. */
+export async function startHarness(
+  provider: PodLifecycleHandler,
+  options: { kube?: FakeKube; workers?: number; config?: Partial<PodControllerConfig> } = {},
+): Promise<Harness> {
+  const kube = options.kube ?? new FakeKube();
+  const clock = new FakeClock(0);
+  const recorder = new FakeRecorder();
+  const informers = new AbortController();
+  const informer = <T extends KubernetesObject>(resource: FakeResource, fieldSelector = '') => {
+    const i = new SharedIndexInformer<T>({
+      listWatch: kube.listWatch<T>(resource, fieldSelector),
+      name: resource,
+    });
+    void i.run(informers.signal);
+    return i;
+  };
+  const limiter = () => newItemExponentialFailureRateLimiter<string>(5, 1000);
+  const controller = new PodController({
+    podClient: kube,
+    podInformer: informer<V1Pod>('pods', 'spec.nodeName=vk'),
+    configMapInformer: informer('configmaps'),
+    secretInformer: informer('secrets'),
+    serviceInformer: informer('services'),
+    eventRecorder: recorder,
+    provider,
+    syncPodsFromKubernetesRateLimiter: limiter(),
+    deletePodsFromKubernetesRateLimiter: limiter(),
+    syncPodStatusFromProviderRateLimiter: limiter(),
+    clock,
+    ...options.config,
+  });
+  const abort = new AbortController();
+  const run = controller.run(abort.signal, options.workers ?? 3);
+  run.catch(() => {});
+  await controller.ready;
+  return { kube, clock, recorder, controller, abort, run, informers };
+}
+
+/** Stops the controller and the informers. */
+export async function stopHarness(h: Harness): Promise<void> {
+  h.abort.abort();
+  await h.run;
+  h.informers.abort();
+}

@@ -1,0 +1,115 @@
+// PodController against a real apiserver: 100 pods run and are deleted gracefully; provider failures.
+import { createTestNamespace } from '@ctrlkit/envtest';
+import { testKubeConfig } from '@ctrlkit/envtest/vitest';
+import type { CoreV1Event, V1Pod } from '@kubernetes/client-node';
+import { expect, it } from 'vitest';
+import { startAgent, waitFor } from './internal/int-helpers.js';
+import { NotifyingMemoryProvider } from './internal/test-harness.js';
+
+const pod = (
+  name: string,
+  nodeName: string,
+  extra: Partial<NonNullable<V1Pod['spec']>> = {},
+): V1Pod => ({
+  metadata: { name },
+  spec: { nodeName, containers: [{ name: 'c', image: 'nginx' }], ...extra },
+});
+
+it('100 pods bound by spec.nodeName reach Running, then are deleted gracefully with none left', async () => {
+  const kubeConfig = testKubeConfig();
+  const namespace = await createTestNamespace(kubeConfig, 'vk-pods-');
+  const provider = new NotifyingMemoryProvider();
+  const agent = await startAgent(kubeConfig, 'vk-int-pods', provider);
+  const { core } = agent;
+  try {
+    const names = Array.from({ length: 100 }, (_, i) => `p-${i}`);
+    await Promise.all(
+      names.map((n) => core.createNamespacedPod({ namespace, body: pod(n, 'vk-int-pods') })),
+    );
+    await waitFor('100 running pods', async () => {
+      const list = await core.listNamespacedPod({ namespace });
+      return list.items.filter((p) => p.status?.phase === 'Running').length === 100;
+    });
+    const running = await core.readNamespacedPod({ namespace, name: 'p-0' });
+    expect(running.status?.podIP).toBe('10.0.0.1');
+
+    await Promise.all(
+      names.map((n) => core.deleteNamespacedPod({ namespace, name: n, gracePeriodSeconds: 30 })),
+    );
+    await waitFor(
+      'no pod left',
+      async () => (await core.listNamespacedPod({ namespace })).items.length === 0,
+    );
+    expect(provider.pods.size).toBe(0);
+  } finally {
+    await agent.stop();
+    await core.deleteNode({ name: 'vk-int-pods' });
+  }
+});
+
+it('a provider create failure gives the pod the ProviderFailed reason and a ProviderCreateFailed event', async () => {
+  const kubeConfig = testKubeConfig();
+  const namespace = await createTestNamespace(kubeConfig, 'vk-fail-');
+  const provider = new NotifyingMemoryProvider();
+  provider.createError = new Error('no capacity left');
+  const agent = await startAgent(kubeConfig, 'vk-int-fail', provider);
+  const { core } = agent;
+  try {
+    await core.createNamespacedPod({
+      namespace,
+      body: pod('doomed', 'vk-int-fail', { restartPolicy: 'Never' }),
+    });
+    await waitFor('ProviderFailed', async () => {
+      const p = await core.readNamespacedPod({ namespace, name: 'doomed' });
+      return p.status?.reason === 'ProviderFailed';
+    });
+    const p = await core.readNamespacedPod({ namespace, name: 'doomed' });
+    expect(p.status).toMatchObject({ phase: 'Failed', message: 'no capacity left' });
+    await waitFor('the event', async () => {
+      const events = await core.listNamespacedEvent({ namespace });
+      return events.items.some((e: CoreV1Event) => e.reason === 'ProviderCreateFailed');
+    });
+  } finally {
+    await agent.stop();
+    await core.deleteNode({ name: 'vk-int-fail' });
+  }
+});
+
+it('env resolution: a missing mandatory ConfigMap gives MandatoryConfigMapNotFound; once created the pod runs with its value', async () => {
+  const kubeConfig = testKubeConfig();
+  const namespace = await createTestNamespace(kubeConfig, 'vk-env-');
+  const provider = new NotifyingMemoryProvider();
+  const agent = await startAgent(kubeConfig, 'vk-int-env', provider);
+  const { core } = agent;
+  try {
+    const env = [
+      { name: 'GREETING', valueFrom: { configMapKeyRef: { name: 'cfg', key: 'greeting' } } },
+    ];
+    await core.createNamespacedPod({
+      namespace,
+      body: pod('env', 'vk-int-env', { containers: [{ name: 'c', image: 'i', env }] }),
+    });
+    await waitFor('the event', async () => {
+      const events = await core.listNamespacedEvent({ namespace });
+      return events.items.some((e: CoreV1Event) => e.reason === 'MandatoryConfigMapNotFound');
+    });
+    await core.createNamespacedConfigMap({
+      namespace,
+      body: { metadata: { name: 'cfg' }, data: { greeting: 'hello' } },
+    });
+    await waitFor(
+      'running',
+      async () =>
+        (await core.readNamespacedPod({ namespace, name: 'env' })).status?.phase === 'Running',
+      90_000,
+    );
+    const created = provider.calls.find((c) => c.op === 'create');
+    expect(created?.pod.spec?.containers[0]?.env).toContainEqual({
+      name: 'GREETING',
+      value: 'hello',
+    });
+  } finally {
+    await agent.stop();
+    await core.deleteNode({ name: 'vk-int-env' });
+  }
+});

@@ -1,0 +1,47 @@
+//! What a provider implements to run pods: create, update, delete and report them.
+
+import type { V1Pod, V1PodStatus } from '@kubernetes/client-node';
+
+/**
+ * The backend that runs the node's pods (virtual-kubelet's `PodLifecycleHandler`). Errors
+ * should be classified with `notFound(...)` / `invalidInput(...)` so the controller knows
+ * what is done and what to retry.
+ */
+export interface PodLifecycleHandler {
+  /** Deploys `pod` (its env already resolved). */
+  createPod(signal: AbortSignal, pod: V1Pod): Promise<void>;
+  /** Updates `pod` in the backend. */
+  updatePod(signal: AbortSignal, pod: V1Pod): Promise<void>;
+  /**
+   * Deletes `pod`; may be called more than once. Afterwards the provider reports a terminal
+   * status (every container terminated). Throwing NotFound counts as deleted.
+   */
+  deletePod(signal: AbortSignal, pod: V1Pod): Promise<void>;
+  /** The pod as the backend has it; `undefined` or a NotFound error when it has none. Treat it as immutable. */
+  getPod(signal: AbortSignal, namespace: string, name: string): Promise<V1Pod | undefined>;
+  /** The pod's status; `undefined` or a NotFound error when the backend has no such pod. */
+  getPodStatus(
+    signal: AbortSignal,
+    namespace: string,
+    name: string,
+  ): Promise<V1PodStatus | undefined>;
+  /** Every pod the backend runs. */
+  getPods(signal: AbortSignal): Promise<V1Pod[]>;
+}
+
+/**
+ * An optional extension of a {@link PodLifecycleHandler} that pushes status changes
+ * (virtual-kubelet's `PodNotifier`). Without it, the controller polls `getPodStatus`.
+ */
+export interface PodNotifier {
+  /**
+   * Registers `callback`, to be called with the whole pod (status up to date) whenever its
+   * status changes. Must not block; the callback treats the pod as read-only.
+   */
+  notifyPods(signal: AbortSignal, callback: (pod: V1Pod) => void): void;
+}
+
+/** True when `provider` also implements {@link PodNotifier}. */
+export function isPodNotifier(provider: unknown): provider is PodNotifier {
+  return typeof (provider as Partial<PodNotifier> | null)?.notifyPods === 'function';
+}

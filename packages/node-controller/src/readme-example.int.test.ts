@@ -1,0 +1,78 @@
+// The README's example, run against the test control plane (kubeConfig from envtest).
+import { testKubeConfig } from '@ctrlkit/envtest/vitest';
+import { EventRecorder, SharedInformerFactory } from '@ctrlkit/runtime';
+import { CoordinationV1Api, CoreV1Api, type V1Pod } from '@kubernetes/client-node';
+import { expect, it } from 'vitest';
+import {
+  NaiveNodeProvider,
+  NodeController,
+  PodController,
+  type PodLifecycleHandler,
+} from './index.js';
+
+it('runs the README example: the node registers and a pod bound to it reaches Running', async () => {
+  const kubeConfig = testKubeConfig();
+
+  const core = kubeConfig.makeApiClient(CoreV1Api);
+  const pods = new Map<string, V1Pod>(); // the "backend": every pod runs at once
+  const key = (ns: string, name: string) => `${ns}/${name}`;
+  const provider: PodLifecycleHandler = {
+    createPod: async (_s, pod) => {
+      pods.set(key(pod.metadata!.namespace!, pod.metadata!.name!), {
+        ...pod,
+        status: { phase: 'Running' },
+      });
+    },
+    updatePod: async () => {},
+    deletePod: async (_s, pod) =>
+      void pods.delete(key(pod.metadata!.namespace!, pod.metadata!.name!)),
+    getPod: async (_s, ns, name) => pods.get(key(ns, name)),
+    getPodStatus: async (_s, ns, name) => pods.get(key(ns, name))?.status,
+    getPods: async () => [...pods.values()],
+  };
+
+  const nodeController = new NodeController(
+    new NaiveNodeProvider(),
+    { metadata: { name: 'vk-demo' }, status: { conditions: [{ type: 'Ready', status: 'True' }] } },
+    core,
+    { lease: { client: kubeConfig.makeApiClient(CoordinationV1Api) } },
+  );
+  const factory = new SharedInformerFactory(kubeConfig);
+  const podController = new PodController({
+    podClient: core,
+    podInformer: factory.forResource<V1Pod>('pods', { fieldSelector: 'spec.nodeName=vk-demo' }),
+    configMapInformer: factory.forResource('configmaps'),
+    secretInformer: factory.forResource('secrets'),
+    serviceInformer: factory.forResource('services'),
+    eventRecorder: new EventRecorder({ component: 'vk-demo', kubeConfig }),
+    provider,
+  });
+
+  const stop = new AbortController();
+  void nodeController.run(stop.signal);
+  factory.start(stop.signal);
+  void podController.run(stop.signal, 4);
+  await Promise.all([nodeController.ready, podController.ready]);
+
+  await core.createNamespacedPod({
+    namespace: 'default',
+    body: {
+      metadata: { name: 'readme-pod' },
+      spec: { nodeName: 'vk-demo', containers: [{ name: 'c', image: 'nginx' }] },
+    },
+  });
+  for (;;) {
+    const pod = await core.readNamespacedPod({ namespace: 'default', name: 'readme-pod' });
+    if (pod.status?.phase === 'Running') break;
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  const node = await core.readNode({ name: 'vk-demo' });
+  expect(node.status?.conditions?.find((c) => c.type === 'Ready')?.status).toBe('True');
+  await core.deleteNamespacedPod({
+    namespace: 'default',
+    name: 'readme-pod',
+    gracePeriodSeconds: 0,
+  });
+  stop.abort();
+  await Promise.all([nodeController.done, podController.done]);
+});

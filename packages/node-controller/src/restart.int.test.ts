@@ -1,0 +1,53 @@
+// The apiserver restarted mid-run: every pod still converges (own control plane, as it is restarted).
+import { silentLogger, startControlPlane } from '@ctrlkit/envtest';
+import type { V1Pod } from '@kubernetes/client-node';
+import { expect, it } from 'vitest';
+import { startAgent, waitFor } from './internal/int-helpers.js';
+import { NotifyingMemoryProvider } from './internal/test-harness.js';
+
+it('pods created before and after an apiserver restart all reach Running, and deletes still finish', async () => {
+  const plane = await startControlPlane({ logger: silentLogger });
+  try {
+    const provider = new NotifyingMemoryProvider();
+    const agent = await startAgent(plane.kubeConfig, 'vk-restart', provider);
+    const { core } = agent;
+    const pod = (name: string): V1Pod => ({
+      metadata: { name },
+      spec: { nodeName: 'vk-restart', containers: [{ name: 'c', image: 'i' }] },
+    });
+    try {
+      const before = Array.from({ length: 20 }, (_, i) => `before-${i}`);
+      await Promise.all(
+        before.map((n) => core.createNamespacedPod({ namespace: 'default', body: pod(n) })),
+      );
+      await plane.restartApiServer();
+      const after = Array.from({ length: 20 }, (_, i) => `after-${i}`);
+      await Promise.all(
+        after.map((n) => core.createNamespacedPod({ namespace: 'default', body: pod(n) })),
+      );
+      await waitFor(
+        '40 running pods',
+        async () =>
+          (await core.listNamespacedPod({ namespace: 'default' })).items.filter(
+            (p) => p.status?.phase === 'Running',
+          ).length === 40,
+        120_000,
+      );
+      await Promise.all(
+        [...before, ...after].map((n) =>
+          core.deleteNamespacedPod({ namespace: 'default', name: n }),
+        ),
+      );
+      await waitFor(
+        'no pod left',
+        async () => (await core.listNamespacedPod({ namespace: 'default' })).items.length === 0,
+        120_000,
+      );
+      expect(provider.pods.size).toBe(0);
+    } finally {
+      await agent.stop();
+    }
+  } finally {
+    await plane.stop();
+  }
+});
