@@ -57,6 +57,7 @@ export {
   type MigrationStatus,
   MigrationStatusSchema,
   type MigrationType,
+  migrationStatus,
   type PipelineError,
   type Plan,
   type PlanSpec,
@@ -68,6 +69,7 @@ export {
   PrecopySchema,
   type Progress,
   ProgressSchema,
+  planStatus,
   type Snapshot,
   type SnapshotRef,
   SnapshotRefSchema,
@@ -157,6 +159,13 @@ export {
   pendingMigrations,
   snapshotRef,
 } from './plan-execution.js';
+export {
+  type Generational,
+  notReconciled,
+  type PlanReconcileInput,
+  type PlanReconcileResult,
+  reconcilePlan,
+} from './plan-reconcile.js';
 export { FAST_REQ, NO_REQ, POLL_REQ, SLOW_REQ } from './requeue.js';
 export {
   isExecuting,
@@ -206,3 +215,11 @@ export {
   StepPhase,
   type Timed,
 } from './vm-status.js';
+export {
+  migrationPredicate,
+  planPredicate,
+  plansReferencing,
+  type ReferenceKind,
+  referencePredicate,
+  requestForMigration,
+} from './watches.js';

@@ -265,6 +265,18 @@ export class MigrationRunner {
     }
   }
 
+  /** Best-effort cleanup of every VM of an archived plan (its VMs and their disks are kept). */
+  async archive(): Promise<void> {
+    for (const vm of this.#c.plan.status?.migration?.vms ?? []) {
+      try {
+        await this.#c.destination.cleanup(vm, { deleteVM: false });
+      } catch (error) {
+        this.#log.error({ vm: vm.id, err: error }, 'could not clean up VM while archiving plan');
+      }
+      this.#c.migrator.complete(vm);
+    }
+  }
+
   /**
    * Ends the execution once every VM completed: `Failed` if any VM failed, else
    * `Succeeded` if any succeeded, else `Canceled`. Returns whether it ended.

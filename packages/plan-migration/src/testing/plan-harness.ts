@@ -8,10 +8,10 @@ import type { Provider } from '../api/provider.js';
 import { BaseMigrator } from '../base-migrator.js';
 import { Category, conditionsOf, READY, True } from '../conditions.js';
 import { MigrationRunner } from '../migration-runner.js';
-import { executePlan } from '../plan-execution.js';
+import { type Generational, reconcilePlan } from '../plan-reconcile.js';
 import { type MigrationSettings, migrationSettings } from '../settings.js';
 import { SimulatedSource } from '../simulated-source.js';
-import { type PlanReferences, validatePlan } from '../validation.js';
+import type { PlanReferences } from '../validation.js';
 import { InMemoryDestination } from './in-memory-destination.js';
 import type { ScriptedHookRunner } from './scripted-hook-runner.js';
 
@@ -134,15 +134,17 @@ export class PlanHarness {
     return m;
   }
 
-  /** One reconcile: staged validation, `Ready`, then execution. Returns the requeue delay. */
+  /** Providers, maps and hooks the plan depends on (for postponing). */
+  readonly dependencies: Generational[] = [];
+
+  /** One reconcile, as the controller runs it. Returns the requeue delay. */
   async reconcile(): Promise<number> {
     const { plan, clock } = this;
-    plan.status ??= {};
-    const cnd = conditionsOf(plan.status, clock);
-    cnd.beginStagingConditions();
-    await validatePlan({
+    const result = await reconcilePlan({
       plan,
+      clock,
       references: this.references,
+      dependencies: this.dependencies,
       source: {
         inventory: this.source,
         validator: this.source.validator(plan, {
@@ -151,29 +153,22 @@ export class PlanHarness {
         }),
       },
       destinationVMExists: (ns, name) => this.destination.vmExists(ns, name),
-      clock,
-    });
-    if (!cnd.hasBlockerCondition() && !cnd.hasCondition('Archived')) {
-      cnd.setCondition({
-        type: READY,
-        status: True,
-        category: Category.Required,
-        message: 'The migration plan is ready.',
-      });
-    }
-    cnd.endStagingConditions();
-    return executePlan({
-      plan,
-      references: this.references,
-      clock,
       blockerGracePeriodMs: this.settings.blockerGracePeriodMs,
       getMigration: (ns, name) =>
         this.migrations.find((m) => m.metadata.namespace === ns && m.metadata.name === name),
       listMigrations: () => this.migrations,
       run: (migration) => this.#runner(migration).run(),
       cancel: (migration) => this.#runner(migration).cancel(),
+      archive: () => this.#runner(undefined).archive(),
     });
+    this.passes++;
+    if (result.writeStatus) this.statusWrites++;
+    return result.requeueAfter;
   }
+
+  /** Reconciles done, and those that computed a status to write. */
+  passes = 0;
+  statusWrites = 0;
 
   /** Reconciles, stepping the clock by `stepMs` between passes, until the requeue is 0 or `maxPasses`. Returns the passes. */
   async runToEnd(stepMs = 1_000, maxPasses = 10_000): Promise<number> {
