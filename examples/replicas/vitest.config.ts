@@ -1,11 +1,8 @@
-import { ctrlkitVitestConfig } from '@ctrlkit/vitest-config';
+import { ctrlkitVitestProjects } from '@ctrlkit/vitest-config';
 
-// The showcase's test runs against one real control plane from @ctrlkit/envtest.
-export default ctrlkitVitestConfig({
-  test: {
-    include: ['src/**/*.int.test.ts'],
-    globalSetup: ['@ctrlkit/envtest/global-setup'],
-    testTimeout: 180_000,
-    fileParallelism: false,
-  },
+// `unit` (the CRD manifest check) and `integration` (*.int.test.ts), which runs against one
+// real control plane from @ctrlkit/envtest.
+export default ctrlkitVitestProjects('@ctrlkit/envtest/global-setup', {
+  testTimeout: 180_000,
+  fileParallelism: false,
 });

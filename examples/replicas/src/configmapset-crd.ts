@@ -1,6 +1,8 @@
 //! The ConfigMapSet custom resource: "keep spec.replicas ConfigMaps like this one".
+//! Its TypeScript type and its CRD (crds/configmapset.yaml) both come from one TypeBox schema.
 
-import type { V1CustomResourceDefinition, V1ObjectMeta } from '@kubernetes/client-node';
+import { type CustomResource, customResourceDefinition } from '@ctrlkit/runtime';
+import { Type } from 'typebox';
 
 export const group = 'examples.ctrlkit.dev';
 export const version = 'v1';
@@ -9,42 +11,36 @@ export const plural = 'configmapsets';
 /** The label every owned ConfigMap carries, with the owner's name as value. */
 export const ownerLabel = 'examples.ctrlkit.dev/configmapset';
 
-/** A ConfigMapSet as the API returns it. */
-export interface ConfigMapSet {
-  apiVersion: string;
-  kind: string;
-  metadata: V1ObjectMeta & { name: string; namespace: string; uid: string };
-  spec: { replicas: number };
-}
+/** The schema of a ConfigMapSet: the one source of its type and its CRD. */
+export const configMapSetSchema = Type.Object({
+  spec: Type.Object({
+    replicas: Type.Integer({
+      minimum: 0,
+      maximum: 250,
+      description: 'How many ConfigMaps to keep.',
+    }),
+  }),
+});
 
-/** The CRD manifest, with its OpenAPI schema. */
-export const configMapSetCrd: V1CustomResourceDefinition = {
-  apiVersion: 'apiextensions.k8s.io/v1',
-  kind: 'CustomResourceDefinition',
-  metadata: { name: `${plural}.${group}` },
-  spec: {
-    group,
-    scope: 'Namespaced',
-    names: { kind, plural, singular: 'configmapset', listKind: `${kind}List` },
-    versions: [
-      {
-        name: version,
-        served: true,
-        storage: true,
-        schema: {
-          openAPIV3Schema: {
-            type: 'object',
-            required: ['spec'],
-            properties: {
-              spec: {
-                type: 'object',
-                required: ['replicas'],
-                properties: { replicas: { type: 'integer', minimum: 0, maximum: 250 } },
-              },
-            },
-          },
-        },
-      },
-    ],
-  },
+/** A ConfigMapSet as the API returns it. */
+export type ConfigMapSet = CustomResource<typeof configMapSetSchema> & {
+  metadata: { name: string; namespace: string; uid: string };
 };
+
+/** The CRD manifest, with the OpenAPI schema generated from {@link configMapSetSchema}. */
+export const configMapSetCrd = customResourceDefinition({
+  group,
+  names: { kind, plural, singular: 'configmapset' },
+  versions: [
+    {
+      name: version,
+      schema: configMapSetSchema,
+      additionalPrinterColumns: [{ name: 'Replicas', type: 'integer', jsonPath: '.spec.replicas' }],
+    },
+  ],
+});
+
+/** Where the generated manifest is committed, relative to the package. */
+export const crdManifestPath = 'crds/configmapset.yaml';
+/** The command that regenerates {@link crdManifestPath}. */
+export const regenerateCrdsCommand = 'pnpm --filter @ctrlkit/example-replicas generate:crds';

@@ -3,10 +3,13 @@
 export {
   type ConfigMapSet,
   configMapSetCrd,
+  configMapSetSchema,
+  crdManifestPath,
   group,
   kind,
   ownerLabel,
   plural,
+  regenerateCrdsCommand,
   version,
 } from './configmapset-crd.js';
 export {

@@ -1,9 +1,8 @@
 /** KubeVirt's ControllerExpectations: a barrier that holds a controller until its writes are seen. */
 
-import { type Clock, realClock } from './clock.js';
+import { type Clock, type Logger, realClock } from '@ctrlkit/workqueue';
 import { ControlleeExpectations } from './controllee-expectations.js';
 import { assertCount, assertDuration, assertHasMethods, assertKey } from './internal/validate.js';
-import type { Logger } from './logger.js';
 
 /**
  * How long (ms) unfulfilled expectations hold a controller back before they count as

@@ -1,6 +1,8 @@
+import { InvalidArgumentError as WorkqueueInvalidArgumentError } from '@ctrlkit/workqueue';
 import { describe, expect, it } from 'vitest';
 import { ExpectationsError } from './expectations-error.js';
-import { InvalidArgumentError } from './invalid-argument-error.js';
+import { ExpectationsStore } from './expectations-store.js';
+import { InvalidArgumentError } from './index.js';
 import { KeyFuncError } from './key-func-error.js';
 
 describe('ExpectationsError', () => {
@@ -19,31 +21,27 @@ describe('ExpectationsError', () => {
     const marker = Symbol.for('@ctrlkit/expectations/ExpectationsError');
     const foreign = Object.assign(new Error('from another copy'), { [marker]: true });
     expect(ExpectationsError.isInstance(foreign)).toBe(true);
-    const foreignArg = { [Symbol.for('@ctrlkit/expectations/InvalidArgumentError')]: true };
-    expect(InvalidArgumentError.isInstance(foreignArg)).toBe(true);
   });
 });
 
 describe('InvalidArgumentError', () => {
-  it('names the field and the value in a lower-case message', () => {
-    const err = new InvalidArgumentError('uids[2]', 7, 'a non-empty string');
-    expect(err.reason).toBe('InvalidArgument');
-    expect(err.field).toBe('uids[2]');
-    expect(err.value).toBe(7);
-    expect(err.name).toBe('InvalidArgumentError');
-    expect(err.message).toBe('invalid uids[2]: expected a non-empty string, got 7');
-    expect(new InvalidArgumentError('key', '', 'x').message).toContain('got ""');
-    expect(new InvalidArgumentError('key', [], 'x').message).toContain('got an array');
-    expect(new InvalidArgumentError('key', {}, 'x').message).toContain('got an object');
-    expect(new InvalidArgumentError('key', undefined, 'x').message).toContain('got undefined');
-    expect(new InvalidArgumentError('key', () => {}, 'x').message).toContain('got a function');
-  });
-
-  it('is an ExpectationsError but not a KeyFuncError', () => {
-    const err = new InvalidArgumentError('key', '', 'x');
-    expect(ExpectationsError.isInstance(err)).toBe(true);
+  it("is the workqueue's, not an ExpectationsError; names the field and the value", () => {
+    const store = new ExpectationsStore();
+    let err: unknown;
+    try {
+      store.expectCreations('', ['uid']);
+    } catch (e) {
+      err = e;
+    }
     expect(InvalidArgumentError.isInstance(err)).toBe(true);
+    expect(err).toBeInstanceOf(WorkqueueInvalidArgumentError);
+    expect(ExpectationsError.isInstance(err)).toBe(false);
     expect(KeyFuncError.isInstance(err)).toBe(false);
+    expect((err as InvalidArgumentError).reason).toBe('InvalidArgument');
+    expect((err as InvalidArgumentError).field).toBe('controlleeKey');
+    expect((err as Error).message).toBe(
+      'invalid controlleeKey: expected a non-empty string, got ""',
+    );
   });
 });
 

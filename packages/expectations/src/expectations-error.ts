@@ -4,10 +4,12 @@ const marker = Symbol.for('@ctrlkit/expectations/ExpectationsError');
 
 /**
  * Why an expectations call failed, for a program to branch on:
- * - `InvalidArgument`: an argument was rejected at the call (see `InvalidArgumentError`);
  * - `KeyFunc`: a key function could not derive a key (see `KeyFuncError`).
+ *
+ * An argument rejected at the call is not an `ExpectationsError` but the `InvalidArgumentError`
+ * of `@ctrlkit/workqueue` (re-exported here), shared by every ctrlkit package.
  */
-export type ExpectationsErrorReason = 'InvalidArgument' | 'KeyFunc';
+export type ExpectationsErrorReason = 'KeyFunc';
 
 /**
  * The base of the package's errors. Test with `ExpectationsError.isInstance(e)` (or a

@@ -1,6 +1,6 @@
+import { InvalidArgumentError } from '@ctrlkit/workqueue';
 import { describe, expect, it } from 'vitest';
 import { ExpectationsStore } from './expectations-store.js';
-import { InvalidArgumentError } from './invalid-argument-error.js';
 import { RecordingLogger } from './testing.js';
 
 const key = 'test-ns/test-resource';

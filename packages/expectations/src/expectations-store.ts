@@ -1,7 +1,7 @@
 /** Grove's ExpectationsStore: the UIDs a controller created or deleted that its cache has not shown yet. */
 
+import type { Logger } from '@ctrlkit/workqueue';
 import { assertHasMethods, assertKey, assertUID, assertUIDs } from './internal/validate.js';
-import type { Logger } from './logger.js';
 
 /**
  * A snapshot of one controller's expectations in an `ExpectationsStore` (Grove's

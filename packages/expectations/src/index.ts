@@ -6,8 +6,8 @@
  * are in `@ctrlkit/expectations/testing`.
  */
 
-export type { Clock } from './clock.js';
-export { realClock } from './clock.js';
+export type { Clock, Logger, Timer } from '@ctrlkit/workqueue';
+export { InvalidArgumentError, noopLogger, realClock } from '@ctrlkit/workqueue';
 export type { Expectations } from './controllee-expectations.js';
 export { ControlleeExpectations, expKeyFunc } from './controllee-expectations.js';
 export type { DeletedFinalStateUnknown, KeyedObjectMeta } from './controllee-key-func.js';
@@ -26,9 +26,7 @@ export type { ExpectationsErrorReason } from './expectations-error.js';
 export { ExpectationsError } from './expectations-error.js';
 export type { ControlleeUIDExpectations, ExpectationsStoreOptions } from './expectations-store.js';
 export { ExpectationsStore } from './expectations-store.js';
-export { InvalidArgumentError } from './invalid-argument-error.js';
 export { KeyFuncError } from './key-func-error.js';
-export type { Logger } from './logger.js';
 export type {
   UIDSet,
   UIDTrackingControllerExpectationsOptions,

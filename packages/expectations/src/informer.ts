@@ -4,6 +4,7 @@
  * `onUpdate`) registration works, with no run-time dependency on `@ctrlkit/runtime`.
  */
 
+import type { Logger } from '@ctrlkit/workqueue';
 import {
   controlleeKeyFunc,
   type DeletedFinalStateUnknown,
@@ -11,9 +12,7 @@ import {
 } from './controllee-key-func.js';
 import type { ControllerExpectationsInterface } from './controller-expectations.js';
 import type { ExpectationsStore } from './expectations-store.js';
-import { assertHasMethods } from './internal/validate.js';
-import { InvalidArgumentError } from './invalid-argument-error.js';
-import type { Logger } from './logger.js';
+import { assertHasMethods, invalid } from './internal/validate.js';
 import type { UIDTrackingControllerExpectations } from './uid-tracking-controller-expectations.js';
 
 /** The part of an owner reference the adapter reads. */
@@ -188,10 +187,10 @@ function bind<T extends ControlleeObject>(
   }
   const { controllerKeyOf, ownerKind, logger } = options;
   if (controllerKeyOf !== undefined && typeof controllerKeyOf !== 'function') {
-    throw new InvalidArgumentError('options.controllerKeyOf', controllerKeyOf, 'a function');
+    throw invalid('options.controllerKeyOf', controllerKeyOf, 'a function');
   }
   if (ownerKind !== undefined && (typeof ownerKind !== 'string' || ownerKind === '')) {
-    throw new InvalidArgumentError('options.ownerKind', ownerKind, 'a non-empty string');
+    throw invalid('options.ownerKind', ownerKind, 'a non-empty string');
   }
   assertHasMethods(logger, 'options.logger', ['debug', 'info', 'warn', 'error']);
   const keyOf = (obj: T | undefined): string | undefined => {

@@ -1,17 +1,22 @@
 import { describe, expect, it } from 'vitest';
-import { FakeClock, FakeInformer, RecordingLogger } from './testing.js';
+import {
+  DEFAULT_FAKE_CLOCK_START_MS,
+  FakeClock,
+  FakeInformer,
+  RecordingLogger,
+} from './testing.js';
 
 describe('FakeClock', () => {
-  it('moves only through step and set', () => {
+  it("is the workqueue's: moves only through step and setTime, never back", () => {
     const clock = new FakeClock(5);
     expect(clock.now()).toBe(5);
     clock.step(10);
     expect(clock.now()).toBe(15);
-    clock.set(2);
-    expect(clock.now()).toBe(2);
-    expect(new FakeClock().now()).toBe(0);
-    expect(() => clock.step(-1)).toThrow(RangeError);
-    expect(() => clock.set(Number.NaN)).toThrow(RangeError);
+    clock.setTime(20);
+    expect(clock.now()).toBe(20);
+    expect(new FakeClock().now()).toBe(DEFAULT_FAKE_CLOCK_START_MS);
+    expect(() => clock.step(-1)).toThrow(expect.objectContaining({ reason: 'InvalidArgument' }));
+    expect(() => clock.setTime(2)).toThrow(expect.objectContaining({ reason: 'InvalidArgument' }));
   });
 });
 

@@ -1,34 +1,9 @@
 /** Fakes for tests: a clock that moves only when told, an informer fed by hand, a logger that records. */
 
-import type { Clock } from './clock.js';
+import type { Logger } from '@ctrlkit/workqueue';
 import type { DeletedFinalStateUnknown } from './controllee-key-func.js';
-import type { Logger } from './logger.js';
 
-/** A clock that starts at `start` ms and moves only through `step` and `set`. */
-export class FakeClock implements Clock {
-  #now: number;
-
-  constructor(start = 0) {
-    this.#now = start;
-  }
-
-  /** The fake time in ms. */
-  now(): number {
-    return this.#now;
-  }
-
-  /** Moves the time forward by `ms`. */
-  step(ms: number): void {
-    if (!Number.isFinite(ms) || ms < 0) throw new RangeError(`invalid ms: ${ms}`);
-    this.#now += ms;
-  }
-
-  /** Sets the time to `ms`. */
-  set(ms: number): void {
-    if (!Number.isFinite(ms)) throw new RangeError(`invalid ms: ${ms}`);
-    this.#now = ms;
-  }
-}
+export { DEFAULT_FAKE_CLOCK_START_MS, FakeClock } from '@ctrlkit/workqueue/testing';
 
 type Handler<A extends unknown[]> = (...args: A) => void;
 

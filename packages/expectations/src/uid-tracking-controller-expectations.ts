@@ -1,5 +1,6 @@
 /** KubeVirt's UIDTrackingControllerExpectations: counts each expected deletion once. */
 
+import type { Logger } from '@ctrlkit/workqueue';
 import type { ControlleeExpectations } from './controllee-expectations.js';
 import {
   ControllerExpectations,
@@ -7,7 +8,6 @@ import {
 } from './controller-expectations.js';
 import { assertHasMethods, assertKey, assertUID, assertUIDs } from './internal/validate.js';
 import { KeyFuncError } from './key-func-error.js';
-import type { Logger } from './logger.js';
 
 /** A controller key and the object keys it expects to see deleted (Go's `UIDSet`). */
 export interface UIDSet {

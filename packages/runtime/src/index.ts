@@ -1,5 +1,18 @@
-//! @ctrlkit/runtime: informers, the controller loop, leader election, events and controller references.
+//! @ctrlkit/runtime: informers, the controller loop, leader election, events, controller references, and CRDs from TypeBox schemas.
 
+export {
+  ApiClientFactory,
+  type ApiClientFactoryOptions,
+  DEFAULT_BURST,
+  DEFAULT_QPS,
+  DEFAULT_USER_AGENT,
+} from './client/api-client-factory.js';
+export { KubeConfigError, type KubeConfigErrorReason } from './client/kube-config-error.js';
+export {
+  type LoadKubeConfigOptions,
+  loadKubeConfig,
+  SERVICE_ACCOUNT_DIR,
+} from './client/load-kube-config.js';
 export { CacheSyncTimeoutError } from './controller/cache-sync-timeout-error.js';
 export {
   Controller,
@@ -38,6 +51,28 @@ export {
   type ObjectAction,
   recheckDeletionTimestamp,
 } from './controller-refs/controller-ref-manager.js';
+export {
+  type CustomResource,
+  type CustomResourceDefinitionOptions,
+  type CustomResourceNames,
+  type CustomResourceScope,
+  type CustomResourceSubresources,
+  type CustomResourceVersion,
+  customResourceDefinition,
+  DEFAULT_CUSTOM_RESOURCE_SCOPE,
+  type PrinterColumn,
+} from './crd/custom-resource-definition.js';
+export {
+  checkManifests,
+  type RenderManifestsOptions,
+  renderManifests,
+  writeManifests,
+} from './crd/manifests.js';
+export {
+  ManifestsOutdatedError,
+  type ManifestsOutdatedErrorReason,
+} from './crd/manifests-outdated-error.js';
+export { type StructuralSchema, structuralSchema } from './crd/structural-schema.js';
 export {
   COMBINED_PREFIX,
   type CorrelationResult,
@@ -183,3 +218,27 @@ export type {
   ResourceLock,
 } from './leader-election/resource-lock.js';
 export { type Logger, noopLogger } from './logger.js';
+export type { HealthCheck } from './manager/health-probes.js';
+export { Manager, type Runnable } from './manager/manager.js';
+export { ManagerError, type ManagerErrorReason } from './manager/manager-error.js';
+export {
+  DEFAULT_GRACEFUL_SHUTDOWN_TIMEOUT_MS,
+  DEFAULT_HEALTH_PROBE_BIND_ADDRESS,
+  DEFAULT_LEADER_ELECTION_HEALTHZ_TOLERANCE_MS,
+  DEFAULT_METRICS_BIND_ADDRESS,
+  type ManagerLeaderElectionOptions,
+  type ManagerOptions,
+} from './manager/manager-options.js';
+export { type SignalTarget, setupSignalHandler } from './manager/signals.js';
+export { PrometheusLeaderElectionMetrics } from './metrics/leader-election-metrics.js';
+export {
+  PrometheusReconcileMetrics,
+  RECONCILE_TIME_BUCKETS,
+  type ReconcileMetrics,
+  type ReconcileOutcome,
+} from './metrics/reconcile-metrics.js';
+export {
+  PrometheusRestClientMetrics,
+  REST_CLIENT_DURATION_BUCKETS,
+  type RestClientMetrics,
+} from './metrics/rest-client-metrics.js';

@@ -7,11 +7,15 @@ export interface Timer {
 }
 
 /**
- * The source of time for queues and rate limiters: milliseconds and timers.
+ * The source of time for every ctrlkit package: milliseconds and timers. One clock serves
+ * both intervals (`b.now() - a.now()`) and wall time (`new Date(clock.now())`).
  * The real clock's timers never keep the process alive.
  */
 export interface Clock {
-  /** Milliseconds since an arbitrary origin, never decreasing. */
+  /**
+   * Milliseconds since the Unix epoch, never decreasing (a double: at today's epoch it
+   * resolves about 0.25 µs).
+   */
   now(): number;
   /** Runs `callback` once, `delayMs` from now. */
   setTimer(callback: () => void, delayMs: number): Timer;
@@ -19,9 +23,13 @@ export interface Clock {
   setTicker(callback: () => void, periodMs: number): Timer;
 }
 
-/** The clock of the running process: `performance.now()` and unref'd Node timers. */
+/**
+ * The clock of the running process: `performance.timeOrigin + performance.now()`, epoch
+ * milliseconds that never go back when the system clock is set back (it may drift from
+ * `Date.now()` by that much), and unref'd Node timers.
+ */
 export const realClock: Clock = {
-  now: () => performance.now(),
+  now: () => performance.timeOrigin + performance.now(),
   setTimer(callback, delayMs) {
     const handle = setTimeout(callback, delayMs);
     handle.unref();

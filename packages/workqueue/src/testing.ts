@@ -1,6 +1,6 @@
 //! Test helpers: a fake clock, and a metrics provider that records what it is told.
 
-export { FakeClock } from './testing/fake-clock.js';
+export { DEFAULT_FAKE_CLOCK_START_MS, FakeClock } from './testing/fake-clock.js';
 export {
   type RecordedQueueMetrics,
   RecordingMetricsProvider,

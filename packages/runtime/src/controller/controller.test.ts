@@ -153,7 +153,7 @@ describe('Controller', () => {
       name: 'slow',
       reconcile: () => {},
       clock,
-      cacheSyncTimeout: 5000,
+      cacheSyncTimeoutMs: 5000,
     }).watch(source);
     const running = controller.run(new AbortController().signal);
     clock.step(5000);

@@ -3,13 +3,16 @@
 import {
   type Clock,
   defaultControllerRateLimiter,
+  globalMetricsProvider,
   type MetricsProvider,
   newTypedRateLimitingQueue,
   realClock,
   type TypedRateLimiter,
   type TypedRateLimitingInterface,
 } from '@ctrlkit/workqueue';
+import { DeferredMetricsProvider } from '../internal/deferred-metrics-provider.js';
 import { type Logger, noopLogger } from '../logger.js';
+import type { ReconcileMetrics, ReconcileOutcome } from '../metrics/reconcile-metrics.js';
 import { CacheSyncTimeoutError } from './cache-sync-timeout-error.js';
 import type { EventSource, ObjectWithMetadata, TombstoneLike } from './event-source.js';
 import { objectKey } from './keys.js';
@@ -52,14 +55,16 @@ export interface ControllerOptions {
   maxConcurrentReconciles?: number;
   /** Paces retries. Default: `defaultControllerRateLimiter()` (5 ms doubling to 1000 s, and 10 qps burst 100 overall). */
   rateLimiter?: TypedRateLimiter<string>;
-  /** Where the queue's metrics go. Default: the workqueue's global provider. */
+  /** Where the queue's metrics go. Default: the workqueue's global provider, or the `Manager`'s once added to one. */
   metricsProvider?: MetricsProvider;
+  /** Where reconcile metrics go. Default: none, or the `Manager`'s (`controller_runtime_*`) once added to one. */
+  reconcileMetrics?: ReconcileMetrics;
   /** The clock of the queue and the sync wait. Default: the real clock. */
   clock?: Clock;
   /** Where reconcile errors are reported. Default: no logging. */
   logger?: Logger;
   /** How long `run` waits for the watched informers to sync, in ms. Default {@link DEFAULT_CACHE_SYNC_TIMEOUT_MS}. */
-  cacheSyncTimeout?: number;
+  cacheSyncTimeoutMs?: number;
 }
 
 /** Keys reconciled at once by default: 1, as in controller-runtime. */
@@ -86,8 +91,12 @@ export class Controller {
     workers: number;
     clock: Clock;
     logger: Logger;
-    cacheSyncTimeout: number;
+    cacheSyncTimeoutMs: number;
   };
+  /** Set when the options named no metrics provider: {@link Controller.useMetrics} can bind one. */
+  readonly #queueMetrics: DeferredMetricsProvider | undefined;
+  #reconcileMetrics: ReconcileMetrics | undefined;
+  readonly #ownReconcileMetrics: boolean;
   /** What must have synced before workers start: each watch's registration, or its informer. */
   readonly #synced: Array<() => boolean> = [];
   #running = false;
@@ -101,16 +110,43 @@ export class Controller {
       workers: options.maxConcurrentReconciles ?? DEFAULT_MAX_CONCURRENT_RECONCILES,
       clock,
       logger: options.logger ?? noopLogger,
-      cacheSyncTimeout: options.cacheSyncTimeout ?? DEFAULT_CACHE_SYNC_TIMEOUT_MS,
+      cacheSyncTimeoutMs: options.cacheSyncTimeoutMs ?? DEFAULT_CACHE_SYNC_TIMEOUT_MS,
     };
+    this.#queueMetrics =
+      options.metricsProvider === undefined
+        ? new DeferredMetricsProvider(globalMetricsProvider())
+        : undefined;
+    this.#reconcileMetrics = options.reconcileMetrics;
+    this.#ownReconcileMetrics = options.reconcileMetrics !== undefined;
     this.queue = newTypedRateLimitingQueue(
       options.rateLimiter ?? defaultControllerRateLimiter<string>({ clock }),
       {
         name: options.name,
         clock,
-        ...(options.metricsProvider !== undefined && { metricsProvider: options.metricsProvider }),
+        metricsProvider: options.metricsProvider ?? this.#queueMetrics,
       },
     );
+  }
+
+  /** The controller's name (its metrics label). */
+  get name(): string {
+    return this.#options.name;
+  }
+
+  /**
+   * Sends the queue's and the reconciles' metrics to these, where the options named none
+   * (the `Manager` calls it in `add`). Call before `run`, before keys are added.
+   */
+  useMetrics(metrics: {
+    metricsProvider?: MetricsProvider;
+    reconcileMetrics?: ReconcileMetrics;
+  }): void {
+    if (this.#running)
+      throw new Error(`controller ${this.#options.name}: useMetrics() after run()`);
+    if (metrics.metricsProvider !== undefined) this.#queueMetrics?.bind(metrics.metricsProvider);
+    if (metrics.reconcileMetrics !== undefined && !this.#ownReconcileMetrics) {
+      this.#reconcileMetrics = metrics.reconcileMetrics;
+    }
   }
 
   /** Enqueues the keys of `source`'s adds, updates (the new object) and deletes. Call before `run`. */
@@ -163,9 +199,10 @@ export class Controller {
       if (!synced) {
         this.queue.shutDown();
         if (signal.aborted) return;
-        throw new CacheSyncTimeoutError(this.#options.name, this.#options.cacheSyncTimeout);
+        throw new CacheSyncTimeoutError(this.#options.name, this.#options.cacheSyncTimeoutMs);
       }
-      const { workers } = this.#options;
+      const { workers, name } = this.#options;
+      this.#reconcileMetrics?.started(name, workers);
       await Promise.all(Array.from({ length: workers }, () => this.#worker(signal)));
       await this.queue.shutDownWithDrain();
     } finally {
@@ -177,15 +214,26 @@ export class Controller {
     for (;;) {
       const next = await this.queue.get();
       if (next.shutdown) return;
+      const metrics = this.#reconcileMetrics;
+      metrics?.activeWorkers(this.#options.name, 1);
       try {
         await this.#reconcileHandler(next.item, signal);
       } finally {
+        metrics?.activeWorkers(this.#options.name, -1);
         this.queue.done(next.item);
       }
     }
   }
 
   async #reconcileHandler(key: string, signal: AbortSignal): Promise<void> {
+    const { clock, name } = this.#options;
+    const started = clock.now();
+    const [outcome, terminal] = await this.#reconcileOnce(key, signal);
+    this.#reconcileMetrics?.reconciled(name, outcome, (clock.now() - started) / 1000, terminal);
+  }
+
+  /** Reconciles `key` and requeues or forgets it; what happened, for the metrics. */
+  async #reconcileOnce(key: string, signal: AbortSignal): Promise<[ReconcileOutcome, boolean]> {
     const { reconcile, logger, name } = this.#options;
     let result: MaybeResult;
     try {
@@ -197,26 +245,29 @@ export class Controller {
           { controller: name, key, err: error },
           'reconciler error (terminal, not retried)',
         );
-        return;
+        return ['error', true];
       }
       this.queue.addRateLimited(key);
       logger.error({ controller: name, key, err: error }, 'reconciler error, will retry');
-      return;
+      return ['error', false];
     }
     if (result?.requeueAfter !== undefined && result.requeueAfter > 0) {
       this.queue.forget(key);
       this.queue.addAfter(key, result.requeueAfter);
-    } else if (result?.requeue) {
-      this.queue.addRateLimited(key);
-    } else {
-      this.queue.forget(key);
+      return ['requeue_after', false];
     }
+    if (result?.requeue) {
+      this.queue.addRateLimited(key);
+      return ['requeue', false];
+    }
+    this.queue.forget(key);
+    return ['success', false];
   }
 
   /** Resolves true once every source has synced, false on timeout or abort. */
   #waitForCacheSync(signal: AbortSignal): Promise<boolean> {
-    const { clock, cacheSyncTimeout } = this.#options;
-    const deadline = clock.now() + cacheSyncTimeout;
+    const { clock, cacheSyncTimeoutMs } = this.#options;
+    const deadline = clock.now() + cacheSyncTimeoutMs;
     return new Promise((resolve) => {
       const check = () => {
         if (signal.aborted) return resolve(false);

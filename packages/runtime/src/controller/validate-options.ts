@@ -9,9 +9,10 @@ const known = new Set([
   'maxConcurrentReconciles',
   'rateLimiter',
   'metricsProvider',
+  'reconcileMetrics',
   'clock',
   'logger',
-  'cacheSyncTimeout',
+  'cacheSyncTimeoutMs',
 ]);
 
 /** Throws {@link InvalidArgumentError} for the first invalid field of `options`. */
@@ -40,10 +41,10 @@ export function checkControllerOptions(options: ControllerOptions): void {
       `expected an integer >= 1, got ${workers}`,
     );
   }
-  const timeout = options.cacheSyncTimeout;
+  const timeout = options.cacheSyncTimeoutMs;
   if (timeout !== undefined && !(Number.isFinite(timeout) && timeout > 0)) {
     throw new InvalidArgumentError(
-      'options.cacheSyncTimeout',
+      'options.cacheSyncTimeoutMs',
       `expected milliseconds > 0, got ${timeout}`,
     );
   }

@@ -12,7 +12,11 @@ import { type Query, type RawWatchEvent, RestClient } from './rest-client.js';
 
 /** The options of one LIST request (one page). */
 export interface ListRequestOptions {
-  /** `''` (the default) asks for a consistent, most recent list; `'0'` accepts any cached state. */
+  /**
+   * `''` (the default) asks for a consistent, most recent list (from etcd); `'0'` accepts
+   * any state the watch cache holds (which ignores `limit` then); a version asks for a
+   * state at least that new (served by the watch cache when `limit` is unset).
+   */
   resourceVersion?: string;
   resourceVersionMatch?: 'Exact' | 'NotOlderThan';
   /** The page size; `0` or undefined asks for everything at once. */
@@ -173,7 +177,13 @@ class RestListWatch<T extends KubernetesObject> implements ListWatch<T> {
       ? (head: Buffer) => {
           const token = peekContinueToken(head);
           if (token === undefined || options.signal?.aborted) return;
-          const next = { ...options, continue: token };
+          // A continue page carries no resourceVersion: the token holds it.
+          const next = {
+            ...options,
+            continue: token,
+            resourceVersion: undefined,
+            resourceVersionMatch: undefined,
+          };
           const key = prefetchKey(next);
           if (this.#prefetched.has(key) || this.#prefetched.size >= MAX_PREFETCHED) return;
           const nextBody = this.#fetch(next);

@@ -2,7 +2,14 @@ import { FakeClock } from '@ctrlkit/workqueue/testing';
 import type { KubernetesObject } from '@kubernetes/client-node';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ApiStatusError } from './errors/api-status-error.js';
-import { Reflector, type ReflectorSink, WATCH_IDLE_TIMEOUT_MS } from './reflector.js';
+import { ResourceExpiredError } from './errors/resource-expired-error.js';
+import type { WatchEvent, WatchRequestOptions } from './list-watch.js';
+import {
+  DEFAULT_PAGE_SIZE,
+  Reflector,
+  type ReflectorSink,
+  WATCH_IDLE_TIMEOUT_MS,
+} from './reflector.js';
 import { FakeListWatch } from './testing/fake-list-watch.js';
 
 const flush = () => new Promise<void>((resolve) => setImmediate(resolve));
@@ -53,15 +60,31 @@ function start(
 }
 
 describe('Reflector', () => {
-  it('lists in pages of pageSize with continue tokens, then watches from the list version with bookmarks', async () => {
+  it('first lists at resourceVersion 0 with a limit of 500, which the watch cache answers in one page, then watches from its version', async () => {
     const lw = new FakeListWatch();
+    for (let i = 0; i < 600; i++) lw.apply(cm(`c${String(i).padStart(3, '0')}`));
+    const { sink, reflector } = start(lw);
+    await flush();
+    expect(lw.listCalls.map((c) => [c.resourceVersion, c.limit, c.continue])).toEqual([
+      ['0', DEFAULT_PAGE_SIZE, undefined],
+    ]);
+    expect(lw.listCalls[0]?.resourceVersionMatch).toBeUndefined();
+    expect(sink.log).toHaveLength(1);
+    expect(sink.log[0]).toMatch(/^replace\(c000,.*,c599\)@601$/);
+    expect(lw.watchCalls[0]).toMatchObject({ resourceVersion: '601', allowWatchBookmarks: true });
+    expect(reflector.lastSyncResourceVersion).toBe('601');
+  });
+
+  it('without a watch cache pages the first list at 0 with continue tokens (no version on continue pages), and pages relists too', async () => {
+    const lw = new FakeListWatch();
+    lw.watchCache = false;
     for (let i = 0; i < 12; i++) lw.apply(cm(`c${String(i).padStart(2, '0')}`));
     const { sink, reflector } = start(lw, { pageSize: 5 });
     await flush();
-    expect(lw.listCalls.map((c) => [c.limit, c.continue])).toEqual([
-      [5, undefined],
-      [5, '5'],
-      [5, '10'],
+    expect(lw.listCalls.map((c) => [c.resourceVersion, c.limit, c.continue])).toEqual([
+      ['0', 5, undefined],
+      [undefined, 5, '13:5'],
+      [undefined, 5, '13:10'],
     ]);
     expect(sink.log).toHaveLength(1);
     expect(sink.log[0]).toMatch(/^replace\(c00,.*,c11\)@13$/);
@@ -136,7 +159,7 @@ describe('Reflector', () => {
     expect(lw.listCalls).toHaveLength(1);
   });
 
-  it('lists again on 410 Gone from a watch request', async () => {
+  it('lists again on 410 Gone from a watch request, from the last version it saw, in one request (the watch cache serves it)', async () => {
     const lw = new FakeListWatch();
     lw.apply(cm('a'));
     const { sink, clock } = start(lw);
@@ -148,11 +171,14 @@ describe('Reflector', () => {
     clock.step(800);
     await flush();
     expect(lw.watchCalls.map((c) => c.resourceVersion)).toEqual(['2', '2', '3']);
-    expect(lw.listCalls).toHaveLength(2);
+    expect(lw.listCalls.map((c) => [c.resourceVersion, c.limit])).toEqual([
+      ['0', DEFAULT_PAGE_SIZE],
+      ['2', undefined],
+    ]);
     expect(sink.log).toEqual(['replace(a)@2', 'replace(a,b)@3']);
   });
 
-  it('lists again on a watch ERROR event with code 410 (Expired)', async () => {
+  it('lists again at once from the last version on a watch ERROR event with code 410 (Expired)', async () => {
     const lw = new FakeListWatch();
     lw.apply(cm('a'));
     const { sink } = start(lw);
@@ -160,7 +186,7 @@ describe('Reflector', () => {
     lw.sendError({ code: 410, reason: 'Expired', message: 'too old resource version' });
     await flush();
     expect(lw.listCalls).toHaveLength(2);
-    expect(lw.listCalls[1]?.resourceVersion ?? '').toBe('');
+    expect(lw.listCalls[1]).toMatchObject({ resourceVersion: '2', limit: undefined });
     expect(sink.log).toEqual(['replace(a)@2', 'replace(a)@2']);
     expect(lw.watchCalls).toHaveLength(2);
   });
@@ -189,7 +215,7 @@ describe('Reflector', () => {
     expect(sink.log).toEqual(['replace()@1']);
   });
 
-  it('backs off on a watch ERROR event other than 410 and resumes from the same version, without a relist', async () => {
+  it('after a watch ERROR event other than 410, backs off, then lists from the last version (as client-go) and watches on', async () => {
     const lw = new FakeListWatch();
     lw.apply(cm('a'));
     const { sink, clock } = start(lw);
@@ -200,9 +226,9 @@ describe('Reflector', () => {
     expect(lw.watchCalls).toHaveLength(1);
     clock.step(800);
     await flush();
-    expect(lw.watchCalls.map((c) => c.resourceVersion)).toEqual(['2', '2']);
-    expect(lw.listCalls).toHaveLength(1);
-    expect(sink.log).toEqual(['replace(a)@2', 'add b@3']);
+    expect(lw.listCalls.map((c) => c.resourceVersion)).toEqual(['0', '2']);
+    expect(lw.watchCalls.map((c) => c.resourceVersion)).toEqual(['2', '3']);
+    expect(sink.log).toEqual(['replace(a)@2', 'replace(a,b)@3']);
   });
 
   it('treats a very short empty watch as a failure and backs off', async () => {
@@ -235,15 +261,160 @@ describe('Reflector', () => {
     expect(lw.watchCalls).toHaveLength(1);
   });
 
-  it("falls back to LIST for good when the server refuses a streaming list ('auto')", async () => {
+  it("falls back to LIST for the attempt when the server refuses a streaming list ('auto'), and streams again at the next relist", async () => {
     const lw = new FakeListWatch();
     lw.apply(cm('a'));
     const { sink, reflector } = start(lw, { mode: 'auto' });
     await flush();
-    expect(reflector.initialListMode).toBe('list');
-    expect(lw.listCalls).toHaveLength(1);
+    expect(reflector.initialListMode).toBe('auto');
+    expect(lw.listCalls.map((c) => c.resourceVersion)).toEqual(['0']);
     expect(sink.log).toEqual(['replace(a)@2']);
     expect(lw.watchCalls.map((c) => Boolean(c.sendInitialEvents))).toEqual([true, false]);
+    lw.supportsStreaming = true;
+    lw.apply(cm('b'));
+    lw.sendError({ code: 410, reason: 'Expired', message: 'too old resource version' });
+    await flush();
+    expect(lw.listCalls).toHaveLength(1);
+    expect(lw.watchCalls[2]).toMatchObject({
+      sendInitialEvents: true,
+      resourceVersion: '3',
+      resourceVersionMatch: 'NotOlderThan',
+    });
+    expect(sink.log).toEqual(['replace(a)@2', 'add b@3', 'replace(a,b)@3']);
+  });
+
+  it("in 'stream' mode retries a refused streaming list with backoff and never lists", async () => {
+    const lw = new FakeListWatch();
+    const { sink, clock } = start(lw, { mode: 'stream' });
+    await flush();
+    clock.step(800);
+    await flush();
+    expect(lw.listCalls).toHaveLength(0);
+    expect(lw.watchCalls.map((c) => [c.sendInitialEvents, c.resourceVersion])).toEqual([
+      [true, ''],
+      [true, ''],
+    ]);
+    expect(sink.log).toEqual([]);
+  });
+
+  it('first streams at "" (the latest), and a relist streams from the last version; a too-large version streams from "" at once', async () => {
+    const lw = new FakeListWatch();
+    lw.supportsStreaming = true;
+    lw.apply(cm('a'));
+    lw.apply(cm('b'));
+    const { sink, reflector, clock } = start(lw, { mode: 'stream' });
+    await flush();
+    expect(lw.watchCalls[0]).toMatchObject({ resourceVersion: '', sendInitialEvents: true });
+    lw.sendError({ code: 500, reason: 'InternalError', message: 'boom' });
+    await flush();
+    clock.step(800);
+    await flush();
+    expect(lw.watchCalls[1]).toMatchObject({
+      resourceVersion: '3',
+      resourceVersionMatch: 'NotOlderThan',
+      sendInitialEvents: true,
+    });
+    lw.restore(2);
+    lw.sendError({ code: 410, reason: 'Expired', message: 'too old resource version' });
+    await flush();
+    expect(lw.watchCalls.slice(2).map((c) => [c.resourceVersion, c.sendInitialEvents])).toEqual([
+      ['3', true],
+      ['', true],
+    ]);
+    expect(lw.listCalls).toHaveLength(0);
+    expect(sink.log).toEqual(['replace(a,b)@3', 'replace(a,b)@3', 'replace(a,b)@2']);
+    expect(reflector.lastSyncResourceVersion).toBe('2');
+  });
+
+  it('does not take a version from the initial events of a stream that broke before its end bookmark', async () => {
+    const lw = new FakeListWatch();
+    lw.apply(cm('a'));
+    lw.apply(cm('b'));
+    const reflectorLw = {
+      list: lw.list.bind(lw),
+      watch: (options: WatchRequestOptions, onEvent: (event: WatchEvent) => void) =>
+        options.sendInitialEvents
+          ? (async () => {
+              onEvent({
+                type: 'ADDED',
+                object: { ...cm('b'), metadata: { name: 'b', resourceVersion: '99' } },
+              });
+              throw new Error('connection reset');
+            })()
+          : lw.watch(options, onEvent),
+    };
+    controller = new AbortController();
+    const reflector = new Reflector({
+      listWatch: reflectorLw,
+      sink: new RecordingSink(),
+      initialListMode: 'auto',
+      random: () => 0,
+    });
+    void reflector.run(controller.signal);
+    await flush();
+    expect(lw.listCalls.map((c) => c.resourceVersion)).toEqual(['0']);
+    expect(reflector.lastSyncResourceVersion).toBe('3');
+  });
+
+  it('relists at "" (a consistent read, in pages) when the last version is answered 410, then from versions again', async () => {
+    const lw = new FakeListWatch();
+    lw.apply(cm('a'));
+    const { sink, clock } = start(lw);
+    await flush();
+    lw.failNextList(new ResourceExpiredError('too old resource version: 2', '2'));
+    lw.sendError({ code: 410, reason: 'Expired', message: 'too old resource version' });
+    await flush();
+    expect(lw.listCalls.map((c) => [c.resourceVersion, c.limit])).toEqual([
+      ['0', DEFAULT_PAGE_SIZE],
+      ['2', undefined],
+      ['', DEFAULT_PAGE_SIZE],
+    ]);
+    expect(sink.log).toEqual(['replace(a)@2', 'replace(a)@2']);
+    lw.apply(cm('b'));
+    lw.sendError({ code: 500, reason: 'InternalError', message: 'boom' });
+    await flush();
+    clock.step(800);
+    await flush();
+    expect(lw.listCalls.at(-1)).toMatchObject({ resourceVersion: '3', limit: undefined });
+  });
+
+  it('relists at "" when the last version is answered 504 "too large resource version" (etcd restored from a backup)', async () => {
+    const lw = new FakeListWatch();
+    lw.apply(cm('a'));
+    lw.apply(cm('b'));
+    const { sink, clock, reflector } = start(lw);
+    await flush();
+    lw.restore(2);
+    lw.breakWatches();
+    await flush();
+    clock.step(800);
+    await flush();
+    // The watch from 3 is refused with 504; the relist from 3 too; then the latest state.
+    expect(lw.watchCalls.map((c) => c.resourceVersion)).toEqual(['3', '3']);
+    clock.step(1600);
+    await flush();
+    expect(lw.listCalls.map((c) => c.resourceVersion)).toEqual(['0', '3', '']);
+    expect(sink.log.at(-1)).toBe('replace(a,b)@2');
+    expect(reflector.lastSyncResourceVersion).toBe('2');
+    expect(lw.watchCalls.at(-1)?.resourceVersion).toBe('2');
+  });
+
+  it('lists everything in one request at the same version when a continue token expires mid-way (client-go pager)', async () => {
+    const lw = new FakeListWatch();
+    lw.watchCache = false;
+    for (let i = 0; i < 5; i++) lw.apply(cm(`c${i}`));
+    lw.beforeList = (options) => {
+      if (options.continue === '6:4') lw.compact();
+    };
+    const { sink } = start(lw, { pageSize: 2 });
+    await flush();
+    expect(lw.listCalls.map((c) => [c.resourceVersion, c.limit, c.continue])).toEqual([
+      ['0', 2, undefined],
+      [undefined, 2, '6:2'],
+      [undefined, 2, '6:4'],
+      ['0', undefined, undefined],
+    ]);
+    expect(sink.log).toEqual(['replace(c0,c1,c2,c3,c4)@6']);
   });
 
   it('stops when the signal aborts and can be awaited', async () => {

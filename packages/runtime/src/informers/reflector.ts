@@ -4,14 +4,21 @@ import { type Clock, realClock } from '@ctrlkit/workqueue';
 import type { KubernetesObject } from '@kubernetes/client-node';
 import { type Logger, noopLogger } from '../logger.js';
 import { Backoff, type BackoffOptions } from './backoff.js';
-import { ApiStatusError } from './errors/api-status-error.js';
+import { type ApiStatus, ApiStatusError } from './errors/api-status-error.js';
 import { InvalidInformerOptionError } from './errors/invalid-informer-option-error.js';
 import { ResourceExpiredError } from './errors/resource-expired-error.js';
+import {
+  isExpiredError,
+  isTooLargeResourceVersionError,
+} from './errors/resource-version-unavailable.js';
 import { WatchStreamError } from './errors/watch-stream-error.js';
-import type { ListWatch, WatchEvent } from './list-watch.js';
+import type { ListWatch, ObjectList, WatchEvent } from './list-watch.js';
 import { isExpiredStatus } from './rest-client.js';
 
-/** Objects per LIST page: 500, as client-go's pager. */
+/**
+ * Objects per LIST page when the reflector pages (client-go's pager: 500): a list at `'0'`
+ * (the watch cache ignores the limit there) or `''` (a quorum read from etcd).
+ */
 export const DEFAULT_PAGE_SIZE = 500;
 /** The shortest server-side watch timeout; each watch asks for this × (1 + random): 5 min. */
 export const DEFAULT_MIN_WATCH_TIMEOUT_MS = 300_000;
@@ -29,17 +36,13 @@ export const RELIST_AT_ONCE_AFTER_MS = 10_000;
 export const INITIAL_EVENTS_END_ANNOTATION = 'k8s.io/initial-events-end';
 
 /**
- * How the reflector gets the initial state: `'list'` (paginated LIST, then WATCH),
- * `'stream'` (a streaming list: WATCH with `sendInitialEvents=true`, the WatchList feature),
- * or `'auto'` (stream, and fall back to LIST for good when the server refuses it).
+ * How the reflector gets the initial state: `'list'` (LIST, then WATCH), `'stream'` (a
+ * streaming list: WATCH with `sendInitialEvents=true`, the WatchList feature), or `'auto'`
+ * (stream; when a stream fails before it delivered the state, that attempt falls back to a
+ * LIST, and the next (re)list tries the stream again, as client-go does).
  */
 export type InitialListMode = 'auto' | 'list' | 'stream';
-/**
- * The default initial list mode: `'list'`. Measured against kube-apiserver 1.37 on
- * 10,000 ConfigMaps, a streaming list reached sync 1.2–1.5x later than a paginated LIST
- * (the server encodes each object as its own event); choose `'auto'` to spare the
- * apiserver's memory instead.
- */
+/** The default initial list mode (see the README's measurements for why). */
 export const DEFAULT_INITIAL_LIST_MODE: InitialListMode = 'list';
 
 /** Where the reflector delivers what it learns. */
@@ -57,7 +60,12 @@ export interface ReflectorOptions<T extends KubernetesObject> {
   sink: ReflectorSink<T>;
   /** A name for logs, e.g. `v1/configmaps`. Default `'reflector'`. */
   name?: string;
-  /** Objects per LIST page; `0` lists in one request. Default {@link DEFAULT_PAGE_SIZE}. */
+  /**
+   * Objects per LIST page, for every list (client-go's `WatchListPageSize`); `0` lists in one
+   * request. Default: as client-go, pages of {@link DEFAULT_PAGE_SIZE} for a list at `'0'`
+   * or `''`, and one request for a relist from a version (served by the watch cache),
+   * unless the first list came back in pages (no watch cache): then pages always.
+   */
   pageSize?: number;
   /** Default {@link DEFAULT_INITIAL_LIST_MODE}. */
   initialListMode?: InitialListMode;
@@ -86,8 +94,8 @@ export class Reflector<T extends KubernetesObject = KubernetesObject> {
   readonly name: string;
   readonly #listWatch: ListWatch<T>;
   readonly #sink: ReflectorSink<T>;
-  readonly #pageSize: number;
-  #mode: InitialListMode;
+  readonly #pageSize: number | undefined;
+  readonly #mode: InitialListMode;
   readonly #minWatchTimeoutMs: number;
   readonly #backoff: Backoff;
   readonly #transform: ((obj: T) => T) | undefined;
@@ -95,6 +103,12 @@ export class Reflector<T extends KubernetesObject = KubernetesObject> {
   readonly #logger: Logger;
   readonly #random: () => number;
   #lastResourceVersion = '';
+  /** The last list or watch at `#lastResourceVersion` was answered "expired" or "too large". */
+  #lastVersionUnavailable = false;
+  /** The first list (at `'0'`) came back in pages: the server has no watch cache for it. */
+  #paginatedResult = false;
+  /** No state delivered yet, or it must be fetched again. */
+  #needList = true;
   #running = false;
 
   constructor(options: ReflectorOptions<T>) {
@@ -110,7 +124,8 @@ export class Reflector<T extends KubernetesObject = KubernetesObject> {
     this.#listWatch = lw;
     this.#sink = sink;
     this.name = options.name ?? 'reflector';
-    this.#pageSize = integer('pageSize', options.pageSize, DEFAULT_PAGE_SIZE, 0);
+    this.#pageSize =
+      options.pageSize === undefined ? undefined : integer('pageSize', options.pageSize, 0, 0);
     const mode = options.initialListMode ?? DEFAULT_INITIAL_LIST_MODE;
     if (mode !== 'auto' && mode !== 'list' && mode !== 'stream') {
       throw new InvalidInformerOptionError(
@@ -154,9 +169,25 @@ export class Reflector<T extends KubernetesObject = KubernetesObject> {
     return this.#lastResourceVersion;
   }
 
-  /** The initial list mode in use (an `'auto'` reflector becomes `'list'` once the server refused streaming). */
+  /** The initial list mode this reflector was made with. */
   get initialListMode(): InitialListMode {
     return this.#mode;
+  }
+
+  /**
+   * The version a LIST asks for (client-go's `relistResourceVersion`): `'0'` the first
+   * time (any state the watch cache holds), then the last version seen (a state at least
+   * that new), and `''` (a consistent read from etcd) once that version was answered
+   * "expired" or "too large".
+   */
+  #relistResourceVersion(): string {
+    if (this.#lastVersionUnavailable) return '';
+    return this.#lastResourceVersion === '' ? '0' : this.#lastResourceVersion;
+  }
+
+  /** The version a streaming list asks for: the last one seen, or `''` (the latest). */
+  #rewatchResourceVersion(): string {
+    return this.#lastVersionUnavailable ? '' : this.#lastResourceVersion;
   }
 
   /** Lists and watches until `signal` aborts; never rejects. Throws if already running. */
@@ -165,48 +196,51 @@ export class Reflector<T extends KubernetesObject = KubernetesObject> {
       throw new InvalidInformerOptionError('run', 'the reflector is already running');
     this.#running = true;
     try {
-      let needList = true;
+      this.#needList = true;
       let lastExpiredAt = Number.NEGATIVE_INFINITY;
       while (!signal.aborted) {
         try {
-          if (needList) {
-            if (this.#mode === 'list') {
-              await this.#list(signal);
-            } else {
-              // A streaming list delivers the state and then keeps watching on the same stream.
-              const streamed = await this.#streamingList(signal);
-              if (!streamed) continue;
-            }
-            needList = false;
+          if (this.#needList) {
+            // A streaming list delivers the state, then goes on watching on the same stream.
+            const streamed = this.#mode !== 'list' && (await this.#streamingList(signal));
+            if (!streamed) await this.#list(signal);
+            if (streamed) continue;
           }
           await this.#watchFromLast(signal);
         } catch (error) {
           if (signal.aborted) break;
-          if (ResourceExpiredError.isInstance(error)) {
+          const listing = this.#needList;
+          if (isExpiredError(error)) {
             this.#logger.info(
               {
                 reflector: this.name,
                 resourceVersion: this.#lastResourceVersion,
-                error: error.message,
+                error: describe(error),
               },
               'resource version expired; listing again',
             );
-            needList = true;
+            this.#needList = true;
             // A relist goes at once, unless the previous expiry was recent: then back off.
             const now = this.#clock.now();
             const recent = now - lastExpiredAt < RELIST_AT_ONCE_AFTER_MS;
             lastExpiredAt = now;
             if (!recent) continue;
           } else {
+            // As client-go: a watch the apiserver refused or ended with an error Status is
+            // followed by a relist (from the last version); a broken connection or 429 by a
+            // new watch from the last version.
+            if (relistsAfter(error)) this.#needList = true;
             this.#logger.warn(
               {
                 reflector: this.name,
                 resourceVersion: this.#lastResourceVersion,
                 error: describe(error),
               },
-              needList
+              listing
                 ? 'list failed; retrying with backoff'
-                : 'watch failed; retrying with backoff',
+                : this.#needList
+                  ? 'watch failed; listing again after a backoff'
+                  : 'watch failed; watching again after a backoff',
             );
           }
           const delay = await this.#backoff.wait(signal);
@@ -218,99 +252,195 @@ export class Reflector<T extends KubernetesObject = KubernetesObject> {
     }
   }
 
+  /**
+   * One (re)list, as client-go's reflector: at {@link Reflector.#relistResourceVersion};
+   * when that version is answered "expired" or "too large", at once again at `''`.
+   */
   async #list(signal: AbortSignal): Promise<void> {
-    const items: T[] = [];
-    let continueToken: string | undefined;
-    let resourceVersion = '';
-    const transform = this.#transform;
-    do {
-      const page = await this.#listWatch.list({
-        limit: this.#pageSize || undefined,
-        continue: continueToken,
-        signal,
-      });
-      const pageItems = page.items;
-      const kind = page.kind?.endsWith('List') ? page.kind.slice(0, -4) : undefined;
-      const apiVersion = page.apiVersion;
-      for (let i = 0; i < pageItems.length; i++) {
-        let item = pageItems[i] as T;
-        // List items carry no kind/apiVersion; watch events do. Make them alike.
-        if (kind !== undefined && item.kind === undefined) {
-          item.apiVersion = apiVersion;
-          item.kind = kind;
-        }
-        if (transform !== undefined) item = transform(item);
-        items.push(item);
-      }
-      continueToken = page.metadata?.continue || undefined;
-      resourceVersion = page.metadata?.resourceVersion ?? '';
-    } while (continueToken !== undefined && !signal.aborted);
+    const resourceVersion = this.#relistResourceVersion();
+    let result: ListResult<T>;
+    try {
+      result = await this.#pagedList(resourceVersion, signal);
+    } catch (error) {
+      if (signal.aborted || !(isExpiredError(error) || isTooLargeResourceVersionError(error)))
+        throw error;
+      this.#lastVersionUnavailable = true;
+      this.#logger.info(
+        { reflector: this.name, resourceVersion, error: describe(error) },
+        'resource version unavailable; listing the latest state (a consistent read)',
+      );
+      result = await this.#pagedList(this.#relistResourceVersion(), signal);
+    }
     signal.throwIfAborted();
-    this.#sink.replace(items, resourceVersion);
-    this.#lastResourceVersion = resourceVersion;
-    this.#logger.debug({ reflector: this.name, objects: items.length, resourceVersion }, 'listed');
+    // Pages in answer to '0' mean the server has no watch cache here: then page relists too.
+    if (resourceVersion === '0' && result.paginated) this.#paginatedResult = true;
+    this.#lastVersionUnavailable = false;
+    this.#sink.replace(result.items, result.resourceVersion);
+    this.#lastResourceVersion = result.resourceVersion;
+    this.#needList = false;
+    this.#logger.debug(
+      {
+        reflector: this.name,
+        objects: result.items.length,
+        resourceVersion: result.resourceVersion,
+        asked: resourceVersion,
+      },
+      'listed',
+    );
+  }
+
+  /** The page size of a list at `resourceVersion` (client-go's choice; see `pageSize`). */
+  #limitFor(resourceVersion: string): number {
+    if (this.#pageSize !== undefined) return this.#pageSize;
+    if (this.#paginatedResult || resourceVersion === '' || resourceVersion === '0')
+      return DEFAULT_PAGE_SIZE;
+    // A relist from a version, without a limit, is served by the watch cache, sparing etcd.
+    return 0;
   }
 
   /**
-   * A streaming list: returns true once the watch that delivered the state ended (the
-   * caller goes on watching from the last version), false when the server refused it and
-   * the reflector switched to LIST.
+   * A list at `resourceVersion` in pages (client-go's pager): continue pages carry no
+   * version; when one is answered 410 (its snapshot was compacted), the whole list is
+   * asked again in one request at `resourceVersion`.
+   */
+  async #pagedList(resourceVersion: string, signal: AbortSignal): Promise<ListResult<T>> {
+    const limit = this.#limitFor(resourceVersion);
+    const items: T[] = [];
+    let listVersion = '';
+    let continueToken: string | undefined;
+    let paginated = false;
+    do {
+      let page: ObjectList<T>;
+      try {
+        page = await this.#listWatch.list(
+          continueToken === undefined
+            ? { resourceVersion, limit: limit || undefined, signal }
+            : { continue: continueToken, limit: limit || undefined, signal },
+        );
+      } catch (error) {
+        if (continueToken === undefined || signal.aborted || !isExpiredError(error)) throw error;
+        this.#logger.info(
+          { reflector: this.name, resourceVersion, error: describe(error) },
+          'a continue token expired; listing everything in one request',
+        );
+        const whole = await this.#listWatch.list({ resourceVersion, signal });
+        items.length = 0;
+        this.#collect(whole, items);
+        return { items, resourceVersion: whole.metadata?.resourceVersion ?? '', paginated };
+      }
+      this.#collect(page, items);
+      if (continueToken === undefined) listVersion = page.metadata?.resourceVersion ?? '';
+      continueToken = page.metadata?.continue || undefined;
+      if (continueToken !== undefined) paginated = true;
+    } while (continueToken !== undefined && !signal.aborted);
+    return { items, resourceVersion: listVersion, paginated };
+  }
+
+  /** Appends a page's items to `items`, with kind and apiVersion set and transformed. */
+  #collect(page: ObjectList<T>, items: T[]): void {
+    const pageItems = page.items;
+    const kind = page.kind?.endsWith('List') ? page.kind.slice(0, -4) : undefined;
+    const apiVersion = page.apiVersion;
+    const transform = this.#transform;
+    for (let i = 0; i < pageItems.length; i++) {
+      let item = pageItems[i] as T;
+      // List items carry no kind/apiVersion; watch events do. Make them alike.
+      if (kind !== undefined && item.kind === undefined) {
+        item.apiVersion = apiVersion;
+        item.kind = kind;
+      }
+      if (transform !== undefined) item = transform(item);
+      items.push(item);
+    }
+  }
+
+  /**
+   * A streaming list (client-go's `watchList`) at {@link Reflector.#rewatchResourceVersion}
+   * with `resourceVersionMatch=NotOlderThan`. Returns true once the state was delivered and
+   * the same stream, watched on, ended; false when it failed before delivering the state in
+   * `'auto'` mode (this attempt then lists). A version answered "expired" or "too large" is
+   * retried at once from `''`.
    */
   async #streamingList(signal: AbortSignal): Promise<boolean> {
-    const initial: T[] = [];
-    let synced = false;
-    try {
-      await this.#watch(
-        signal,
-        { sendInitialEvents: true, resourceVersionMatch: 'NotOlderThan', resourceVersion: '' },
-        (event) => {
-          if (synced) return false;
-          if (event.type === 'ADDED') {
-            initial.push(this.#transform ? this.#transform(event.object) : event.object);
+    for (;;) {
+      const resourceVersion = this.#rewatchResourceVersion();
+      const initial: T[] = [];
+      let synced = false;
+      try {
+        await this.#watch(
+          signal,
+          { sendInitialEvents: true, resourceVersionMatch: 'NotOlderThan', resourceVersion },
+          (event) => {
+            if (synced) return false;
+            if (event.type === 'ADDED') {
+              initial.push(this.#transform ? this.#transform(event.object) : event.object);
+              return true;
+            }
+            if (event.type !== 'BOOKMARK') return false;
+            if (event.object.metadata?.annotations?.[INITIAL_EVENTS_END_ANNOTATION] === 'true') {
+              const rv = event.object.metadata?.resourceVersion ?? '';
+              this.#lastVersionUnavailable = false;
+              this.#sink.replace(initial, rv);
+              this.#lastResourceVersion = rv;
+              this.#needList = false;
+              initial.length = 0;
+              synced = true;
+              this.#logger.debug(
+                { reflector: this.name, resourceVersion: rv, asked: resourceVersion },
+                'streamed the initial list',
+              );
+            }
             return true;
-          }
-          if (
-            event.type === 'BOOKMARK' &&
-            event.object.metadata?.annotations?.[INITIAL_EVENTS_END_ANNOTATION] === 'true'
-          ) {
-            const resourceVersion = event.object.metadata?.resourceVersion ?? '';
-            this.#sink.replace(initial, resourceVersion);
-            initial.length = 0;
-            synced = true;
-            this.#logger.debug(
-              { reflector: this.name, resourceVersion },
-              'streamed the initial list',
-            );
-            return true;
-          }
-          if (event.type === 'BOOKMARK') return true;
-          return false;
-        },
-      );
-    } catch (error) {
-      if (!synced && this.#mode === 'auto' && refusesStreaming(error)) {
+          },
+          () => synced,
+        );
+      } catch (error) {
+        if (synced || signal.aborted) throw error;
+        if (
+          resourceVersion !== '' &&
+          (isExpiredError(error) || isTooLargeResourceVersionError(error))
+        ) {
+          this.#lastVersionUnavailable = true;
+          this.#logger.info(
+            { reflector: this.name, resourceVersion, error: describe(error) },
+            'resource version unavailable; streaming the latest state',
+          );
+          continue;
+        }
+        if (this.#mode !== 'auto') throw error;
         this.#logger.info(
           { reflector: this.name, error: describe(error) },
-          'streaming lists refused; using LIST',
+          'the streaming list failed; listing instead this time',
         );
-        this.#mode = 'list';
         return false;
       }
-      throw error;
+      if (synced) return true;
+      const error = new WatchStreamError(
+        'the streaming list ended before its initial-events-end bookmark',
+      );
+      if (this.#mode !== 'auto') throw error;
+      this.#logger.info(
+        { reflector: this.name, error: error.message },
+        'the streaming list failed; listing instead this time',
+      );
+      return false;
     }
-    if (!synced)
-      throw new WatchStreamError('the streaming list ended before its initial-events-end bookmark');
-    return true;
   }
 
   #watchFromLast(signal: AbortSignal): Promise<void> {
-    return this.#watch(signal, { resourceVersion: this.#lastResourceVersion }, () => false);
+    return this.#watch(
+      signal,
+      { resourceVersion: this.#lastResourceVersion },
+      () => false,
+      () => true,
+    );
   }
 
   /**
-   * One watch. `special` may consume an event (returning true) before normal handling.
-   * Resolves when the server ends the stream after a useful watch; a very short, empty
-   * watch is a failure.
+   * One watch. `special` may consume an event (returning true) before normal handling;
+   * resource versions are only recorded while `tracking()` (not during the initial events
+   * of a streaming list, which come in no version order). Resolves when the server ends
+   * the stream after a useful watch; a very short, empty watch is a failure.
    */
   async #watch(
     signal: AbortSignal,
@@ -320,6 +450,7 @@ export class Reflector<T extends KubernetesObject = KubernetesObject> {
       resourceVersionMatch?: 'NotOlderThan';
     },
     special: (event: WatchEvent<T>) => boolean,
+    tracking: () => boolean,
   ): Promise<void> {
     const timeoutSeconds = Math.floor((this.#minWatchTimeoutMs / 1000) * (1 + this.#random()));
     const started = this.#clock.now();
@@ -337,7 +468,7 @@ export class Reflector<T extends KubernetesObject = KubernetesObject> {
       (event) => {
         events++;
         if (special(event)) {
-          this.#noteVersion(event.object);
+          if (tracking()) this.#noteVersion(event.object);
           return;
         }
         switch (event.type) {
@@ -353,7 +484,7 @@ export class Reflector<T extends KubernetesObject = KubernetesObject> {
           case 'BOOKMARK':
             break;
           case 'ERROR': {
-            const status = event.object as { code?: number; reason?: string; message?: string };
+            const status = event.object as ApiStatus;
             if (isExpiredStatus(status)) {
               throw new ResourceExpiredError(
                 `watch: ${status.message ?? 'resource version expired'}`,
@@ -365,7 +496,7 @@ export class Reflector<T extends KubernetesObject = KubernetesObject> {
           default:
             throw new WatchStreamError(`unknown watch event type ${JSON.stringify(event.type)}`);
         }
-        this.#noteVersion(event.object);
+        if (tracking()) this.#noteVersion(event.object);
       },
     );
     if (events === 0 && this.#clock.now() - started < SHORT_WATCH_MS && !signal.aborted) {
@@ -379,15 +510,19 @@ export class Reflector<T extends KubernetesObject = KubernetesObject> {
   }
 }
 
-/** True when a streaming-list watch was refused as unsupported (so a LIST should be used). */
-function refusesStreaming(error: unknown): boolean {
-  if (!ApiStatusError.isInstance(error)) return false;
-  return (
-    error.statusCode === 400 ||
-    error.statusCode === 403 ||
-    error.statusCode === 422 ||
-    error.statusCode === 501
-  );
+interface ListResult<T> {
+  items: T[];
+  resourceVersion: string;
+  /** The answer came in more than one page. */
+  paginated: boolean;
+}
+
+/**
+ * True when client-go relists after this watch failure: an error Status from the server
+ * (an ERROR event, or the watch request refused), except 429 Too Many Requests.
+ */
+function relistsAfter(error: unknown): boolean {
+  return ApiStatusError.isInstance(error) && error.statusCode !== 429;
 }
 
 function describe(error: unknown): string {

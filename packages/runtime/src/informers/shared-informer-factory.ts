@@ -26,10 +26,18 @@ export interface SharedInformerFactoryOptions {
   namespace?: string;
   /** Applied to every object before it is cached; `null` for none. Default `dropManagedFields`. */
   transform?: TransformFunc<KubernetesObject> | null;
-  /** How the initial state is fetched: `'list'`, `'stream'` or `'auto'` (stream, else LIST). Default `'list'`. */
+  /** How the initial state is fetched: `'list'`, `'stream'` or `'auto'` (stream, else LIST). Default `DEFAULT_INITIAL_LIST_MODE`. */
   initialListMode?: InitialListMode;
-  /** Objects per LIST page. Default 500. */
+  /**
+   * Objects per LIST page for every list. Default: client-go's choice (pages of 500 for a
+   * list at `'0'` or `''`, one request for a relist from a version).
+   */
   pageSize?: number;
+  /**
+   * Ask for uncompressed LIST responses (client-go's `DisableCompression`), when the factory
+   * makes its own `RestClient` from a `KubeConfig`. Default `false` (gzip).
+   */
+  disableCompression?: boolean;
   /** Watch timeouts are this × (1 + random), in ms. Default 5 min. */
   minWatchTimeoutMs?: number;
   /** Backoff after failures. Default: client-go's reflector backoff. */
@@ -69,7 +77,10 @@ export class SharedInformerFactory {
   constructor(client: KubeConfig | RestClient, options: SharedInformerFactoryOptions = {}) {
     if (options === null || typeof options !== 'object')
       throw new InvalidInformerOptionError('options', 'must be an object');
-    this.client = client instanceof RestClient ? client : new RestClient(client);
+    this.client =
+      client instanceof RestClient
+        ? client
+        : new RestClient(client, { disableCompression: options.disableCompression });
     if (options.namespace !== undefined && typeof options.namespace !== 'string') {
       throw new InvalidInformerOptionError('namespace', 'must be a string');
     }

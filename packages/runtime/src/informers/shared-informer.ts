@@ -61,9 +61,9 @@ export interface SharedIndexInformerOptions<T extends KubernetesObject> {
    * {@link dropManagedFields}.
    */
   transform?: TransformFunc<T> | null;
-  /** Objects per LIST page. Default 500 (`DEFAULT_PAGE_SIZE`). */
+  /** Objects per LIST page for every list. Default: client-go's choice (see `ReflectorOptions.pageSize`). */
   pageSize?: number;
-  /** How the initial state is fetched: `'list'`, `'stream'` or `'auto'`. Default `'list'` (`DEFAULT_INITIAL_LIST_MODE`). */
+  /** How the initial state is fetched: `'list'`, `'stream'` or `'auto'`. Default `DEFAULT_INITIAL_LIST_MODE`. */
   initialListMode?: InitialListMode;
   /** Watch timeouts are this × (1 + random), in ms. Default 5 min (`DEFAULT_MIN_WATCH_TIMEOUT_MS`). */
   minWatchTimeoutMs?: number;

@@ -2,12 +2,16 @@
 
 const marker = Symbol.for('@ctrlkit/runtime/LeaderElectionError');
 
-/** What went wrong: `InvalidConfig` (an option is out of range), `AlreadyRunning` (`run` called twice). */
-export type LeaderElectionErrorReason = 'InvalidConfig' | 'AlreadyRunning';
+/**
+ * What went wrong: `InvalidConfig` (an option is out of range), `AlreadyRunning` (`run`
+ * called twice), `LeaseLost` (a `Manager` stopped because it could not renew its lease).
+ */
+export type LeaderElectionErrorReason = 'InvalidConfig' | 'AlreadyRunning' | 'LeaseLost';
 
 /**
  * Thrown by `new LeaderElector(...)` when an option is invalid (`field` names it, e.g.
- * `renewDeadline`), and by `run` when the elector is already running.
+ * `renewDeadline`), by `run` when the elector is already running, and by `Manager.start`
+ * when the lease was lost.
  */
 export class LeaderElectionError extends Error {
   /** What a program can branch on. */

@@ -19,6 +19,8 @@ class FakeStore {
   down = false;
   /** While true, every call hangs until its signal aborts. */
   hang = false;
+  /** While true, an update is applied but its answer never comes (it hangs until aborted). */
+  applyThenHang = false;
   writes = 0;
 }
 
@@ -51,6 +53,13 @@ class FakeLock implements ResourceLock {
       throw Object.assign(new Error('Conflict'), { code: 409 });
     this.store.record = { ...record };
     this.store.writes++;
+    if (this.store.applyThenHang) {
+      this.store.version++;
+      this.store.applyThenHang = false;
+      return new Promise((_, reject) =>
+        signal?.addEventListener('abort', () => reject(new Error('aborted')), { once: true }),
+      );
+    }
     this.#seen = ++this.store.version;
   }
   #maybeHang(signal: AbortSignal | undefined): Promise<void> {
@@ -276,6 +285,36 @@ describe('LeaderElector', () => {
     expect(store.record).toMatchObject({ holderIdentity: 'b', leaderTransitions: 1 });
     b.controller.abort();
     await b.done;
+  });
+
+  it('releases the lock when the stop aborts a renewal the server applied (reads before it writes)', async () => {
+    const clock = new FakeClock();
+    const store = new FakeStore();
+    const a = candidate(store, 'a', clock);
+    await advance(clock, 0);
+    store.applyThenHang = true;
+    // The next renewal is applied, but its answer is still on the way when the stop comes.
+    await advance(clock, DEFAULT_RETRY_PERIOD_MS);
+    expect(store.applyThenHang).toBe(false);
+    a.controller.abort();
+    await a.done;
+    expect(store.record).toMatchObject({ holderIdentity: '', leaseDurationSeconds: 1 });
+  });
+
+  it('does not release a lock another candidate holds by the time of the stop', async () => {
+    const clock = new FakeClock();
+    const store = new FakeStore();
+    const a = candidate(store, 'a', clock);
+    await advance(clock, 0);
+    store.hang = true;
+    await advance(clock, DEFAULT_RETRY_PERIOD_MS);
+    // While a's renewal hangs, someone else writes the lock.
+    store.record = { ...(store.record as LeaderElectionRecord), holderIdentity: 'b' };
+    store.version++;
+    store.hang = false;
+    a.controller.abort();
+    await a.done;
+    expect(store.record).toMatchObject({ holderIdentity: 'b' });
   });
 
   it('keeps the lock on releaseOnCancel: false', async () => {

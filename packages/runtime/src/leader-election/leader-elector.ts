@@ -435,32 +435,62 @@ export class LeaderElector {
     return true;
   }
 
-  /** Writes an empty holder with a 1 s lease so that a successor takes over at once. */
+  /**
+   * Writes an empty holder with a 1 s lease so that a successor takes over at once. As
+   * client-go, it reads the lock first: a renewal aborted by the stop may have been applied
+   * by the server after all, and a write with the version cached before it would conflict.
+   * A conflict (another late write) is retried with a fresh read until `renewDeadline`.
+   * Nothing is written when the lock turns out to be held by another.
+   */
   async #release(): Promise<void> {
     if (!this.#observedIsUs()) return;
-    const wallNow = this.#wallTime();
-    const record: LeaderElectionRecord = {
-      holderIdentity: '',
-      leaseDurationSeconds: 1,
-      acquireTime: wallNow,
-      renewTime: wallNow,
-      leaderTransitions: this.#observedRecord.leaderTransitions,
-    };
     const controller = new AbortController();
     const timer = this.#clock.setTimer(
       () => controller.abort(new Error('release timed out')),
       this.#renewDeadline,
     );
     try {
-      await this.#lock.update(record, controller.signal);
-      this.#setObservedRecord(record);
-      this.#logger.info({ lock: this.#name }, 'released leader lease');
+      await this.#releaseUntilDone(controller.signal);
     } catch (error) {
       this.#logger.error({ lock: this.#name, error }, 'failed to release lock');
     } finally {
       timer.cancel();
     }
     this.#maybeReportTransition();
+  }
+
+  async #releaseUntilDone(signal: AbortSignal): Promise<void> {
+    for (;;) {
+      const observed = await this.#lock.get(signal);
+      signal.throwIfAborted();
+      if (observed === null || observed.record.holderIdentity !== this.#lock.identity()) {
+        this.#setObservedRecord(observed?.record ?? emptyRecord);
+        this.#logger.info({ lock: this.#name }, 'lock is no longer ours: nothing to release');
+        return;
+      }
+      const wallNow = this.#wallTime();
+      const record: LeaderElectionRecord = {
+        holderIdentity: '',
+        leaseDurationSeconds: 1,
+        acquireTime: wallNow,
+        renewTime: wallNow,
+        leaderTransitions: observed.record.leaderTransitions,
+      };
+      try {
+        await this.#lock.update(record, signal);
+      } catch (error) {
+        signal.throwIfAborted();
+        if ((error as { code?: unknown }).code !== 409) throw error;
+        this.#logger.debug(
+          { lock: this.#name },
+          'release conflicted with a late write: reading again',
+        );
+        continue;
+      }
+      this.#setObservedRecord(record);
+      this.#logger.info({ lock: this.#name }, 'released leader lease');
+      return;
+    }
   }
 
   #maybeReportTransition(): void {

@@ -1,6 +1,10 @@
 //! A clock that only moves when a test steps it.
 
 import type { Clock, Timer } from '../clock.js';
+import { InvalidArgumentError } from '../invalid-argument-error.js';
+
+/** Where a {@link FakeClock} starts by default: 2023-11-14T22:13:20.000Z, in epoch ms. */
+export const DEFAULT_FAKE_CLOCK_START_MS = 1_700_000_000_000;
 
 interface Scheduled {
   readonly id: number;
@@ -18,8 +22,11 @@ export class FakeClock implements Clock {
   #nextId = 0;
   readonly #timers = new Map<number, Scheduled>();
 
-  /** @param startMs the initial time, in milliseconds (default 0). */
-  constructor(startMs = 0) {
+  /** @param startMs the initial time, in epoch milliseconds (default {@link DEFAULT_FAKE_CLOCK_START_MS}). */
+  constructor(startMs = DEFAULT_FAKE_CLOCK_START_MS) {
+    if (!Number.isFinite(startMs)) {
+      throw new InvalidArgumentError('startMs', `expected a finite number, got ${startMs}`);
+    }
     this.#now = startMs;
   }
 
@@ -32,19 +39,22 @@ export class FakeClock implements Clock {
   }
 
   setTicker(callback: () => void, periodMs: number): Timer {
-    if (!(periodMs > 0)) throw new RangeError(`periodMs must be > 0, got ${periodMs}`);
+    if (!(periodMs > 0))
+      throw new InvalidArgumentError('periodMs', `expected > 0, got ${periodMs}`);
     return this.#schedule(callback, periodMs, periodMs);
   }
 
   /** Moves time forward by `ms`, firing every timer that falls due, in order. */
   step(ms: number): void {
-    if (!(ms >= 0)) throw new RangeError(`ms must be a number >= 0, got ${ms}`);
+    if (!(ms >= 0)) throw new InvalidArgumentError('ms', `expected a number >= 0, got ${ms}`);
     this.setTime(this.#now + ms);
   }
 
   /** Moves time to `ms` (never backwards), firing every timer that falls due, in order. */
   setTime(ms: number): void {
-    if (!(ms >= this.#now)) throw new RangeError(`time cannot go back from ${this.#now} to ${ms}`);
+    if (!(ms >= this.#now)) {
+      throw new InvalidArgumentError('ms', `time cannot go back from ${this.#now} to ${ms}`);
+    }
     for (;;) {
       const next = this.#earliestDue(ms);
       if (next === undefined) break;

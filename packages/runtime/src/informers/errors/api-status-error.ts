@@ -9,6 +9,10 @@ export interface ApiStatus {
   readonly code?: number;
   readonly reason?: string;
   readonly message?: string;
+  /** What went wrong, field by field; `causes[].reason` e.g. `ResourceVersionTooLarge`. */
+  readonly details?: {
+    readonly causes?: ReadonlyArray<{ readonly reason?: string; readonly message?: string }>;
+  };
 }
 
 /**

@@ -3,6 +3,7 @@
 import type { KubernetesObject } from '@kubernetes/client-node';
 import { ApiStatusError } from '../errors/api-status-error.js';
 import { ResourceExpiredError } from '../errors/resource-expired-error.js';
+import { CAUSE_RESOURCE_VERSION_TOO_LARGE } from '../errors/resource-version-unavailable.js';
 import { metaNamespaceKeyFunc } from '../key-func.js';
 import type {
   ListRequestOptions,
@@ -19,9 +20,23 @@ interface ActiveWatch<T extends KubernetesObject> {
 }
 
 /**
- * A ListWatch over objects held in memory, with resource versions, paginated lists, a
- * change history that watches replay from, and levers for faults: failing the next
- * calls, ending or breaking open watches, and compacting the history (410 Gone).
+ * A ListWatch over objects held in memory that answers `resourceVersion` as the apiserver
+ * does, so a test catches a reflector asking for the wrong one:
+ * - LIST at `'0'`: any state; with {@link FakeListWatch.watchCache} (the default, as in
+ *   production) the whole state in one page whatever the `limit`, else in pages;
+ * - LIST at `''`: the latest state, in pages of `limit` (a quorum read from etcd);
+ * - LIST at a version: a state at least that new (the whole of it in one page from the
+ *   watch cache when `limit` is unset, else in pages); newer than the current one: 504
+ *   with the `ResourceVersionTooLarge` cause; `resourceVersionMatch=Exact` is served at
+ *   the current version only (older: 410 Gone when compacted, else an error saying so);
+ * - continue tokens hold the version of their list and expire (410) when compacted;
+ * - WATCH from a version replays the history after it (410 when compacted, 504 when newer
+ *   than the current one); from `''` or `'0'` it starts with an ADDED event per object;
+ *   with `sendInitialEvents` (when {@link FakeListWatch.supportsStreaming}) it sends the
+ *   state at least as new as the version, then the initial-events-end bookmark.
+ *
+ * Levers for faults: failing the next calls, ending or breaking open watches, compacting
+ * the history, sending ERROR events.
  */
 export class FakeListWatch<T extends KubernetesObject = KubernetesObject> implements ListWatch<T> {
   /** Every list call's options, in order. */
@@ -30,11 +45,17 @@ export class FakeListWatch<T extends KubernetesObject = KubernetesObject> implem
   readonly watchCalls: WatchRequestOptions[] = [];
   /** Whether `sendInitialEvents` is served (else 422). Default false. */
   supportsStreaming = false;
+  /** Called with each list call's options before it is answered (e.g. to compact between pages). */
+  beforeList: ((options: ListRequestOptions) => void) | undefined;
+  /** Whether the apiserver has its watch cache for this resource (lists at `'0'` ignore `limit`). Default true. */
+  watchCache = true;
   readonly #objects = new Map<string, T>();
   readonly #history: Array<{ rv: number; event: WatchEvent<T> }> = [];
   readonly #active = new Set<ActiveWatch<T>>();
   readonly #listFailures: unknown[] = [];
   readonly #watchFailures: unknown[] = [];
+  /** The objects of paginated lists, by the version of the list, for their continue pages. */
+  readonly #snapshots = new Map<number, T[]>();
   #rv = 1;
   #compactedRv = 0;
 
@@ -80,6 +101,18 @@ export class FakeListWatch<T extends KubernetesObject = KubernetesObject> implem
   compact(): void {
     this.#compactedRv = this.#rv;
     this.#history.length = 0;
+    this.#snapshots.clear();
+  }
+
+  /**
+   * Sets the current version back to `resourceVersion` (etcd restored from a backup): a
+   * client holding a newer version is answered 504 "too large resource version".
+   */
+  restore(resourceVersion: number): void {
+    this.#rv = resourceVersion;
+    this.#compactedRv = resourceVersion;
+    this.#history.length = 0;
+    this.#snapshots.clear();
   }
 
   /** Sends an ERROR event with `status` to open watches. */
@@ -111,23 +144,62 @@ export class FakeListWatch<T extends KubernetesObject = KubernetesObject> implem
   async list(options: ListRequestOptions): Promise<ObjectList<T>> {
     this.listCalls.push(options);
     await Promise.resolve();
+    this.beforeList?.(options);
     if (this.#listFailures.length > 0) throw this.#listFailures.shift();
-    const keys = [...this.#objects.keys()].sort();
-    const offset = options.continue ? Number(options.continue) : 0;
-    const end = options.limit ? Math.min(keys.length, offset + options.limit) : keys.length;
-    const items = keys
-      .slice(offset, end)
-      .map((key) => structuredClone(this.#objects.get(key) as T));
-    for (const item of items) {
-      delete item.kind;
-      delete item.apiVersion;
+    let snapshot: { rv: number; items: T[] };
+    let offset = 0;
+    if (options.continue) {
+      if (options.resourceVersion || options.resourceVersionMatch) {
+        throw new ApiStatusError(
+          400,
+          {
+            reason: 'BadRequest',
+            message: 'specifying resource version is not allowed when using continue',
+          },
+          'LIST',
+        );
+      }
+      const [rv, at] = options.continue.split(':').map(Number) as [number, number];
+      const kept = this.#snapshots.get(rv);
+      if (rv < this.#compactedRv || kept === undefined) {
+        throw new ResourceExpiredError(`the continue token of version ${rv} has expired`);
+      }
+      snapshot = { rv, items: kept };
+      offset = at;
+    } else {
+      const rv = options.resourceVersion ?? '';
+      if (rv !== '' && rv !== '0') {
+        const asked = Number(rv);
+        if (asked > this.#rv) throw tooLarge(asked, this.#rv, 'LIST');
+        if (options.resourceVersionMatch === 'Exact' && asked !== this.#rv) {
+          if (asked < this.#compactedRv)
+            throw new ResourceExpiredError(`too old resource version: ${asked}`, rv);
+          throw new Error(
+            'FakeListWatch serves resourceVersionMatch=Exact at the current version only',
+          );
+        }
+      }
+      snapshot = { rv: this.#rv, items: this.#state() };
     }
+    const fromCache =
+      this.watchCache &&
+      !options.continue &&
+      (options.resourceVersion === '0' || (!!options.resourceVersion && !options.limit));
+    const limit = fromCache ? 0 : (options.limit ?? 0);
+    const end = limit ? Math.min(snapshot.items.length, offset + limit) : snapshot.items.length;
+    if (end < snapshot.items.length) this.#snapshots.set(snapshot.rv, snapshot.items);
+    const items = snapshot.items.slice(offset, end).map((item) => {
+      const copy = structuredClone(item);
+      delete copy.kind;
+      delete copy.apiVersion;
+      return copy;
+    });
     return {
       apiVersion: 'v1',
       kind: 'ConfigMapList',
       metadata: {
-        resourceVersion: String(this.#rv),
-        continue: end < keys.length ? String(end) : undefined,
+        resourceVersion: String(snapshot.rv),
+        continue: end < snapshot.items.length ? `${snapshot.rv}:${end}` : undefined,
       },
       items,
     };
@@ -154,6 +226,10 @@ export class FakeListWatch<T extends KubernetesObject = KubernetesObject> implem
         if (this.#watchFailures.length > 0) return reject(this.#watchFailures.shift());
         if (options.signal?.aborted) return resolve();
         options.signal?.addEventListener('abort', () => watch.end(), { once: true });
+        const asked = options.resourceVersion || '';
+        if (asked !== '' && asked !== '0' && Number(asked) > this.#rv) {
+          return reject(tooLarge(Number(asked), this.#rv, 'WATCH'));
+        }
         if (options.sendInitialEvents) {
           if (!this.supportsStreaming) {
             return reject(
@@ -165,8 +241,8 @@ export class FakeListWatch<T extends KubernetesObject = KubernetesObject> implem
             );
           }
           this.#active.add(watch);
-          for (const key of [...this.#objects.keys()].sort()) {
-            watch.onEvent({ type: 'ADDED', object: structuredClone(this.#objects.get(key) as T) });
+          for (const object of this.#state()) {
+            watch.onEvent({ type: 'ADDED', object: structuredClone(object) });
           }
           watch.onEvent({
             type: 'BOOKMARK',
@@ -179,7 +255,14 @@ export class FakeListWatch<T extends KubernetesObject = KubernetesObject> implem
           });
           return;
         }
-        const from = Number(options.resourceVersion || this.#rv);
+        if (asked === '' || asked === '0') {
+          this.#active.add(watch);
+          for (const object of this.#state()) {
+            watch.onEvent({ type: 'ADDED', object: structuredClone(object) });
+          }
+          return;
+        }
+        const from = Number(asked);
         if (from < this.#compactedRv) {
           return reject(
             new ResourceExpiredError(`too old resource version: ${from}`, String(from)),
@@ -194,6 +277,11 @@ export class FakeListWatch<T extends KubernetesObject = KubernetesObject> implem
     });
   }
 
+  /** The objects, sorted by key. */
+  #state(): T[] {
+    return [...this.#objects.keys()].sort().map((key) => this.#objects.get(key) as T);
+  }
+
   #stamp(obj: T): T {
     this.#rv++;
     return { ...obj, metadata: { ...obj.metadata, resourceVersion: String(this.#rv) } };
@@ -203,4 +291,22 @@ export class FakeListWatch<T extends KubernetesObject = KubernetesObject> implem
     this.#history.push({ rv: this.#rv, event });
     for (const watch of [...this.#active]) watch.onEvent(structuredClone(event));
   }
+}
+
+/** The apiserver's answer to a version newer than it has: 504 with the `ResourceVersionTooLarge` cause. */
+function tooLarge(asked: number, current: number, verb: string): ApiStatusError {
+  return new ApiStatusError(
+    504,
+    {
+      code: 504,
+      reason: 'Timeout',
+      message: `Too large resource version: ${asked}, current: ${current}`,
+      details: {
+        causes: [
+          { reason: CAUSE_RESOURCE_VERSION_TOO_LARGE, message: 'Too large resource version' },
+        ],
+      },
+    },
+    verb,
+  );
 }

@@ -1,0 +1,142 @@
+// A CRD generated from TypeBox schemas, installed into the real apiserver, which then
+// validates objects with the generated OpenAPI schema.
+import { createTestNamespace, installCRDs } from '@ctrlkit/envtest';
+import { testKubeConfig } from '@ctrlkit/envtest/vitest';
+import { ApiException, CustomObjectsApi, type KubeConfig } from '@kubernetes/client-node';
+import { Type } from 'typebox';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { type CustomResource, customResourceDefinition } from './custom-resource-definition.js';
+
+const group = 'crd-test.ctrlkit.dev';
+const schema = Type.Object({
+  spec: Type.Object({
+    size: Type.Integer({ minimum: 1, maximum: 10 }),
+    color: Type.Union([Type.Literal('red'), Type.Literal('blue')]),
+    name: Type.String({ pattern: '^[a-z]+$' }),
+    port: Type.Optional(Type.Union([Type.Integer(), Type.String()])),
+    labels: Type.Optional(Type.Record(Type.String(), Type.String())),
+    extra: Type.Optional(Type.Unknown()),
+    note: Type.Optional(Type.Union([Type.String(), Type.Null()])),
+    limits: Type.Optional(
+      Type.Object(
+        { min: Type.Integer(), max: Type.Integer() },
+        {
+          'x-kubernetes-validations': [{ rule: 'self.min <= self.max', message: 'min above max' }],
+        },
+      ),
+    ),
+  }),
+  status: Type.Optional(Type.Object({ ready: Type.Boolean() })),
+});
+type Gadget = CustomResource<typeof schema>;
+
+const crd = customResourceDefinition({
+  group,
+  names: { kind: 'Gadget', plural: 'gadgets', shortNames: ['gdg'] },
+  versions: [
+    {
+      name: 'v1',
+      schema,
+      subresources: { status: {} },
+      additionalPrinterColumns: [{ name: 'Size', type: 'integer', jsonPath: '.spec.size' }],
+    },
+  ],
+});
+
+describe('customResourceDefinition on a real apiserver', () => {
+  let kubeConfig: KubeConfig;
+  let custom: CustomObjectsApi;
+  let namespace: string;
+  beforeAll(async () => {
+    kubeConfig = testKubeConfig();
+    custom = kubeConfig.makeApiClient(CustomObjectsApi);
+    await installCRDs(kubeConfig, [crd]);
+    namespace = await createTestNamespace(kubeConfig, 'crd-');
+  });
+
+  const create = (name: string, spec: Record<string, unknown>) =>
+    custom.createNamespacedCustomObject({
+      group,
+      version: 'v1',
+      namespace,
+      plural: 'gadgets',
+      body: { apiVersion: `${group}/v1`, kind: 'Gadget', metadata: { name }, spec },
+    }) as Promise<Gadget>;
+
+  const rejection = async (promise: Promise<unknown>): Promise<string> => {
+    try {
+      await promise;
+    } catch (error) {
+      expect(error).toBeInstanceOf(ApiException);
+      expect((error as ApiException<unknown>).code).toBe(422);
+      return String((error as ApiException<unknown>).body);
+    }
+    throw new Error('the apiserver accepted an invalid object');
+  };
+
+  const valid = { size: 3, color: 'red', name: 'abc' };
+
+  it('accepts a valid object, keeps int-or-string, records, unknown content and null', async () => {
+    const created = await create('ok', {
+      ...valid,
+      port: 'http',
+      labels: { a: 'b' },
+      extra: { anything: [1, { deep: true }] },
+      note: null,
+      limits: { min: 1, max: 2 },
+    });
+    expect(created.spec).toEqual({
+      ...valid,
+      port: 'http',
+      labels: { a: 'b' },
+      extra: { anything: [1, { deep: true }] },
+      note: null,
+      limits: { min: 1, max: 2 },
+    });
+    const numeric = await create('ok-port', { ...valid, port: 8080 });
+    expect(numeric.spec.port).toBe(8080);
+  });
+
+  it('prunes fields the schema does not know', async () => {
+    const created = await create('pruned', { ...valid, unknownField: 1 });
+    expect(created.spec).toEqual(valid);
+  });
+
+  it('rejects a missing required field with the apiserver error', async () => {
+    const body = await rejection(create('no-size', { color: 'red', name: 'abc' }));
+    expect(body).toContain('spec.size: Required value');
+  });
+
+  it('rejects a value outside the enum', async () => {
+    const body = await rejection(create('bad-color', { ...valid, color: 'green' }));
+    expect(body).toContain('spec.color: Unsupported value: "green"');
+  });
+
+  it('rejects a value that does not match the pattern', async () => {
+    const body = await rejection(create('bad-name', { ...valid, name: 'ABC' }));
+    expect(body).toContain('spec.name: Invalid value: "ABC"');
+    expect(body).toContain("should match '^[a-z]+$'");
+  });
+
+  it('rejects a value out of bounds, and one breaking an x-kubernetes-validations rule', async () => {
+    expect(await rejection(create('too-big', { ...valid, size: 11 }))).toContain(
+      'spec.size: Invalid value: 11',
+    );
+    expect(
+      await rejection(create('bad-limits', { ...valid, limits: { min: 3, max: 2 } })),
+    ).toContain('min above max');
+  });
+
+  it('serves the status subresource', async () => {
+    await create('with-status', valid);
+    const patched = (await custom.patchNamespacedCustomObjectStatus({
+      group,
+      version: 'v1',
+      namespace,
+      plural: 'gadgets',
+      name: 'with-status',
+      body: [{ op: 'add', path: '/status', value: { ready: true } }],
+    })) as Gadget;
+    expect(patched.status).toEqual({ ready: true });
+  });
+});

@@ -1,0 +1,365 @@
+// Which resourceVersion the reflector asks for, checked against a real kube-apiserver with
+// its watch cache ON (as in production): the first list, a relist after a watch error, a
+// relist after 410 Gone over a compacted etcd, and a relist after 504 "too large resource
+// version".
+import { once } from 'node:events';
+import * as http from 'node:http';
+import * as https from 'node:https';
+import type { AddressInfo } from 'node:net';
+import { setTimeout as sleep } from 'node:timers/promises';
+import {
+  type ControlPlane,
+  createTestNamespace,
+  silentLogger,
+  startControlPlane,
+} from '@ctrlkit/envtest';
+import { testKubeConfig } from '@ctrlkit/envtest/vitest';
+import { CoreV1Api, KubeConfig, RbacAuthorizationV1Api } from '@kubernetes/client-node';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { newListWatch } from './list-watch.js';
+import { RestClient, type RestRequestInfo } from './rest-client.js';
+import { SharedIndexInformer } from './shared-informer.js';
+
+const fastBackoff = { initialMs: 100, maxMs: 500 };
+
+async function eventually(check: () => boolean, timeoutMs = 30_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error('condition not met in time');
+    await sleep(25);
+  }
+}
+
+/** The query of each LIST request, in order. */
+function lists(requests: RestRequestInfo[]): Array<Record<string, string>> {
+  return requests
+    .filter((r) => r.verb === 'list')
+    .map((r) => Object.fromEntries(new URL(r.url, 'http://x').searchParams));
+}
+
+function watches(requests: RestRequestInfo[]): Array<Record<string, string>> {
+  return requests
+    .filter((r) => r.verb === 'watch')
+    .map((r) => Object.fromEntries(new URL(r.url, 'http://x').searchParams));
+}
+
+async function createConfigMaps(core: CoreV1Api, namespace: string, names: string[]) {
+  for (let i = 0; i < names.length; i += 32) {
+    await Promise.all(
+      names
+        .slice(i, i + 32)
+        .map((name) => core.createNamespacedConfigMap({ namespace, body: { metadata: { name } } })),
+    );
+  }
+}
+
+async function listVersion(core: CoreV1Api, namespace: string): Promise<number> {
+  const list = await core.listNamespacedConfigMap({ namespace });
+  return Number(list.metadata?.resourceVersion);
+}
+
+function informerOn(client: RestClient, namespace: string) {
+  return new SharedIndexInformer({
+    listWatch: newListWatch(client, 'configmaps', { namespace }),
+    initialListMode: 'list',
+    backoff: fastBackoff,
+  });
+}
+
+describe('reflector resourceVersion on the shared control plane (watch cache on)', () => {
+  const kubeConfig = testKubeConfig();
+  const core = kubeConfig.makeApiClient(CoreV1Api);
+
+  it('first lists at resourceVersion=0 with limit=500, answered whole by the watch cache (510 objects, one request), then watches from its version', async () => {
+    const namespace = await createTestNamespace(kubeConfig, 'rv0-');
+    await createConfigMaps(
+      core,
+      namespace,
+      Array.from({ length: 510 }, (_, i) => `cm-${i}`),
+    );
+    const requests: RestRequestInfo[] = [];
+    const informer = informerOn(
+      new RestClient(kubeConfig, { onRequest: (info) => requests.push(info) }),
+      namespace,
+    );
+    const stop = new AbortController();
+    const running = informer.run(stop.signal);
+    await informer.whenSynced();
+    await eventually(() => watches(requests).length > 0);
+    expect(lists(requests)).toEqual([{ resourceVersion: '0', limit: '500' }]);
+    expect(informer.indexer.list()).toHaveLength(510);
+    expect(watches(requests)[0]?.resourceVersion).toBe(informer.lastSyncResourceVersion);
+    stop.abort();
+    await running;
+  });
+
+  it('after a watch error (the watch refused with 403) lists again from the last version, in one request, and watches on once allowed', async () => {
+    const namespace = await createTestNamespace(kubeConfig, 'rv-watch-error-');
+    await createConfigMaps(core, namespace, ['a', 'b']);
+    // An identity that may list ConfigMaps but not watch them (yet).
+    const rbac = kubeConfig.makeApiClient(RbacAuthorizationV1Api);
+    await core.createNamespacedServiceAccount({
+      namespace,
+      body: { metadata: { name: 'lister' } },
+    });
+    const role = await rbac.createNamespacedRole({
+      namespace,
+      body: {
+        metadata: { name: 'lister' },
+        rules: [{ apiGroups: [''], resources: ['configmaps'], verbs: ['list'] }],
+      },
+    });
+    await rbac.createNamespacedRoleBinding({
+      namespace,
+      body: {
+        metadata: { name: 'lister' },
+        roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name: 'lister' },
+        subjects: [{ kind: 'ServiceAccount', name: 'lister', namespace }],
+      },
+    });
+    const token = await core.createNamespacedServiceAccountToken({
+      namespace,
+      name: 'lister',
+      body: { spec: { audiences: [], expirationSeconds: 3600 } },
+    });
+    const cluster = kubeConfig.getCurrentCluster();
+    if (!cluster) throw new Error('no cluster');
+    const limited = new KubeConfig();
+    limited.loadFromOptions({
+      clusters: [cluster],
+      users: [{ name: 'lister', token: token.status?.token }],
+      contexts: [{ name: 'lister', cluster: cluster.name, user: 'lister' }],
+      currentContext: 'lister',
+    });
+
+    const requests: RestRequestInfo[] = [];
+    const informer = informerOn(
+      new RestClient(limited, { onRequest: (info) => requests.push(info) }),
+      namespace,
+    );
+    const stop = new AbortController();
+    const running = informer.run(stop.signal);
+    await informer.whenSynced();
+    const synced = informer.lastSyncResourceVersion;
+    await eventually(() => lists(requests).length >= 3);
+    // A relist from the last version: no limit, so the watch cache answers it.
+    expect(lists(requests).slice(0, 2)).toEqual([
+      { resourceVersion: '0', limit: '500' },
+      { resourceVersion: synced },
+    ]);
+    await rbac.replaceNamespacedRole({
+      namespace,
+      name: 'lister',
+      body: {
+        ...role,
+        rules: [{ apiGroups: [''], resources: ['configmaps'], verbs: ['list', 'watch'] }],
+      },
+    });
+    const c = await core.createNamespacedConfigMap({
+      namespace,
+      body: { metadata: { name: 'c' } },
+    });
+    await eventually(
+      () =>
+        informer.indexer.getByKey(`${namespace}/c`)?.metadata?.resourceVersion ===
+        c.metadata?.resourceVersion,
+    );
+    for (const query of lists(requests).slice(1)) {
+      expect(query.limit).toBeUndefined();
+      expect(Number(query.resourceVersion)).toBeGreaterThanOrEqual(Number(synced));
+    }
+    stop.abort();
+    await running;
+  });
+});
+
+describe('reflector resourceVersion across apiserver restarts and clusters (a plane of its own, watch cache on)', () => {
+  let plane: ControlPlane;
+  let core: CoreV1Api;
+  beforeAll(async () => {
+    plane = await startControlPlane({
+      logger: silentLogger,
+      watchCache: true,
+      etcdCompactionIntervalMs: 0,
+      etcdFlags: { 'unsafe-no-fsync': 'true' },
+    });
+    core = plane.kubeConfig.makeApiClient(CoreV1Api);
+  }, 120_000);
+  afterAll(async () => {
+    await plane?.stop();
+  });
+
+  it('relists from the last version after the watch from it is answered 410 Gone (apiserver restarted over a compacted etcd)', async () => {
+    const namespace = await createTestNamespace(plane.kubeConfig, 'rv-gone-');
+    await createConfigMaps(core, namespace, ['a', 'b', 'c']);
+    const requests: RestRequestInfo[] = [];
+    const informer = informerOn(
+      new RestClient(plane.kubeConfig, { onRequest: (info) => requests.push(info) }),
+      namespace,
+    );
+    const stop = new AbortController();
+    const running = informer.run(stop.signal);
+    await informer.whenSynced();
+    await eventually(() => watches(requests).length > 0);
+    const synced = informer.lastSyncResourceVersion;
+
+    // The new apiserver's watch cache starts past `synced`; etcd no longer has it either.
+    await plane.stopApiServer();
+    expect(await plane.compactEtcd()).toBeGreaterThan(Number(synced));
+    await plane.startApiServer();
+
+    await eventually(() => lists(requests).length >= 2);
+    expect(lists(requests)).toEqual([
+      { resourceVersion: '0', limit: '500' },
+      { resourceVersion: synced },
+    ]);
+    const d = await core.createNamespacedConfigMap({
+      namespace,
+      body: { metadata: { name: 'd' } },
+    });
+    await eventually(
+      () =>
+        informer.indexer.getByKey(`${namespace}/d`)?.metadata?.resourceVersion ===
+        d.metadata?.resourceVersion,
+    );
+    expect(informer.indexer.listKeys().sort()).toEqual(
+      ['a', 'b', 'c', 'd'].map((n) => `${namespace}/${n}`),
+    );
+    stop.abort();
+    await running;
+  });
+
+  it('relists at "" (a consistent read) after its version is answered 504 "too large resource version" (the informer moved to a cluster whose etcd is behind)', async () => {
+    // Two real clusters behind one address: this plane and the shared one. The informer
+    // syncs on the one further ahead, then the address is switched to the other.
+    const shared = testKubeConfig();
+    const sharedCore = shared.makeApiClient(CoreV1Api);
+    const namespace = `rv-too-large-${Date.now().toString(36)}`;
+    for (const api of [core, sharedCore])
+      await api.createNamespace({ body: { metadata: { name: namespace } } });
+    let [ahead, behind] = [
+      { kubeConfig: plane.kubeConfig, core },
+      { kubeConfig: shared, core: sharedCore },
+    ];
+    await createConfigMaps(ahead.core, namespace, ['old-1', 'old-2']);
+    await createConfigMaps(behind.core, namespace, ['new-1']);
+    if ((await listVersion(ahead.core, namespace)) < (await listVersion(behind.core, namespace))) {
+      [ahead, behind] = [behind, ahead];
+    }
+    // Move the cluster ahead well past the other one.
+    const target = (await listVersion(behind.core, namespace)) + 50;
+    for (let n = 0; (await listVersion(ahead.core, namespace)) <= target; n++) {
+      await Promise.all(
+        Array.from({ length: 16 }, (_, i) =>
+          ahead.core
+            .replaceNamespacedConfigMap({
+              namespace,
+              name: 'old-1',
+              body: { metadata: { name: 'old-1' }, data: { n: `${n}-${i}` } },
+            })
+            .catch(() => undefined),
+        ),
+      );
+    }
+
+    const proxy = await SwitchingProxy.start(ahead.kubeConfig);
+    const requests: RestRequestInfo[] = [];
+    const informer = informerOn(
+      new RestClient(proxy.kubeConfig, { onRequest: (info) => requests.push(info) }),
+      namespace,
+    );
+    const stop = new AbortController();
+    const running = informer.run(stop.signal);
+    await informer.whenSynced();
+    await eventually(() => watches(requests).length > 0);
+    const synced = informer.lastSyncResourceVersion;
+    expect(informer.indexer.listKeys().sort()).toEqual([
+      `${namespace}/old-1`,
+      `${namespace}/old-2`,
+    ]);
+
+    proxy.switchTo(behind.kubeConfig);
+    await eventually(() => lists(requests).length >= 3, 60_000);
+    expect(lists(requests)).toEqual([
+      { resourceVersion: '0', limit: '500' },
+      { resourceVersion: synced },
+      { limit: '500' },
+    ]);
+    await eventually(() => informer.indexer.listKeys().length === 1);
+    expect(informer.indexer.listKeys()).toEqual([`${namespace}/new-1`]);
+    expect(proxy.statuses).toContain(504);
+    stop.abort();
+    await running;
+    await proxy.close();
+    await sharedCore.deleteNamespace({ name: namespace });
+  });
+});
+
+/**
+ * A plain-HTTP reverse proxy in front of one real apiserver at a time, each reached with
+ * its own kubeconfig's TLS and credentials; `switchTo` drops open connections and sends
+ * new requests to another. It records the status codes it relayed.
+ */
+class SwitchingProxy {
+  readonly statuses: number[] = [];
+  readonly #sockets = new Set<import('node:net').Socket>();
+  #upstream: KubeConfig;
+  #server!: http.Server;
+  kubeConfig!: KubeConfig;
+
+  private constructor(upstream: KubeConfig) {
+    this.#upstream = upstream;
+  }
+
+  static async start(upstream: KubeConfig): Promise<SwitchingProxy> {
+    const proxy = new SwitchingProxy(upstream);
+    proxy.#server = http.createServer((req, res) => void proxy.#relay(req, res));
+    proxy.#server.on('connection', (socket) => {
+      proxy.#sockets.add(socket);
+      socket.on('close', () => proxy.#sockets.delete(socket));
+    });
+    proxy.#server.listen(0, '127.0.0.1');
+    await once(proxy.#server, 'listening');
+    const { port } = proxy.#server.address() as AddressInfo;
+    proxy.kubeConfig = new KubeConfig();
+    proxy.kubeConfig.loadFromOptions({
+      clusters: [{ name: 'proxy', server: `http://127.0.0.1:${port}`, skipTLSVerify: true }],
+      users: [{ name: 'anyone' }],
+      contexts: [{ name: 'proxy', cluster: 'proxy', user: 'anyone' }],
+      currentContext: 'proxy',
+    });
+    return proxy;
+  }
+
+  switchTo(upstream: KubeConfig): void {
+    this.#upstream = upstream;
+    for (const socket of this.#sockets) socket.destroy();
+  }
+
+  async close(): Promise<void> {
+    for (const socket of this.#sockets) socket.destroy();
+    await new Promise<void>((resolve) => this.#server.close(() => resolve()));
+  }
+
+  async #relay(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
+    const upstream = this.#upstream;
+    const options: https.RequestOptions = {};
+    await upstream.applyToHTTPSOptions(options);
+    const server = upstream.getCurrentCluster()?.server ?? '';
+    const headers = { ...req.headers, ...options.headers };
+    delete headers.host;
+    const out = https.request(new URL(server + (req.url ?? '')), {
+      ...options,
+      headers,
+      method: req.method,
+    });
+    out.on('response', (answer) => {
+      this.statuses.push(answer.statusCode ?? 0);
+      res.writeHead(answer.statusCode ?? 502, answer.headers);
+      answer.pipe(res);
+    });
+    out.on('error', () => res.destroy());
+    res.on('close', () => out.destroy());
+    req.pipe(out);
+  }
+}

@@ -1,0 +1,104 @@
+import { once } from 'node:events';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { gzipSync } from 'node:zlib';
+import { KubeConfig } from '@kubernetes/client-node';
+import { afterEach, describe, expect, it } from 'vitest';
+import { RestClient } from './rest-client.js';
+
+// A socket-level check of the client against a local HTTP server (no apiserver needed).
+let server: Server | undefined;
+afterEach(async () => {
+  server?.closeAllConnections();
+  server?.close();
+  server = undefined;
+});
+
+async function serve(handler: (req: IncomingMessage, res: ServerResponse) => void) {
+  server = createServer(handler);
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const { port } = server.address() as AddressInfo;
+  const kubeConfig = new KubeConfig();
+  kubeConfig.loadFromOptions({
+    clusters: [{ name: 'c', server: `http://127.0.0.1:${port}`, skipTLSVerify: true }],
+    users: [{ name: 'u' }],
+    contexts: [{ name: 'x', cluster: 'c', user: 'u' }],
+    currentContext: 'x',
+  });
+  return kubeConfig;
+}
+
+describe('RestClient', () => {
+  it('asks for gzip like client-go and decodes a gzipped LIST', async () => {
+    const seen: Array<string | undefined> = [];
+    const kubeConfig = await serve((req, res) => {
+      seen.push(req.headers['accept-encoding']);
+      const body = JSON.stringify({ kind: 'ConfigMapList', items: [{ metadata: { name: 'a' } }] });
+      if (req.headers['accept-encoding'] === 'gzip') {
+        res.writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'gzip' });
+        res.end(gzipSync(body));
+      } else {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end(body);
+      }
+    });
+    const list = await new RestClient(kubeConfig).getJson(
+      '/api/v1/configmaps',
+      {},
+      'application/json',
+    );
+    expect(list).toEqual({ kind: 'ConfigMapList', items: [{ metadata: { name: 'a' } }] });
+    const plain = await new RestClient(kubeConfig, { disableCompression: true }).getJson(
+      '/api/v1/configmaps',
+      {},
+      'application/json',
+    );
+    expect(plain).toEqual(list);
+    expect(seen).toEqual(['gzip', 'identity']);
+  });
+
+  it('decodes a gzipped watch stream line by line', async () => {
+    const kubeConfig = await serve((_req, res) => {
+      res.writeHead(200, { 'content-encoding': 'gzip' });
+      res.end(
+        gzipSync(
+          '{"type":"ADDED","object":{"metadata":{"name":"a"}}}\n{"type":"DELETED","object":{"metadata":{"name":"a"}}}\n',
+        ),
+      );
+    });
+    const events: string[] = [];
+    await new RestClient(kubeConfig).watch('/api/v1/configmaps', {}, 'application/json', (e) =>
+      events.push(e.type),
+    );
+    expect(events).toEqual(['ADDED', 'DELETED']);
+  });
+
+  it('says that nothing was received for the idle timeout (not "connection aborted") when it closes a silent watch', async () => {
+    const kubeConfig = await serve((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.write('{"type":"ADDED","object":{"metadata":{"name":"a"}}}\n');
+      // then silence: a half-open connection as the client sees it
+    });
+    const events: string[] = [];
+    const error = await new RestClient(kubeConfig)
+      .watch(
+        '/api/v1/configmaps',
+        {},
+        'application/json',
+        (e) => events.push(e.type),
+        undefined,
+        150,
+      )
+      .catch((e: Error) => e);
+    expect(events).toEqual(['ADDED']);
+    expect((error as Error).message).toMatch(/nothing received for 150 ms/);
+    expect((error as Error).message).not.toMatch(/aborted|closed before/);
+  });
+
+  it('rejects a disableCompression that is not a boolean, naming it', () => {
+    expect(
+      () => new RestClient(new KubeConfig(), { disableCompression: 'yes' as unknown as boolean }),
+    ).toThrow(/disableCompression/);
+  });
+});

@@ -1,0 +1,27 @@
+import { describe, expect, it } from 'vitest';
+import { realClock } from './clock.js';
+
+describe('realClock', () => {
+  it('now() is epoch milliseconds, within a second of Date.now()', () => {
+    expect(Math.abs(realClock.now() - Date.now())).toBeLessThan(1000);
+    expect(new Date(realClock.now()).getUTCFullYear()).toBe(new Date().getUTCFullYear());
+  });
+
+  it('now() never decreases', () => {
+    let last = realClock.now();
+    for (let i = 0; i < 1000; i++) {
+      const now = realClock.now();
+      expect(now).toBeGreaterThanOrEqual(last);
+      last = now;
+    }
+  });
+
+  it('a timer fires after its delay and a cancelled one does not', async () => {
+    const start = realClock.now();
+    const fired = await new Promise<number>((resolve) => {
+      realClock.setTimer(() => resolve(realClock.now()), 20);
+      realClock.setTimer(() => resolve(-1), 10).cancel();
+    });
+    expect(fired - start).toBeGreaterThanOrEqual(19);
+  });
+});
