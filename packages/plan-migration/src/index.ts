@@ -123,6 +123,15 @@ export {
   True,
 } from './conditions.js';
 export {
+  API_VERSION,
+  CRD_MANIFEST_PATH,
+  forkliftCrds,
+  GROUP,
+  PLURALS,
+  REGENERATE_CRDS_COMMAND,
+  VERSION,
+} from './crds.js';
+export {
   Itinerary,
   type ItineraryStep,
   type ItineraryView,

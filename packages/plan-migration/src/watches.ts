@@ -44,18 +44,13 @@ export function plansReferencing(
   const name = obj.metadata.name ?? '';
   const is = (plan: Plan, ref: { namespace?: string; name?: string } | undefined) =>
     ref?.name === name && (ref.namespace || plan.metadata.namespace) === ns;
+  const refsOf = (plan: Plan): Array<{ namespace?: string; name?: string } | undefined> => {
+    if (kind === 'Provider') return [plan.spec.provider.source, plan.spec.provider.destination];
+    if (kind === 'NetworkMap') return [plan.spec.map.network];
+    if (kind === 'StorageMap') return [plan.spec.map.storage];
+    return plan.spec.vms.flatMap((vm) => (vm.hooks ?? []).map((h) => h.hook));
+  };
   return plans
-    .filter((plan) => {
-      switch (kind) {
-        case 'Provider':
-          return is(plan, plan.spec.provider.source) || is(plan, plan.spec.provider.destination);
-        case 'NetworkMap':
-          return is(plan, plan.spec.map.network);
-        case 'StorageMap':
-          return is(plan, plan.spec.map.storage);
-        case 'Hook':
-          return plan.spec.vms.some((vm) => (vm.hooks ?? []).some((h) => is(plan, h.hook)));
-      }
-    })
+    .filter((plan) => refsOf(plan).some((ref) => is(plan, ref)))
     .map((plan) => `${plan.metadata.namespace}/${plan.metadata.name}`);
 }
