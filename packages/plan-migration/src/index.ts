@@ -123,6 +123,15 @@ export {
   True,
 } from './conditions.js';
 export {
+  ConfigMapDestination,
+  LABEL_MIGRATION,
+  LABEL_PLAN,
+  LABEL_PLAN_NAME,
+  LABEL_PLAN_NAMESPACE,
+  LABEL_RESOURCE,
+  LABEL_VM_ID,
+} from './configmap-destination.js';
+export {
   API_VERSION,
   CRD_MANIFEST_PATH,
   forkliftCrds,
@@ -158,6 +167,12 @@ export {
   NameTemplateError,
 } from './name-templates.js';
 export { Phase, StepName, TRANSFER_COMPLETED } from './phases.js';
+export {
+  DEFAULT_PLAN_WORKERS,
+  PlanController,
+  type PlanControllerOptions,
+  type SourceAdapter,
+} from './plan-controller.js';
 export {
   activeMigration,
   executePlan,
