@@ -104,12 +104,6 @@ export async function executePlan(ctx: PlanExecutionContext): Promise<number> {
     }
   }
   await ctx.cancel(migration);
-  if (
-    snapshot !== undefined &&
-    conditionsOf(snapshot, clock).hasCondition(ConditionType.Canceled)
-  ) {
-    migration = undefined;
-  }
 
   const pending = pendingMigrations(plan, ctx.listMigrations());
   if (migration === undefined && pending.length > 0) {
@@ -120,7 +114,7 @@ export async function executePlan(ctx: PlanExecutionContext): Promise<number> {
   }
   if (migration === undefined || snapshot === undefined) {
     planCnd.deleteCondition(ConditionType.Executing);
-    if (snapshot !== undefined) copySnapshotConditions(plan, snapshot, clock);
+
     return NO_REQ;
   }
 
