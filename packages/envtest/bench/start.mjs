@@ -3,7 +3,7 @@
 //
 //   pnpm --filter @ctrlkit/envtest build && pnpm --filter @ctrlkit/envtest bench [runs]
 import { execFileSync } from 'node:child_process';
-import { resolveBinaries, silentLogger, startControlPlane } from '../dist/index.js';
+import { noopLogger, resolveBinaries, startControlPlane } from '../dist/index.js';
 
 const runs = Number(process.argv[2] ?? 5);
 const binaries = await resolveBinaries();
@@ -16,7 +16,7 @@ console.log(
 
 const rows = [];
 for (let run = 1; run <= runs; run++) {
-  const plane = await startControlPlane({ logger: silentLogger });
+  const plane = await startControlPlane({ logger: noopLogger });
   const restartStarted = performance.now();
   await plane.restartApiServer();
   const restartMs = performance.now() - restartStarted;

@@ -1,12 +1,12 @@
 import { chmod, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { noopLogger } from '@ctrlkit/workqueue';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { resolveBinaries } from './binaries.js';
 import { GO_MODULES_DIRECTORY } from './build.js';
 import { BinariesMissingError } from './errors/binaries-missing-error.js';
 import { EnvtestError } from './errors/envtest-error.js';
-import { silentLogger } from './logger.js';
 import { ETCD_VERSION, KUBERNETES_VERSION } from './versions.js';
 
 async function fakeBinaries(directory: string, names = ['kube-apiserver', 'etcd']): Promise<void> {
@@ -29,7 +29,7 @@ describe('resolveBinaries', () => {
   it('uses KUBEBUILDER_ASSETS first, the setup-envtest convention', async () => {
     await fakeBinaries(join(dir, 'assets'));
     const found = await resolveBinaries(
-      { logger: silentLogger },
+      { logger: noopLogger },
       { KUBEBUILDER_ASSETS: join(dir, 'assets') },
     );
     expect(found).toMatchObject({
@@ -43,7 +43,7 @@ describe('resolveBinaries', () => {
   it('does not fall back when KUBEBUILDER_ASSETS lacks a binary', async () => {
     await fakeBinaries(join(dir, 'assets'), ['etcd']);
     const failure = resolveBinaries(
-      { logger: silentLogger },
+      { logger: noopLogger },
       { KUBEBUILDER_ASSETS: join(dir, 'assets') },
     );
     await expect(failure).rejects.toThrow(/KUBEBUILDER_ASSETS=.* lacks kube-apiserver/);
@@ -62,7 +62,7 @@ describe('resolveBinaries', () => {
     };
     await writeFile(join(cached, 'build.json'), JSON.stringify(record));
     const found = await resolveBinaries(
-      { cacheDirectory: join(dir, 'cache'), logger: silentLogger },
+      { cacheDirectory: join(dir, 'cache'), logger: noopLogger },
       {},
     );
     expect(found).toMatchObject({ source: 'cache', directory: cached, build: record });
@@ -76,7 +76,7 @@ describe('resolveBinaries', () => {
       JSON.stringify({ kubernetesVersion: KUBERNETES_VERSION, etcdVersion: '3.0.0' }),
     );
     const failure = resolveBinaries(
-      { cacheDirectory: join(dir, 'cache'), build: false, logger: silentLogger },
+      { cacheDirectory: join(dir, 'cache'), build: false, logger: noopLogger },
       {},
     );
     await expect(failure).rejects.toSatisfy(
@@ -87,7 +87,7 @@ describe('resolveBinaries', () => {
 
   it('without Go and without binaries, names KUBEBUILDER_ASSETS and Go', async () => {
     const failure = resolveBinaries(
-      { cacheDirectory: join(dir, 'cache'), logger: silentLogger },
+      { cacheDirectory: join(dir, 'cache'), logger: noopLogger },
       { PATH: join(dir, 'empty') },
     );
     await expect(failure).rejects.toSatisfy((e) => BinariesMissingError.isInstance(e));

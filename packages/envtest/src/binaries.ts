@@ -31,7 +31,7 @@ export interface ControlPlaneBinaries {
  *    this package's versions;
  * 3. a build with the machine's Go (unless `build: false`), see `buildBinaries`.
  *
- * Errors: `InvalidOptionError`; `BinariesMissingError` when none of these works (it names
+ * Errors: `InvalidArgumentError`; `BinariesMissingError` when none of these works (it names
  * both ways out); `BuildFailedError` when Go fails.
  */
 export async function resolveBinaries(

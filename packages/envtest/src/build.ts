@@ -91,6 +91,7 @@ export async function buildBinaries(
     async () => {
       if (await isCached()) return target;
       logger.info(
+        {},
         `building kube-apiserver v${KUBERNETES_VERSION} and etcd v${ETCD_VERSION} with ${goVersion} ` +
           `into ${target} (once per machine; about 8 minutes on 2 cores with an empty Go cache)`,
       );
@@ -129,6 +130,7 @@ export async function buildBinaries(
         await rm(target, { recursive: true, force: true });
         await rename(staging, target);
         logger.info(
+          {},
           `built kube-apiserver and etcd in ${formatDuration(record.buildMs)} into ${target}`,
         );
         return target;
@@ -140,6 +142,7 @@ export async function buildBinaries(
     },
     (holder, waitedMs) =>
       logger.info(
+        {},
         `waiting for the build by process ${holder?.pid ?? '?'} to finish (${formatDuration(waitedMs)} so far)`,
       ),
   );
@@ -187,7 +190,7 @@ async function buildOne(
 ): Promise<void> {
   const { logger } = options;
   const started = performance.now();
-  logger.info(`${t.binary}: resolving Go modules (downloads sources on the first run)`);
+  logger.info({}, `${t.binary}: resolving Go modules (downloads sources on the first run)`);
   const list = await runGo(['list', '-deps', t.pkg], moduleDir, env, log);
   if (list.code !== 0) {
     throw new BuildFailedError(t.binary, `go list exited with ${list.code}`, logPath, list.tail);
@@ -211,6 +214,7 @@ async function buildOne(
   const report = () => {
     const pct = total > 0 ? Math.min(99, Math.floor((compiled / total) * 100)) : 0;
     logger.info(
+      {},
       `${t.binary}: compiled ${compiled} of up to ${total} packages (${pct}%), ${formatDuration(performance.now() - started)}`,
     );
   };
@@ -236,6 +240,7 @@ async function buildOne(
     clearInterval(ticker);
   }
   logger.info(
+    {},
     `${t.binary}: built in ${formatDuration(performance.now() - started)} (${compiled} packages compiled)`,
   );
 }

@@ -5,6 +5,7 @@ import { execFile } from 'node:child_process';
 import { copyFile, rm } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { parseArgs, promisify } from 'node:util';
+import { InvalidArgumentError } from '@ctrlkit/workqueue';
 import { resolveBinaries } from './binaries.js';
 import { startControlPlane } from './control-plane.js';
 import { EnvtestError } from './errors/envtest-error.js';
@@ -139,8 +140,7 @@ async function start(args: string[]): Promise<number> {
 function integer(flag: string, value: string | undefined): number | undefined {
   if (value === undefined) return undefined;
   const n = Number(value);
-  if (!Number.isInteger(n))
-    throw new EnvtestError('InvalidOption', `invalid option ${flag}: not an integer: ${value}`);
+  if (!Number.isInteger(n)) throw new InvalidArgumentError(flag, `not an integer: ${value}`);
   return n;
 }
 

@@ -3,6 +3,7 @@ import { existsSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
+import { noopLogger } from '@ctrlkit/workqueue';
 import {
   ApiException,
   ApisApi,
@@ -17,10 +18,9 @@ import { type ControlPlane, startControlPlane } from './control-plane.js';
 import { PortInUseError } from './errors/port-in-use-error.js';
 import { ProcessExitedError } from './errors/process-exited-error.js';
 import { processesMentioning } from './internal/proc-scan.js';
-import { silentLogger } from './logger.js';
 import { createTestNamespace } from './namespace.js';
 
-const logger = silentLogger;
+const logger = noopLogger;
 
 async function eventually(check: () => boolean, timeoutMs = 10_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
@@ -194,8 +194,8 @@ describe('failures and clean-up', () => {
     if (!existsSync(entry))
       throw new Error(`${entry} is missing: run \`pnpm build\` before the tests`);
     const script = `
-      const { startControlPlane, silentLogger } = await import(${JSON.stringify(entry)});
-      const plane = await startControlPlane({ logger: silentLogger });
+      const { startControlPlane, noopLogger } = await import(${JSON.stringify(entry)});
+      const plane = await startControlPlane({ logger: noopLogger });
       process.stdout.write(plane.directory + '\\n');
       setInterval(() => {}, 1000);
     `;

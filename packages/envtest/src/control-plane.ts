@@ -5,10 +5,10 @@ import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { InvalidArgumentError } from '@ctrlkit/workqueue';
 import { KubeConfig } from '@kubernetes/client-node';
 import { type ControlPlaneBinaries, resolveBinaries } from './binaries.js';
 import { EnvtestError } from './errors/envtest-error.js';
-import { InvalidOptionError } from './errors/invalid-option-error.js';
 import { NotReadyError } from './errors/not-ready-error.js';
 import { PortInUseError } from './errors/port-in-use-error.js';
 import type { ProcessExitedError } from './errors/process-exited-error.js';
@@ -104,7 +104,7 @@ export interface ControlPlane {
  * Guarantees: on failure nothing is left running and the folder is removed; processes
  * and folder are also removed when this process exits or is killed without `stop()`.
  *
- * Errors: `InvalidOptionError`, `BinariesMissingError`, `BuildFailedError`,
+ * Errors: `InvalidArgumentError`, `BinariesMissingError`, `BuildFailedError`,
  * `PortInUseError`, `ProcessExitedError` (with the last lines of the process's log),
  * `NotReadyError` (after `startTimeoutMs`).
  */
@@ -115,6 +115,7 @@ export async function startControlPlane(options: ControlPlaneOptions = {}): Prom
   const binariesMs = performance.now() - started;
   if (binaries.source === 'build') {
     resolved.logger.info(
+      {},
       `binaries built in ${formatDuration(binaries.build?.buildMs ?? binariesMs)}`,
     );
   }
@@ -206,7 +207,7 @@ class LocalControlPlane implements ControlPlane {
         ) {
           throw error;
         }
-        logger.debug(`kube-apiserver port ${this.apiServerPort} was taken; trying another`);
+        logger.debug({}, `kube-apiserver port ${this.apiServerPort} was taken; trying another`);
       }
     }
     const apiServerMs = performance.now() - apiStarted;
@@ -223,6 +224,7 @@ class LocalControlPlane implements ControlPlane {
     this.kubeConfig.loadFromString(kubeconfig);
     this.timings = { binariesMs, etcdMs, apiServerMs, totalMs: performance.now() - started };
     logger.info(
+      {},
       `control plane ready at ${this.server} in ${formatDuration(this.timings.totalMs)} ` +
         `(etcd ${formatDuration(etcdMs)}, kube-apiserver ${formatDuration(apiServerMs)})`,
     );
@@ -254,6 +256,7 @@ class LocalControlPlane implements ControlPlane {
         await etcd.stop(0);
         if (!PortInUseError.isInstance(error) || attempt >= PORT_ATTEMPTS) throw error;
         this.#options.logger.debug(
+          {},
           `etcd port ${clientPort} or ${peerPort} was taken; trying others`,
         );
       }
@@ -352,9 +355,9 @@ class LocalControlPlane implements ControlPlane {
 
   async addUser(user: string, groups: readonly string[] = []): Promise<UserKubeConfig> {
     if (typeof user !== 'string' || user === '')
-      throw new InvalidOptionError('user', 'must be a non-empty string');
+      throw new InvalidArgumentError('user', 'must be a non-empty string');
     if (!Array.isArray(groups) || !groups.every((g) => typeof g === 'string' && g !== '')) {
-      throw new InvalidOptionError('groups', 'must be an array of non-empty strings');
+      throw new InvalidArgumentError('groups', 'must be an array of non-empty strings');
     }
     const certificate = issueUserCertificate(this.#pki.ca, user, groups);
     const kubeconfig = kubeconfigFor(this.server, this.#pki.ca.certPem, user, certificate);
@@ -403,7 +406,7 @@ class LocalControlPlane implements ControlPlane {
     }
     this.#unexpectedExitReported = true;
     if (this.#options.onUnexpectedExit) this.#options.onUnexpectedExit(error);
-    else this.#options.logger.warn(error.message);
+    else this.#options.logger.warn({}, error.message);
   }
 
   /** Polls `check` until it returns `undefined` (ready); fails on exit or after the start timeout. */

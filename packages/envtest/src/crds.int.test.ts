@@ -1,10 +1,10 @@
 import { writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { InvalidArgumentError } from '@ctrlkit/workqueue';
 import { CustomObjectsApi, type V1CustomResourceDefinition } from '@kubernetes/client-node';
 import { describe, expect, it } from 'vitest';
 import { installCRDs } from './crds.js';
-import { InvalidOptionError } from './errors/invalid-option-error.js';
 import { createTestNamespace } from './namespace.js';
 import { testKubeConfig } from './vitest.js';
 
@@ -98,7 +98,7 @@ spec:
     const error = await installCRDs(testKubeConfig(), [{ kind: 'ConfigMap' } as never]).catch(
       (e) => e,
     );
-    expect(InvalidOptionError.isInstance(error)).toBe(true);
+    expect(InvalidArgumentError.isInstance(error)).toBe(true);
     expect(error.field).toBe('crds');
   });
 });

@@ -2,6 +2,7 @@
 
 import { readFile } from 'node:fs/promises';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { InvalidArgumentError } from '@ctrlkit/workqueue';
 import {
   ApiException,
   ApiextensionsV1Api,
@@ -10,7 +11,6 @@ import {
   loadAllYaml,
   type V1CustomResourceDefinition,
 } from '@kubernetes/client-node';
-import { InvalidOptionError } from './errors/invalid-option-error.js';
 import { NotReadyError } from './errors/not-ready-error.js';
 
 /** How long `installCRDs` waits for each CRD to be Established and served: 30 s. */
@@ -27,7 +27,7 @@ export interface InstallCRDsOptions {
  * answer a list, for every served version. A string is a path to a YAML or JSON file
  * (several documents allowed; documents that are not CRDs are rejected).
  *
- * Errors: `InvalidOptionError` for a malformed CRD; `NotReadyError` after `timeoutMs`;
+ * Errors: `InvalidArgumentError` for a malformed CRD; `NotReadyError` after `timeoutMs`;
  * the client's `ApiException` when the apiserver rejects a CRD.
  */
 export async function installCRDs(
@@ -37,12 +37,12 @@ export async function installCRDs(
 ): Promise<V1CustomResourceDefinition[]> {
   const timeoutMs = options.timeoutMs ?? DEFAULT_CRD_TIMEOUT_MS;
   if (!Number.isInteger(timeoutMs) || timeoutMs < 1) {
-    throw new InvalidOptionError(
+    throw new InvalidArgumentError(
       'timeoutMs',
       `must be a positive integer, got ${String(options.timeoutMs)}`,
     );
   }
-  if (!Array.isArray(crds)) throw new InvalidOptionError('crds', 'must be an array');
+  if (!Array.isArray(crds)) throw new InvalidArgumentError('crds', 'must be an array');
   const definitions = (await Promise.all(crds.map((crd) => load(crd)))).flat();
   const api = kubeConfig.makeApiClient(ApiextensionsV1Api);
   const custom = kubeConfig.makeApiClient(CustomObjectsApi);
@@ -69,7 +69,7 @@ function check(document: unknown, file: string | undefined): V1CustomResourceDef
   const crd = document as V1CustomResourceDefinition;
   const where = file === undefined ? 'crds' : `crds (${file})`;
   if (crd?.kind !== 'CustomResourceDefinition') {
-    throw new InvalidOptionError(
+    throw new InvalidArgumentError(
       where,
       `expected kind CustomResourceDefinition, got ${String(crd?.kind)}`,
     );
@@ -80,7 +80,7 @@ function check(document: unknown, file: string | undefined): V1CustomResourceDef
     !crd.spec.names?.plural ||
     !crd.spec.versions?.length
   ) {
-    throw new InvalidOptionError(
+    throw new InvalidArgumentError(
       where,
       'a CRD needs metadata.name, spec.group, spec.names.plural and spec.versions',
     );

@@ -1,5 +1,6 @@
 //! A real local Kubernetes control plane (etcd + kube-apiserver) for tests and demos.
 
+export { InvalidArgumentError, type Logger, noopLogger } from '@ctrlkit/workqueue';
 export { type ControlPlaneBinaries, resolveBinaries } from './binaries.js';
 export {
   type BuildRecord,
@@ -17,11 +18,10 @@ export { DEFAULT_CRD_TIMEOUT_MS, type InstallCRDsOptions, installCRDs } from './
 export { BinariesMissingError } from './errors/binaries-missing-error.js';
 export { BuildFailedError } from './errors/build-failed-error.js';
 export { EnvtestError, type EnvtestErrorReason } from './errors/envtest-error.js';
-export { InvalidOptionError } from './errors/invalid-option-error.js';
 export { NotReadyError } from './errors/not-ready-error.js';
 export { PortInUseError } from './errors/port-in-use-error.js';
 export { ProcessExitedError } from './errors/process-exited-error.js';
-export { type EnvtestLogger, silentLogger, stderrLogger } from './logger.js';
+export { stderrLogger } from './logger.js';
 export { createTestNamespace, DEFAULT_TEST_NAMESPACE_PREFIX } from './namespace.js';
 export {
   type BinaryOptions,

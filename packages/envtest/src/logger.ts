@@ -1,18 +1,18 @@
-//! The small structured logger envtest reports progress to; pino satisfies it.
+//! Where envtest reports progress: the `Logger` of `@ctrlkit/workqueue` (pino satisfies it).
 
-/** Where envtest reports progress (builds, start, stop). A pino logger satisfies it. */
-export interface EnvtestLogger {
-  info(message: string): void;
-  warn(message: string): void;
-  debug(message: string): void;
-}
+import type { Logger } from '@ctrlkit/workqueue';
 
-/** Writes `info` and `warn` lines to stderr with an `[envtest]` prefix; drops `debug`. */
-export const stderrLogger: EnvtestLogger = {
-  info: (message) => process.stderr.write(`[envtest] ${message}\n`),
-  warn: (message) => process.stderr.write(`[envtest] warning: ${message}\n`),
+const write =
+  (prefix: string) =>
+  (context: object, message?: string): void => {
+    const fields = Object.entries(context).map(([k, v]) => ` ${k}=${JSON.stringify(v)}`);
+    process.stderr.write(`[envtest] ${prefix}${message ?? ''}${fields.join('')}\n`);
+  };
+
+/** Writes `info`, `warn` and `error` lines to stderr with an `[envtest]` prefix; drops `debug`. */
+export const stderrLogger: Logger = {
   debug: () => {},
+  info: write(''),
+  warn: write('warning: '),
+  error: write('error: '),
 };
-
-/** Drops everything. */
-export const silentLogger: EnvtestLogger = { info: () => {}, warn: () => {}, debug: () => {} };

@@ -1,6 +1,6 @@
+import { InvalidArgumentError } from '@ctrlkit/workqueue';
 import { CoreV1Api } from '@kubernetes/client-node';
 import { describe, expect, it } from 'vitest';
-import { InvalidOptionError } from './errors/invalid-option-error.js';
 import { createTestNamespace } from './namespace.js';
 import { KUBECONFIG_ENV, testKubeConfig } from './vitest.js';
 
@@ -19,7 +19,7 @@ describe('createTestNamespace', () => {
 
   it('rejects a prefix that is not a DNS label', async () => {
     const error = await createTestNamespace(testKubeConfig(), 'Bad_Prefix').catch((e) => e);
-    expect(InvalidOptionError.isInstance(error)).toBe(true);
+    expect(InvalidArgumentError.isInstance(error)).toBe(true);
     expect(error.field).toBe('prefix');
   });
 });

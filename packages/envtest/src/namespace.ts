@@ -1,7 +1,7 @@
 //! Creates a uniquely named namespace, so that tests sharing a control plane do not meet.
 
+import { InvalidArgumentError } from '@ctrlkit/workqueue';
 import { CoreV1Api, type KubeConfig } from '@kubernetes/client-node';
-import { InvalidOptionError } from './errors/invalid-option-error.js';
 
 /** The prefix of namespaces from `createTestNamespace`: `test-`. */
 export const DEFAULT_TEST_NAMESPACE_PREFIX = 'test-';
@@ -19,7 +19,7 @@ export async function createTestNamespace(
   prefix: string = DEFAULT_TEST_NAMESPACE_PREFIX,
 ): Promise<string> {
   if (typeof prefix !== 'string' || !/^[a-z0-9]([-a-z0-9]{0,56})$/.test(prefix)) {
-    throw new InvalidOptionError(
+    throw new InvalidArgumentError(
       'prefix',
       `must be 1 to 57 lower-case letters, digits or '-', starting with a letter or digit, got ${JSON.stringify(prefix)}`,
     );

@@ -1,6 +1,5 @@
+import { InvalidArgumentError, noopLogger } from '@ctrlkit/workqueue';
 import { describe, expect, it } from 'vitest';
-import { InvalidOptionError } from './errors/invalid-option-error.js';
-import { silentLogger } from './logger.js';
 import {
   type ControlPlaneOptions,
   DEFAULT_BUILD_JOBS,
@@ -55,7 +54,7 @@ describe('resolveControlPlaneOptions', () => {
         etcdCompactionIntervalMs: 0,
         watchCache: false,
         apiServerFlags: { v: '2', 'feature-gates': ['A=true', 'B=false'] },
-        logger: silentLogger,
+        logger: noopLogger,
       },
       env,
     );
@@ -65,7 +64,7 @@ describe('resolveControlPlaneOptions', () => {
       apiServerPort: 6443,
       watchCache: false,
     });
-    expect(o.logger).toBe(silentLogger);
+    expect(o.logger).toBe(noopLogger);
   });
 
   const invalid: Array<[string, ControlPlaneOptions]> = [
@@ -90,9 +89,9 @@ describe('resolveControlPlaneOptions', () => {
     } catch (error) {
       thrown = error;
     }
-    expect(InvalidOptionError.isInstance(thrown)).toBe(true);
-    expect((thrown as InvalidOptionError).field).toBe(field);
-    expect((thrown as InvalidOptionError).reason).toBe('InvalidOption');
+    expect(InvalidArgumentError.isInstance(thrown)).toBe(true);
+    expect((thrown as InvalidArgumentError).field).toBe(field);
+    expect((thrown as InvalidArgumentError).reason).toBe('InvalidArgument');
     expect((thrown as Error).message).toContain(field);
   });
 });

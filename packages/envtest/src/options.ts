@@ -2,8 +2,8 @@
 
 import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { InvalidOptionError } from './errors/invalid-option-error.js';
-import { type EnvtestLogger, stderrLogger } from './logger.js';
+import { InvalidArgumentError, type Logger } from '@ctrlkit/workqueue';
+import { stderrLogger } from './logger.js';
 
 /** How long `startControlPlane` waits for etcd and then kube-apiserver to be ready: 60 s. */
 export const DEFAULT_START_TIMEOUT_MS = 60_000;
@@ -34,7 +34,7 @@ export interface BinaryOptions {
   /** `go build -p`: parallel compile jobs. Default {@link DEFAULT_BUILD_JOBS}. */
   buildJobs?: number;
   /** Progress of resolution, builds, start and stop. Default: `info`/`warn` to stderr. */
-  logger?: EnvtestLogger;
+  logger?: Logger;
 }
 
 /** How to run the control plane. Every field is optional. */
@@ -80,7 +80,7 @@ export interface ResolvedBinaryOptions {
   readonly cacheDirectory: string;
   readonly build: boolean;
   readonly buildJobs: number;
-  readonly logger: EnvtestLogger;
+  readonly logger: Logger;
 }
 
 /** `ControlPlaneOptions` with every default applied. */
@@ -102,7 +102,7 @@ export function defaultCacheDirectory(env: NodeJS.ProcessEnv = process.env): str
   return join(cacheHome, 'ctrlkit', 'envtest');
 }
 
-/** Validates binary options and applies defaults; throws `InvalidOptionError` naming the field. */
+/** Validates binary options and applies defaults; throws `InvalidArgumentError` naming the field. */
 export function resolveBinaryOptions(
   options: BinaryOptions = {},
   env: NodeJS.ProcessEnv = process.env,
@@ -119,7 +119,7 @@ export function resolveBinaryOptions(
   };
 }
 
-/** Validates control plane options and applies defaults; throws `InvalidOptionError` naming the field. */
+/** Validates control plane options and applies defaults; throws `InvalidArgumentError` naming the field. */
 export function resolveControlPlaneOptions(
   options: ControlPlaneOptions = {},
   env: NodeJS.ProcessEnv = process.env,
@@ -127,7 +127,7 @@ export function resolveControlPlaneOptions(
   const binaries = resolveBinaryOptions(options, env);
   const onUnexpectedExit = options.onUnexpectedExit;
   if (onUnexpectedExit !== undefined && typeof onUnexpectedExit !== 'function') {
-    throw new InvalidOptionError(
+    throw new InvalidArgumentError(
       'onUnexpectedExit',
       `must be a function, got ${describe(onUnexpectedExit)}`,
     );
@@ -158,14 +158,14 @@ export function resolveControlPlaneOptions(
 
 function expectObject(field: string, value: unknown): void {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    throw new InvalidOptionError(field, `must be an object, got ${describe(value)}`);
+    throw new InvalidArgumentError(field, `must be an object, got ${describe(value)}`);
   }
 }
 
 function optionalString(field: string, value: unknown): string | undefined {
   if (value === undefined) return undefined;
   if (typeof value !== 'string' || value === '') {
-    throw new InvalidOptionError(field, `must be a non-empty string, got ${describe(value)}`);
+    throw new InvalidArgumentError(field, `must be a non-empty string, got ${describe(value)}`);
   }
   return value;
 }
@@ -173,7 +173,7 @@ function optionalString(field: string, value: unknown): string | undefined {
 function optionalBoolean(field: string, value: unknown): boolean | undefined {
   if (value === undefined) return undefined;
   if (typeof value !== 'boolean')
-    throw new InvalidOptionError(field, `must be a boolean, got ${describe(value)}`);
+    throw new InvalidArgumentError(field, `must be a boolean, got ${describe(value)}`);
   return value;
 }
 
@@ -185,7 +185,7 @@ function optionalInteger(
 ): number | undefined {
   if (value === undefined) return undefined;
   if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > max) {
-    throw new InvalidOptionError(
+    throw new InvalidArgumentError(
       field,
       `must be an integer from ${min} to ${max}, got ${describe(value)}`,
     );
@@ -201,14 +201,14 @@ function optionalFlags(
   expectObject(field, value);
   for (const [name, flag] of Object.entries(value as Record<string, unknown>)) {
     if (name.startsWith('-') || name === '') {
-      throw new InvalidOptionError(
+      throw new InvalidArgumentError(
         `${field}.${name}`,
         'flag names are given without leading dashes',
       );
     }
     const values = Array.isArray(flag) ? flag : [flag];
     if (!values.every((v) => typeof v === 'string')) {
-      throw new InvalidOptionError(
+      throw new InvalidArgumentError(
         `${field}.${name}`,
         `must be a string or an array of strings, got ${describe(flag)}`,
       );
@@ -217,18 +217,18 @@ function optionalFlags(
   return value as Readonly<Record<string, string | readonly string[]>>;
 }
 
-function optionalLogger(value: unknown): EnvtestLogger | undefined {
+function optionalLogger(value: unknown): Logger | undefined {
   if (value === undefined) return undefined;
-  const logger = value as Partial<EnvtestLogger> | null;
-  for (const method of ['info', 'warn', 'debug'] as const) {
+  const logger = value as Partial<Logger> | null;
+  for (const method of ['debug', 'info', 'warn', 'error'] as const) {
     if (typeof logger?.[method] !== 'function') {
-      throw new InvalidOptionError(
+      throw new InvalidArgumentError(
         'logger',
-        `must have ${method}(message), got ${describe(value)}`,
+        `must have ${method}(context, message), got ${describe(value)}`,
       );
     }
   }
-  return value as EnvtestLogger;
+  return value as Logger;
 }
 
 function describe(value: unknown): string {

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CoreV1Api } from '@kubernetes/client-node';
 import { expect, it } from 'vitest';
-import { createTestNamespace, installCRDs, silentLogger, startControlPlane } from './index.js';
+import { createTestNamespace, installCRDs, noopLogger, startControlPlane } from './index.js';
 
 it('runs the README example', async () => {
   const folder = await mkdtemp(join(tmpdir(), 'envtest-readme-'));
@@ -23,7 +23,7 @@ spec:
 `,
   );
 
-  const plane = await startControlPlane({ logger: silentLogger });
+  const plane = await startControlPlane({ logger: noopLogger });
   try {
     const core = plane.kubeConfig.makeApiClient(CoreV1Api);
     const namespace = await createTestNamespace(plane.kubeConfig);

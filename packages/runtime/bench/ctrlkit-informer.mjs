@@ -5,9 +5,21 @@
 export class NotWiredError extends Error {}
 
 /**
+ * The variants run.mjs measures beside the defaults (`ctrlkit`): factory options, and
+ * `metadataOnly` for the informer.
+ */
+export const CTRLKIT_VARIANTS = {
+  ctrlkit: {},
+  'ctrlkit list': { initialListMode: 'list' },
+  'ctrlkit stream': { initialListMode: 'stream' },
+  'ctrlkit no gzip': { disableCompression: true },
+  'ctrlkit metadata': { metadataOnly: true },
+};
+
+/**
  * Starts ctrlkit's shared informer on the ConfigMaps of `namespace` with its defaults (the
  * default transform, which drops managedFields), as a controller would, and registers
- * the two handlers.
+ * the two handlers. `variant` names an entry of {@link CTRLKIT_VARIANTS}.
  *
  * @param runtime the module `../dist/index.js` of @ctrlkit/runtime
  * @param options `{ kubeConfig, namespace, onAdd(obj), onUpdate(oldObj, newObj) }`
@@ -15,7 +27,10 @@ export class NotWiredError extends Error {}
  *   `synced` resolves once the informer has synced (its `hasSynced()` turned true, or
  *   `waitForCacheSync` resolved), `size()` is the number of objects in its store.
  */
-export async function startCtrlkitInformer(runtime, { kubeConfig, namespace, onAdd, onUpdate }) {
+export async function startCtrlkitInformer(
+  runtime,
+  { kubeConfig, namespace, onAdd, onUpdate, variant = 'ctrlkit' },
+) {
   const { SharedInformerFactory } = runtime;
   if (typeof SharedInformerFactory !== 'function') {
     const names = Object.keys(runtime).sort().join(', ');
@@ -26,8 +41,9 @@ export async function startCtrlkitInformer(runtime, { kubeConfig, namespace, onA
   // CTRLKIT_INFORMER_OPTIONS: extra factory options as JSON, to compare settings, e.g.
   // '{"initialListMode":"list"}' or '{"transform":null}'. Default: none (the defaults).
   const extra = JSON.parse(process.env.CTRLKIT_INFORMER_OPTIONS || '{}');
-  const factory = new SharedInformerFactory(kubeConfig, { ...extra, namespace });
-  const informer = factory.forResource('v1/configmaps');
+  const { metadataOnly, ...options } = CTRLKIT_VARIANTS[variant] ?? {};
+  const factory = new SharedInformerFactory(kubeConfig, { ...extra, ...options, namespace });
+  const informer = factory.forResource('v1/configmaps', { metadataOnly });
   informer.addEventHandler({ onAdd, onUpdate });
   const controller = new AbortController();
   factory.start(controller.signal);

@@ -1,5 +1,6 @@
 // One informer in a fresh process, so that heaps don't mix: run.mjs spawns
-//   node --expose-gc driver.mjs <bare|client-node|ctrlkit> <sync|events> <kubeconfig> <namespace> <expect>
+//   node --expose-gc driver.mjs <bare|client-node|ctrlkit[ variant]> <sync|events> <kubeconfig> <namespace> <expect>
+// (the ctrlkit variants are CTRLKIT_VARIANTS of ctrlkit-informer.mjs)
 // and reads JSON lines from stdout, as from tooling/go-bench/informer:
 //   sync:   {"kind":"sync","syncedMs":..,"objects":..,"heapPerObject":..,"rssPerObject":..,
 //           "rssMB":..,"freedPerObject":..}
@@ -10,7 +11,7 @@
 import { createInterface } from 'node:readline';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { CoreV1Api, KubeConfig, makeInformer } from '@kubernetes/client-node';
-import { NotWiredError, startCtrlkitInformer } from './ctrlkit-informer.mjs';
+import { CTRLKIT_VARIANTS, NotWiredError, startCtrlkitInformer } from './ctrlkit-informer.mjs';
 import { call, connect } from './kube.mjs';
 
 const [which, mode, kubeconfigPath, namespace, expectText] = process.argv.slice(2);
@@ -147,6 +148,7 @@ async function ctrlkit() {
     namespace,
     onAdd: () => {},
     onUpdate,
+    variant: which,
   });
   await informer.synced;
   const syncedMs = performance.now() - start;
@@ -194,9 +196,9 @@ async function events(informer) {
   await informer.stop?.();
 }
 
-const run = { bare, 'client-node': clientNode, ctrlkit }[which];
+const run = which in CTRLKIT_VARIANTS ? ctrlkit : { bare, 'client-node': clientNode }[which];
 if (run === undefined || !['sync', 'events'].includes(mode)) {
-  throw new Error(`usage: driver.mjs <bare|client-node|ctrlkit> <sync|events> ...`);
+  throw new Error(`usage: driver.mjs <bare|client-node|ctrlkit[ variant]> <sync|events> ...`);
 }
 /**
  * The heap freed when the synced informer is stopped and dropped, per object: the cache

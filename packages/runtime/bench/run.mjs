@@ -8,13 +8,17 @@
 // Knobs (environment): N (ConfigMaps, 10000), REPEATS (sync runs per informer, 3),
 // WRITE_SECONDS (update stream, 10), WRITERS (updates in flight, 32),
 // CTRLKIT_INFORMER_OPTIONS (extra SharedInformerFactory options as JSON for the ctrlkit
-// column, e.g. '{"initialListMode":"list"}'; see bench/ctrlkit-informer.mjs).
+// columns, e.g. '{"pageSize":0}'; see bench/ctrlkit-informer.mjs), VARIANTS (the ctrlkit
+// variants measured beside the defaults, comma-separated, default all of
+// CTRLKIT_VARIANTS: 'ctrlkit list', 'ctrlkit stream', 'ctrlkit no gzip',
+// 'ctrlkit metadata'; '' for none).
 //
 // 1. Seeds N ConfigMaps of ~1.47 KB of compact JSON each (managedFields included) in the
 //    namespace `ctrlkit-bench-informer`, 64 creates in flight; those already there are kept.
 // 2. Time to synced and memory per cached object: each informer in a fresh child process
 //    (bench/driver.mjs for Node, the Go binary for client-go), one after another,
-//    round-robin, REPEATS times; the table shows medians. Node: gc(), heapUsed delta after
+//    round-robin, REPEATS times; the table shows medians. The ctrlkit variants (initial
+//    list mode, compression off, metadata only) get a table of their own. Node: gc(), heapUsed delta after
 //    sync ÷ N; Go: runtime.GC(), HeapAlloc delta ÷ N. Printed below the table: every run,
 //    RSS deltas, and for Node the heap freed when the synced informer is stopped and
 //    dropped ÷ N (the cache without the code compiled on the way).
@@ -28,6 +32,7 @@ import { existsSync, mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
+import { CTRLKIT_VARIANTS } from './ctrlkit-informer.mjs';
 import { call, callJson, connect, pool } from './kube.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -41,6 +46,15 @@ const fieldManager = 'ctrlkit-bench';
 const targetBytes = 1474;
 const names = Array.from({ length: n }, (_, i) => `cm-${String(i).padStart(5, '0')}`);
 const notes = [];
+const variants = (process.env.VARIANTS ?? Object.keys(CTRLKIT_VARIANTS).slice(1).join(','))
+  .split(',')
+  .map((v) => v.trim())
+  .filter((v) => v !== '');
+for (const v of variants) {
+  if (!(v in CTRLKIT_VARIANTS)) throw new Error(`VARIANTS: unknown variant ${JSON.stringify(v)}`);
+}
+/** Average compact JSON bytes of one stored ConfigMap without managedFields (set by seed). */
+let compactBytes;
 
 const median = (values) => {
   const sorted = [...values].sort((a, b) => a - b);
@@ -209,8 +223,13 @@ async function seed(conn) {
   const sample = list.items[0];
   const managed = Buffer.byteLength(JSON.stringify(sample.metadata.managedFields ?? []));
   const average = list.items.reduce((sum, item) => sum + itemBytes(item), 0) / n;
+  compactBytes =
+    list.items.reduce((sum, item) => {
+      const { managedFields: _managedFields, ...metadata } = item.metadata;
+      return sum + itemBytes({ ...item, metadata });
+    }, 0) / n;
   notes.push(
-    `${n.toLocaleString('en-US')} ConfigMaps in ${namespace}: ${Math.round(average)} B of compact JSON each on average, ${managed} B of it managedFields.`,
+    `${n.toLocaleString('en-US')} ConfigMaps in ${namespace}: ${Math.round(average)} B of compact JSON each on average, ${managed} B of it managedFields; ${Math.round(compactBytes)} B without.`,
   );
 }
 
@@ -323,7 +342,7 @@ function printTable({ runs, skipped }, events, goBinary, version) {
       get: (which) => sync(which, 'syncedMs'),
       floor: sync('bare', 'syncedMs'),
       digits: 0,
-      aim: '≤ 0.5× client-node and ≤ 1.2× client-go, or ≤ 1.15× bare LIST',
+      aim: '≤ 1.0× client-go and ≤ 1.15× bare LIST',
     },
     {
       workload: 'heap per cached object (Go: HeapAlloc)',
@@ -331,7 +350,7 @@ function printTable({ runs, skipped }, events, goBinary, version) {
       get: (which) => sync(which, 'heapPerObject'),
       floor: sync('bare', 'heapPerObject'),
       digits: 0,
-      aim: '≤ ~0.6× client-node (1.1× the ~1.27 KB floor without managedFields)',
+      aim: `≤ 1.1× the compact JSON without managedFields (${format(compactBytes)} B)`,
     },
     {
       workload: 'heap freed when the synced informer is dropped, per object',
@@ -355,7 +374,7 @@ function printTable({ runs, skipped }, events, goBinary, version) {
       get: cpu,
       floor: undefined,
       digits: 1,
-      aim: 'lower is better',
+      aim: '≤ 1.0× client-go',
     },
   ];
   const table = rows.map((row) => {
@@ -384,23 +403,57 @@ function printTable({ runs, skipped }, events, goBinary, version) {
     console.log(`ctrlkit informer options: ${process.env.CTRLKIT_INFORMER_OPTIONS}`);
   }
 
+  // The ctrlkit variants: the same runs with other settings.
+  const variantRows = ['ctrlkit', ...variants]
+    .filter((which) => runs[which]?.length)
+    .map((which) => ({
+      variant: which,
+      options: JSON.stringify(CTRLKIT_VARIANTS[which]),
+      'synced ms': format(sync(which, 'syncedMs')),
+      '÷ bare LIST': ratio(sync(which, 'syncedMs'), sync('bare', 'syncedMs')),
+      '÷ client-go': ratio(sync(which, 'syncedMs'), sync('client-go', 'syncedMs')),
+      'heap B/object': format(sync(which, 'heapPerObject')),
+      'heap ÷ ctrlkit': ratio(sync(which, 'heapPerObject'), sync('ctrlkit', 'heapPerObject')),
+    }));
+  if (variantRows.length > 1) {
+    console.log('\nctrlkit settings side by side (same runs, medians):');
+    console.table(variantRows);
+  }
+
   const synced = sync('ctrlkit', 'syncedMs');
-  const heap = sync('ctrlkit', 'heapPerObject');
   if (synced !== undefined) {
-    const vs = (peer, field) => synced / sync(peer, field);
-    const peers =
-      vs('client-node', 'syncedMs') <= 0.5 &&
-      (sync('client-go', 'syncedMs') === undefined || vs('client-go', 'syncedMs') <= 1.2);
-    const floor = vs('bare', 'syncedMs') <= 1.15;
-    const heapOk = heap / sync('client-node', 'heapPerObject') <= 0.6;
-    console.log(
-      `aims: synced ${peers || floor ? 'MET' : 'NOT met'} (${peers ? '≤ 0.5× client-node and ≤ 1.2× client-go' : floor ? 'within 1.15× the bare LIST' : 'neither ≤ 0.5× client-node and ≤ 1.2× client-go nor within 1.15× the bare LIST'}); heap per object ${heapOk ? 'MET' : 'NOT met'} (${ratio(heap, sync('client-node', 'heapPerObject'))}× client-node, aim ≤ ~0.6×; ${ratio(heap, sync('bare', 'strippedPerObject'))}× the Node floor without managedFields, aim ≤ 1.1×).`,
-    );
+    const verdict = (value, aim) =>
+      value === undefined || Number.isNaN(value)
+        ? 'not measured'
+        : value <= aim
+          ? 'MET'
+          : 'NOT met';
+    const aims = [
+      ['time to synced ÷ client-go', synced / sync('client-go', 'syncedMs'), 1.0],
+      ['time to synced ÷ bare LIST', synced / sync('bare', 'syncedMs'), 1.15],
+      ['CPU per watch event ÷ client-go', cpu('ctrlkit') / cpu('client-go'), 1.0],
+      [
+        'heap per cached object ÷ compact JSON w/o managedFields',
+        sync('ctrlkit', 'heapPerObject') / compactBytes,
+        1.1,
+      ],
+      [
+        'metadata-only heap ÷ full informer heap',
+        sync('ctrlkit metadata', 'heapPerObject') / sync('ctrlkit', 'heapPerObject'),
+        0.25,
+      ],
+    ];
+    console.log('\naims (ratio, aim, verdict):');
+    for (const [name, value, aim] of aims) {
+      console.log(
+        `  ${name}: ${format(value, 2)} (aim ≤ ${aim.toFixed(2)}) ${verdict(value, aim)}`,
+      );
+    }
   }
 
   const all = (which, field, digits = 0) =>
     runs[which]?.length ? runs[which].map((r) => format(r[field], digits)).join(' / ') : '-';
-  for (const which of ['bare', 'client-node', 'client-go', 'ctrlkit']) {
+  for (const which of ['bare', 'client-node', 'client-go', 'ctrlkit', ...variants]) {
     if (!runs[which]?.length) continue;
     notes.push(
       `${which}: synced ${all(which, 'syncedMs')} ms; heap ${all(which, 'heapPerObject')} B/object${which === 'client-go' ? '' : ` (freed when dropped${which === 'bare' ? ', managedFields stripped first' : ''}: ${all(which, 'freedPerObject')})`}; RSS +${all(which, 'rssPerObject')} B/object (RSS ${all(which, 'rssMB')} MB).`,
@@ -450,7 +503,13 @@ async function main() {
     return;
   }
   const goBinary = buildClientGo();
-  const informers = ['bare', 'client-node', ...(goBinary ? ['client-go'] : []), 'ctrlkit'];
+  const informers = [
+    'bare',
+    'client-node',
+    ...(goBinary ? ['client-go'] : []),
+    'ctrlkit',
+    ...variants,
+  ];
   if (!existsSync(join(here, '../dist/index.js'))) {
     console.error(
       '[bench] ../dist/index.js is missing: build with pnpm --filter @ctrlkit/runtime build to get the ctrlkit column.',
@@ -467,7 +526,9 @@ async function main() {
     const { gitVersion } = await callJson(conn, 'GET', '/version');
     await seed(conn);
     const sync = await syncRuns(plane, informers, goBinary);
-    const live = informers.filter((which) => which !== 'bare' && !sync.skipped[which]);
+    const live = informers.filter(
+      (which) => which !== 'bare' && !variants.includes(which) && !sync.skipped[which],
+    );
     console.error(`[bench] update stream for ${writeSeconds} s, informers: ${live.join(', ')}`);
     const events = await eventRuns(plane, live, goBinary, conn);
     printTable(sync, events, goBinary, gitVersion);

@@ -1,6 +1,14 @@
 //! @ctrlkit/runtime: informers, the controller loop, leader election, events, controller references, and CRDs from TypeBox schemas.
 
 export {
+  type Clock,
+  InvalidArgumentError,
+  type Logger,
+  noopLogger,
+  realClock,
+  type Timer,
+} from '@ctrlkit/workqueue';
+export {
   ApiClientFactory,
   type ApiClientFactoryOptions,
   DEFAULT_BURST,
@@ -99,10 +107,6 @@ export {
   type EventSubject,
   type EventType,
 } from './events/event-recorder.js';
-export {
-  EventRecorderError,
-  type EventRecorderErrorReason,
-} from './events/event-recorder-error.js';
 export { CoreV1EventSink, type EventSink } from './events/event-sink.js';
 export {
   Backoff,
@@ -116,7 +120,6 @@ export {
 export { type DiscoveredResource, discoverResource } from './informers/discovery.js';
 export { type ApiStatus, ApiStatusError } from './informers/errors/api-status-error.js';
 export { InformerError, type InformerErrorReason } from './informers/errors/informer-error.js';
-export { InvalidInformerOptionError } from './informers/errors/invalid-informer-option-error.js';
 export { ResourceExpiredError } from './informers/errors/resource-expired-error.js';
 export { WatchStreamError } from './informers/errors/watch-stream-error.js';
 export {
@@ -181,6 +184,7 @@ export {
 } from './informers/shared-informer.js';
 export {
   type InformerForOptions,
+  type ResourceCacheOptions,
   SharedInformerFactory,
   type SharedInformerFactoryOptions,
 } from './informers/shared-informer-factory.js';
@@ -217,7 +221,6 @@ export type {
   ObservedRecord,
   ResourceLock,
 } from './leader-election/resource-lock.js';
-export { type Logger, noopLogger } from './logger.js';
 export type { HealthCheck } from './manager/health-probes.js';
 export { Manager, type Runnable } from './manager/manager.js';
 export { ManagerError, type ManagerErrorReason } from './manager/manager-error.js';

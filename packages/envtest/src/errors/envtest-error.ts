@@ -2,9 +2,11 @@
 
 const marker = Symbol.for('ctrlkit.envtest.error');
 
-/** Why an envtest operation failed; a program can branch on it. */
+/**
+ * Why an envtest operation failed; a program can branch on it. An invalid option is not an
+ * `EnvtestError` but the `InvalidArgumentError` of `@ctrlkit/workqueue` (re-exported here).
+ */
 export type EnvtestErrorReason =
-  | 'InvalidOption'
   | 'BinariesMissing'
   | 'BuildFailed'
   | 'PortInUse'

@@ -8,22 +8,21 @@ const marker = Symbol.for('@ctrlkit/runtime/ControllerRefError');
  * - `RecheckFailed`: `recheckDeletionTimestamp` could not read the owner;
  * - `OwnerDeleting`: the fresh owner has a deletionTimestamp;
  * - `ClaimFailed`: some adopt/release patches of a batch failed; `errors` holds each, `claimed`
- *   what was claimed anyway;
- * - `InvalidArgument`: an option or argument is missing or malformed; `field` names it.
+ *   what was claimed anyway.
+ *
+ * A missing or malformed option or argument is not a `ControllerRefError` but the
+ * `InvalidArgumentError` every ctrlkit package throws.
  */
 export type ControllerRefErrorReason =
   | 'CannotAdopt'
   | 'RecheckFailed'
   | 'OwnerDeleting'
-  | 'ClaimFailed'
-  | 'InvalidArgument';
+  | 'ClaimFailed';
 
 /** The error of the controller-reference helpers; `reason` tells which failure it is. */
 export class ControllerRefError extends Error {
   /** What a program can branch on. */
   readonly reason: ControllerRefErrorReason;
-  /** For `InvalidArgument`: the option or argument at fault. */
-  readonly field: string | undefined;
   /** For `ClaimFailed`: the error of each object that failed. */
   readonly errors: readonly unknown[];
   /** For `ClaimFailed`: the objects claimed despite the failures. */
@@ -33,12 +32,11 @@ export class ControllerRefError extends Error {
   constructor(
     reason: ControllerRefErrorReason,
     message: string,
-    options: { cause?: unknown; field?: string; errors?: unknown[]; claimed?: unknown[] } = {},
+    options: { cause?: unknown; errors?: unknown[]; claimed?: unknown[] } = {},
   ) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.name = 'ControllerRefError';
     this.reason = reason;
-    this.field = options.field;
     this.errors = options.errors ?? [];
     this.claimed = options.claimed ?? [];
   }

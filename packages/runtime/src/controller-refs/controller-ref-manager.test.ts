@@ -1,3 +1,4 @@
+import { InvalidArgumentError } from '@ctrlkit/workqueue';
 import type { KubernetesObject, V1OwnerReference } from '@kubernetes/client-node';
 import { describe, expect, it, vi } from 'vitest';
 import { getControllerOf, isControlledBy, newControllerRef } from './controller-ref.js';
@@ -349,11 +350,11 @@ describe('canAdopt and recheckDeletionTimestamp', () => {
         selector: {},
         canAdopt: () => {},
       });
-    expect(make).toThrow(ControllerRefError);
+    expect(make).toThrow(InvalidArgumentError);
     try {
       make();
     } catch (error) {
-      expect((error as ControllerRefError).field).toBe('controller.metadata.uid');
+      expect((error as InvalidArgumentError).field).toBe('controller.metadata.uid');
     }
   });
 });

@@ -1,5 +1,6 @@
 //! Adopts orphans that match a selector and releases owned objects that no longer match (kube's and KubeVirt's `BaseControllerRefManager` and claim functions).
 
+import { InvalidArgumentError } from '@ctrlkit/workqueue';
 import {
   type KubeConfig,
   type KubernetesObject,
@@ -174,14 +175,10 @@ export class ControllerRefManager<T extends KubernetesObject = KubernetesObject>
   constructor(options: ControllerRefManagerOptions) {
     const uid = options.controller?.metadata?.uid;
     if (!uid) {
-      throw new ControllerRefError('InvalidArgument', 'controller.metadata.uid is required', {
-        field: 'controller.metadata.uid',
-      });
+      throw new InvalidArgumentError('controller.metadata.uid', 'is required');
     }
     if (typeof options.canAdopt !== 'function') {
-      throw new ControllerRefError('InvalidArgument', 'canAdopt must be a function', {
-        field: 'canAdopt',
-      });
+      throw new InvalidArgumentError('canAdopt', 'must be a function');
     }
     this.#controller = options.controller;
     this.#controllerKind = options.controllerKind;
@@ -358,12 +355,9 @@ export class ControllerRefManager<T extends KubernetesObject = KubernetesObject>
 
   async #patch(object: T, ownerReferences: V1OwnerReference[]): Promise<void> {
     if (this.#patcher === undefined) {
-      throw new ControllerRefError(
-        'InvalidArgument',
+      throw new InvalidArgumentError(
+        'patcher',
         'adopting or releasing needs options.patcher or options.kubeConfig',
-        {
-          field: 'patcher',
-        },
       );
     }
     const meta = object.metadata ?? {};

@@ -1,7 +1,7 @@
 //! Controller references: the one ownerReference with `controller: true` (apimachinery's `GetControllerOf`, `NewControllerRef`).
 
+import { InvalidArgumentError } from '@ctrlkit/workqueue';
 import type { KubernetesObject, V1OwnerReference } from '@kubernetes/client-node';
-import { ControllerRefError } from './controller-ref-error.js';
 
 /** A group, version and kind, e.g. `{ group: 'apps', version: 'v1', kind: 'ReplicaSet' }` (`group: ''` for core). */
 export interface GroupVersionKind {
@@ -28,24 +28,16 @@ export function isControlledBy(object: KubernetesObject, owner: KubernetesObject
 
 /**
  * A controller reference to `owner` of kind `gvk`, with `controller` and `blockOwnerDeletion`
- * true (apimachinery's `NewControllerRef`). Throws `ControllerRefError` (`InvalidArgument`) if
+ * true (apimachinery's `NewControllerRef`). Throws `InvalidArgumentError` if
  * the owner has no name or UID.
  */
 export function newControllerRef(owner: KubernetesObject, gvk: GroupVersionKind): V1OwnerReference {
   const name = owner.metadata?.name;
   const uid = owner.metadata?.uid;
-  if (!name)
-    throw new ControllerRefError('InvalidArgument', 'owner.metadata.name is required', {
-      field: 'owner.metadata.name',
-    });
-  if (!uid)
-    throw new ControllerRefError('InvalidArgument', 'owner.metadata.uid is required', {
-      field: 'owner.metadata.uid',
-    });
+  if (!name) throw new InvalidArgumentError('owner.metadata.name', 'is required');
+  if (!uid) throw new InvalidArgumentError('owner.metadata.uid', 'is required');
   if (!gvk?.kind || !gvk.version) {
-    throw new ControllerRefError('InvalidArgument', 'gvk needs a version and a kind', {
-      field: 'gvk',
-    });
+    throw new InvalidArgumentError('gvk', 'needs a version and a kind');
   }
   return {
     apiVersion: apiVersionOf(gvk),

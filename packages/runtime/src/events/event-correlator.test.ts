@@ -153,10 +153,7 @@ describe('EventCorrelator', () => {
   });
 
   it('names events <object name>.<hex ns timestamp>, unique within a millisecond', () => {
-    const correlator = new EventCorrelator({
-      clock: new FakeClock(),
-      wallTime: () => new Date(1_700_000_000_000),
-    });
+    const correlator = new EventCorrelator({ clock: new FakeClock(1_700_000_000_000) });
     const a = correlator.newEventName('web');
     const b = correlator.newEventName('web');
     expect(a).toMatch(/^web\.[0-9a-f]+$/);

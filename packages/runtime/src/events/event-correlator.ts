@@ -22,10 +22,8 @@ export const DEFAULT_SPAM_QPS = 1 / 300;
 
 /** Options of {@link EventCorrelator}; each has client-go's default unless said otherwise. */
 export interface EventCorrelatorOptions {
-  /** The clock for windows and the spam filter. */
+  /** The clock for windows, the spam filter and the names of combined events. */
   clock: Clock;
-  /** The wall-clock time for names of combined events. Default: the real time, advanced by `clock`. */
-  wallTime?: () => Date;
   /** Keys each cache keeps. Default {@link DEFAULT_LRU_CACHE_ENTRIES}. */
   maxCacheEntries?: number;
   /**
@@ -134,7 +132,6 @@ export function getSpamKey(event: CoreV1Event): string {
  */
 export class EventCorrelator {
   readonly #clock: Clock;
-  readonly #wallTime: () => Date;
   readonly #observations: LruCache<string, Observation>;
   readonly #similar: LruCache<string, SimilarRecord>;
   readonly #buckets: LruCache<string, Bucket>;
@@ -147,9 +144,6 @@ export class EventCorrelator {
 
   constructor(options: EventCorrelatorOptions) {
     this.#clock = options.clock;
-    const clock = options.clock;
-    const origin = Date.now() - clock.now();
-    this.#wallTime = options.wallTime ?? (() => new Date(origin + clock.now()));
     const entries = options.maxCacheEntries ?? DEFAULT_LRU_CACHE_ENTRIES;
     this.#observations = new LruCache(entries);
     this.#similar = new LruCache(entries);
@@ -259,7 +253,7 @@ export class EventCorrelator {
    */
   newEventName(objectName: string): string {
     const ns =
-      BigInt(this.#wallTime().getTime()) * 1_000_000n + BigInt(this.#nameSequence++ % 1_000_000);
+      BigInt(Math.floor(this.#clock.now())) * 1_000_000n + BigInt(this.#nameSequence++ % 1_000_000);
     return `${objectName}.${ns.toString(16)}`;
   }
 }

@@ -1,9 +1,8 @@
-import type { Logger } from '@ctrlkit/workqueue';
+import { InvalidArgumentError, type Logger } from '@ctrlkit/workqueue';
 import { FakeClock } from '@ctrlkit/workqueue/testing';
 import type { CoreV1Event } from '@kubernetes/client-node';
 import { describe, expect, it } from 'vitest';
 import { EventRecorder, type EventRecorderOptions } from './event-recorder.js';
-import { EventRecorderError } from './event-recorder-error.js';
 import type { EventSink } from './event-sink.js';
 
 /** A sink that stores events by name, and can be told to fail. */
@@ -80,7 +79,9 @@ function setup(overrides: Partial<EventRecorderOptions> = {}) {
 
 describe('EventRecorder', () => {
   it('writes a core/v1 Event with source, reference, type, timestamps and count 1', async () => {
-    const { sink, recorder } = setup({ wallTime: () => new Date('2026-11-23T01:02:03.456Z') });
+    const { sink, recorder } = setup({
+      clock: new FakeClock(Date.parse('2026-11-23T01:02:03.456Z')),
+    });
     recorder.event(pod, 'Normal', 'Started', 'started web');
     await recorder.shutDown();
     const [event] = [...sink.events.values()];
@@ -220,8 +221,8 @@ describe('EventRecorder', () => {
     try {
       make();
     } catch (error) {
-      expect(EventRecorderError.isInstance(error)).toBe(true);
-      expect((error as EventRecorderError).field).toBe('component');
+      expect(InvalidArgumentError.isInstance(error)).toBe(true);
+      expect((error as InvalidArgumentError).field).toBe('component');
     }
   });
 });

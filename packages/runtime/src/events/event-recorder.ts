@@ -2,7 +2,7 @@
 
 import { hostname } from 'node:os';
 import { format } from 'node:util';
-import { type Clock, realClock } from '@ctrlkit/workqueue';
+import { type Clock, InvalidArgumentError, realClock } from '@ctrlkit/workqueue';
 import type {
   CoreV1Event,
   KubeConfig,
@@ -15,7 +15,6 @@ import {
   EventCorrelator,
   type EventCorrelatorOptions,
 } from './event-correlator.js';
-import { EventRecorderError } from './event-recorder-error.js';
 import { CoreV1EventSink, type EventSink } from './event-sink.js';
 
 /** The two event types Kubernetes knows. */
@@ -31,7 +30,7 @@ export const DEFAULT_RETRY_MAX_DELAY_MS = 10_000;
 export const DEFAULT_MAX_QUEUED_EVENTS = 1000;
 
 /** Options of {@link EventRecorder}. */
-export interface EventRecorderOptions extends Omit<EventCorrelatorOptions, 'clock' | 'wallTime'> {
+export interface EventRecorderOptions extends Omit<EventCorrelatorOptions, 'clock'> {
   /** `source.component` of every event, e.g. the controller's name. Required, not empty. */
   component: string;
   /** `source.host`. Default: `os.hostname()`. */
@@ -48,10 +47,11 @@ export interface EventRecorderOptions extends Omit<EventCorrelatorOptions, 'cloc
   retryMaxDelayMs?: number;
   /** Default {@link DEFAULT_MAX_QUEUED_EVENTS}. */
   maxQueuedEvents?: number;
-  /** The clock for windows, retries and the spam filter. Default: the real clock. */
+  /**
+   * The clock for windows, retries, the spam filter and the times written into events
+   * (`new Date(clock.now())`). Default: the real clock.
+   */
   clock?: Clock;
-  /** The wall-clock time written into events. Default: the real time, advanced by `clock`. */
-  wallTime?: () => Date;
   /** Where to log failed writes and dropped events. Default: nowhere. */
   logger?: Logger;
 }
@@ -129,7 +129,6 @@ export class EventRecorder implements EventRecorderLike {
   readonly #sink: EventSink;
   readonly #correlator: EventCorrelator;
   readonly #clock: Clock;
-  readonly #wallTime: () => Date;
   readonly #logger: Logger;
   readonly #maxTries: number;
   readonly #baseDelay: number;
@@ -141,43 +140,28 @@ export class EventRecorder implements EventRecorderLike {
 
   constructor(options: EventRecorderOptions) {
     if (typeof options.component !== 'string' || options.component === '') {
-      throw new EventRecorderError('InvalidConfig', 'component', 'must be a non-empty string');
+      throw new InvalidArgumentError('component', 'must be a non-empty string');
     }
     if (options.sink === undefined && options.kubeConfig === undefined) {
-      throw new EventRecorderError(
-        'InvalidConfig',
-        'sink',
-        'give options.sink or options.kubeConfig',
-      );
+      throw new InvalidArgumentError('sink', 'give options.sink or options.kubeConfig');
     }
     for (const field of ['maxTriesPerEvent', 'maxQueuedEvents'] as const) {
       const value = options[field];
       if (value !== undefined && !(Number.isInteger(value) && value >= 1)) {
-        throw new EventRecorderError(
-          'InvalidConfig',
-          field,
-          `must be an integer >= 1, got ${value}`,
-        );
+        throw new InvalidArgumentError(field, `must be an integer >= 1, got ${value}`);
       }
     }
     for (const field of ['retryBaseDelayMs', 'retryMaxDelayMs'] as const) {
       const value = options[field];
       if (value !== undefined && !(Number.isFinite(value) && value >= 0)) {
-        throw new EventRecorderError(
-          'InvalidConfig',
-          field,
-          `must be a finite number of ms >= 0, got ${value}`,
-        );
+        throw new InvalidArgumentError(field, `must be a finite number of ms >= 0, got ${value}`);
       }
     }
     this.#component = options.component;
     this.#host = options.host ?? hostname();
     this.#sink = options.sink ?? new CoreV1EventSink(options.kubeConfig!);
     this.#clock = options.clock ?? realClock;
-    const clock = this.#clock;
-    const origin = Date.now() - clock.now();
-    this.#wallTime = options.wallTime ?? (() => new Date(origin + clock.now()));
-    this.#correlator = new EventCorrelator({ ...options, clock, wallTime: this.#wallTime });
+    this.#correlator = new EventCorrelator({ ...options, clock: this.#clock });
     this.#logger = options.logger ?? noopLogger;
     this.#maxTries = options.maxTriesPerEvent ?? DEFAULT_MAX_TRIES_PER_EVENT;
     this.#baseDelay = options.retryBaseDelayMs ?? DEFAULT_RETRY_BASE_DELAY_MS;
@@ -211,7 +195,7 @@ export class EventRecorder implements EventRecorderLike {
       return;
     }
     // Whole seconds: the precision of an Event's timestamps.
-    const now = new Date(Math.floor(this.#wallTime().getTime() / 1000) * 1000);
+    const now = new Date(Math.floor(this.#clock.now() / 1000) * 1000);
     this.#queue.push({
       metadata: {
         name: this.#correlator.newEventName(involvedObject.name),

@@ -1,3 +1,4 @@
+import { InvalidArgumentError } from '@ctrlkit/workqueue';
 import { FakeClock } from '@ctrlkit/workqueue/testing';
 import { describe, expect, it } from 'vitest';
 import { sleep } from '../internal/sleep.js';
@@ -7,7 +8,6 @@ import {
   DEFAULT_BACKOFF_MAX_MS,
   DEFAULT_BACKOFF_RESET_MS,
 } from './backoff.js';
-import { InvalidInformerOptionError } from './errors/invalid-informer-option-error.js';
 
 describe('Backoff', () => {
   it('starts at 800 ms and doubles per consecutive failure (no jitter)', () => {
@@ -93,8 +93,8 @@ describe('Backoff', () => {
     try {
       new Backoff({ resetMs: Number.NaN });
     } catch (error) {
-      expect(InvalidInformerOptionError.isInstance(error)).toBe(true);
-      expect((error as InvalidInformerOptionError).field).toBe('resetMs');
+      expect(InvalidArgumentError.isInstance(error)).toBe(true);
+      expect((error as InvalidArgumentError).field).toBe('resetMs');
     }
   });
 });

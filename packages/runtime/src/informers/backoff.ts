@@ -1,8 +1,7 @@
 //! Exponential backoff with jitter and a reset after a quiet period (client-go's reflector backoff).
 
-import { type Clock, realClock } from '@ctrlkit/workqueue';
+import { type Clock, InvalidArgumentError, realClock } from '@ctrlkit/workqueue';
 import { sleep } from '../internal/sleep.js';
-import { InvalidInformerOptionError } from './errors/invalid-informer-option-error.js';
 
 /** The first wait after a failure: 800 ms (client-go's reflector). */
 export const DEFAULT_BACKOFF_INITIAL_MS = 800;
@@ -54,14 +53,14 @@ export class Backoff {
     this.initialMs = positive('initialMs', options.initialMs, DEFAULT_BACKOFF_INITIAL_MS);
     this.maxMs = positive('maxMs', options.maxMs, DEFAULT_BACKOFF_MAX_MS);
     if (this.maxMs < this.initialMs) {
-      throw new InvalidInformerOptionError(
+      throw new InvalidArgumentError(
         'maxMs',
         `must be ≥ initialMs (${this.initialMs}), got ${this.maxMs}`,
       );
     }
     this.factor = positive('factor', options.factor, DEFAULT_BACKOFF_FACTOR);
     if (this.factor < 1)
-      throw new InvalidInformerOptionError('factor', `must be ≥ 1, got ${this.factor}`);
+      throw new InvalidArgumentError('factor', `must be ≥ 1, got ${this.factor}`);
     this.jitter = nonNegative('jitter', options.jitter, DEFAULT_BACKOFF_JITTER);
     this.resetMs = nonNegative('resetMs', options.resetMs, DEFAULT_BACKOFF_RESET_MS);
     this.#clock = options.clock ?? realClock;
@@ -92,10 +91,7 @@ export class Backoff {
 function positive(field: string, value: number | undefined, fallback: number): number {
   if (value === undefined) return fallback;
   if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0) {
-    throw new InvalidInformerOptionError(
-      field,
-      `must be a finite number > 0, got ${String(value)}`,
-    );
+    throw new InvalidArgumentError(field, `must be a finite number > 0, got ${String(value)}`);
   }
   return value;
 }
@@ -103,10 +99,7 @@ function positive(field: string, value: number | undefined, fallback: number): n
 function nonNegative(field: string, value: number | undefined, fallback: number): number {
   if (value === undefined) return fallback;
   if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) {
-    throw new InvalidInformerOptionError(
-      field,
-      `must be a finite number ≥ 0, got ${String(value)}`,
-    );
+    throw new InvalidArgumentError(field, `must be a finite number ≥ 0, got ${String(value)}`);
   }
   return value;
 }

@@ -1,7 +1,7 @@
 //! Finds the resource (plural name, scope) that serves a kind, through API discovery.
 
+import { InvalidArgumentError } from '@ctrlkit/workqueue';
 import type { KubeConfig } from '@kubernetes/client-node';
-import { InvalidInformerOptionError } from './errors/invalid-informer-option-error.js';
 import type { GroupVersionResource } from './resource.js';
 import { RestClient } from './rest-client.js';
 
@@ -22,7 +22,7 @@ interface ApiResourceList {
  * (`GET /api/v1` or `/apis/<group>/<version>`): e.g. `('apps/v1', 'Deployment')` gives
  * `{ group: 'apps', version: 'v1', resource: 'deployments', namespaced: true }`.
  *
- * Errors: `InvalidInformerOptionError` (field `kind`) when the group/version has no such
+ * Errors: `InvalidArgumentError` (field `kind`) when the group/version has no such
  * kind; `ApiStatusError` when discovery fails (404 for an unknown group/version).
  */
 export async function discoverResource(
@@ -32,13 +32,13 @@ export async function discoverResource(
   signal?: AbortSignal,
 ): Promise<DiscoveredResource> {
   if (typeof apiVersion !== 'string' || !/^([a-z0-9.-]+\/)?[a-z0-9]+$/.test(apiVersion)) {
-    throw new InvalidInformerOptionError(
+    throw new InvalidArgumentError(
       'apiVersion',
       `expected 'v1' or 'group/version', got ${JSON.stringify(apiVersion)}`,
     );
   }
   if (typeof kind !== 'string' || kind === '')
-    throw new InvalidInformerOptionError('kind', 'must be a non-empty string');
+    throw new InvalidArgumentError('kind', 'must be a non-empty string');
   const rest = client instanceof RestClient ? client : new RestClient(client);
   const slash = apiVersion.indexOf('/');
   const group = slash === -1 ? '' : apiVersion.slice(0, slash);
@@ -47,10 +47,7 @@ export async function discoverResource(
   const list = (await rest.getJson(path, {}, 'application/json', signal)) as ApiResourceList;
   const found = list.resources?.find((r) => r.kind === kind && !r.name.includes('/'));
   if (found === undefined) {
-    throw new InvalidInformerOptionError(
-      'kind',
-      `${apiVersion} serves no kind ${JSON.stringify(kind)}`,
-    );
+    throw new InvalidArgumentError('kind', `${apiVersion} serves no kind ${JSON.stringify(kind)}`);
   }
   return { group, version, resource: found.name, kind, namespaced: found.namespaced };
 }

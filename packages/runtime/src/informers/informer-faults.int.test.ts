@@ -3,7 +3,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import {
   type ControlPlane,
   createTestNamespace,
-  silentLogger,
+  noopLogger,
   startControlPlane,
 } from '@ctrlkit/envtest';
 import { CoreV1Api, KubeConfig, type KubernetesObject } from '@kubernetes/client-node';
@@ -62,7 +62,7 @@ beforeAll(async () => {
   // A plane of its own: these tests stop the apiserver and compact etcd. Without the watch
   // cache, watches are served from etcd, so a compaction expires old versions at once.
   plane = await startControlPlane({
-    logger: silentLogger,
+    logger: noopLogger,
     watchCache: false,
     etcdCompactionIntervalMs: 0,
     etcdFlags: { 'unsafe-no-fsync': 'true' },

@@ -1,7 +1,7 @@
 //! Store keys (`namespace/name`) and the tombstone of an object whose deletion was missed.
 
+import { InvalidArgumentError } from '@ctrlkit/workqueue';
 import type { KubernetesObject } from '@kubernetes/client-node';
-import { InvalidInformerOptionError } from './errors/invalid-informer-option-error.js';
 
 const marker = Symbol.for('@ctrlkit/runtime/DeletedFinalStateUnknown');
 
@@ -30,14 +30,14 @@ export class DeletedFinalStateUnknown<T = KubernetesObject> {
 
 /**
  * The key of an object: `namespace/name`, or `name` for a cluster-scoped object
- * (client-go's `MetaNamespaceKeyFunc`). Throws `InvalidInformerOptionError` for an object
+ * (client-go's `MetaNamespaceKeyFunc`). Throws `InvalidArgumentError` for an object
  * without `metadata.name`.
  */
 export function metaNamespaceKeyFunc(obj: KubernetesObject): string {
   const metadata = obj?.metadata;
   const name = metadata?.name;
   if (typeof name !== 'string' || name === '') {
-    throw new InvalidInformerOptionError('obj.metadata.name', 'an object needs a name to be keyed');
+    throw new InvalidArgumentError('obj.metadata.name', 'an object needs a name to be keyed');
   }
   const namespace = metadata?.namespace;
   return namespace ? `${namespace}/${name}` : name;
@@ -59,5 +59,5 @@ export function splitMetaNamespaceKey(key: string): { namespace: string; name: s
   const parts = key.split('/');
   if (parts.length === 1) return { namespace: '', name: parts[0] as string };
   if (parts.length === 2) return { namespace: parts[0] as string, name: parts[1] as string };
-  throw new InvalidInformerOptionError('key', `unexpected key format: ${JSON.stringify(key)}`);
+  throw new InvalidArgumentError('key', `unexpected key format: ${JSON.stringify(key)}`);
 }

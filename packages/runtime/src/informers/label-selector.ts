@@ -1,7 +1,7 @@
 //! Label selectors, parsed from their string form or a `V1LabelSelector`, matched in memory.
 
+import { InvalidArgumentError } from '@ctrlkit/workqueue';
 import type { V1LabelSelector } from '@kubernetes/client-node';
-import { InvalidInformerOptionError } from './errors/invalid-informer-option-error.js';
 
 /** Matches a set of labels. */
 export type LabelMatcher = (labels: Readonly<Record<string, string>> | undefined) => boolean;
@@ -15,7 +15,7 @@ type Requirement = (labels: Readonly<Record<string, string>>) => boolean;
  * Turns a selector into a matcher. Supports `k=v`, `k==v`, `k!=v`, `k in (a,b)`,
  * `k notin (a,b)`, `k` and `!k`, and `V1LabelSelector`'s `matchLabels` and
  * `matchExpressions` (`In`, `NotIn`, `Exists`, `DoesNotExist`). An empty selector matches
- * everything. Throws `InvalidInformerOptionError` (field `selector`) when it cannot be parsed.
+ * everything. Throws `InvalidArgumentError` (field `selector`) when it cannot be parsed.
  */
 export function toLabelMatcher(selector: LabelSelectorLike | undefined): LabelMatcher {
   if (selector === undefined) return () => true;
@@ -63,7 +63,7 @@ function parseSelector(text: string): Requirement[] {
       requirements.push((l) => key in l);
       continue;
     }
-    throw new InvalidInformerOptionError(
+    throw new InvalidArgumentError(
       'selector',
       `cannot parse ${JSON.stringify(term)} in ${JSON.stringify(text)}`,
     );
@@ -90,10 +90,7 @@ function splitTopLevel(text: string): string[] {
 
 function fromLabelSelector(selector: V1LabelSelector): Requirement[] {
   if (selector === null || typeof selector !== 'object') {
-    throw new InvalidInformerOptionError(
-      'selector',
-      'must be a string, a V1LabelSelector or a function',
-    );
+    throw new InvalidArgumentError('selector', 'must be a string, a V1LabelSelector or a function');
   }
   const requirements: Requirement[] = [];
   for (const [key, value] of Object.entries(selector.matchLabels ?? {}))
@@ -115,7 +112,7 @@ function fromLabelSelector(selector: V1LabelSelector): Requirement[] {
         requirements.push((l) => !(key in l));
         break;
       default:
-        throw new InvalidInformerOptionError(
+        throw new InvalidArgumentError(
           'selector.matchExpressions.operator',
           `unknown operator ${JSON.stringify(expression.operator)}`,
         );

@@ -1,7 +1,7 @@
 //! ListWatch: the LIST and WATCH calls of one resource, namespace and selector set.
 
+import { InvalidArgumentError } from '@ctrlkit/workqueue';
 import type { KubeConfig, KubernetesObject } from '@kubernetes/client-node';
-import { InvalidInformerOptionError } from './errors/invalid-informer-option-error.js';
 import {
   collectionPath,
   type GroupVersionResource,
@@ -119,7 +119,7 @@ export function newListWatch<T extends KubernetesObject = KubernetesObject>(
   const labelSelector = optionalString('labelSelector', options.labelSelector);
   const fieldSelector = optionalString('fieldSelector', options.fieldSelector);
   if (options.metadataOnly !== undefined && typeof options.metadataOnly !== 'boolean') {
-    throw new InvalidInformerOptionError('metadataOnly', 'must be a boolean');
+    throw new InvalidArgumentError('metadataOnly', 'must be a boolean');
   }
   return new RestListWatch<T>(
     rest,
@@ -134,7 +134,7 @@ export function newListWatch<T extends KubernetesObject = KubernetesObject>(
 class RestListWatch<T extends KubernetesObject> implements ListWatch<T> {
   readonly #path: string;
   /** Pages requested before they were asked for, by request (see `#fetch`). */
-  readonly #prefetched = new Map<string, Promise<Buffer>>();
+  readonly #prefetched = new Map<string, Promise<ObjectList<T>>>();
 
   constructor(
     readonly client: RestClient,
@@ -151,11 +151,9 @@ class RestListWatch<T extends KubernetesObject> implements ListWatch<T> {
     const key = prefetchKey(options);
     // A list without a continue token starts a new pagination: earlier prefetches are stale.
     if (options.continue === undefined) this.#prefetched.clear();
-    const body = this.#prefetched.get(key) ?? this.#fetch(options);
+    const pending = this.#prefetched.get(key) ?? this.#fetch(options);
     this.#prefetched.delete(key);
-    const list = JSON.parse((await body).toString('utf8')) as ObjectList<T>;
-    if (!Array.isArray(list.items)) list.items = [];
-    return list;
+    return await pending;
   }
 
   /**
@@ -163,7 +161,7 @@ class RestListWatch<T extends KubernetesObject> implements ListWatch<T> {
    * one's continue token arrives (at the head of the body), so the apiserver prepares it
    * while this one is still being received and parsed; `list` then finds it ready.
    */
-  #fetch(options: ListRequestOptions): Promise<Buffer> {
+  #fetch(options: ListRequestOptions): Promise<ObjectList<T>> {
     const query: Query = {
       labelSelector: joinSelectors(this.labelSelector, options.labelSelector),
       fieldSelector: joinSelectors(this.fieldSelector, options.fieldSelector),
@@ -191,7 +189,13 @@ class RestListWatch<T extends KubernetesObject> implements ListWatch<T> {
           this.#prefetched.set(key, nextBody);
         }
       : undefined;
-    return this.client.getBody(this.#path, query, accept, options.signal, onHead);
+    return this.client.getList(
+      this.#path,
+      query,
+      accept,
+      options.signal,
+      onHead,
+    ) as unknown as Promise<ObjectList<T>>;
   }
 
   watch(options: WatchRequestOptions, onEvent: (event: WatchEvent<T>) => void): Promise<void> {
@@ -257,6 +261,6 @@ function joinSelectors(a: string, b: string | undefined): string | undefined {
 function optionalString(field: string, value: unknown): string {
   if (value === undefined) return '';
   if (typeof value !== 'string')
-    throw new InvalidInformerOptionError(field, `must be a string, got ${typeof value}`);
+    throw new InvalidArgumentError(field, `must be a string, got ${typeof value}`);
   return value;
 }

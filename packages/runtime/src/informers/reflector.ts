@@ -1,11 +1,10 @@
 //! The reflector: lists a resource, then watches it from the list's resource version, forever.
 
-import { type Clock, realClock } from '@ctrlkit/workqueue';
+import { type Clock, InvalidArgumentError, realClock } from '@ctrlkit/workqueue';
 import type { KubernetesObject } from '@kubernetes/client-node';
 import { type Logger, noopLogger } from '../logger.js';
 import { Backoff, type BackoffOptions } from './backoff.js';
 import { type ApiStatus, ApiStatusError } from './errors/api-status-error.js';
-import { InvalidInformerOptionError } from './errors/invalid-informer-option-error.js';
 import { ResourceExpiredError } from './errors/resource-expired-error.js';
 import {
   isExpiredError,
@@ -113,14 +112,14 @@ export class Reflector<T extends KubernetesObject = KubernetesObject> {
 
   constructor(options: ReflectorOptions<T>) {
     if (options === null || typeof options !== 'object')
-      throw new InvalidInformerOptionError('options', 'must be an object');
+      throw new InvalidArgumentError('options', 'must be an object');
     const lw = options.listWatch;
     if (!lw || typeof lw.list !== 'function' || typeof lw.watch !== 'function') {
-      throw new InvalidInformerOptionError('listWatch', 'must have list() and watch()');
+      throw new InvalidArgumentError('listWatch', 'must have list() and watch()');
     }
     const sink = options.sink;
     if (!sink || typeof sink.replace !== 'function')
-      throw new InvalidInformerOptionError('sink', 'must be a ReflectorSink');
+      throw new InvalidArgumentError('sink', 'must be a ReflectorSink');
     this.#listWatch = lw;
     this.#sink = sink;
     this.name = options.name ?? 'reflector';
@@ -128,7 +127,7 @@ export class Reflector<T extends KubernetesObject = KubernetesObject> {
       options.pageSize === undefined ? undefined : integer('pageSize', options.pageSize, 0, 0);
     const mode = options.initialListMode ?? DEFAULT_INITIAL_LIST_MODE;
     if (mode !== 'auto' && mode !== 'list' && mode !== 'stream') {
-      throw new InvalidInformerOptionError(
+      throw new InvalidArgumentError(
         'initialListMode',
         `must be 'auto', 'list' or 'stream', got ${String(mode)}`,
       );
@@ -141,7 +140,7 @@ export class Reflector<T extends KubernetesObject = KubernetesObject> {
       1_000,
     );
     if (options.transform !== undefined && typeof options.transform !== 'function') {
-      throw new InvalidInformerOptionError('transform', 'must be a function');
+      throw new InvalidArgumentError('transform', 'must be a function');
     }
     const transform = options.transform;
     this.#transform =
@@ -192,8 +191,7 @@ export class Reflector<T extends KubernetesObject = KubernetesObject> {
 
   /** Lists and watches until `signal` aborts; never rejects. Throws if already running. */
   async run(signal: AbortSignal): Promise<void> {
-    if (this.#running)
-      throw new InvalidInformerOptionError('run', 'the reflector is already running');
+    if (this.#running) throw new InvalidArgumentError('run', 'the reflector is already running');
     this.#running = true;
     try {
       this.#needList = true;
@@ -536,10 +534,7 @@ function describe(error: unknown): string {
 function integer(field: string, value: number | undefined, fallback: number, min: number): number {
   if (value === undefined) return fallback;
   if (!Number.isInteger(value) || value < min) {
-    throw new InvalidInformerOptionError(
-      field,
-      `must be an integer ≥ ${min}, got ${String(value)}`,
-    );
+    throw new InvalidArgumentError(field, `must be an integer ≥ ${min}, got ${String(value)}`);
   }
   return value;
 }

@@ -1,6 +1,6 @@
 //! Names a Kubernetes resource (group, version, plural) and builds its REST paths.
 
-import { InvalidInformerOptionError } from './errors/invalid-informer-option-error.js';
+import { InvalidArgumentError } from '@ctrlkit/workqueue';
 
 /**
  * A resource as the REST API names it: `{ group: '', version: 'v1', resource: 'configmaps' }`
@@ -23,7 +23,7 @@ export type ResourceLike = GroupVersionResource | string;
 
 const dnsLabel = /^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$/;
 
-/** Validates and normalises a resource; throws `InvalidInformerOptionError` naming `field`. */
+/** Validates and normalises a resource; throws `InvalidArgumentError` naming `field`. */
 export function toGroupVersionResource(
   resource: ResourceLike,
   field = 'resource',
@@ -41,32 +41,32 @@ export function toGroupVersionResource(
         resource: parts[2] as string,
       };
     else
-      throw new InvalidInformerOptionError(
+      throw new InvalidArgumentError(
         field,
         `expected 'plural', 'version/plural' or 'group/version/plural', got ${JSON.stringify(resource)}`,
       );
   } else if (typeof resource === 'object' && resource !== null) {
     gvr = { group: resource.group ?? '', version: resource.version, resource: resource.resource };
   } else {
-    throw new InvalidInformerOptionError(
+    throw new InvalidArgumentError(
       field,
       `must be a string or { group, version, resource }, got ${String(resource)}`,
     );
   }
   if (typeof gvr.group !== 'string' || (gvr.group !== '' && !dnsLabel.test(gvr.group))) {
-    throw new InvalidInformerOptionError(
+    throw new InvalidArgumentError(
       `${field}.group`,
       `must be '' or a DNS name, got ${JSON.stringify(gvr.group)}`,
     );
   }
   if (typeof gvr.version !== 'string' || !/^[a-z0-9]+$/.test(gvr.version)) {
-    throw new InvalidInformerOptionError(
+    throw new InvalidArgumentError(
       `${field}.version`,
       `must be a version like 'v1', got ${JSON.stringify(gvr.version)}`,
     );
   }
   if (typeof gvr.resource !== 'string' || !dnsLabel.test(gvr.resource)) {
-    throw new InvalidInformerOptionError(
+    throw new InvalidArgumentError(
       `${field}.resource`,
       `must be a lower-case plural name like 'configmaps', got ${JSON.stringify(gvr.resource)}`,
     );

@@ -55,7 +55,13 @@ describe('RestClient', () => {
       'application/json',
     );
     expect(plain).toEqual(list);
-    expect(seen).toEqual(['gzip', 'identity']);
+    const parsed = await new RestClient(kubeConfig).getList(
+      '/api/v1/configmaps',
+      {},
+      'application/json',
+    );
+    expect(parsed).toEqual(list);
+    expect(seen).toEqual(['gzip', 'identity', 'gzip']);
   });
 
   it('decodes a gzipped watch stream line by line', async () => {

@@ -5,9 +5,10 @@ import * as http from 'node:http';
 import * as https from 'node:https';
 import type { Readable } from 'node:stream';
 import { createGunzip } from 'node:zlib';
+import { InvalidArgumentError } from '@ctrlkit/workqueue';
 import type { KubeConfig } from '@kubernetes/client-node';
+import { ListBodyParser, type ParsedList } from '../internal/list-body-parser.js';
 import { type ApiStatus, ApiStatusError } from './errors/api-status-error.js';
-import { InvalidInformerOptionError } from './errors/invalid-informer-option-error.js';
 import { ResourceExpiredError } from './errors/resource-expired-error.js';
 import { WatchStreamError } from './errors/watch-stream-error.js';
 
@@ -69,19 +70,19 @@ export class RestClient {
       typeof kubeConfig !== 'object' ||
       typeof kubeConfig.getCurrentCluster !== 'function'
     ) {
-      throw new InvalidInformerOptionError(
+      throw new InvalidArgumentError(
         'kubeConfig',
         'must be a KubeConfig from @kubernetes/client-node',
       );
     }
     if (options.onRequest !== undefined && typeof options.onRequest !== 'function') {
-      throw new InvalidInformerOptionError('onRequest', 'must be a function');
+      throw new InvalidArgumentError('onRequest', 'must be a function');
     }
     this.kubeConfig = kubeConfig;
     this.#onRequest = options.onRequest;
     const idle = options.listIdleTimeoutMs;
     if (idle !== undefined && (!Number.isFinite(idle) || idle <= 0)) {
-      throw new InvalidInformerOptionError(
+      throw new InvalidArgumentError(
         'listIdleTimeoutMs',
         `must be a finite number of ms > 0, got ${String(idle)}`,
       );
@@ -89,7 +90,7 @@ export class RestClient {
     this.#listIdleTimeoutMs = idle ?? DEFAULT_LIST_IDLE_TIMEOUT_MS;
     const disable = options.disableCompression;
     if (disable !== undefined && typeof disable !== 'boolean') {
-      throw new InvalidInformerOptionError('disableCompression', 'must be a boolean');
+      throw new InvalidArgumentError('disableCompression', 'must be a boolean');
     }
     this.#acceptEncoding = disable === true ? 'identity' : 'gzip';
   }
@@ -132,6 +133,36 @@ export class RestClient {
     }
     if (!ok) throw statusError(response.statusCode ?? 0, body, `LIST ${url}`);
     return body;
+  }
+
+  /**
+   * GETs a list at `path` and parses it while it arrives: each item as soon as its last
+   * byte is in ({@link ListBodyParser}), so parsing overlaps the transfer. Errors and
+   * `onHead` as {@link RestClient.getBody}.
+   */
+  async getList(
+    path: string,
+    query: Query,
+    accept: string,
+    signal?: AbortSignal,
+    onHead?: (head: Buffer) => void,
+  ): Promise<ParsedList> {
+    const url = withQuery(path, query);
+    const {
+      response,
+      body: stream,
+      idleError,
+    } = await this.#send('list', url, accept, signal, this.#listIdleTimeoutMs);
+    try {
+      if (response.statusCode !== 200) {
+        throw statusError(response.statusCode ?? 0, await readBody(stream), `LIST ${url}`);
+      }
+      const parser = new ListBodyParser();
+      await readBody(stream, onHead, (chunk) => parser.push(chunk));
+      return parser.end();
+    } catch (error) {
+      throw idleError() ?? error;
+    }
   }
 
   /**
@@ -223,7 +254,7 @@ export class RestClient {
     idleTimeoutMs: number | undefined,
   ): Promise<SentRequest> {
     const cluster = this.kubeConfig.getCurrentCluster();
-    if (!cluster) throw new InvalidInformerOptionError('kubeConfig', 'has no current cluster');
+    if (!cluster) throw new InvalidArgumentError('kubeConfig', 'has no current cluster');
     const options: https.RequestOptions = {};
     await this.kubeConfig.applyToHTTPSOptions(options);
     signal?.throwIfAborted();
@@ -288,7 +319,15 @@ function withQuery(path: string, query: Query): string {
 const HEAD_BYTES = 8192;
 const ITEMS_FIELD = Buffer.from('"items":');
 
-function readBody(response: Readable, onHead?: (head: Buffer) => void): Promise<Buffer> {
+/**
+ * Reads a body: whole (resolving to it), or handed chunk by chunk to `onChunk` (resolving
+ * to an empty buffer; an exception from `onChunk` rejects and closes the stream).
+ */
+function readBody(
+  response: Readable,
+  onHead?: (head: Buffer) => void,
+  onChunk?: (chunk: Buffer) => void,
+): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let length = 0;
@@ -303,15 +342,31 @@ function readBody(response: Readable, onHead?: (head: Buffer) => void): Promise<
       }
     };
     response.on('data', (chunk: Buffer) => {
-      chunks.push(chunk);
-      length += chunk.length;
+      if (head !== undefined || onChunk === undefined) {
+        chunks.push(chunk);
+        length += chunk.length;
+      }
       if (head !== undefined && (length >= HEAD_BYTES || chunk.includes(ITEMS_FIELD))) {
         callHead(chunks.length === 1 ? chunk : Buffer.concat(chunks, length));
       }
+      if (onChunk !== undefined) {
+        if (head === undefined) chunks.length = 0;
+        try {
+          onChunk(chunk);
+        } catch (error) {
+          response.destroy();
+          reject(error);
+        }
+      }
     });
     response.on('end', () => {
-      const body = chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, length);
-      if (head !== undefined) callHead(body);
+      const body =
+        onChunk !== undefined
+          ? Buffer.alloc(0)
+          : chunks.length === 1
+            ? (chunks[0] as Buffer)
+            : Buffer.concat(chunks, length);
+      if (head !== undefined) callHead(onChunk !== undefined ? Buffer.concat(chunks) : body);
       resolve(body);
     });
     response.on('error', reject);

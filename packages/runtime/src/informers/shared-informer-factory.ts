@@ -1,10 +1,9 @@
 //! A factory that hands out one shared informer per resource and option set, and starts them.
 
-import type { Clock } from '@ctrlkit/workqueue';
+import { type Clock, InvalidArgumentError } from '@ctrlkit/workqueue';
 import type { KubeConfig, KubernetesObject } from '@kubernetes/client-node';
 import { type Logger, noopLogger } from '../logger.js';
 import type { BackoffOptions } from './backoff.js';
-import { InvalidInformerOptionError } from './errors/invalid-informer-option-error.js';
 import { newListWatch } from './list-watch.js';
 import { type Lister, newLister } from './lister.js';
 import type { InitialListMode } from './reflector.js';
@@ -18,12 +17,38 @@ import { SharedIndexInformer } from './shared-informer.js';
 import type { Indexers } from './store.js';
 import type { TransformFunc } from './transform.js';
 
-/** Options every informer of a factory shares. */
+/**
+ * What the informers of one resource default to (controller-runtime's `cache.ByObject`);
+ * options given to `forResource` win over these.
+ */
+export interface ResourceCacheOptions {
+  /** Only this namespace. Default: the factory's `namespace`. */
+  namespace?: string;
+  /** A label selector. Default: the factory's `labelSelector`. */
+  labelSelector?: string;
+  /** A field selector. Default: the factory's `fieldSelector`. */
+  fieldSelector?: string;
+  /** Cache `PartialObjectMetadata` only. Default `false`. */
+  metadataOnly?: boolean;
+  /** Applied to each object of this resource before it is cached; `null` for none. Default: the factory's `transform`. */
+  transform?: TransformFunc<KubernetesObject> | null;
+}
+
+/** Options every informer of a factory shares (controller-runtime's `cache.Options`). */
 export interface SharedInformerFactoryOptions {
   /** The default resync period of informers, in ms; `0` for none. Default `0`. */
   defaultResyncPeriodMs?: number;
   /** Restrict every informer to this namespace. Default: all namespaces. */
   namespace?: string;
+  /** A label selector for every informer (`DefaultLabelSelector`). Default: none. */
+  labelSelector?: string;
+  /** A field selector for every informer (`DefaultFieldSelector`). Default: none. */
+  fieldSelector?: string;
+  /**
+   * Defaults per resource (`ByObject`), keyed like `forResource`'s argument
+   * (`'v1/configmaps'`, `'apps/v1/deployments'`). Default: none.
+   */
+  byResource?: Readonly<Record<string, ResourceCacheOptions>>;
   /** Applied to every object before it is cached; `null` for none. Default `dropManagedFields`. */
   transform?: TransformFunc<KubernetesObject> | null;
   /** How the initial state is fetched: `'list'`, `'stream'` or `'auto'` (stream, else LIST). Default `DEFAULT_INITIAL_LIST_MODE`. */
@@ -71,28 +96,41 @@ export interface InformerForOptions<T> {
 export class SharedInformerFactory {
   readonly client: RestClient;
   readonly #options: SharedInformerFactoryOptions;
+  readonly #byResource = new Map<string, ResourceCacheOptions>();
   readonly #informers = new Map<string, SharedIndexInformer<KubernetesObject>>();
   readonly #running = new Map<string, Promise<void>>();
 
   constructor(client: KubeConfig | RestClient, options: SharedInformerFactoryOptions = {}) {
     if (options === null || typeof options !== 'object')
-      throw new InvalidInformerOptionError('options', 'must be an object');
+      throw new InvalidArgumentError('options', 'must be an object');
     this.client =
       client instanceof RestClient
         ? client
         : new RestClient(client, { disableCompression: options.disableCompression });
     if (options.namespace !== undefined && typeof options.namespace !== 'string') {
-      throw new InvalidInformerOptionError('namespace', 'must be a string');
+      throw new InvalidArgumentError('namespace', 'must be a string');
     }
     const resync = options.defaultResyncPeriodMs;
     if (
       resync !== undefined &&
       (typeof resync !== 'number' || !(resync >= 0) || !Number.isFinite(resync))
     ) {
-      throw new InvalidInformerOptionError(
+      throw new InvalidArgumentError(
         'defaultResyncPeriodMs',
         `must be a finite number of ms ≥ 0, got ${String(resync)}`,
       );
+    }
+    for (const field of ['labelSelector', 'fieldSelector'] as const) {
+      if (options[field] !== undefined && typeof options[field] !== 'string') {
+        throw new InvalidArgumentError(field, 'must be a string');
+      }
+    }
+    for (const [resource, defaults] of Object.entries(options.byResource ?? {})) {
+      const gvr = toGroupVersionResource(resource, `byResource['${resource}']`);
+      if (defaults === null || typeof defaults !== 'object') {
+        throw new InvalidArgumentError(`byResource['${resource}']`, 'must be an object');
+      }
+      this.#byResource.set(formatGroupVersionResource(gvr), defaults);
     }
     this.#options = options;
   }
@@ -103,23 +141,24 @@ export class SharedInformerFactory {
     options: InformerForOptions<T> = {},
   ): SharedIndexInformer<T> {
     const gvr = toGroupVersionResource(resource);
-    const namespace = options.namespace ?? this.#options.namespace ?? '';
+    const o = this.#options;
+    const defaults = this.#byResource.get(formatGroupVersionResource(gvr)) ?? {};
     const identity = {
-      namespace,
-      labelSelector: options.labelSelector ?? '',
-      fieldSelector: options.fieldSelector ?? '',
-      metadataOnly: options.metadataOnly === true,
+      namespace: options.namespace ?? defaults.namespace ?? o.namespace ?? '',
+      labelSelector: options.labelSelector ?? defaults.labelSelector ?? o.labelSelector ?? '',
+      fieldSelector: options.fieldSelector ?? defaults.fieldSelector ?? o.fieldSelector ?? '',
+      metadataOnly: (options.metadataOnly ?? defaults.metadataOnly) === true,
     };
     const key = `${formatGroupVersionResource(gvr)}?${JSON.stringify(identity)}`;
     let informer = this.#informers.get(key) as SharedIndexInformer<T> | undefined;
     if (informer === undefined) {
-      const o = this.#options;
+      const transform = 'transform' in defaults ? defaults.transform : o.transform;
       informer = new SharedIndexInformer<T>({
         listWatch: newListWatch<T>(this.client, gvr, identity),
         name: informerName(formatGroupVersionResource(gvr), identity),
         resyncPeriodMs: options.resyncPeriodMs ?? o.defaultResyncPeriodMs,
         indexers: options.indexers,
-        transform: o.transform as TransformFunc<T> | null | undefined,
+        transform: transform as TransformFunc<T> | null | undefined,
         initialListMode: o.initialListMode,
         pageSize: o.pageSize,
         minWatchTimeoutMs: o.minWatchTimeoutMs,

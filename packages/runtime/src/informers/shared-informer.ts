@@ -1,10 +1,9 @@
 //! Shared informers: one list+watch and one cache per resource, fanned out to many handlers.
 
-import { type Clock, realClock, type Timer } from '@ctrlkit/workqueue';
+import { type Clock, InvalidArgumentError, realClock, type Timer } from '@ctrlkit/workqueue';
 import type { KubernetesObject } from '@kubernetes/client-node';
 import { type Logger, noopLogger } from '../logger.js';
 import type { BackoffOptions } from './backoff.js';
-import { InvalidInformerOptionError } from './errors/invalid-informer-option-error.js';
 import { DeletedFinalStateUnknown } from './key-func.js';
 import type { ListWatch } from './list-watch.js';
 import { type InitialListMode, Reflector, type ReflectorSink } from './reflector.js';
@@ -116,13 +115,13 @@ export class SharedIndexInformer<T extends KubernetesObject = KubernetesObject>
 
   constructor(options: SharedIndexInformerOptions<T>) {
     if (options === null || typeof options !== 'object')
-      throw new InvalidInformerOptionError('options', 'must be an object');
+      throw new InvalidArgumentError('options', 'must be an object');
     this.name = options.name ?? 'informer';
     this.#resyncPeriodMs = resyncPeriod('resyncPeriodMs', options.resyncPeriodMs, 0);
     const transform =
       options.transform === undefined ? (dropManagedFields as TransformFunc<T>) : options.transform;
     if (transform !== null && typeof transform !== 'function') {
-      throw new InvalidInformerOptionError('transform', 'must be a function or null');
+      throw new InvalidArgumentError('transform', 'must be a function or null');
     }
     this.#clock = options.clock ?? realClock;
     this.#logger = options.logger ?? noopLogger;
@@ -152,14 +151,14 @@ export class SharedIndexInformer<T extends KubernetesObject = KubernetesObject>
     options: HandlerOptions = {},
   ): ResourceEventHandlerRegistration {
     if (handler === null || typeof handler !== 'object') {
-      throw new InvalidInformerOptionError(
+      throw new InvalidArgumentError(
         'handler',
         'must be an object with onAdd, onUpdate and/or onDelete',
       );
     }
     for (const name of ['onAdd', 'onUpdate', 'onDelete'] as const) {
       if (handler[name] !== undefined && typeof handler[name] !== 'function') {
-        throw new InvalidInformerOptionError(`handler.${name}`, 'must be a function');
+        throw new InvalidArgumentError(`handler.${name}`, 'must be a function');
       }
     }
     let period = resyncPeriod('resyncPeriodMs', options?.resyncPeriodMs, this.#resyncPeriodMs);
@@ -225,13 +224,13 @@ export class SharedIndexInformer<T extends KubernetesObject = KubernetesObject>
   /**
    * Lists and watches, keeping the cache and handlers up to date, until `signal` aborts;
    * resolves then. Errors are logged and retried, never thrown. Throws
-   * `InvalidInformerOptionError` (field `run`) when called twice: an informer runs once.
+   * `InvalidArgumentError` (field `run`) when called twice: an informer runs once.
    */
   async run(signal: AbortSignal): Promise<void> {
     if (!(signal instanceof AbortSignal))
-      throw new InvalidInformerOptionError('signal', 'must be an AbortSignal');
+      throw new InvalidArgumentError('signal', 'must be an AbortSignal');
     if (this.#started)
-      throw new InvalidInformerOptionError('run', `informer ${this.name} was already started`);
+      throw new InvalidArgumentError('run', `informer ${this.name} was already started`);
     this.#started = true;
     if (signal.aborted) {
       this.#stopped = true;
@@ -434,7 +433,7 @@ function pollSynced(source: { hasSynced(): boolean }, signal: AbortSignal): Prom
 function resyncPeriod(field: string, value: number | undefined, fallback: number): number {
   if (value === undefined) return fallback;
   if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) {
-    throw new InvalidInformerOptionError(
+    throw new InvalidArgumentError(
       field,
       `must be a finite number of ms ≥ 0, got ${String(value)}`,
     );

@@ -1,6 +1,6 @@
+import { InvalidArgumentError } from '@ctrlkit/workqueue';
 import type { KubernetesObject } from '@kubernetes/client-node';
 import { describe, expect, it } from 'vitest';
-import { InvalidInformerOptionError } from './errors/invalid-informer-option-error.js';
 import {
   DeletedFinalStateUnknown,
   deletionHandlingMetaNamespaceKeyFunc,
@@ -29,7 +29,7 @@ describe('key functions', () => {
   it('keys namespaced objects namespace/name and cluster-scoped ones by name', () => {
     expect(metaNamespaceKeyFunc(cm('ns', 'a'))).toBe('ns/a');
     expect(metaNamespaceKeyFunc({ metadata: { name: 'node-1' } })).toBe('node-1');
-    expect(() => metaNamespaceKeyFunc({ metadata: {} })).toThrow(InvalidInformerOptionError);
+    expect(() => metaNamespaceKeyFunc({ metadata: {} })).toThrow(InvalidArgumentError);
   });
 
   it('deletionHandlingMetaNamespaceKeyFunc uses a tombstone key', () => {

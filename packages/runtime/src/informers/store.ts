@@ -1,7 +1,7 @@
 //! An indexed in-memory store of objects keyed by `namespace/name` (client-go's Indexer).
 
+import { InvalidArgumentError } from '@ctrlkit/workqueue';
 import type { KubernetesObject } from '@kubernetes/client-node';
-import { InvalidInformerOptionError } from './errors/invalid-informer-option-error.js';
 import { type KeyFunc, metaNamespaceKeyFunc } from './key-func.js';
 
 /** Computes the values under which an object is indexed (none, one or several). */
@@ -42,7 +42,7 @@ export class Indexer<T extends KubernetesObject = KubernetesObject> {
 
   constructor(options: IndexerOptions<T> = {}) {
     if (options.keyFunc !== undefined && typeof options.keyFunc !== 'function') {
-      throw new InvalidInformerOptionError('keyFunc', 'must be a function');
+      throw new InvalidArgumentError('keyFunc', 'must be a function');
     }
     this.keyFunc = options.keyFunc ?? (metaNamespaceKeyFunc as KeyFunc<T>);
     this.#addIndexer(NAMESPACE_INDEX, metaNamespaceIndexFunc as IndexFunc<T>);
@@ -56,17 +56,17 @@ export class Indexer<T extends KubernetesObject = KubernetesObject> {
 
   /**
    * Adds index functions; objects already stored are indexed at once. Throws
-   * `InvalidInformerOptionError` for a name already in use or a value that is not a function.
+   * `InvalidArgumentError` for a name already in use or a value that is not a function.
    */
   addIndexers(indexers: Indexers<T>): void {
     if (indexers === null || typeof indexers !== 'object') {
-      throw new InvalidInformerOptionError('indexers', 'must be an object of index functions');
+      throw new InvalidArgumentError('indexers', 'must be an object of index functions');
     }
     for (const [name, fn] of Object.entries(indexers)) {
       if (typeof fn !== 'function')
-        throw new InvalidInformerOptionError(`indexers.${name}`, 'must be a function');
+        throw new InvalidArgumentError(`indexers.${name}`, 'must be a function');
       if (this.#indexers.has(name))
-        throw new InvalidInformerOptionError(`indexers.${name}`, 'an index of that name exists');
+        throw new InvalidArgumentError(`indexers.${name}`, 'an index of that name exists');
     }
     for (const [name, fn] of Object.entries(indexers)) this.#addIndexer(name, fn);
   }
@@ -162,10 +162,7 @@ export class Indexer<T extends KubernetesObject = KubernetesObject> {
   #indexFunc(indexName: string): IndexFunc<T> {
     const fn = this.#indexers.get(indexName);
     if (fn === undefined)
-      throw new InvalidInformerOptionError(
-        'indexName',
-        `no index named ${JSON.stringify(indexName)}`,
-      );
+      throw new InvalidArgumentError('indexName', `no index named ${JSON.stringify(indexName)}`);
     return fn;
   }
 

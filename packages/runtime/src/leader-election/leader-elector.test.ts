@@ -1,3 +1,4 @@
+import { InvalidArgumentError } from '@ctrlkit/workqueue';
 import { FakeClock } from '@ctrlkit/workqueue/testing';
 import { describe, expect, it } from 'vitest';
 import { LeaderElectionError } from './leader-election-error.js';
@@ -103,7 +104,6 @@ function candidate(
     lock,
     clock,
     random: () => 0,
-    wallTime: () => new Date(1_700_000_000_000 + clock.now()),
     callbacks: {
       onStartedLeading: (signal) => {
         leadingSignal = signal;
@@ -143,9 +143,9 @@ describe('LeaderElector options', () => {
     try {
       make();
     } catch (error) {
-      expect(LeaderElectionError.isInstance(error)).toBe(true);
-      expect((error as LeaderElectionError).reason).toBe('InvalidConfig');
-      expect((error as LeaderElectionError).field).toBe(field);
+      expect(InvalidArgumentError.isInstance(error)).toBe(true);
+      expect((error as InvalidArgumentError).reason).toBe('InvalidArgument');
+      expect((error as InvalidArgumentError).field).toBe(field);
     }
   });
 

@@ -1,6 +1,6 @@
 //! Leader election on a lock object, with client-go's timing and semantics (`tools/leaderelection`).
 
-import { type Clock, realClock } from '@ctrlkit/workqueue';
+import { type Clock, InvalidArgumentError, realClock } from '@ctrlkit/workqueue';
 import { sleep } from '../internal/sleep.js';
 import { type Logger, noopLogger } from '../logger.js';
 import { LeaderElectionError } from './leader-election-error.js';
@@ -62,10 +62,8 @@ export interface LeaderElectorOptions {
   releaseOnCancel?: boolean;
   /** A name for logs, e.g. the controller's name. Default: the lock's `describe()`. */
   name?: string;
-  /** The clock for every timing decision. Default: the real clock. */
+  /** The clock for every timing decision and the times written into records. Default: the real clock. */
   clock?: Clock;
-  /** The wall-clock time written into records. Default: the real time, advanced by `clock`. */
-  wallTime?: () => Date;
   /** A random number in [0, 1), for jitter. Default `Math.random`. */
   random?: () => number;
   /** Where to log. Default: nowhere. */
@@ -80,8 +78,8 @@ const emptyRecord: LeaderElectionRecord = {
   leaderTransitions: 0,
 };
 
-function invalid(field: string, problem: string): LeaderElectionError {
-  return new LeaderElectionError('InvalidConfig', `invalid ${field}: ${problem}`, field);
+function invalid(field: string, problem: string): InvalidArgumentError {
+  return new InvalidArgumentError(field, problem);
 }
 
 /**
@@ -170,10 +168,7 @@ export class LeaderElector {
     this.#releaseOnCancel = options.releaseOnCancel ?? true;
     this.#name = options.name ?? options.lock.describe();
     this.#clock = options.clock ?? realClock;
-    const clock = this.#clock;
-    // The one read of the real wall clock: an anchor, advanced by the injected clock.
-    const origin = Date.now() - clock.now();
-    this.#wallTime = options.wallTime ?? (() => new Date(origin + clock.now()));
+    this.#wallTime = () => new Date(this.#clock.now());
     this.#random = options.random ?? Math.random;
     this.#logger = options.logger ?? noopLogger;
   }

@@ -1,5 +1,5 @@
+import { InvalidArgumentError } from '@ctrlkit/workqueue';
 import { describe, expect, it } from 'vitest';
-import { LeaderElectionError } from './leader-election-error.js';
 import { formatMicroTime, LeaseLock } from './lease-lock.js';
 
 describe('LeaseLock', () => {
@@ -21,8 +21,8 @@ describe('LeaseLock', () => {
     } catch (e) {
       error = e;
     }
-    expect(LeaderElectionError.isInstance(error)).toBe(true);
-    expect((error as LeaderElectionError).field).toBe(field);
+    expect(InvalidArgumentError.isInstance(error)).toBe(true);
+    expect((error as InvalidArgumentError).field).toBe(field);
   });
 
   it('refuses to update before it has read or created the Lease', async () => {

@@ -1,5 +1,6 @@
 //! A ResourceLock on a `coordination.k8s.io/v1` Lease (client-go's `LeaseLock`).
 
+import { InvalidArgumentError } from '@ctrlkit/workqueue';
 import {
   CoordinationV1Api,
   type KubeConfig,
@@ -11,7 +12,6 @@ import {
   type V1LeaseSpec,
   type V1MicroTime,
 } from '@kubernetes/client-node';
-import { LeaderElectionError } from './leader-election-error.js';
 import type { LeaderElectionRecord, ObservedRecord, ResourceLock } from './resource-lock.js';
 
 /** What the lock needs to record an event on its Lease: our `EventRecorder` satisfies it. */
@@ -83,11 +83,7 @@ export class LeaseLock implements ResourceLock {
   constructor(options: LeaseLockOptions) {
     for (const field of ['namespace', 'name'] as const) {
       if (typeof options[field] !== 'string' || options[field] === '') {
-        throw new LeaderElectionError(
-          'InvalidConfig',
-          `invalid ${field}: must not be empty`,
-          field,
-        );
+        throw new InvalidArgumentError(field, 'must not be empty');
       }
     }
     this.#namespace = options.namespace;
@@ -97,10 +93,9 @@ export class LeaseLock implements ResourceLock {
     else if (options.kubeConfig !== undefined)
       this.#api = options.kubeConfig.makeApiClient(CoordinationV1Api);
     else {
-      throw new LeaderElectionError(
-        'InvalidConfig',
-        'invalid kubeConfig: LeaseLock needs options.kubeConfig or options.api',
+      throw new InvalidArgumentError(
         'kubeConfig',
+        'LeaseLock needs options.kubeConfig or options.api',
       );
     }
     this.#eventRecorder = options.eventRecorder;

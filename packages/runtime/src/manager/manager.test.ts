@@ -300,3 +300,28 @@ describe('Manager endpoints', () => {
     await running;
   });
 });
+
+describe('Manager.add with a Controller', () => {
+  it('runs a controller added with needLeaderElection: false before and without leading', async () => {
+    const m = manager({
+      leaderElection: { leaseName: 'never', leaseNamespace: 'ns' },
+    });
+    const reconciled: string[] = [];
+    const agent = new Controller({ name: 'agent', reconcile: (key) => void reconciled.push(key) });
+    m.add(agent, { needLeaderElection: false });
+    expect(() =>
+      m.add(new Controller({ name: 'x', reconcile: () => {} }), {
+        needLeaderElection: 'no' as never,
+      }),
+    ).toThrow(/options\.needLeaderElection/);
+    const stop = new AbortController();
+    const running = m.start(stop.signal);
+    agent.enqueue('ns/a');
+    for (let i = 0; i < 20 && reconciled.length === 0; i++) await tick();
+    // The Lease cannot be reached (the cluster points nowhere), yet the agent runs.
+    expect(reconciled).toEqual(['ns/a']);
+    expect(m.isLeader()).toBe(false);
+    stop.abort();
+    await running;
+  });
+});

@@ -227,21 +227,25 @@ export class Manager {
   }
 
   /**
-   * Adds work to run. A {@link Controller} is run as a leader-only runnable named after it,
-   * reporting its queue and reconcile metrics to this manager (unless its options named
-   * others). Call before `start`.
+   * Adds work to run. A {@link Controller} is run as a runnable named after it, leader-only
+   * unless `options.needLeaderElection` is false, and reports its queue and reconcile
+   * metrics to this manager (unless its options named others). Call before `start`.
    */
-  add(runnable: Runnable | Controller): this {
+  add(runnable: Runnable | Controller, options: { needLeaderElection?: boolean } = {}): this {
     if (this.#started) throw new ManagerError('AlreadyStarted', 'add() after start()');
     if (runnable instanceof Controller) {
       const controller = runnable;
+      const needLeaderElection = options.needLeaderElection ?? true;
+      if (typeof needLeaderElection !== 'boolean') {
+        throw new InvalidArgumentError('options.needLeaderElection', 'expected a boolean');
+      }
       controller.useMetrics({
         metricsProvider: this.metricsProvider,
         reconcileMetrics: this.reconcileMetrics,
       });
       this.#runnables.push({
         name: controller.name,
-        needLeaderElection: true,
+        needLeaderElection,
         start: (signal) => controller.run(signal),
       });
       return this;
@@ -394,7 +398,14 @@ export class Manager {
       signal.removeEventListener('abort', onAbort);
       stopping = true;
       this.#logger.info({}, 'stopping manager');
-      const stillRunning = await this.#stopRunnables(leaders, leaderTasks, others, otherTasks);
+      const deadline = this.#clock.now() + this.#gracefulShutdownTimeoutMs;
+      const stillRunning = await this.#stopRunnables(
+        deadline,
+        leaders,
+        leaderTasks,
+        others,
+        otherTasks,
+      );
       if (stillRunning.length > 0) {
         fail(
           new ManagerError(
@@ -408,7 +419,11 @@ export class Manager {
       await electorDone;
       informers.abort();
       await this.informerFactory.shutdown();
-      await Promise.all([...this.#recorders.values()].map((recorder) => recorder.shutDown()));
+      // Queued events are written while time is left; the rest are dropped.
+      await this.#within(
+        deadline,
+        Promise.all([...this.#recorders.values()].map((recorder) => recorder.shutDown())),
+      );
       await Promise.all(this.#servers.map(close));
       this.#servers = [];
       this.#logger.info({}, 'manager stopped');
@@ -416,31 +431,34 @@ export class Manager {
     if (failure !== undefined) throw failure;
   }
 
-  /** Stops leader-only runnables, then the others, within the graceful timeout; the names still running. */
+  /** Stops leader-only runnables, then the others, until `deadline`; the names still running. */
   async #stopRunnables(
+    deadline: number,
     leaders: AbortController,
     leaderTasks: Task[],
     others: AbortController,
     otherTasks: Task[],
   ): Promise<string[]> {
-    const deadline = this.#clock.now() + this.#gracefulShutdownTimeoutMs;
-    const timeout = new AbortController();
-    const waitFor = async (tasks: Task[]): Promise<void> => {
-      const left = deadline - this.#clock.now();
-      if (left <= 0 || tasks.every((task) => task.finished)) return;
-      const expired = Number.isFinite(left)
-        ? sleep(this.#clock, left, timeout.signal)
-        : new Promise<void>(() => {});
-      await Promise.race([Promise.all(tasks.map((task) => task.done)), expired]);
-    };
     leaders.abort(new Error('manager stopping'));
-    await waitFor(leaderTasks);
+    await this.#within(deadline, Promise.all(leaderTasks.map((task) => task.done)));
     others.abort(new Error('manager stopping'));
-    await waitFor(otherTasks);
-    timeout.abort();
+    await this.#within(deadline, Promise.all(otherTasks.map((task) => task.done)));
     return [...leaderTasks, ...otherTasks]
       .filter((task) => !task.finished)
       .map((task) => task.name);
+  }
+
+  /** Waits for `work`, or until the clock reaches `deadline`, whichever comes first. */
+  async #within(deadline: number, work: Promise<unknown>): Promise<void> {
+    const left = deadline - this.#clock.now();
+    if (!(left > 0)) return;
+    if (!Number.isFinite(left)) {
+      await work;
+      return;
+    }
+    const timeout = new AbortController();
+    await Promise.race([work, sleep(this.#clock, left, timeout.signal)]);
+    timeout.abort();
   }
 
   /** Binds the metrics and probe endpoints. */
@@ -529,7 +547,7 @@ function newElector(
       ...rest,
     });
   } catch (error) {
-    if (LeaderElectionError.isInstance(error) && error.field !== undefined) {
+    if (InvalidArgumentError.isInstance(error)) {
       const field = `leaderElection.${error.field === 'lock.identity' ? 'identity' : `${error.field}Ms`}`;
       throw new InvalidArgumentError(field, error.message);
     }

@@ -2,8 +2,11 @@
 
 const marker = Symbol.for('@ctrlkit/runtime/InformerError');
 
-/** Why an informer operation failed; a program can branch on it. */
-export type InformerErrorReason = 'InvalidOption' | 'ApiStatus' | 'ResourceExpired' | 'WatchStream';
+/**
+ * Why an informer operation failed; a program can branch on it. An invalid option or
+ * argument is not an `InformerError` but the `InvalidArgumentError` every ctrlkit package throws.
+ */
+export type InformerErrorReason = 'ApiStatus' | 'ResourceExpired' | 'WatchStream';
 
 /**
  * The base class of the informers' errors. Use `InformerError.isInstance(error)` (or a

@@ -1,0 +1,46 @@
+import type { InvalidArgumentError } from '@ctrlkit/workqueue';
+import { CoreV1Api, KubeConfig } from '@kubernetes/client-node';
+import { Registry } from 'prom-client';
+import { describe, expect, it } from 'vitest';
+import { PrometheusRestClientMetrics } from '../metrics/rest-client-metrics.js';
+import { ApiClientFactory, DEFAULT_BURST, DEFAULT_QPS } from './api-client-factory.js';
+
+function nowhere(): KubeConfig {
+  const config = new KubeConfig();
+  config.loadFromOptions({
+    clusters: [{ name: 'c', server: 'https://127.0.0.1:1' }],
+    users: [{ name: 'u' }],
+    contexts: [{ name: 'x', cluster: 'c', user: 'u' }],
+    currentContext: 'x',
+  });
+  return config;
+}
+
+describe('ApiClientFactory', () => {
+  it("uses controller-runtime's 20 qps and burst 30, not client-go's 5 and 10", () => {
+    expect([DEFAULT_QPS, DEFAULT_BURST]).toEqual([20, 30]);
+  });
+
+  it.each([
+    ['qps', { qps: 0 }],
+    ['qps', { qps: -1 }],
+    ['burst', { burst: 0 }],
+    ['burst', { burst: 2.5 }],
+    ['userAgent', { userAgent: ' ' }],
+  ])('rejects an invalid %s naming it', (field, options) => {
+    expect(() => new ApiClientFactory(nowhere(), options)).toThrow(
+      expect.objectContaining({ field }) as InvalidArgumentError,
+    );
+  });
+
+  it("counts a request that got no answer under code '<error>'", async () => {
+    const registry = new Registry();
+    const factory = new ApiClientFactory(nowhere(), {
+      metrics: new PrometheusRestClientMetrics(registry),
+    });
+    await expect(factory.makeApiClient(CoreV1Api).listNamespace()).rejects.toThrow();
+    expect(await registry.metrics()).toContain(
+      'rest_client_requests_total{code="<error>",method="GET",host="127.0.0.1:1"} 1',
+    );
+  });
+});
