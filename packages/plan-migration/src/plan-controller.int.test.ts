@@ -83,7 +83,12 @@ const trueTypes = (o: { status?: { conditions?: Array<{ type: string; status: st
   (o.status?.conditions ?? []).filter((c) => c.status === 'True').map((c) => c.type);
 
 /** Providers, maps (Ready, as their controllers would mark them), a simulated source and a running controller. */
-async function setup(options: { vms: number; diskMiB?: number; rate?: number }) {
+async function setup(options: {
+  vms: number;
+  diskMiB?: number;
+  rate?: number;
+  diskMiBOf?: (i: number) => number;
+}) {
   const namespace = await createTestNamespace(kubeConfig, 'plan-');
   const target = await createTestNamespace(kubeConfig, 'target-');
   const objects: Array<[keyof typeof PLURALS, string, object]> = [
@@ -142,7 +147,13 @@ async function setup(options: { vms: number; diskMiB?: number; rate?: number }) 
       name: `vm-${i}`,
       powerState: 'On' as const,
       networks: ['net-1'],
-      disks: [{ id: 'disk-0', capacityMiB: options.diskMiB ?? 100, datastore: 'ds-1' }],
+      disks: [
+        {
+          id: 'disk-0',
+          capacityMiB: options.diskMiBOf?.(i) ?? options.diskMiB ?? 100,
+          datastore: 'ds-1',
+        },
+      ],
     })),
   });
   const registry = new Registry();
@@ -359,11 +370,14 @@ describe('PlanController against a real apiserver', () => {
   });
 
   it('deleting the Plan cleans up its orphans but keeps the VMs and what they own', async () => {
-    const t = await setup({ vms: 2, diskMiB: 100_000, rate: 1000 });
+    const t = await setup({ vms: 2, rate: 1000, diskMiBOf: (i) => (i === 0 ? 100 : 100_000) });
     t.start();
-    await t.plan([{ id: 'vm-0' }, { id: 'vm-1' }]);
-    await t.migration({ cancel: [] });
-    await t.untilPlan('copying', (p) => vmStatus(p, 'vm-0')?.phase === 'CopyDisks');
+    await t.plan();
+    await t.migration();
+    await t.untilPlan(
+      'vm-0 done, vm-1 copying',
+      (p) => vmTypes(p, 'vm-0').includes('Succeeded') && vmStatus(p, 'vm-1')?.phase === 'CopyDisks',
+    );
     await custom.deleteNamespacedCustomObject({
       group: GROUP,
       version: VERSION,
@@ -371,11 +385,13 @@ describe('PlanController against a real apiserver', () => {
       namespace: t.namespace,
       name: 'plan',
     });
-    await waitFor(
-      'orphans gone',
+    const disks = await waitFor(
+      'vm-1 disk gone',
       () => t.targetObjects('disk'),
-      (d) => d.length === 0,
+      (d) => d.every((cm) => cm.metadata?.labels?.vmID !== 'vm-1'),
     );
+    expect(disks.map((d) => d.metadata?.labels?.vmID)).toEqual(['vm-0']);
+    expect((await t.targetObjects('vm')).map((v) => v.metadata?.name)).toEqual(['vm-0']);
   });
 
   it('the apiserver rejects what the schema can: a targetNamespace that is not DNS-1123', async () => {

@@ -423,32 +423,51 @@ export class PlanController {
   }
 }
 
+/** The controller's metrics on `registry`, reusing those a previous controller registered there. */
 function metrics(registry: Registry) {
+  const once = <M>(name: string, make: () => M): M =>
+    (registry.getSingleMetric(name) as M | undefined) ?? make();
   return {
-    migrations: new Counter({
-      name: 'ctrlkit_plan_migrations_total',
-      help: 'Plan executions ended, by result (Succeeded, Failed, Canceled).',
-      labelNames: ['result'],
-      registers: [registry],
-    }),
-    duration: new Histogram({
-      name: 'ctrlkit_plan_migration_duration_seconds',
-      help: 'Duration of ended plan executions, from started to completed.',
-      labelNames: ['result'],
-      buckets: [1, 5, 15, 60, 300, 900, 3600, 4 * 3600, 12 * 3600],
-      registers: [registry],
-    }),
-    vms: new Gauge({
-      name: 'ctrlkit_plan_vms',
-      help: 'VMs of each plan by pipeline phase.',
-      labelNames: ['plan', 'phase'],
-      registers: [registry],
-    }),
-    transitions: new Counter({
-      name: 'ctrlkit_plan_vm_phase_transitions_total',
-      help: 'VM phase changes, by the phase entered.',
-      labelNames: ['phase'],
-      registers: [registry],
-    }),
+    migrations: once(
+      'ctrlkit_plan_migrations_total',
+      () =>
+        new Counter({
+          name: 'ctrlkit_plan_migrations_total',
+          help: 'Plan executions ended, by result (Succeeded, Failed, Canceled).',
+          labelNames: ['result'],
+          registers: [registry],
+        }),
+    ),
+    duration: once(
+      'ctrlkit_plan_migration_duration_seconds',
+      () =>
+        new Histogram({
+          name: 'ctrlkit_plan_migration_duration_seconds',
+          help: 'Duration of ended plan executions, from started to completed.',
+          labelNames: ['result'],
+          buckets: [1, 5, 15, 60, 300, 900, 3600, 4 * 3600, 12 * 3600],
+          registers: [registry],
+        }),
+    ),
+    vms: once(
+      'ctrlkit_plan_vms',
+      () =>
+        new Gauge({
+          name: 'ctrlkit_plan_vms',
+          help: 'VMs of each plan by pipeline phase.',
+          labelNames: ['plan', 'phase'],
+          registers: [registry],
+        }),
+    ),
+    transitions: once(
+      'ctrlkit_plan_vm_phase_transitions_total',
+      () =>
+        new Counter({
+          name: 'ctrlkit_plan_vm_phase_transitions_total',
+          help: 'VM phase changes, by the phase entered.',
+          labelNames: ['phase'],
+          registers: [registry],
+        }),
+    ),
   };
 }
