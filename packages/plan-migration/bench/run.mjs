@@ -106,3 +106,170 @@ console.log(
 console.log(
   'Forklift: one Plan status update per reconcile pass (plus the Migration mirror), the same pattern as here.',
 );
+
+// Part 2: the same plans through the PlanController against a real kube-apiserver and etcd
+// (@ctrlkit/envtest), polling every POLL_MS instead of PollReQ's 3 s. API writes = Plan and
+// Migration status writes + destination writes (ConfigMaps standing in for disks and VMs).
+const { startControlPlane, installCRDs, createTestNamespace } = await import('@ctrlkit/envtest');
+const { CustomObjectsApi } = await import('@kubernetes/client-node');
+const { realClock } = await import('@ctrlkit/workqueue');
+const { PlanController, SimulatedSource, forkliftCrds, GROUP, VERSION, PLURALS, API_VERSION } =
+  await import('../dist/index.js');
+const pollMs = Number(process.env.POLL_MS ?? 100);
+const plane = await startControlPlane({});
+try {
+  const kubeConfig = plane.kubeConfig;
+  await installCRDs(kubeConfig, [...forkliftCrds]);
+  const custom = kubeConfig.makeApiClient(CustomObjectsApi);
+  const create = (kind, namespace, body) =>
+    custom.createNamespacedCustomObject({
+      group: GROUP,
+      version: VERSION,
+      plural: PLURALS[kind],
+      namespace,
+      body: { apiVersion: API_VERSION, kind, ...body },
+    });
+  const ready = {
+    observedGeneration: 1,
+    conditions: [
+      {
+        type: 'Ready',
+        status: 'True',
+        category: 'Required',
+        lastTransitionTime: new Date().toISOString().replace(/\.\d+Z/, 'Z'),
+      },
+    ],
+  };
+  const apiRows = [];
+  for (const n of sizes) {
+    const namespace = await createTestNamespace(kubeConfig, 'bench-');
+    const target = await createTestNamespace(kubeConfig, 'bench-target-');
+    const pair = { source: { name: 'src' }, destination: { name: 'host' } };
+    for (const [kind, name, spec] of [
+      ['Provider', 'src', { type: 'simulated' }],
+      ['Provider', 'host', { type: 'openshift' }],
+      [
+        'NetworkMap',
+        'net',
+        { provider: pair, map: [{ source: { id: 'net-1' }, destination: { type: 'pod' } }] },
+      ],
+      [
+        'StorageMap',
+        'sto',
+        {
+          provider: pair,
+          map: [{ source: { id: 'ds-1' }, destination: { storageClass: 'standard' } }],
+        },
+      ],
+    ]) {
+      await create(kind, namespace, { metadata: { name }, spec });
+      await custom.replaceNamespacedCustomObjectStatus({
+        group: GROUP,
+        version: VERSION,
+        plural: PLURALS[kind],
+        namespace,
+        name,
+        body: {
+          ...(await custom.getNamespacedCustomObject({
+            group: GROUP,
+            version: VERSION,
+            plural: PLURALS[kind],
+            namespace,
+            name,
+          })),
+          status: ready,
+        },
+      });
+    }
+    const source = new SimulatedSource({
+      clock: realClock,
+      copyRateMiBPerSecond: rate,
+      vms: Array.from({ length: n }, (_, i) => ({
+        id: `vm-${i}`,
+        name: `vm-${i}`,
+        powerState: 'On',
+        networks: ['net-1'],
+        disks: Array.from({ length: disks }, (_, d) => ({
+          id: `disk-${d}`,
+          capacityMiB: diskMiB,
+          datastore: 'ds-1',
+        })),
+      })),
+    });
+    const stop = new AbortController();
+    const controller = new PlanController({
+      kubeConfig,
+      sources: () => ({
+        inventory: source,
+        client: source,
+        builder: source,
+        validator: (plan, maps) => source.validator(plan, maps),
+      }),
+      pollIntervalMs: pollMs,
+    });
+    const done = controller.run(stop.signal);
+    await create('Plan', namespace, {
+      metadata: { name: 'plan' },
+      spec: {
+        provider: pair,
+        targetNamespace: target,
+        map: { network: { name: 'net' }, storage: { name: 'sto' } },
+        vms: Array.from({ length: n }, (_, i) => ({ id: `vm-${i}` })),
+      },
+    });
+    const t0 = performance.now();
+    await create('Migration', namespace, {
+      metadata: { name: 'm' },
+      spec: { plan: { name: 'plan' } },
+    });
+    for (;;) {
+      const plan = await custom.getNamespacedCustomObject({
+        group: GROUP,
+        version: VERSION,
+        plural: PLURALS.Plan,
+        namespace,
+        name: 'plan',
+      });
+      const types = (plan.status?.conditions ?? [])
+        .filter((c) => c.status === 'True')
+        .map((c) => c.type);
+      if (types.includes('Succeeded')) break;
+      if (types.includes('Failed') || types.includes('Canceled'))
+        throw new Error(`plan ended ${types}`);
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    const ms = performance.now() - t0;
+    stop.abort();
+    await done;
+    apiRows.push({
+      n,
+      passes: controller.reconciles,
+      statusWrites: controller.statusWrites,
+      destinationWrites: controller.destinationWrites,
+      ms,
+    });
+  }
+  console.log(
+    `\nthe PlanController against kube-apiserver (envtest), polling every ${pollMs} ms, one run each`,
+  );
+  console.log(
+    '| VMs | reconciles | reconciles/VM | status writes (Plan+Migration) | status writes/VM phase | destination writes/VM | API writes/VM | s total | ms/VM |',
+  );
+  console.log('|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
+  for (const r of apiRows) {
+    const phases = rows[0].phases;
+    console.log(
+      `| ${r.n} | ${r.passes} | ${fmt(r.passes / r.n)} | ${r.statusWrites} | ${fmt(r.statusWrites / (r.n * phases), 3)} | ${fmt(r.destinationWrites / r.n)} | ${fmt((r.statusWrites + r.destinationWrites) / r.n)} | ${fmt(r.ms / 1000, 1)} | ${fmt(r.ms / r.n, 1)} |`,
+    );
+  }
+  const ax = apiRows.map((r) => r.n);
+  const ay = apiRows.map((r) => r.ms / r.n);
+  const amx = ax.reduce((a, b) => a + b, 0) / ax.length;
+  const amy = ay.reduce((a, b) => a + b, 0) / ay.length;
+  const aslope =
+    ax.reduce((a, x, i) => a + (x - amx) * (ay[i] - amy), 0) /
+    ax.reduce((a, x) => a + (x - amx) ** 2, 0);
+  console.log(`slope of ms/VM against VMs: ${aslope.toExponential(2)} (mean ${fmt(amy, 1)} ms/VM)`);
+} finally {
+  await plane.stop();
+}

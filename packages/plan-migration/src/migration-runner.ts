@@ -89,6 +89,11 @@ export class MigrationRunner {
     this.#log = context.logger ?? noopLogger;
   }
 
+  /** Writes the destination reports it made during this runner's life, when it counts them. */
+  get destinationWrites(): number {
+    return (this.#c.destination as { writes?: number }).writes ?? 0;
+  }
+
   /**
    * One pass: begin (once), execute running VMs, start VMs while the scheduler allows,
    * mark the rest Pending, end when all VMs completed. Returns the requeue delay in ms

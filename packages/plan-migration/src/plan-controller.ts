@@ -111,6 +111,8 @@ export class PlanController {
   statusWrites = 0;
   /** Reconciles run. */
   reconciles = 0;
+  /** Destination writes made (creates, patches, deletes of disks, VMs and namespaces). */
+  destinationWrites = 0;
 
   constructor(options: PlanControllerOptions) {
     if (options?.kubeConfig === undefined)
@@ -273,9 +275,22 @@ export class PlanController {
       blockerGracePeriodMs: this.#settings.blockerGracePeriodMs,
       getMigration: (ns, mName) => this.#lister<Migration>('Migration').namespace(ns).get(mName),
       listMigrations: migrations,
-      run: (m) => runner(m).run(),
+      run: async (m) => {
+        const r = runner(m);
+        try {
+          return await r.run();
+        } finally {
+          this.destinationWrites += r.destinationWrites;
+        }
+      },
       cancel: async (m) => {
-        if (source !== undefined) await runner(m).cancel();
+        if (source === undefined) return;
+        const r = runner(m);
+        try {
+          await r.cancel();
+        } finally {
+          this.destinationWrites += r.destinationWrites;
+        }
       },
       archive: async () => {
         if (source !== undefined) await runner(undefined).archive();
