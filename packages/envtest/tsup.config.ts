@@ -1,12 +1,9 @@
-import { defineConfig } from 'tsup';
+import { ctrlkitTsupConfig } from '@ctrlkit/tsup-config';
 
-export default defineConfig({
-  // src/cli.ts starts with `#!/usr/bin/env node`, which esbuild keeps (and tsup makes dist/cli.js executable).
-  entry: ['src/index.ts', 'src/vitest.ts', 'src/global-setup.ts', 'src/cli.ts'],
-  format: ['esm'],
-  target: 'node22',
-  dts: true,
-  sourcemap: true,
-  clean: true,
-  treeshake: true,
-});
+// src/cli.ts starts with `#!/usr/bin/env node`, which esbuild keeps (and tsup makes dist/cli.js executable).
+export default ctrlkitTsupConfig([
+  'src/index.ts',
+  'src/vitest.ts',
+  'src/global-setup.ts',
+  'src/cli.ts',
+]);

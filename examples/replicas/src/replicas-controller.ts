@@ -6,7 +6,9 @@ import { bindUIDTrackingExpectations } from '@ctrlkit/expectations/informer';
 import {
   Controller,
   enqueueRequestForOwner,
+  isControlledBy,
   type Logger,
+  newControllerRef,
   SharedInformerFactory,
   splitMetaNamespaceKey,
 } from '@ctrlkit/runtime';
@@ -124,25 +126,10 @@ function ownedConfigMap(owner: ConfigMapSet): V1ConfigMap {
     metadata: {
       generateName: `${owner.metadata.name}-`,
       labels: { [ownerLabel]: owner.metadata.name },
-      ownerReferences: [
-        {
-          apiVersion: `${group}/${version}`,
-          kind,
-          name: owner.metadata.name,
-          uid: owner.metadata.uid,
-          controller: true,
-          blockOwnerDeletion: true,
-        },
-      ],
+      ownerReferences: [newControllerRef(owner, { group, version, kind })],
     },
     data: { owner: owner.metadata.name },
   };
-}
-
-function isControlledBy(cm: V1ConfigMap, owner: ConfigMapSet): boolean {
-  return (cm.metadata?.ownerReferences ?? []).some(
-    (ref) => ref.controller === true && ref.uid === owner.metadata.uid,
-  );
 }
 
 /** Waits for every promise; rethrows the first failure once all have settled. */

@@ -8,6 +8,8 @@ export {
   realClock,
   type Timer,
 } from '@ctrlkit/workqueue';
+export { type ApplyOptions, apply, applyStatus } from './apply/apply.js';
+export { type PatchStatusOptions, patchStatus } from './apply/patch-status.js';
 export {
   ApiClientFactory,
   type ApiClientFactoryOptions,
@@ -108,6 +110,10 @@ export {
   type EventType,
 } from './events/event-recorder.js';
 export { CoreV1EventSink, type EventSink } from './events/event-sink.js';
+export { type FinalizerEvent, finalizer } from './finalizer/finalizer.js';
+export { FinalizerError, type FinalizerErrorReason } from './finalizer/finalizer-error.js';
+export { addFinalizer, containsFinalizer, removeFinalizer } from './finalizer/finalizers.js';
+export { enqueueRequestForObject, enqueueRequestsFromMapFunc } from './handler/enqueue.js';
 export {
   Backoff,
   type BackoffOptions,
@@ -197,6 +203,12 @@ export {
   NAMESPACE_INDEX,
 } from './informers/store.js';
 export { dropManagedFields, type TransformFunc } from './informers/transform.js';
+export type {
+  ClientSource,
+  JsonPatchOperation,
+  ObjectWriter,
+  PatchRequest,
+} from './internal/object-client.js';
 export {
   LeaderElectionError,
   type LeaderElectionErrorReason,
@@ -245,3 +257,52 @@ export {
   REST_CLIENT_DURATION_BUCKETS,
   type RestClientMetrics,
 } from './metrics/rest-client-metrics.js';
+export { AlreadyOwnedError } from './owner-references/already-owned-error.js';
+export {
+  hasControllerReference,
+  hasOwnerReference,
+  type OwnerReferenceOptions,
+  removeControllerReference,
+  removeOwnerReference,
+  setControllerReference,
+  setOwnerReference,
+} from './owner-references/owner-reference.js';
+export {
+  OwnerReferenceError,
+  type OwnerReferenceErrorReason,
+} from './owner-references/owner-reference-error.js';
+export {
+  and,
+  annotationChangedPredicate,
+  type CreateEvent,
+  type DeleteEvent,
+  type GenericEvent,
+  generationChangedPredicate,
+  labelChangedPredicate,
+  labelSelectorPredicate,
+  newPredicateFuncs,
+  not,
+  or,
+  type Predicate,
+  type PredicateFuncs,
+  predicateFuncs,
+  resourceVersionChangedPredicate,
+  type UpdateEvent,
+} from './predicate/predicate.js';
+export {
+  type Request,
+  type RequestReconciler,
+  requestForObject,
+  requestFromKey,
+  requestKey,
+  requestReconciler,
+} from './reconcile/request.js';
+export {
+  DEFAULT_BACKOFF,
+  DEFAULT_RETRY,
+  isConflict,
+  onError,
+  type RetryBackoff,
+  type RetryOptions,
+  retryOnConflict,
+} from './retry/retry-on-conflict.js';

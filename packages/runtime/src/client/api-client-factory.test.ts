@@ -1,3 +1,5 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import type { InvalidArgumentError } from '@ctrlkit/workqueue';
 import { CoreV1Api, KubeConfig } from '@kubernetes/client-node';
 import { Registry } from 'prom-client';
@@ -31,6 +33,29 @@ describe('ApiClientFactory', () => {
     expect(() => new ApiClientFactory(nowhere(), options)).toThrow(
       expect.objectContaining({ field }) as InvalidArgumentError,
     );
+  });
+
+  it('sends the user agent on every request of every client', async () => {
+    // A plain HTTP listener that records the User-Agent header of what it receives.
+    const agents: Array<string | undefined> = [];
+    const headerCapture = createServer((request, response) => {
+      agents.push(request.headers['user-agent']);
+      response.writeHead(200, { 'Content-Type': 'application/json' }).end('{"resources":[]}');
+    });
+    await new Promise<void>((resolve) => headerCapture.listen(0, '127.0.0.1', resolve));
+    const { port } = headerCapture.address() as AddressInfo;
+    const config = new KubeConfig();
+    config.loadFromOptions({
+      clusters: [{ name: 'c', server: `http://127.0.0.1:${port}`, skipTLSVerify: true }],
+      users: [{ name: 'u' }],
+      contexts: [{ name: 'x', cluster: 'c', user: 'u' }],
+      currentContext: 'x',
+    });
+    const factory = new ApiClientFactory(config, { userAgent: 'my-app/1.2.3' });
+    await factory.makeApiClient(CoreV1Api).getAPIResources();
+    await factory.makeApiClient(CoreV1Api).getAPIResources();
+    await new Promise<void>((resolve) => headerCapture.close(() => resolve()));
+    expect(agents).toEqual(['my-app/1.2.3', 'my-app/1.2.3']);
   });
 
   it("counts a request that got no answer under code '<error>'", async () => {

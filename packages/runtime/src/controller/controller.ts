@@ -13,6 +13,7 @@ import {
 import { DeferredMetricsProvider } from '../internal/deferred-metrics-provider.js';
 import { type Logger, noopLogger } from '../logger.js';
 import type { ReconcileMetrics, ReconcileOutcome } from '../metrics/reconcile-metrics.js';
+import type { Predicate } from '../predicate/predicate.js';
 import { CacheSyncTimeoutError } from './cache-sync-timeout-error.js';
 import type { EventSource, ObjectWithMetadata, TombstoneLike } from './event-source.js';
 import { objectKey } from './keys.js';
@@ -43,6 +44,8 @@ export interface WatchOptions<T> {
   mapToKeys?: (obj: T) => readonly string[];
   /** Events of objects for which this returns false are ignored. Default: all pass. */
   filter?: (obj: T) => boolean;
+  /** Events pass only when every predicate passes them (updates see old and new). Default: all pass. */
+  predicates?: readonly Predicate<T>[];
 }
 
 /** Options of {@link Controller}. */
@@ -152,7 +155,7 @@ export class Controller {
   /** Enqueues the keys of `source`'s adds, updates (the new object) and deletes. Call before `run`. */
   watch<T>(source: EventSource<T>, options: WatchOptions<T> = {}): this {
     if (this.#running) throw new Error(`controller ${this.#options.name}: watch() after run()`);
-    const { mapToKeys, filter } = options;
+    const { mapToKeys, filter, predicates = [] } = options;
     const enqueue = (obj: T | TombstoneLike) => {
       const live = isTombstone(obj) ? (obj.obj as T) : obj;
       if (filter !== undefined && !filter(live)) return;
@@ -163,9 +166,18 @@ export class Controller {
       }
     };
     const registration = source.addEventHandler({
-      onAdd: (obj) => enqueue(obj),
-      onUpdate: (_old, obj) => enqueue(obj),
-      onDelete: (obj) => enqueue(obj),
+      onAdd: (obj, isInInitialList) => {
+        const event = { object: obj, isInInitialList: isInInitialList === true };
+        if (predicates.every((p) => p.create(event))) enqueue(obj);
+      },
+      onUpdate: (old, obj) => {
+        if (predicates.every((p) => p.update({ objectOld: old, objectNew: obj }))) enqueue(obj);
+      },
+      onDelete: (obj) => {
+        const unknown = isTombstone(obj);
+        const event = { object: unknown ? (obj.obj as T) : obj, deleteStateUnknown: unknown };
+        if (predicates.every((p) => p.delete(event))) enqueue(obj);
+      },
     }) as { hasSynced?: unknown } | undefined;
     // A registration that knows whether its handler has seen the initial list is the
     // precise signal (client-go's ResourceEventHandlerRegistration); else the informer's.

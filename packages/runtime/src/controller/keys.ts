@@ -1,13 +1,14 @@
 //! The keys a controller reconciles: "namespace/name", or "name" for cluster-scoped objects.
 
+import { metaNamespaceKeyFunc } from '../informers/key-func.js';
 import type { ObjectWithMetadata } from './event-source.js';
 
-/** The key of an object: "namespace/name", or "name" when it has no namespace. */
+/**
+ * The key of an object: "namespace/name", or "name" when it has no namespace (the
+ * informers' {@link metaNamespaceKeyFunc}; `InvalidArgumentError` without a name).
+ */
 export function objectKey(obj: ObjectWithMetadata): string {
-  const name = obj.metadata?.name;
-  if (!name) throw new TypeError('object has no metadata.name');
-  const namespace = obj.metadata?.namespace;
-  return namespace ? `${namespace}/${name}` : name;
+  return metaNamespaceKeyFunc(obj);
 }
 
 /** Which owners {@link enqueueRequestForOwner} maps to. */

@@ -63,13 +63,24 @@ describe('customResourceDefinition on a real apiserver', () => {
       body: { apiVersion: `${group}/v1`, kind: 'Gadget', metadata: { name }, spec },
     }) as Promise<Gadget>;
 
-  const rejection = async (promise: Promise<unknown>): Promise<string> => {
+  interface Cause {
+    reason: string;
+    field: string;
+    message: string;
+  }
+  /** The apiserver's 422 Status for a rejected object: its message and its causes. */
+  const rejection = async (
+    promise: Promise<unknown>,
+  ): Promise<{ message: string; causes: Cause[] }> => {
     try {
       await promise;
     } catch (error) {
       expect(error).toBeInstanceOf(ApiException);
       expect((error as ApiException<unknown>).code).toBe(422);
-      return String((error as ApiException<unknown>).body);
+      const body = (error as ApiException<unknown>).body;
+      const status = typeof body === 'string' ? JSON.parse(body) : body;
+      expect(status.reason).toBe('Invalid');
+      return { message: status.message, causes: status.details.causes };
     }
     throw new Error('the apiserver accepted an invalid object');
   };
@@ -103,28 +114,45 @@ describe('customResourceDefinition on a real apiserver', () => {
   });
 
   it('rejects a missing required field with the apiserver error', async () => {
-    const body = await rejection(create('no-size', { color: 'red', name: 'abc' }));
-    expect(body).toContain('spec.size: Required value');
+    const { causes } = await rejection(create('no-size', { color: 'red', name: 'abc' }));
+    expect(causes).toContainEqual({
+      reason: 'FieldValueRequired',
+      field: 'spec.size',
+      message: 'Required value',
+    });
   });
 
   it('rejects a value outside the enum', async () => {
-    const body = await rejection(create('bad-color', { ...valid, color: 'green' }));
-    expect(body).toContain('spec.color: Unsupported value: "green"');
+    const { causes } = await rejection(create('bad-color', { ...valid, color: 'green' }));
+    expect(causes).toContainEqual({
+      reason: 'FieldValueNotSupported',
+      field: 'spec.color',
+      message: 'Unsupported value: "green": supported values: "red", "blue"',
+    });
   });
 
   it('rejects a value that does not match the pattern', async () => {
-    const body = await rejection(create('bad-name', { ...valid, name: 'ABC' }));
-    expect(body).toContain('spec.name: Invalid value: "ABC"');
-    expect(body).toContain("should match '^[a-z]+$'");
+    const { causes } = await rejection(create('bad-name', { ...valid, name: 'ABC' }));
+    expect(causes).toContainEqual({
+      reason: 'FieldValueInvalid',
+      field: 'spec.name',
+      message: `Invalid value: "ABC": spec.name in body should match '^[a-z]+$'`,
+    });
   });
 
   it('rejects a value out of bounds, and one breaking an x-kubernetes-validations rule', async () => {
-    expect(await rejection(create('too-big', { ...valid, size: 11 }))).toContain(
-      'spec.size: Invalid value: 11',
+    const tooBig = await rejection(create('too-big', { ...valid, size: 11 }));
+    expect(tooBig.causes.map((c) => c.field)).toContain('spec.size');
+    expect(tooBig.message).toContain('should be less than or equal to 10');
+    const badLimits = await rejection(
+      create('bad-limits', { ...valid, limits: { min: 3, max: 2 } }),
     );
-    expect(
-      await rejection(create('bad-limits', { ...valid, limits: { min: 3, max: 2 } })),
-    ).toContain('min above max');
+    expect(badLimits.causes).toContainEqual(
+      expect.objectContaining({
+        field: 'spec.limits',
+        message: expect.stringContaining('min above max'),
+      }),
+    );
   });
 
   it('serves the status subresource', async () => {

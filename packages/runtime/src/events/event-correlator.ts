@@ -93,18 +93,7 @@ export function getEventKey(event: CoreV1Event): string {
 
 /** client-go's aggregate key (`EventAggregatorByReasonFunc`): the event key without the message. */
 export function getAggregateKey(event: CoreV1Event): string {
-  const o = event.involvedObject;
-  return [
-    event.source?.component,
-    event.source?.host,
-    o.kind,
-    o.namespace,
-    o.name,
-    o.uid,
-    o.apiVersion,
-    event.type,
-    event.reason,
-  ].join(sep);
+  return [getSpamKey(event), event.type, event.reason].join(sep);
 }
 
 /** client-go's `getSpamKey`: the source and the object; not type, reason nor message. */

@@ -75,7 +75,7 @@ describe('Reflector', () => {
     expect(reflector.lastSyncResourceVersion).toBe('601');
   });
 
-  it('without a watch cache pages the first list at 0 with continue tokens (no version on continue pages), and pages relists too', async () => {
+  it('with pageSize set and no watch cache pages the first list at 0 with continue tokens (no version on continue pages)', async () => {
     const lw = new FakeListWatch();
     lw.watchCache = false;
     for (let i = 0; i < 12; i++) lw.apply(cm(`c${String(i).padStart(2, '0')}`));
@@ -91,6 +91,36 @@ describe('Reflector', () => {
     expect(lw.watchCalls).toHaveLength(1);
     expect(lw.watchCalls[0]).toMatchObject({ resourceVersion: '13', allowWatchBookmarks: true });
     expect(reflector.lastSyncResourceVersion).toBe('13');
+  });
+
+  it('when the first list at 0 came back in pages (no watch cache), pages its relists from a version too (client-go paginatedResult)', async () => {
+    const lw = new FakeListWatch();
+    lw.watchCache = false;
+    for (let i = 0; i < DEFAULT_PAGE_SIZE + 1; i++) lw.apply(cm(`c${String(i).padStart(3, '0')}`));
+    const { sink } = start(lw);
+    await flush();
+    lw.sendError({ code: 410, reason: 'Expired', message: 'too old resource version' });
+    await flush();
+    expect(lw.listCalls.map((c) => [c.resourceVersion, c.limit, c.continue])).toEqual([
+      ['0', DEFAULT_PAGE_SIZE, undefined],
+      [undefined, DEFAULT_PAGE_SIZE, '502:500'],
+      ['502', DEFAULT_PAGE_SIZE, undefined],
+      [undefined, DEFAULT_PAGE_SIZE, '502:500'],
+    ]);
+    expect(sink.log).toHaveLength(2);
+  });
+
+  it('with a watch cache relists from a version in one request (no limit), so the cache serves it', async () => {
+    const lw = new FakeListWatch();
+    for (let i = 0; i < DEFAULT_PAGE_SIZE + 1; i++) lw.apply(cm(`c${String(i).padStart(3, '0')}`));
+    start(lw);
+    await flush();
+    lw.sendError({ code: 410, reason: 'Expired', message: 'too old resource version' });
+    await flush();
+    expect(lw.listCalls.map((c) => [c.resourceVersion, c.limit, c.continue])).toEqual([
+      ['0', DEFAULT_PAGE_SIZE, undefined],
+      ['502', undefined, undefined],
+    ]);
   });
 
   it('randomizes the watch timeout between 5 and 10 minutes like client-go', async () => {

@@ -41,7 +41,12 @@ export const INITIAL_EVENTS_END_ANNOTATION = 'k8s.io/initial-events-end';
  * LIST, and the next (re)list tries the stream again, as client-go does).
  */
 export type InitialListMode = 'auto' | 'list' | 'stream';
-/** The default initial list mode (see the README's measurements for why). */
+/**
+ * The default initial list mode: `'list'`, which works on every apiserver. Whether the
+ * streaming list should become the default is for the bench to say (see the README); it is
+ * not slower because of the server's per-object encoding (client-go v0.37 streams 10,000
+ * ConfigMaps in about 250-350 ms).
+ */
 export const DEFAULT_INITIAL_LIST_MODE: InitialListMode = 'list';
 
 /** Where the reflector delivers what it learns. */

@@ -1,0 +1,76 @@
+import { createTestNamespace, installCRDs } from '@ctrlkit/envtest';
+import { testKubeConfig } from '@ctrlkit/envtest/vitest';
+import { ApiException, CustomObjectsApi, type KubeConfig } from '@kubernetes/client-node';
+import { beforeAll, expect, it } from 'vitest';
+import { bucketFinalizer, startBucketController } from './bucket-controller.js';
+import { type Bucket, bucketCrd, group, plural, version } from './bucket-crd.js';
+import { ObjectStoreSimulator } from './object-store-simulator.js';
+
+/** Polls `check` until it returns true, up to 30 s. */
+async function until(check: () => Promise<boolean> | boolean, what: string): Promise<void> {
+  const deadline = Date.now() + 30_000;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+let kubeConfig: KubeConfig;
+beforeAll(async () => {
+  kubeConfig = testKubeConfig();
+  await installCRDs(kubeConfig, [bucketCrd]);
+});
+
+it('creates the bucket, keeps the Bucket through an outage at deletion, and deletes the bucket before the Bucket goes', async () => {
+  const namespace = await createTestNamespace(kubeConfig, 'buckets-');
+  const custom = kubeConfig.makeApiClient(CustomObjectsApi);
+  const store = new ObjectStoreSimulator();
+  const stop = new AbortController();
+  const done = startBucketController({ kubeConfig, store, namespace }, stop.signal);
+  const get = () =>
+    custom.getNamespacedCustomObject({
+      group,
+      version,
+      namespace,
+      plural,
+      name: 'photos',
+    }) as Promise<Bucket>;
+
+  await custom.createNamespacedCustomObject({
+    group,
+    version,
+    namespace,
+    plural,
+    body: {
+      apiVersion: `${group}/${version}`,
+      kind: 'Bucket',
+      metadata: { name: 'photos' },
+      spec: { region: 'eu' },
+    },
+  });
+  await until(async () => (await get()).status?.phase === 'Ready', 'the Bucket to be Ready');
+  expect(store.buckets.get(`${namespace}/photos`)).toEqual({ region: 'eu' });
+  expect((await get()).metadata.finalizers).toEqual([bucketFinalizer]);
+
+  // The store is down when the Bucket is deleted: the finalizer holds the object.
+  store.outage = new Error('object store unavailable');
+  await custom.deleteNamespacedCustomObject({ group, version, namespace, plural, name: 'photos' });
+  await until(async () => (await get()).metadata.deletionTimestamp !== undefined, 'the deletion');
+  expect(store.buckets.size).toBe(1);
+  expect((await get()).metadata.finalizers).toEqual([bucketFinalizer]);
+
+  // The store recovers: the retried cleanup deletes the bucket, then the Bucket goes.
+  store.outage = undefined;
+  await until(
+    () =>
+      get().then(
+        () => false,
+        (e: unknown) => e instanceof ApiException && e.code === 404,
+      ),
+    'the Bucket to be gone',
+  );
+  expect(store.buckets.size).toBe(0);
+  expect([store.creates, store.deletes]).toEqual([1, 1]);
+  stop.abort();
+  await done;
+});

@@ -1,0 +1,9 @@
+//! The finalizer example: a Bucket controller that deletes its external bucket before the Bucket goes.
+
+export {
+  type BucketControllerOptions,
+  bucketFinalizer,
+  startBucketController,
+} from './bucket-controller.js';
+export { type Bucket, bucketCrd, bucketSchema, group, plural, version } from './bucket-crd.js';
+export { ObjectStoreSimulator } from './object-store-simulator.js';

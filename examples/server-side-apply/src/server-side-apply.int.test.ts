@@ -1,0 +1,105 @@
+import { createTestNamespace, installCRDs } from '@ctrlkit/envtest';
+import { testKubeConfig } from '@ctrlkit/envtest/vitest';
+import { apply } from '@ctrlkit/runtime';
+import {
+  CoreV1Api,
+  CustomObjectsApi,
+  type KubeConfig,
+  type V1ConfigMap,
+} from '@kubernetes/client-node';
+import { beforeAll, expect, it } from 'vitest';
+import { fieldManager, startGreetingController } from './greeting-controller.js';
+import { type Greeting, greetingCrd, group, plural, version } from './greeting-crd.js';
+
+/** Polls `check` until it returns true, up to 30 s. */
+async function until(check: () => Promise<boolean>, what: string): Promise<void> {
+  const deadline = Date.now() + 30_000;
+  while (!(await check().catch(() => false))) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+let kubeConfig: KubeConfig;
+beforeAll(async () => {
+  kubeConfig = testKubeConfig();
+  await installCRDs(kubeConfig, [greetingCrd]);
+});
+
+it('applies the ConfigMap and the status, prunes what the spec drops, keeps what others own', async () => {
+  const namespace = await createTestNamespace(kubeConfig, 'greetings-');
+  const core = kubeConfig.makeApiClient(CoreV1Api);
+  const custom = kubeConfig.makeApiClient(CustomObjectsApi);
+  const stop = new AbortController();
+  const done = startGreetingController({ kubeConfig, namespace }, stop.signal);
+  const configMap = () => core.readNamespacedConfigMap({ namespace, name: 'hello-greeting' });
+  const greeting = () =>
+    custom.getNamespacedCustomObject({
+      group,
+      version,
+      namespace,
+      plural,
+      name: 'hello',
+    }) as Promise<Greeting>;
+
+  const created = (await custom.createNamespacedCustomObject({
+    group,
+    version,
+    namespace,
+    plural,
+    body: {
+      apiVersion: `${group}/${version}`,
+      kind: 'Greeting',
+      metadata: { name: 'hello' },
+      spec: { message: 'hi', signature: 'ctrlkit' },
+    },
+  })) as Greeting;
+  await until(async () => (await configMap()).data?.message === 'hi', 'the ConfigMap');
+  const first = await configMap();
+  expect(first.data).toEqual({ message: 'hi', signature: 'ctrlkit' });
+  expect(first.metadata?.ownerReferences).toEqual([
+    expect.objectContaining({
+      kind: 'Greeting',
+      name: 'hello',
+      uid: created.metadata.uid,
+      controller: true,
+    }),
+  ]);
+  expect(
+    first.metadata?.managedFields?.some(
+      (f) => f.manager === fieldManager && f.operation === 'Apply',
+    ),
+  ).toBe(true);
+  await until(async () => (await greeting()).status?.configMap === 'hello-greeting', 'the status');
+
+  // Someone else labels the ConfigMap under their own field manager.
+  const labelled: V1ConfigMap = {
+    apiVersion: 'v1',
+    kind: 'ConfigMap',
+    metadata: { name: 'hello-greeting', namespace, labels: { team: 'docs' } },
+  };
+  await apply(kubeConfig, labelled, { fieldManager: 'kubectl' });
+
+  // The spec drops the signature: the controller's next apply removes that key only.
+  await custom.patchNamespacedCustomObject({
+    group,
+    version,
+    namespace,
+    plural,
+    name: 'hello',
+    body: [
+      { op: 'replace', path: '/spec/message', value: 'hello again' },
+      { op: 'remove', path: '/spec/signature' },
+    ],
+  });
+  await until(async () => (await configMap()).data?.message === 'hello again', 'the update');
+  const second = await configMap();
+  expect(second.data).toEqual({ message: 'hello again' });
+  expect(second.metadata?.labels).toEqual({ team: 'docs' });
+  await until(
+    async () => (await greeting()).status?.observedGeneration === 2,
+    'observedGeneration 2',
+  );
+  stop.abort();
+  await done;
+});

@@ -1,0 +1,121 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { createTestNamespace } from '@ctrlkit/envtest';
+import { testKubeConfig, testKubeconfigPath } from '@ctrlkit/envtest/vitest';
+import { CoreV1Api } from '@kubernetes/client-node';
+import { afterAll, expect, it } from 'vitest';
+
+// Two replicas of one manager (src/manager/replica-process.mjs, on the built package) in
+// separate processes, with a 3 s lease: only the leader reconciles; when its process is
+// SIGKILLed (no release), the other takes over once the lease has expired.
+
+interface Replica {
+  identity: string;
+  child: ChildProcess;
+  lines: Array<Record<string, string | boolean>>;
+  stderr: string[];
+}
+
+const replicas: Replica[] = [];
+afterAll(() => {
+  for (const replica of replicas) replica.child.kill('SIGKILL');
+});
+
+function startReplica(namespace: string, identity: string): Replica {
+  const script = fileURLToPath(new URL('./replica-process.mjs', import.meta.url));
+  const child = spawn(process.execPath, [script], {
+    env: {
+      ...process.env,
+      REPLICA_NAMESPACE: namespace,
+      REPLICA_IDENTITY: identity,
+      REPLICA_KUBECONFIG: testKubeconfigPath(),
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const replica: Replica = { identity, child, lines: [], stderr: [] };
+  let pending = '';
+  child.stdout?.setEncoding('utf8').on('data', (chunk: string) => {
+    pending += chunk;
+    const lines = pending.split('\n');
+    pending = lines.pop() ?? '';
+    for (const line of lines.filter((l) => l.trim() !== '')) replica.lines.push(JSON.parse(line));
+  });
+  child.stderr?.setEncoding('utf8').on('data', (chunk: string) => replica.stderr.push(chunk));
+  replicas.push(replica);
+  return replica;
+}
+
+async function waitFor<T>(
+  what: string,
+  probe: () => Promise<T | undefined> | T | undefined,
+  timeoutMs = 20_000,
+): Promise<T> {
+  const until = performance.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value !== undefined && value !== false) return value;
+    if (performance.now() > until) {
+      const output = replicas.map(
+        (r) => `${r.identity}: ${JSON.stringify(r.lines)} ${r.stderr.join('')}`,
+      );
+      throw new Error(`timed out waiting for ${what}\n${output.join('\n')}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+const metricsOf = (replica: Replica) =>
+  replica.lines.find((line) => typeof line.metrics === 'string')?.metrics as string | undefined;
+
+async function masterStatus(replica: Replica): Promise<number> {
+  const text = await (await fetch(`http://${metricsOf(replica)}/metrics`)).text();
+  const line = text
+    .split('\n')
+    .find((l) => l.startsWith('leader_election_master_status{name="replicas"} '));
+  return Number(line?.split(' ')[1]);
+}
+
+it('only the leader reconciles; the standby takes over when the leader process is killed', async () => {
+  const kubeConfig = testKubeConfig();
+  const core = kubeConfig.makeApiClient(CoreV1Api);
+  const namespace = await createTestNamespace(kubeConfig, 'replicas-');
+  const a = startReplica(namespace, 'a');
+  const b = startReplica(namespace, 'b');
+  // Loading the package takes seconds on a busy machine.
+  await waitFor('both metrics endpoints', () => metricsOf(a) && metricsOf(b), 60_000);
+  const leader = await waitFor('a leader', () =>
+    [a, b].find((r) => r.lines.some((line) => line.leading === true)),
+  );
+  const standby = leader === a ? b : a;
+
+  await core.createNamespacedConfigMap({ namespace, body: { metadata: { name: 'first' } } });
+  const first = await waitFor('the first reconcile', async () => {
+    const cm = await core.readNamespacedConfigMap({ namespace, name: 'first' });
+    return cm.data?.reconciledBy;
+  });
+  expect(first).toBe(leader.identity);
+  expect(await masterStatus(leader)).toBe(1);
+  expect(await masterStatus(standby)).toBe(0);
+  expect(standby.lines.some((line) => 'reconciled' in line || 'leading' in line)).toBe(false);
+
+  leader.child.kill('SIGKILL');
+  const killedAt = performance.now();
+  await core.createNamespacedConfigMap({ namespace, body: { metadata: { name: 'second' } } });
+  const second = await waitFor('the takeover', async () => {
+    const cm = await core.readNamespacedConfigMap({ namespace, name: 'second' });
+    return cm.data?.reconciledBy;
+  });
+  const takeoverMs = performance.now() - killedAt;
+  expect(second).toBe(standby.identity);
+  // Not before the 3 s lease, less the standby's last poll before the kill (at most
+  // 400 ms × 2.2 with jitter; no release on SIGKILL), and soon after it.
+  expect(takeoverMs).toBeGreaterThan(2_000);
+  expect(takeoverMs).toBeLessThan(15_000);
+  expect(await masterStatus(standby)).toBe(1);
+
+  standby.child.kill('SIGTERM');
+  await waitFor('a graceful stop', () => standby.lines.some((line) => line.stopped === true));
+  expect(standby.child.exitCode ?? (await new Promise((r) => standby.child.once('exit', r)))).toBe(
+    0,
+  );
+});
