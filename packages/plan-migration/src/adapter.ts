@@ -1,0 +1,136 @@
+//! The seams where a source provider and a destination plug in (Forklift's plan/adapter and migrator).
+
+import type { PlanVM, Step, Task, VMStatus } from './api/plan.js';
+import type { Ref } from './api/ref.js';
+import type { ItineraryView } from './itinerary.js';
+
+/** A disk of a VM in a source provider's inventory. */
+export interface InventoryDisk {
+  /** Unique within the VM. */
+  id: string;
+  /** Capacity in MiB (a task's total). */
+  capacityMiB: number;
+  /** The datastore (storage) id the disk lives on; must be in the StorageMap. */
+  datastore: string;
+  /** Shared between VMs (vSphere multi-writer). */
+  shared?: boolean;
+}
+
+/** A VM in a source provider's inventory. */
+export interface InventoryVM {
+  id: string;
+  name: string;
+  powerState: 'On' | 'Off';
+  disks: InventoryDisk[];
+  /** Network ids; each must be in the NetworkMap. */
+  networks: string[];
+  /** Guest OS, e.g. `windows` or `rhel9`. */
+  guestOS?: string;
+  /** Whether changed block tracking is on (needed for warm). */
+  changedBlockTracking?: boolean;
+  /** Whether the VM has snapshots (blocks warm on vSphere). */
+  hasSnapshots?: boolean;
+}
+
+/** The source provider's inventory (Forklift's web client `Inventory`). */
+export interface Inventory {
+  /** The VM `ref` names (by id first, then name), or undefined. */
+  findVM(ref: Ref): Promise<InventoryVM | undefined>;
+  /** Every VM, for listing and lookup by name. */
+  listVMs(): Promise<InventoryVM[]>;
+}
+
+/** The state of one disk's transfer, as the transfer's status reports it (a DataVolume's, upstream). */
+export interface DiskTransfer {
+  disk: string;
+  /** `Pending`, `ImportScheduled`, `ImportInProgress`, `Succeeded` or `Failed`. */
+  phase: 'Pending' | 'ImportScheduled' | 'ImportInProgress' | 'Succeeded' | 'Failed';
+  /** MiB copied. */
+  completedMiB: number;
+  totalMiB: number;
+  /** Why it failed (with phase `Failed`). */
+  error?: string;
+}
+
+/** Builds what a VM's migration needs (Forklift's `adapter.Builder`). */
+export interface Builder {
+  /** One task per disk, `progress.total` = capacity in MiB. */
+  tasks(vm: Ref): Promise<Task[]>;
+}
+
+/** Acts on the source (Forklift's `adapter.Client`): power, snapshots, and the disk transfer. */
+export interface Client {
+  powerState(vm: Ref): Promise<'On' | 'Off' | 'Unknown'>;
+  powerOn(vm: Ref): Promise<void>;
+  powerOff(vm: Ref): Promise<void>;
+  poweredOff(vm: Ref): Promise<boolean>;
+  /** Creates a snapshot and returns its id. */
+  createSnapshot(vm: Ref): Promise<string>;
+  checkSnapshotReady(vm: Ref, snapshot: string): Promise<boolean>;
+  removeSnapshot(vm: Ref, snapshot: string): Promise<void>;
+  /** Starts (idempotently) copying the VM's disks; `round` counts warm precopies from 0. */
+  startTransfer(vm: Ref, round: number): Promise<void>;
+  /** The transfer of every disk of the current round. */
+  transferStatus(vm: Ref): Promise<DiskTransfer[]>;
+  /** Stops a transfer (cancel). */
+  cancelTransfer(vm: Ref): Promise<void>;
+}
+
+/** Source-specific validation (Forklift's `adapter.Validator`). */
+export interface Validator {
+  /** The provider supports warm migration. */
+  warmMigration(): boolean;
+  /** The plan's migration type is supported by the provider. */
+  migrationType(): boolean;
+  /** Every network of the VM is in the NetworkMap. */
+  networksMapped(vm: Ref): Promise<boolean>;
+  /** Every datastore of the VM is in the StorageMap. */
+  storageMapped(vm: Ref): Promise<boolean>;
+}
+
+/** A VM created on the destination. */
+export interface DestinationVM {
+  name: string;
+  namespace: string;
+  uid: string;
+}
+
+/** The destination cluster (Forklift's KubeVirt + `adapter.DestinationClient`). */
+export interface DestinationClient {
+  /** Ensures the target namespace exists. */
+  ensureNamespace(namespace: string): Promise<void>;
+  /** Whether a VM named `name` exists in `namespace`. */
+  vmExists(namespace: string, name: string): Promise<boolean>;
+  /** Deletes what was created for the VM (and the VM and its disks when `deleteVM`). */
+  cleanup(vm: VMStatus, options: { deleteVM: boolean }): Promise<void>;
+  /** Deletes what a deleted plan left behind, except what a VM owns. Returns how many objects went. */
+  deleteOrphans(planNamespace: string, planName: string): Promise<number>;
+}
+
+/** Idempotent creation of a VM's destination objects (Forklift's `Ensurer`). */
+export interface Ensurer {
+  /** Ensures one disk object per task; only missing ones are created. */
+  ensureDataVolumes(vm: VMStatus, tasks: Task[]): Promise<void>;
+  /** Ensures the VM (found by its labels) and makes it own its disks. */
+  ensureVM(vm: VMStatus, spec: { running: boolean }): Promise<DestinationVM>;
+}
+
+/** The per-provider strategy of a VM's migration (Forklift's `Migrator`). */
+export interface Migrator {
+  /** Called once when an execution begins. */
+  begin(): Promise<void>;
+  /** Called when a VM's migration ends. */
+  complete(vm: VMStatus): void;
+  /** The VM's status in the plan, or a fresh one. */
+  status(vm: PlanVM): VMStatus;
+  /** Clears a VM's run state and installs `pipeline`. */
+  reset(vm: VMStatus, pipeline: Step[]): void;
+  /** The VM's itinerary. */
+  itinerary(vm: PlanVM): ItineraryView;
+  /** The VM's steps, Pending. */
+  pipeline(vm: PlanVM): Promise<Step[]>;
+  /** The step name grouping the VM's current phase. */
+  step(vm: VMStatus): string;
+  /** Runs the phase if the migrator implements it (true), else the shared switch runs it (false). */
+  executePhase(vm: VMStatus): Promise<boolean>;
+}

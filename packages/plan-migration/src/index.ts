@@ -1,0 +1,249 @@
+//! @ctrlkit/plan-migration: Forklift's plan controller core: Plan and Migration, staged conditions, validation and the per-VM pipeline.
+
+export type {
+  Builder,
+  Client,
+  DestinationClient,
+  DestinationVM,
+  DiskTransfer,
+  Ensurer,
+  Inventory,
+  InventoryDisk,
+  InventoryVM,
+  Migrator,
+  Validator,
+} from './adapter.js';
+export { type Condition, ConditionSchema } from './api/condition.js';
+export {
+  type Hook,
+  type HookSpec,
+  HookSpecSchema,
+  type HookStatus,
+  HookStatusSchema,
+} from './api/hook.js';
+export {
+  type MapStatus,
+  MapStatusSchema,
+  type NetworkMap,
+  type NetworkMapSpec,
+  NetworkMapSpecSchema,
+  type NetworkPair,
+  NetworkPairSchema,
+  type StorageMap,
+  type StorageMapSpec,
+  StorageMapSpecSchema,
+  type StoragePair,
+  StoragePairSchema,
+} from './api/mapping.js';
+export {
+  cutoverFor,
+  isCanceled,
+  type Migration,
+  type MigrationResourceStatus,
+  MigrationResourceStatusSchema,
+  type MigrationSpec,
+  MigrationSpecSchema,
+  VMCutoverSchema,
+} from './api/migration.js';
+export {
+  DNS1123_LABEL_PATTERN,
+  DNS1123_SUBDOMAIN_PATTERN,
+  ErrorSchema,
+  HOOK_STEPS,
+  type HookRef,
+  HookRefSchema,
+  isWarm,
+  MIGRATION_TYPES,
+  type MigrationStatus,
+  MigrationStatusSchema,
+  type MigrationType,
+  migrationStatus,
+  type PipelineError,
+  type Plan,
+  type PlanSpec,
+  PlanSpecSchema,
+  type PlanStatus,
+  PlanStatusSchema,
+  type PlanVM,
+  PlanVMSchema,
+  PrecopySchema,
+  type Progress,
+  ProgressSchema,
+  planStatus,
+  type Snapshot,
+  type SnapshotRef,
+  SnapshotRefSchema,
+  SnapshotSchema,
+  type Step,
+  StepSchema,
+  TARGET_POWER_STATES,
+  type TargetPowerState,
+  type Task,
+  TaskSchema,
+  type VMStatus,
+  VMStatusSchema,
+  type Warm,
+  WarmSchema,
+} from './api/plan.js';
+export {
+  PROVIDER_TYPES,
+  type Provider,
+  type ProviderSpec,
+  ProviderSpecSchema,
+  type ProviderStatus,
+  ProviderStatusSchema,
+  type ProviderType,
+} from './api/provider.js';
+export {
+  type ObjectReference,
+  ObjectReferenceSchema,
+  type Ref,
+  RefSchema,
+  refString,
+} from './api/ref.js';
+export { stringEnum } from './api/string-enum.js';
+export {
+  BaseMigrator,
+  type BaseMigratorOptions,
+  COLD_ITINERARY,
+  type Flag,
+  nextPhase,
+  WARM_ITINERARY,
+} from './base-migrator.js';
+export { ConditionType, Reason } from './condition-types.js';
+export {
+  Category,
+  Conditions,
+  conditionsOf,
+  type Explain,
+  False,
+  type NewCondition,
+  READY,
+  REQUEUE_CONDITIONS,
+  True,
+} from './conditions.js';
+export {
+  ConfigMapDestination,
+  LABEL_MIGRATION,
+  LABEL_PLAN,
+  LABEL_PLAN_NAME,
+  LABEL_PLAN_NAMESPACE,
+  LABEL_RESOURCE,
+  LABEL_VM_ID,
+} from './configmap-destination.js';
+export {
+  API_VERSION,
+  CRD_MANIFEST_PATH,
+  forkliftCrds,
+  GROUP,
+  PLURALS,
+  REGENERATE_CRDS_COMMAND,
+  VERSION,
+} from './crds.js';
+export {
+  Itinerary,
+  type ItineraryStep,
+  type ItineraryView,
+  type Predicate,
+  StepNotFoundError,
+} from './itinerary.js';
+export {
+  activeSnapshot,
+  type HookResult,
+  type HookRunner,
+  MigrationRunner,
+  type MigrationRunnerContext,
+  type PhaseTransition,
+  toDNS1123,
+} from './migration-runner.js';
+export {
+  isDNS1123Label,
+  isDNS1123Subdomain,
+  isValidNetworkNameTemplate,
+  isValidPVCNameTemplate,
+  isValidTargetName,
+  isValidTemplate,
+  isValidVolumeNameTemplate,
+  NameTemplateError,
+} from './name-templates.js';
+export { Phase, StepName, TRANSFER_COMPLETED } from './phases.js';
+export {
+  DEFAULT_PLAN_WORKERS,
+  PlanController,
+  type PlanControllerOptions,
+  type SourceAdapter,
+} from './plan-controller.js';
+export {
+  activeMigration,
+  executePlan,
+  failExecutingMigrationOnBlocker,
+  matchSnapshot,
+  newSnapshot,
+  type PlanExecutionContext,
+  pendingMigrations,
+  snapshotRef,
+} from './plan-execution.js';
+export {
+  type Generational,
+  notReconciled,
+  type PlanReconcileInput,
+  type PlanReconcileResult,
+  reconcilePlan,
+} from './plan-reconcile.js';
+export { FAST_REQ, NO_REQ, POLL_REQ, SLOW_REQ } from './requeue.js';
+export {
+  isExecuting,
+  markSchedulerQueuedVMs,
+  nextVM,
+  schedulerQueuedMessage,
+} from './scheduler.js';
+export {
+  DEFAULT_BLOCKER_GRACE_PERIOD_MS,
+  DEFAULT_HOOK_RETRY,
+  DEFAULT_PRECOPY_INTERVAL_MS,
+  DEFAULT_WAIT_FOR_FINAL_SNAPSHOT_CONSOLIDATION,
+  DEFAULT_WINDOWS_WAIT_FOR_REBOOT,
+  MAX_VM_INFLIGHT,
+  type MigrationSettings,
+  migrationSettings,
+} from './settings.js';
+export {
+  DEFAULT_SIMULATED_COPY_RATE_MIB_PER_S,
+  DEFAULT_SIMULATED_POWER_OFF_MS,
+  DEFAULT_SIMULATED_SNAPSHOT_MS,
+  SIMULATED_DELTA_FRACTION,
+  SimulatedSource,
+  type SimulatedSourceOptions,
+} from './simulated-source.js';
+export {
+  hasReady,
+  type PlanReferences,
+  type SourceAccess,
+  type ValidationInput,
+  validatePlan,
+} from './validation.js';
+export {
+  addError,
+  findStep,
+  findTask,
+  findVM,
+  markCompleted,
+  markedCompleted,
+  markedStarted,
+  markReset,
+  markStarted,
+  markStartedStepsCompleted,
+  reflectPipeline,
+  reflectTasks,
+  running,
+  StepPhase,
+  type Timed,
+} from './vm-status.js';
+export {
+  migrationPredicate,
+  planPredicate,
+  plansReferencing,
+  type ReferenceKind,
+  referencePredicate,
+  requestForMigration,
+} from './watches.js';

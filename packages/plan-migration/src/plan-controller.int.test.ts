@@ -1,0 +1,412 @@
+import { createTestNamespace, installCRDs } from '@ctrlkit/envtest';
+import { testKubeConfig } from '@ctrlkit/envtest/vitest';
+import { realClock } from '@ctrlkit/workqueue';
+import {
+  ApiException,
+  CoreV1Api,
+  CustomObjectsApi,
+  type KubeConfig,
+  PatchStrategy,
+  setHeaderOptions,
+} from '@kubernetes/client-node';
+import { Registry } from 'prom-client';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { Migration } from './api/migration.js';
+import type { Plan } from './api/plan.js';
+import { LABEL_PLAN_NAME, LABEL_PLAN_NAMESPACE, LABEL_RESOURCE } from './configmap-destination.js';
+import { API_VERSION, forkliftCrds, GROUP, PLURALS, VERSION } from './crds.js';
+import { PlanController } from './plan-controller.js';
+import { SimulatedSource } from './simulated-source.js';
+
+const mergePatch = setHeaderOptions('Content-Type', PatchStrategy.MergePatch);
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+let kubeConfig: KubeConfig;
+let custom: CustomObjectsApi;
+let core: CoreV1Api;
+const stops: AbortController[] = [];
+
+beforeAll(async () => {
+  kubeConfig = testKubeConfig();
+  custom = kubeConfig.makeApiClient(CustomObjectsApi);
+  core = kubeConfig.makeApiClient(CoreV1Api);
+  await installCRDs(kubeConfig, [...forkliftCrds]);
+});
+
+afterEach(() => {
+  for (const s of stops.splice(0)) s.abort();
+});
+
+async function waitFor<T>(
+  what: string,
+  get: () => Promise<T>,
+  ok: (v: T) => boolean,
+  timeoutMs = 30_000,
+): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  let last: T | undefined;
+  while (Date.now() < deadline) {
+    last = await get();
+    if (ok(last)) return last;
+    await sleep(50);
+  }
+  throw new Error(`timed out waiting for ${what}: ${JSON.stringify(last)?.slice(0, 2000)}`);
+}
+
+const create = (kind: keyof typeof PLURALS, namespace: string, body: object) =>
+  custom.createNamespacedCustomObject({
+    group: GROUP,
+    version: VERSION,
+    plural: PLURALS[kind],
+    namespace,
+    body: { apiVersion: API_VERSION, kind, ...body },
+  });
+const get = <T>(kind: keyof typeof PLURALS, namespace: string, name: string) =>
+  custom.getNamespacedCustomObject({
+    group: GROUP,
+    version: VERSION,
+    plural: PLURALS[kind],
+    namespace,
+    name,
+  }) as Promise<T>;
+const ready = {
+  conditions: [
+    {
+      type: 'Ready',
+      status: 'True',
+      category: 'Required',
+      lastTransitionTime: new Date().toISOString().replace(/\.\d+Z/, 'Z'),
+    },
+  ],
+  observedGeneration: 1,
+};
+const trueTypes = (o: { status?: { conditions?: Array<{ type: string; status: string }> } }) =>
+  (o.status?.conditions ?? []).filter((c) => c.status === 'True').map((c) => c.type);
+
+/** Providers, maps (Ready, as their controllers would mark them), a simulated source and a running controller. */
+async function setup(options: {
+  vms: number;
+  diskMiB?: number;
+  rate?: number;
+  diskMiBOf?: (i: number) => number;
+}) {
+  const namespace = await createTestNamespace(kubeConfig, 'plan-');
+  const target = await createTestNamespace(kubeConfig, 'target-');
+  const objects: Array<[keyof typeof PLURALS, string, object]> = [
+    ['Provider', 'src', { spec: { type: 'simulated' } }],
+    ['Provider', 'host', { spec: { type: 'openshift' } }],
+    [
+      'NetworkMap',
+      'net',
+      {
+        spec: {
+          provider: { source: { name: 'src' }, destination: { name: 'host' } },
+          map: [{ source: { id: 'net-1' }, destination: { type: 'pod' } }],
+        },
+      },
+    ],
+    [
+      'NetworkMap',
+      'net2',
+      {
+        spec: {
+          provider: { source: { name: 'src' }, destination: { name: 'host' } },
+          map: [{ source: { id: 'net-1' }, destination: { type: 'pod' } }],
+        },
+      },
+    ],
+    [
+      'StorageMap',
+      'sto',
+      {
+        spec: {
+          provider: { source: { name: 'src' }, destination: { name: 'host' } },
+          map: [{ source: { id: 'ds-1' }, destination: { storageClass: 'standard' } }],
+        },
+      },
+    ],
+  ];
+  for (const [kind, name, body] of objects) {
+    await create(kind, namespace, { metadata: { name }, ...body });
+    await custom.patchNamespacedCustomObjectStatus(
+      {
+        group: GROUP,
+        version: VERSION,
+        plural: PLURALS[kind],
+        namespace,
+        name,
+        body: { status: ready },
+      },
+      mergePatch,
+    );
+  }
+  const source = new SimulatedSource({
+    clock: realClock,
+    copyRateMiBPerSecond: options.rate ?? 2000,
+    vms: Array.from({ length: options.vms }, (_, i) => ({
+      id: `vm-${i}`,
+      name: `vm-${i}`,
+      powerState: 'On' as const,
+      networks: ['net-1'],
+      disks: [
+        {
+          id: 'disk-0',
+          capacityMiB: options.diskMiBOf?.(i) ?? options.diskMiB ?? 100,
+          datastore: 'ds-1',
+        },
+      ],
+    })),
+  });
+  const registry = new Registry();
+  const start = () => {
+    const stop = new AbortController();
+    stops.push(stop);
+    const controller = new PlanController({
+      kubeConfig,
+      sources: (p) =>
+        p.spec.type === 'simulated'
+          ? {
+              inventory: source,
+              client: source,
+              builder: source,
+              validator: (plan, maps) => source.validator(plan, maps),
+            }
+          : undefined,
+      pollIntervalMs: 100,
+      registry,
+    });
+    const done = controller.run(stop.signal);
+    return { controller, stop, done };
+  };
+  const plan = async (vms = Array.from({ length: options.vms }, (_, i) => ({ id: `vm-${i}` }))) =>
+    create('Plan', namespace, {
+      metadata: { name: 'plan' },
+      spec: {
+        provider: { source: { name: 'src' }, destination: { name: 'host' } },
+        targetNamespace: target,
+        map: { network: { name: 'net' }, storage: { name: 'sto' } },
+        vms,
+      },
+    });
+  let seq = 0;
+  const migration = async (spec: object = {}) => {
+    const name = `m${++seq}`;
+    await create('Migration', namespace, {
+      metadata: { name },
+      spec: { plan: { name: 'plan' }, ...spec },
+    });
+    return name;
+  };
+  const readPlan = () => get<Plan>('Plan', namespace, 'plan');
+  const untilPlan = (what: string, ok: (p: Plan) => boolean, timeoutMs?: number) =>
+    waitFor(what, readPlan, ok, timeoutMs);
+  const targetObjects = async (resource: 'vm' | 'disk') =>
+    (
+      await core.listNamespacedConfigMap({
+        namespace: target,
+        labelSelector: `${LABEL_RESOURCE}=${resource}`,
+      })
+    ).items;
+  return {
+    namespace,
+    target,
+    source,
+    registry,
+    start,
+    plan,
+    migration,
+    readPlan,
+    untilPlan,
+    targetObjects,
+  };
+}
+
+const vmTypes = (p: Plan, id: string) =>
+  trueTypes({ status: p.status?.migration?.vms?.find((v) => v.id === id) ?? {} } as never);
+const vmStatus = (p: Plan, id: string) => p.status?.migration?.vms?.find((v) => v.id === id);
+
+describe('PlanController against a real apiserver', () => {
+  it('a 10-VM plan on the simulated provider runs to Succeeded; VMs are created labelled in the target namespace', async () => {
+    const t = await setup({ vms: 10 });
+    const { controller } = t.start();
+    await t.plan();
+    await t.untilPlan('Ready', (p) => trueTypes(p).includes('Ready'));
+    const m = await t.migration();
+    const p = await t.untilPlan('Succeeded', (p) => trueTypes(p).includes('Succeeded'));
+    expect(trueTypes(p)).not.toContain('Executing');
+    for (let i = 0; i < 10; i++) expect(vmTypes(p, `vm-${i}`)).toEqual(['Succeeded']);
+    const vms = await t.targetObjects('vm');
+    expect(vms.map((v) => v.metadata?.name).sort()).toEqual(
+      Array.from({ length: 10 }, (_, i) => `vm-${i}`).sort(),
+    );
+    for (const v of vms) {
+      expect(v.metadata?.labels?.[LABEL_PLAN_NAME]).toBe('plan');
+      expect(v.metadata?.labels?.[LABEL_PLAN_NAMESPACE]).toBe(t.namespace);
+    }
+    const mig = await waitFor(
+      'Migration mirror',
+      () => get<Migration>('Migration', t.namespace, m),
+      (x) => trueTypes(x).includes('Succeeded'),
+    );
+    expect(mig.status?.vms).toHaveLength(10);
+    expect(controller.statusWrites).toBeGreaterThan(0);
+    expect(await t.registry.getSingleMetricAsString('ctrlkit_plan_migrations_total')).toContain(
+      'result="Succeeded"} 1',
+    );
+  });
+
+  it("one VM's disk copy fails: only it is Failed, the plan Failed; a second Migration re-runs only that VM", async () => {
+    const t = await setup({ vms: 4 });
+    t.source.failDiskCopy('vm-2', 'disk-0', 'importer restart limit exceeded', 10);
+    t.start();
+    await t.plan();
+    await t.migration();
+    const failed = await t.untilPlan('Failed', (p) => trueTypes(p).includes('Failed'));
+    expect(vmTypes(failed, 'vm-2')).toEqual(['Failed']);
+    expect(vmStatus(failed, 'vm-2')?.error?.reasons).toEqual(['importer restart limit exceeded']);
+    for (const id of ['vm-0', 'vm-1', 'vm-3']) expect(vmTypes(failed, id)).toEqual(['Succeeded']);
+    const starts = t.source.calls.get('startTransfer');
+    t.source.clearFailures('vm-2');
+    await t.migration();
+    const p = await t.untilPlan('Succeeded', (p) => trueTypes(p).includes('Succeeded'));
+    expect(vmTypes(p, 'vm-2')).toEqual(['Succeeded']);
+    expect(vmStatus(p, 'vm-0')?.started).toBe(vmStatus(failed, 'vm-0')?.started);
+    expect(t.source.calls.get('startTransfer')).toBe((starts ?? 0) + 1);
+    expect(p.status?.migration?.history).toHaveLength(2);
+  });
+
+  it('a VM canceled mid-copy ends Canceled and its disks are cleaned up', async () => {
+    const t = await setup({ vms: 2, diskMiB: 100_000, rate: 1000 });
+    t.start();
+    await t.plan();
+    const m = await t.migration();
+    await t.untilPlan('vm-1 copying', (p) => vmStatus(p, 'vm-1')?.phase === 'CopyDisks');
+    expect((await t.targetObjects('disk')).length).toBe(2);
+    await custom.patchNamespacedCustomObject(
+      {
+        group: GROUP,
+        version: VERSION,
+        plural: PLURALS.Migration,
+        namespace: t.namespace,
+        name: m,
+        body: { spec: { cancel: [{ id: 'vm-1' }] } },
+      },
+      mergePatch,
+    );
+    const p = await t.untilPlan(
+      'vm-1 Canceled',
+      (p) =>
+        vmTypes(p, 'vm-1').includes('Canceled') && vmStatus(p, 'vm-1')?.completed !== undefined,
+    );
+    expect(vmStatus(p, 'vm-1')?.conditions?.find((c) => c.type === 'Canceled')?.reason).toBe(
+      'UserRequested',
+    );
+    await waitFor(
+      'vm-1 disks gone',
+      () => t.targetObjects('disk'),
+      (d) => d.every((cm) => cm.metadata?.labels?.vmID !== 'vm-1'),
+    );
+  });
+
+  it('editing the Plan mid-run (another NetworkMap) cancels the snapshot (Modified)', async () => {
+    const t = await setup({ vms: 2, diskMiB: 100_000, rate: 1000 });
+    t.start();
+    await t.plan();
+    await t.migration();
+    await t.untilPlan('copying', (p) => vmStatus(p, 'vm-0')?.phase === 'CopyDisks');
+    await custom.patchNamespacedCustomObject(
+      {
+        group: GROUP,
+        version: VERSION,
+        plural: PLURALS.Plan,
+        namespace: t.namespace,
+        name: 'plan',
+        body: { spec: { map: { network: { name: 'net2' } } } },
+      },
+      mergePatch,
+    );
+    const p = await t.untilPlan('Canceled', (p) => trueTypes(p).includes('Canceled'));
+    expect(
+      p.status?.migration?.history?.[0]?.conditions?.find((c) => c.type === 'Canceled')?.reason,
+    ).toBe('Modified');
+    expect(trueTypes(p)).not.toContain('Executing');
+    expect(vmTypes(p, 'vm-0')).toEqual(['Canceled']);
+  });
+
+  it('an invalid Plan gets the right conditions and never executes', async () => {
+    const t = await setup({ vms: 1 });
+    t.start();
+    await t.plan([{ id: 'vm-0' }, { id: 'nope' }, { id: 'vm-0' }]);
+    await t.migration();
+    const p = await t.untilPlan('VMNotFound', (p) => trueTypes(p).includes('VMNotFound'));
+    expect(p.status?.conditions?.find((c) => c.type === 'VMNotFound')).toMatchObject({
+      reason: 'NotFound',
+      category: 'Critical',
+      items: [" id:nope name:'' "],
+    });
+    expect(p.status?.conditions?.find((c) => c.type === 'DuplicateVM')?.reason).toBe('NotUnique');
+    expect(trueTypes(p)).not.toContain('Ready');
+    await sleep(500);
+    expect((await t.readPlan()).status?.migration).toBeUndefined();
+  });
+
+  it('a controller restarted mid-run resumes without repeating finished phases', async () => {
+    const t = await setup({ vms: 3, diskMiB: 1_500, rate: 1000 });
+    const first = t.start();
+    await t.plan();
+    await t.migration();
+    await t.untilPlan('copying', (p) =>
+      (p.status?.migration?.vms ?? []).some((v) => v.phase === 'CopyDisks'),
+    );
+    first.stop.abort();
+    await first.done;
+    const before = await t.readPlan();
+    t.start();
+    const p = await t.untilPlan('Succeeded', (p) => trueTypes(p).includes('Succeeded'));
+    expect(t.source.calls.get('startTransfer')).toBe(3);
+    expect(t.source.calls.get('powerOff')).toBe(3);
+    for (const vm of before.status?.migration?.vms ?? []) {
+      expect(vmStatus(p, vm.id ?? '')?.started).toBe(vm.started);
+    }
+  });
+
+  it('deleting the Plan cleans up its orphans but keeps the VMs and what they own', async () => {
+    const t = await setup({ vms: 2, rate: 1000, diskMiBOf: (i) => (i === 0 ? 100 : 100_000) });
+    t.start();
+    await t.plan();
+    await t.migration();
+    await t.untilPlan(
+      'vm-0 done, vm-1 copying',
+      (p) => vmTypes(p, 'vm-0').includes('Succeeded') && vmStatus(p, 'vm-1')?.phase === 'CopyDisks',
+    );
+    await custom.deleteNamespacedCustomObject({
+      group: GROUP,
+      version: VERSION,
+      plural: PLURALS.Plan,
+      namespace: t.namespace,
+      name: 'plan',
+    });
+    const disks = await waitFor(
+      'vm-1 disk gone',
+      () => t.targetObjects('disk'),
+      (d) => d.every((cm) => cm.metadata?.labels?.vmID !== 'vm-1'),
+    );
+    expect(disks.map((d) => d.metadata?.labels?.vmID)).toEqual(['vm-0']);
+    expect((await t.targetObjects('vm')).map((v) => v.metadata?.name)).toEqual(['vm-0']);
+  });
+
+  it('the apiserver rejects what the schema can: a targetNamespace that is not DNS-1123', async () => {
+    const namespace = await createTestNamespace(kubeConfig, 'schema-');
+    const error = await create('Plan', namespace, {
+      metadata: { name: 'bad' },
+      spec: {
+        provider: { source: { name: 's' }, destination: { name: 'd' } },
+        targetNamespace: 'Bad_NS',
+        map: { network: { name: 'n' } },
+        vms: [{ id: 'a' }],
+      },
+    }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ApiException);
+    expect((error as ApiException<unknown>).code).toBe(422);
+    expect(String((error as ApiException<unknown>).body)).toContain('spec.targetNamespace');
+  });
+});

@@ -1,0 +1,488 @@
+//! The Plan controller on the runtime Controller: watches, reconcile, status writes, the Migration mirror, events and metrics.
+
+import {
+  Controller,
+  DeletedFinalStateUnknown,
+  deletionHandlingMetaNamespaceKeyFunc,
+  type EventRecorderLike,
+  type Logger,
+  noopLogger,
+  SharedInformerFactory,
+  splitMetaNamespaceKey,
+} from '@ctrlkit/runtime';
+import { type Clock, InvalidArgumentError, realClock } from '@ctrlkit/workqueue';
+import {
+  ApiException,
+  CoreV1Api,
+  CustomObjectsApi,
+  type KubeConfig,
+  PatchStrategy,
+  setHeaderOptions,
+} from '@kubernetes/client-node';
+import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
+import type { Builder, Client, Inventory, Validator } from './adapter.js';
+import type { Hook } from './api/hook.js';
+import type { NetworkMap, StorageMap } from './api/mapping.js';
+import type { Migration } from './api/migration.js';
+import type { Plan } from './api/plan.js';
+import type { Provider } from './api/provider.js';
+import { BaseMigrator } from './base-migrator.js';
+import { ConditionType } from './condition-types.js';
+import { True } from './conditions.js';
+import { ConfigMapDestination } from './configmap-destination.js';
+import { GROUP, PLURALS, VERSION } from './crds.js';
+import { parseTime } from './internal/time.js';
+import { activeSnapshot, type HookRunner, MigrationRunner } from './migration-runner.js';
+import { reconcilePlan } from './plan-reconcile.js';
+import { type MigrationSettings, migrationSettings } from './settings.js';
+import type { PlanReferences } from './validation.js';
+import {
+  migrationPredicate,
+  planPredicate,
+  plansReferencing,
+  referencePredicate,
+  requestForMigration,
+} from './watches.js';
+
+/** A source provider's adapters (Forklift's `adapter.Adapter` for one provider). */
+export interface SourceAdapter {
+  inventory: Inventory;
+  client: Client;
+  builder: Builder;
+  validator(plan: Plan, maps: { network?: NetworkMap; storage?: StorageMap }): Validator;
+}
+
+/** Options of {@link PlanController}. */
+export interface PlanControllerOptions {
+  /** Where the Plans and the destination live. Required. */
+  kubeConfig: KubeConfig;
+  /** The adapters of a source provider; undefined when its type is not supported. Required. */
+  sources: (provider: Provider) => SourceAdapter | undefined;
+  /** The informers to use (started by whoever owns them). Default: a factory of its own, started by `run`. */
+  informerFactory?: SharedInformerFactory;
+  /** Records an event per VM phase change and per plan outcome. Default: none. */
+  eventRecorder?: EventRecorderLike;
+  /** Where the metrics are registered. Default: none are kept. */
+  registry?: Registry;
+  /** Runs hooks; without one, VMs with hooks fail at the hook step. */
+  hookRunner?: HookRunner;
+  /** Tunables. Default: `migrationSettings()`. */
+  settings?: Partial<MigrationSettings>;
+  /**
+   * When set, every non-zero requeue delay is this many ms instead of PollReQ/FastReQ/SlowReQ
+   * (for tests and demos on short simulated durations). Default: the delays as reconciled.
+   */
+  pollIntervalMs?: number;
+  /** Concurrent plan reconciles. Default {@link DEFAULT_PLAN_WORKERS}. */
+  maxConcurrentReconciles?: number;
+  clock?: Clock;
+  logger?: Logger;
+}
+
+/** Plans reconciled at once by default: 10, as Forklift's MAX_CONCURRENT_RECONCILES. */
+export const DEFAULT_PLAN_WORKERS = 10;
+
+const gvr = (kind: keyof typeof PLURALS) => ({
+  group: GROUP,
+  version: VERSION,
+  resource: PLURALS[kind],
+});
+const mergePatch = setHeaderOptions('Content-Type', PatchStrategy.MergePatch);
+
+/**
+ * Reconciles Plans: validation, conditions, execution and the per-VM pipeline, writing
+ * `Plan.status` (and mirroring it to the active Migration's status) through the status
+ * subresource with merge patches. Watches: Plans whose generation is not yet observed (and
+ * deletions, which clean up orphans); Providers, maps and Hooks map to the Plans that
+ * reference them; Migrations map to their Plan.
+ */
+export class PlanController {
+  readonly #o: PlanControllerOptions;
+  readonly #settings: MigrationSettings;
+  readonly #clock: Clock;
+  readonly #log: Logger;
+  readonly #factory: SharedInformerFactory;
+  readonly #ownFactory: boolean;
+  readonly #custom: CustomObjectsApi;
+  readonly #core: CoreV1Api;
+  readonly #controller: Controller;
+  readonly #metrics: ReturnType<typeof metrics> | undefined;
+  /** Status writes made (Plan and Migration), for tests and the benchmark. */
+  statusWrites = 0;
+  /** Reconciles run. */
+  reconciles = 0;
+  /** Destination writes made (creates, patches, deletes of disks, VMs and namespaces). */
+  destinationWrites = 0;
+
+  constructor(options: PlanControllerOptions) {
+    if (options?.kubeConfig === undefined)
+      throw new InvalidArgumentError('kubeConfig', 'is required');
+    if (typeof options.sources !== 'function')
+      throw new InvalidArgumentError('sources', 'must be a function');
+    const poll = options.pollIntervalMs;
+    if (poll !== undefined && (!Number.isFinite(poll) || poll <= 0)) {
+      throw new InvalidArgumentError('pollIntervalMs', `must be a finite number > 0, got ${poll}`);
+    }
+    this.#o = options;
+    this.#settings = migrationSettings(options.settings);
+    this.#clock = options.clock ?? realClock;
+    this.#log = options.logger ?? noopLogger;
+    this.#ownFactory = options.informerFactory === undefined;
+    this.#factory = options.informerFactory ?? new SharedInformerFactory(options.kubeConfig, {});
+    this.#custom = options.kubeConfig.makeApiClient(CustomObjectsApi);
+    this.#core = options.kubeConfig.makeApiClient(CoreV1Api);
+    this.#metrics = options.registry ? metrics(options.registry) : undefined;
+    const plans = this.#factory.forResource<Plan>(gvr('Plan'));
+    this.#controller = new Controller({
+      name: 'plan',
+      reconcile: (key) => this.#reconcile(key),
+      maxConcurrentReconciles: options.maxConcurrentReconciles ?? DEFAULT_PLAN_WORKERS,
+      clock: this.#clock,
+      logger: this.#log,
+    });
+    const planList = () => this.#lister<Plan>('Plan').list();
+    this.#controller.watch(plans, {
+      filter: (p) =>
+        planPredicate(p as Plan) || (p as Plan).metadata.deletionTimestamp !== undefined,
+    });
+    for (const kind of ['Provider', 'NetworkMap', 'StorageMap', 'Hook'] as const) {
+      this.#controller.watch(this.#factory.forResource(gvr(kind)), {
+        filter: (o) => referencePredicate(o as Provider),
+        mapToKeys: (o) => plansReferencing(kind, o as Provider, planList()),
+      });
+    }
+    const seen = new Map<string, number | undefined>();
+    const migrations = this.#factory.forResource<Migration>(gvr('Migration'));
+    // Deletes always matter (they cancel the active snapshot); updates only with a new generation.
+    migrations.addEventHandler({
+      onDelete: (m) => {
+        const live = DeletedFinalStateUnknown.isInstance(m) ? (m.obj as Migration) : m;
+        seen.delete(live.metadata.uid ?? '');
+        for (const key of requestForMigration(live)) this.#controller.enqueue(key);
+      },
+    });
+    this.#controller.watch(migrations, {
+      filter: (m) => {
+        const key = m.metadata.uid ?? '';
+        const old = seen.get(key);
+        seen.set(key, m.metadata.generation);
+        return migrationPredicate(
+          old === undefined ? undefined : ({ metadata: { generation: old } } as Migration),
+          m,
+        );
+      },
+      mapToKeys: requestForMigration,
+    });
+    // Deletes of a plan are not filtered by generation: watch them apart to clean up orphans.
+    plans.addEventHandler({
+      onDelete: (p) => this.#controller.enqueue(deletionHandlingMetaNamespaceKeyFunc(p)),
+    });
+  }
+
+  /** Runs until `signal` fires (starting its own informers when it made them). */
+  async run(signal: AbortSignal): Promise<void> {
+    if (this.#ownFactory) this.#factory.start(signal);
+    await this.#controller.run(signal);
+  }
+
+  #lister<T extends { metadata: { namespace?: string } }>(kind: keyof typeof PLURALS) {
+    return this.#factory.lister<T & Plan>(gvr(kind)) as unknown as {
+      list(): T[];
+      namespace(ns: string): { get(name: string): T | undefined; list(): T[] };
+    };
+  }
+
+  async #reconcile(key: string): Promise<{ requeueAfter: number } | undefined> {
+    this.reconciles++;
+    const { namespace, name } = splitMetaNamespaceKey(key);
+    // Read the plan from the apiserver, not the cache (Forklift's APIReader): the status this
+    // reconcile builds on must include the last one written.
+    const cached = await this.#readPlan(namespace, name);
+    if (cached === undefined) {
+      const deleted = await new ConfigMapDestination(
+        this.#core,
+        { metadata: { name, namespace }, spec: { targetNamespace: '' } } as Plan,
+        '',
+      ).deleteOrphans(namespace, name);
+      this.#log.info({ plan: key, deleted }, 'plan deleted, orphaned resources cleaned up');
+      return undefined;
+    }
+    const plan = structuredClone(cached);
+    const refs = this.#references(plan);
+    const source = refs.source ? this.#o.sources(refs.source) : undefined;
+    const migrations = () => this.#lister<Migration>('Migration').list();
+    const maps = {
+      ...(refs.networkMap && { network: refs.networkMap }),
+      ...(refs.storageMap && { storage: refs.storageMap }),
+    };
+    const destination = (migration?: Migration) =>
+      new ConfigMapDestination(this.#core, plan, migration?.metadata.uid ?? '');
+    const runner = (migration: Migration | undefined) => {
+      if (source === undefined) throw new Error(`plan ${key}: no adapter for the source provider`);
+      const dest = destination(migration);
+      return new MigrationRunner({
+        plan,
+        ...(migration && { migration }),
+        inventory: source.inventory,
+        client: source.client,
+        builder: source.builder,
+        destination: dest,
+        ensurer: dest,
+        migrator: new BaseMigrator({
+          plan,
+          sourceType: refs.source?.spec.type ?? 'simulated',
+          builder: source.builder,
+          clock: this.#clock,
+          settings: this.#settings,
+          inventory: new Map(),
+        }),
+        settings: this.#settings,
+        clock: this.#clock,
+        logger: this.#log,
+        plans: () => [
+          plan,
+          ...this.#lister<Plan>('Plan')
+            .list()
+            .filter((p) => p.metadata.uid !== plan.metadata.uid),
+        ],
+        ...(this.#o.hookRunner && { hookRunner: this.#o.hookRunner }),
+        onPhase: ({ vm, from, to }) => {
+          this.#o.eventRecorder?.event(
+            cached,
+            'Normal',
+            'VMPhase',
+            `VM ${vm.id ?? vm.name}: ${from} -> ${to}`,
+          );
+          this.#metrics?.transitions.inc({ phase: to });
+        },
+      });
+    };
+    const before = JSON.stringify(plan.status ?? {});
+    const result = await reconcilePlan({
+      plan,
+      clock: this.#clock,
+      references: refs,
+      dependencies: [
+        ...this.#lister<Provider>('Provider').list(),
+        ...this.#lister<NetworkMap>('NetworkMap').list(),
+        ...this.#lister<StorageMap>('StorageMap').list(),
+        ...this.#lister<Hook>('Hook').list(),
+      ] as never,
+      ...(source && {
+        source: { inventory: source.inventory, validator: source.validator(plan, maps) },
+      }),
+      destinationVMExists: (ns, vmName) => destination().vmExists(ns, vmName),
+      blockerGracePeriodMs: this.#settings.blockerGracePeriodMs,
+      getMigration: (ns, mName) => this.#lister<Migration>('Migration').namespace(ns).get(mName),
+      listMigrations: migrations,
+      run: async (m) => {
+        const r = runner(m);
+        try {
+          return await r.run();
+        } finally {
+          this.destinationWrites += r.destinationWrites;
+        }
+      },
+      cancel: async (m) => {
+        if (source === undefined) return;
+        const r = runner(m);
+        try {
+          await r.cancel();
+        } finally {
+          this.destinationWrites += r.destinationWrites;
+        }
+      },
+      archive: async () => {
+        if (source !== undefined) await runner(undefined).archive();
+      },
+    });
+    if (result.writeStatus && JSON.stringify(plan.status) !== before) {
+      // A PUT with the resourceVersion read: a conflict fails the reconcile, which retries.
+      this.statusWrites++;
+      await this.#custom.replaceNamespacedCustomObjectStatus({
+        group: GROUP,
+        version: VERSION,
+        plural: PLURALS.Plan,
+        namespace,
+        name,
+        body: plan,
+      });
+      this.#outcome(cached, plan);
+      await this.#mirror(plan);
+    }
+    this.#observe(plan);
+    if (result.requeueAfter === 0) return undefined;
+    return { requeueAfter: this.#o.pollIntervalMs ?? result.requeueAfter };
+  }
+
+  async #readPlan(namespace: string, name: string): Promise<Plan | undefined> {
+    try {
+      return (await this.#custom.getNamespacedCustomObject({
+        group: GROUP,
+        version: VERSION,
+        plural: PLURALS.Plan,
+        namespace,
+        name,
+      })) as Plan;
+    } catch (error) {
+      if (error instanceof ApiException && error.code === 404) return undefined;
+      throw error;
+    }
+  }
+
+  #references(plan: Plan): PlanReferences {
+    const ns = (ref: { namespace?: string } | undefined) =>
+      ref?.namespace || plan.metadata.namespace || '';
+    const get = <T>(
+      kind: keyof typeof PLURALS,
+      ref: { namespace?: string; name?: string } | undefined,
+    ) =>
+      ref?.name
+        ? this.#lister<T & { metadata: { namespace?: string } }>(kind)
+            .namespace(ns(ref))
+            .get(ref.name)
+        : undefined;
+    const refs: PlanReferences = {
+      hook: (hns, hname) => get<Hook>('Hook', { namespace: hns, name: hname }),
+    };
+    const source = get<Provider>('Provider', plan.spec.provider?.source);
+    const destination = get<Provider>('Provider', plan.spec.provider?.destination);
+    const networkMap = get<NetworkMap>('NetworkMap', plan.spec.map?.network);
+    const storageMap = get<StorageMap>('StorageMap', plan.spec.map?.storage);
+    if (source) refs.source = source;
+    if (destination) refs.destination = destination;
+    if (networkMap) refs.networkMap = networkMap;
+    if (storageMap) refs.storageMap = storageMap;
+    return refs;
+  }
+
+  async #writeStatus(
+    kind: keyof typeof PLURALS,
+    namespace: string,
+    name: string,
+    status: unknown,
+  ): Promise<void> {
+    this.statusWrites++;
+    await this.#custom.patchNamespacedCustomObjectStatus(
+      { group: GROUP, version: VERSION, plural: PLURALS[kind], namespace, name, body: { status } },
+      mergePatch,
+    );
+  }
+
+  /** Mirrors the active snapshot to its Migration: started/completed, conditions (Executing → Running), VMs. */
+  async #mirror(plan: Plan): Promise<void> {
+    const snapshot = activeSnapshot(plan);
+    if (snapshot === undefined || !snapshot.migration.name) return;
+    const migration = this.#lister<Migration>('Migration')
+      .namespace(snapshot.migration.namespace)
+      .get(snapshot.migration.name);
+    if (migration === undefined || migration.metadata.uid !== snapshot.migration.uid) return;
+    const status = {
+      ...(plan.status?.migration?.started && { started: plan.status.migration.started }),
+      ...(plan.status?.migration?.completed && { completed: plan.status.migration.completed }),
+      conditions: (snapshot.conditions ?? []).map((c) =>
+        c.type === ConditionType.Executing ? { ...c, type: ConditionType.Running } : c,
+      ),
+      vms: plan.status?.migration?.vms ?? [],
+    };
+    await this.#writeStatus(
+      'Migration',
+      snapshot.migration.namespace,
+      snapshot.migration.name,
+      status,
+    );
+  }
+
+  #outcome(before: Plan, after: Plan): void {
+    for (const type of [
+      ConditionType.Executing,
+      ConditionType.Succeeded,
+      ConditionType.Failed,
+      ConditionType.Canceled,
+    ]) {
+      const had = (before.status?.conditions ?? []).some(
+        (c) => c.type === type && c.status === True,
+      );
+      const has = (after.status?.conditions ?? []).some(
+        (c) => c.type === type && c.status === True,
+      );
+      if (!had && has) {
+        this.#o.eventRecorder?.event(
+          before,
+          type === ConditionType.Failed ? 'Warning' : 'Normal',
+          type,
+          `Plan ${type}.`,
+        );
+        if (type !== ConditionType.Executing) this.#metrics?.migrations.inc({ result: type });
+        const started = parseTime(after.status?.migration?.started);
+        const completed = parseTime(after.status?.migration?.completed);
+        if (
+          type !== ConditionType.Executing &&
+          !Number.isNaN(started) &&
+          !Number.isNaN(completed)
+        ) {
+          this.#metrics?.duration.observe({ result: type }, (completed - started) / 1000);
+        }
+      }
+    }
+  }
+
+  #observe(plan: Plan): void {
+    if (this.#metrics === undefined) return;
+    const counts = new Map<string, number>();
+    for (const vm of plan.status?.migration?.vms ?? [])
+      counts.set(vm.phase, (counts.get(vm.phase) ?? 0) + 1);
+    const labels = { plan: `${plan.metadata.namespace}/${plan.metadata.name}` };
+    this.#metrics.vms.remove(labels);
+    for (const [phase, n] of counts) this.#metrics.vms.set({ ...labels, phase }, n);
+  }
+}
+
+/** The controller's metrics on `registry`, reusing those a previous controller registered there. */
+function metrics(registry: Registry) {
+  const once = <M>(name: string, make: () => M): M =>
+    (registry.getSingleMetric(name) as M | undefined) ?? make();
+  return {
+    migrations: once(
+      'ctrlkit_plan_migrations_total',
+      () =>
+        new Counter({
+          name: 'ctrlkit_plan_migrations_total',
+          help: 'Plan executions ended, by result (Succeeded, Failed, Canceled).',
+          labelNames: ['result'],
+          registers: [registry],
+        }),
+    ),
+    duration: once(
+      'ctrlkit_plan_migration_duration_seconds',
+      () =>
+        new Histogram({
+          name: 'ctrlkit_plan_migration_duration_seconds',
+          help: 'Duration of ended plan executions, from started to completed.',
+          labelNames: ['result'],
+          buckets: [1, 5, 15, 60, 300, 900, 3600, 4 * 3600, 12 * 3600],
+          registers: [registry],
+        }),
+    ),
+    vms: once(
+      'ctrlkit_plan_vms',
+      () =>
+        new Gauge({
+          name: 'ctrlkit_plan_vms',
+          help: 'VMs of each plan by pipeline phase.',
+          labelNames: ['plan', 'phase'],
+          registers: [registry],
+        }),
+    ),
+    transitions: once(
+      'ctrlkit_plan_vm_phase_transitions_total',
+      () =>
+        new Counter({
+          name: 'ctrlkit_plan_vm_phase_transitions_total',
+          help: 'VM phase changes, by the phase entered.',
+          labelNames: ['phase'],
+          registers: [registry],
+        }),
+    ),
+  };
+}

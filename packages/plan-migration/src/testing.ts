@@ -1,0 +1,5 @@
+//! Test helpers: an in-memory destination, a scripted hook runner, and builders of plans and inventories.
+
+export { InMemoryDestination, type InMemoryObject } from './testing/in-memory-destination.js';
+export { PlanHarness, type PlanHarnessOptions } from './testing/plan-harness.js';
+export { ScriptedHookRunner } from './testing/scripted-hook-runner.js';
