@@ -1,11 +1,3 @@
-import { defineConfig } from 'tsup';
+import { ctrlkitTsupConfig } from '@ctrlkit/tsup-config';
 
-export default defineConfig({
-  entry: ['src/index.ts', 'src/testing.ts'],
-  format: ['esm'],
-  target: 'node22',
-  dts: true,
-  sourcemap: true,
-  clean: true,
-  treeshake: true,
-});
+export default ctrlkitTsupConfig(['src/index.ts', 'src/testing.ts']);
