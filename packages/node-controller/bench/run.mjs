@@ -15,7 +15,7 @@ import { dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { silentLogger, startControlPlane } from '@ctrlkit/envtest';
+import { noopLogger, startControlPlane } from '@ctrlkit/envtest';
 import { newListWatch, RestClient, SharedIndexInformer } from '@ctrlkit/runtime';
 import { CoreV1Api } from '@kubernetes/client-node';
 
@@ -165,7 +165,7 @@ async function runOne(plane, which, goBinary, workers) {
 
 const goBinary = buildGo();
 console.error('control plane starting');
-const plane = await startControlPlane({ logger: silentLogger });
+const plane = await startControlPlane({ logger: noopLogger });
 const results = [];
 try {
   for (const workers of workerCounts) {

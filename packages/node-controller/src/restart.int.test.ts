@@ -1,12 +1,12 @@
 // The apiserver restarted mid-run: every pod still converges (own control plane, as it is restarted).
-import { silentLogger, startControlPlane } from '@ctrlkit/envtest';
+import { noopLogger, startControlPlane } from '@ctrlkit/envtest';
 import type { V1Pod } from '@kubernetes/client-node';
 import { expect, it } from 'vitest';
 import { startAgent, waitFor } from './internal/int-helpers.js';
 import { NotifyingMemoryProvider } from './internal/test-harness.js';
 
 it('pods created before and after an apiserver restart all reach Running, and deletes still finish', async () => {
-  const plane = await startControlPlane({ logger: silentLogger });
+  const plane = await startControlPlane({ logger: noopLogger });
   try {
     const provider = new NotifyingMemoryProvider();
     const agent = await startAgent(plane.kubeConfig, 'vk-restart', provider);
