@@ -24,4 +24,17 @@ describe('realClock', () => {
     });
     expect(fired - start).toBeGreaterThanOrEqual(19);
   });
+
+  it('a timer whose deadline already passed (a negative delay) fires at once, without a Node warning', async () => {
+    const warnings: Error[] = [];
+    const onWarning = (warning: Error) => warnings.push(warning);
+    process.on('warning', onWarning);
+    try {
+      await new Promise<void>((resolve) => realClock.setTimer(resolve, -0.05));
+      await new Promise((resolve) => setImmediate(resolve));
+    } finally {
+      process.off('warning', onWarning);
+    }
+    expect(warnings.map((w) => w.name)).not.toContain('TimeoutNegativeWarning');
+  });
 });

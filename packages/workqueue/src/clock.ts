@@ -31,7 +31,9 @@ export interface Clock {
 export const realClock: Clock = {
   now: () => performance.timeOrigin + performance.now(),
   setTimer(callback, delayMs) {
-    const handle = setTimeout(callback, delayMs);
+    // A deadline computed from epoch-scale readings can be a hair in the past: run it now,
+    // without Node's TimeoutNegativeWarning.
+    const handle = setTimeout(callback, Math.max(0, delayMs));
     handle.unref();
     return { cancel: () => clearTimeout(handle) };
   },
