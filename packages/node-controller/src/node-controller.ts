@@ -18,7 +18,6 @@ import { NodeLeaseController } from './internal/node-lease-controller.js';
 import { NodePingController } from './internal/node-ping-controller.js';
 import { nodeStatusPatch } from './internal/node-status-patch.js';
 import { sleep } from './internal/sleep.js';
-import { newWallTime } from './internal/wall-time.js';
 import {
   CONFLICTING_LEASE_CONFIGURATION_MESSAGE,
   NodeControllerError,
@@ -237,7 +236,7 @@ export class NodeController {
     this.#errorHandler = o.statusUpdateErrorHandler;
     this.#lease = o.lease === undefined ? undefined : validateLease(o.lease);
     this.#clock = o.clock ?? realClock;
-    this.#wallTime = newWallTime(this.#clock);
+    this.#wallTime = () => new Date(this.#clock.now());
     this.#logger = o.logger ?? noopLogger;
     this.#ping = new NodePingController(
       provider,

@@ -36,7 +36,6 @@ import {
 } from './internal/pod-equality.js';
 import { sleep } from './internal/sleep.js';
 import { isTerminal, SyncProviderWrapper } from './internal/sync-provider-wrapper.js';
-import { newWallTime } from './internal/wall-time.js';
 import {
   isPodNotifier,
   type PodLifecycleHandler,
@@ -162,7 +161,7 @@ export class PodController {
     }
     this.#config = config;
     this.#clock = config.clock ?? realClock;
-    this.#wallTime = newWallTime(this.#clock);
+    this.#wallTime = () => new Date(this.#clock.now());
     this.#logger = config.logger ?? noopLogger;
     this.#recorder = config.eventRecorder;
     this.#pods = newLister(config.podInformer.indexer);
