@@ -34,7 +34,7 @@ import { MutationCache } from './internal/mutation-cache.js';
 import { semanticEqual } from './internal/semantic-equal.js';
 import { validateDriverResources } from './internal/validate-pool.js';
 import { toWireResources } from './internal/wire.js';
-import { type KubeClient, newKubeClient, statusCodeOf } from './kube-client.js';
+import { detailOf, type KubeClient, newKubeClient, statusCodeOf } from './kube-client.js';
 import {
   ResourceSliceApiError,
   type ResourceSliceApiOperation,
@@ -206,10 +206,6 @@ function isKubeClient(value: KubeClient | KubeConfig): value is KubeClient {
 }
 
 /** The message of a failed call (the apiserver's Status message), for texts like Go's. */
-function detailOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}
-
 function apiError(operation: ResourceSliceApiOperation, error: unknown): ResourceSliceApiError {
   return new ResourceSliceApiError(operation, detailOf(error), statusCodeOf(error), error);
 }

@@ -24,7 +24,6 @@ export { InvalidDriverResourcesError } from './invalid-driver-resources-error.js
 export {
   type DeletePreconditions,
   type KubeClient,
-  KubeRequestError,
   newKubeClient,
 } from './kube-client.js';
 export {

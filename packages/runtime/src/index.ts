@@ -175,6 +175,7 @@ export {
   DEFAULT_LIST_IDLE_TIMEOUT_MS,
   RestClient,
   type RestClientOptions,
+  type RestMethod,
   type RestRequestInfo,
 } from './informers/rest-client.js';
 export {

@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { gzipSync } from 'node:zlib';
 import { KubeConfig } from '@kubernetes/client-node';
 import { afterEach, describe, expect, it } from 'vitest';
+import { ApiStatusError } from './errors/api-status-error.js';
 import { RestClient } from './rest-client.js';
 
 // A socket-level check of the client against a local HTTP server (no apiserver needed).
@@ -30,6 +31,47 @@ async function serve(handler: (req: IncomingMessage, res: ServerResponse) => voi
 }
 
 describe('RestClient', () => {
+  it('requestJson sends the method, a JSON body and parses the answer; a non-2xx is an ApiStatusError', async () => {
+    const seen: Array<{ method?: string; type?: string; body: string }> = [];
+    const kubeConfig = await serve((req, res) => {
+      let body = '';
+      req.on('data', (chunk) => {
+        body += chunk;
+      });
+      req.on('end', () => {
+        seen.push({ method: req.method, type: req.headers['content-type'], body });
+        if (req.method === 'DELETE') {
+          res.writeHead(409, { 'content-type': 'application/json' });
+          res.end(
+            JSON.stringify({
+              kind: 'Status',
+              code: 409,
+              reason: 'Conflict',
+              message: 'uid differs',
+            }),
+          );
+          return;
+        }
+        res.writeHead(req.method === 'POST' ? 201 : 200, { 'content-type': 'application/json' });
+        res.end(body === '' ? JSON.stringify({ got: 'nothing' }) : body);
+      });
+    });
+    const rest = new RestClient(kubeConfig);
+    expect(await rest.requestJson('POST', '/apis/x/v1/things', { int: 3 })).toEqual({ int: 3 });
+    expect(await rest.requestJson('GET', '/apis/x/v1/things/a')).toEqual({ got: 'nothing' });
+    const error = await rest
+      .requestJson('DELETE', '/apis/x/v1/things/a', { kind: 'DeleteOptions' })
+      .catch((e) => e);
+    expect(ApiStatusError.isInstance(error)).toBe(true);
+    expect(error.statusCode).toBe(409);
+    expect(error.status.message).toBe('uid differs');
+    expect(seen.map((s) => [s.method, s.type, s.body])).toEqual([
+      ['POST', 'application/json', '{"int":3}'],
+      ['GET', undefined, ''],
+      ['DELETE', 'application/json', '{"kind":"DeleteOptions"}'],
+    ]);
+  });
+
   it('asks for gzip like client-go and decodes a gzipped LIST', async () => {
     const seen: Array<string | undefined> = [];
     const kubeConfig = await serve((req, res) => {

@@ -14,7 +14,8 @@ import { WatchStreamError } from './errors/watch-stream-error.js';
 
 /** What {@link RestClientOptions.onRequest} is told about each request. */
 export interface RestRequestInfo {
-  readonly verb: 'list' | 'watch';
+  /** `list` and `watch` for the informers; the HTTP method, lower case, for {@link RestClient.requestJson}. */
+  readonly verb: 'list' | 'watch' | 'get' | 'post' | 'put' | 'patch' | 'delete';
   /** The path with its query string. */
   readonly url: string;
 }
@@ -52,11 +53,16 @@ export interface RawWatchEvent {
 /** Query parameters; undefined values are left out. */
 export type Query = Readonly<Record<string, string | number | boolean | undefined>>;
 
+/** An HTTP method of {@link RestClient.requestJson}. */
+export type RestMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
 /**
  * Sends LIST and WATCH requests to the cluster a `KubeConfig` points at, with its TLS
  * settings and credentials (`applyToHTTPSOptions`, asked again for every request so that
  * refreshed tokens are used). Responses are read as whole buffers (LIST) or as
  * newline-delimited JSON (WATCH), without the client-side timeout of client-node's `Watch`.
+ * {@link RestClient.requestJson} sends any other request as plain JSON, for objects that
+ * client-node's model classes would rename on the way (e.g. DRA's `int` attributes).
  */
 export class RestClient {
   readonly kubeConfig: KubeConfig;
@@ -93,6 +99,32 @@ export class RestClient {
       throw new InvalidArgumentError('disableCompression', 'must be a boolean');
     }
     this.#acceptEncoding = disable === true ? 'identity' : 'gzip';
+  }
+
+  /**
+   * Sends `body` (JSON, unless `contentType` says another patch type) to `path` with
+   * `method` and parses the JSON answer (undefined when empty). Throws `ApiStatusError`
+   * (its `statusCode` and the apiserver's `status`), or `ResourceExpiredError` on 410.
+   */
+  async requestJson(
+    method: RestMethod,
+    path: string,
+    body?: unknown,
+    options: { contentType?: string; signal?: AbortSignal } = {},
+  ): Promise<unknown> {
+    const payload = body === undefined ? undefined : Buffer.from(JSON.stringify(body));
+    const { response, body: stream } = await this.#send(
+      method.toLowerCase() as RestRequestInfo['verb'],
+      path,
+      'application/json',
+      options.signal,
+      undefined,
+      { method, payload, contentType: options.contentType ?? 'application/json' },
+    );
+    const answer = await readBody(stream);
+    const code = response.statusCode ?? 0;
+    if (code < 200 || code > 299) throw statusError(code, answer, `${method} ${path}`);
+    return answer.length === 0 ? undefined : JSON.parse(answer.toString('utf8'));
   }
 
   /** GETs `path` and parses the JSON body. Throws `ApiStatusError`, or `ResourceExpiredError` on 410. */
@@ -247,11 +279,12 @@ export class RestClient {
   }
 
   async #send(
-    verb: 'list' | 'watch',
+    verb: RestRequestInfo['verb'],
     url: string,
     accept: string,
     signal: AbortSignal | undefined,
     idleTimeoutMs: number | undefined,
+    send?: { method: RestMethod; payload: Buffer | undefined; contentType: string },
   ): Promise<SentRequest> {
     const cluster = this.kubeConfig.getCurrentCluster();
     if (!cluster) throw new InvalidArgumentError('kubeConfig', 'has no current cluster');
@@ -266,8 +299,16 @@ export class RestClient {
     const target = new URL(cluster.server.replace(/\/+$/, '') + url);
     const request = (target.protocol === 'http:' ? http.request : https.request)(target, {
       ...options,
-      method: 'GET',
-      headers: { ...options.headers, Accept: accept, 'Accept-Encoding': this.#acceptEncoding },
+      method: send?.method ?? 'GET',
+      headers: {
+        ...options.headers,
+        Accept: accept,
+        'Accept-Encoding': this.#acceptEncoding,
+        ...(send?.payload && {
+          'Content-Type': send.contentType,
+          'Content-Length': send.payload.length,
+        }),
+      },
       signal,
     });
     let idle: WatchStreamError | undefined;
@@ -283,7 +324,7 @@ export class RestClient {
       request.once('response', resolve);
       // `on`, not `once`: a later error (abort, idle timeout) must not go unhandled.
       request.on('error', (error) => reject(idle ?? error));
-      request.end();
+      request.end(send?.payload);
     });
     return { response, body: decoded(response), idleError: () => idle };
   }
