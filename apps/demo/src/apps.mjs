@@ -1,0 +1,65 @@
+// Runs a ctrlkit app's bin as a child process against the demo's control plane, its JSON
+// log lines going to a file (the terminal shows what the demo observes through the API).
+import { spawn } from 'node:child_process';
+import { createWriteStream, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { createServer } from 'node:net';
+import { dirname, join } from 'node:path';
+
+const require = createRequire(import.meta.url);
+
+/** The path of the bin `name` of the workspace package `pkg`. */
+export function binOf(pkg, name) {
+  const manifestPath = require.resolve(`${pkg}/package.json`);
+  const manifest = JSON.parse(readFileSync(manifestPath, 'utf8'));
+  const bin = manifest.bin?.[name];
+  if (bin === undefined) throw new Error(`${pkg} has no bin named ${name}`);
+  return join(dirname(manifestPath), bin);
+}
+
+/** A TCP port free on loopback right now. */
+export function freePort() {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address();
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/**
+ * Starts `bin` with `args`, logging to `logPath`. Returns `stop()`, which sends SIGTERM and
+ * resolves with the exit code once the app has shut down gracefully.
+ */
+export function startApp(bin, args, logPath) {
+  const log = createWriteStream(logPath);
+  const child = spawn(process.execPath, [bin, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  child.stdout.pipe(log);
+  child.stderr.pipe(log);
+  const exited = new Promise((resolve) =>
+    child.once('exit', (code, signal) => resolve(code ?? signal)),
+  );
+  let stopping = false;
+  exited.then((code) => {
+    if (!stopping) console.error(`  ${bin} exited early (${code}); its log: ${logPath}`);
+  });
+  return {
+    exited,
+    stop() {
+      stopping = true;
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+      return exited;
+    },
+  };
+}
+
+/** Polls `check` every 100 ms until it returns true; throws after `timeoutMs`. */
+export async function waitUntil(what, check, timeoutMs = 60_000) {
+  const deadline = performance.now() + timeoutMs;
+  while (!(await check().catch(() => false))) {
+    if (performance.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms: ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}

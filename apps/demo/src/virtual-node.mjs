@@ -1,0 +1,70 @@
+// Part 2: apps/virtual-kubelet registers a virtual Node and runs the pods bound to it on
+// its mock provider; the demo creates pods on the node, watches them run, deletes them.
+import { join } from 'node:path';
+import { createTestNamespace } from '@ctrlkit/envtest';
+import { CoreV1Api } from '@kubernetes/client-node';
+import { binOf, freePort, startApp, waitUntil } from './apps.mjs';
+import { say } from './say.mjs';
+
+/** The virtual Node's name; the DRA driver publishes this node's GPUs. */
+export const nodeName = 'vk-demo';
+
+/** Starts the virtual kubelet, runs 5 pods on it, deletes them; returns the running app. */
+export async function virtualNodeDemo(plane, logDir) {
+  const core = plane.kubeConfig.makeApiClient(CoreV1Api);
+  const logPath = join(logDir, 'virtual-kubelet.log');
+  const app = startApp(
+    binOf('@ctrlkit/virtual-kubelet', 'ctrlkit-virtual-kubelet'),
+    [
+      ...['--kubeconfig', plane.kubeconfigPath, '--nodename', nodeName, '--provider', 'mock'],
+      ...['--metrics-addr', '0', '--healthz-addr', '0', '--internal-ip', '127.0.0.1'],
+      ...['--listen-port', String(await freePort())],
+    ],
+    logPath,
+  );
+  say(`ctrlkit-virtual-kubelet --nodename ${nodeName} --provider mock (log: ${logPath})`);
+  await waitUntil('the virtual node is Ready', async () => {
+    const node = await core.readNode({ name: nodeName });
+    return node.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True') ?? false;
+  });
+  const node = await core.readNode({ name: nodeName });
+  say(
+    `  node ${nodeName} Ready: ${node.status?.capacity?.cpu} CPUs, ${node.status?.capacity?.memory}, ` +
+      `${node.status?.capacity?.pods} pods`,
+  );
+
+  const namespace = await createTestNamespace(plane.kubeConfig, 'vk-demo-');
+  const names = ['web-0', 'web-1', 'web-2', 'worker-0', 'worker-1'];
+  say(`create ${names.length} pods bound to ${nodeName} in ${namespace}`);
+  for (const name of names) {
+    await core.createNamespacedPod({
+      namespace,
+      body: {
+        metadata: { name },
+        spec: { nodeName, containers: [{ name: 'main', image: 'registry.example/app:1' }] },
+      },
+    });
+  }
+  let last = -1;
+  await waitUntil('the pods run', async () => {
+    const pods = await core.listNamespacedPod({ namespace });
+    const running = pods.items.filter((p) => p.status?.phase === 'Running');
+    if (running.length !== last) {
+      last = running.length;
+      const ips = [...new Set(running.map((p) => p.status?.podIP))].join(', ');
+      say(`  ${running.length} of ${names.length} pods Running${ips ? ` (pod IP ${ips})` : ''}`);
+    }
+    return running.length === names.length;
+  });
+
+  say('delete the worker pods');
+  for (const name of names.filter((n) => n.startsWith('worker'))) {
+    await core.deleteNamespacedPod({ namespace, name });
+  }
+  await waitUntil('the deleted pods are gone', async () => {
+    const pods = await core.listNamespacedPod({ namespace });
+    return pods.items.length === names.length - 2;
+  });
+  say('  the provider stopped them and the virtual kubelet removed them: 3 pods left');
+  return app;
+}
