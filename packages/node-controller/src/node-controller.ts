@@ -6,6 +6,7 @@ import {
   type Logger,
   noopLogger,
   realClock,
+  sleep,
 } from '@ctrlkit/workqueue';
 import {
   type CoreV1Api,
@@ -17,7 +18,6 @@ import { errorMessage, isConflict, isNotFound } from './errdefs.js';
 import { NodeLeaseController } from './internal/node-lease-controller.js';
 import { NodePingController } from './internal/node-ping-controller.js';
 import { nodeStatusPatch } from './internal/node-status-patch.js';
-import { sleep } from './internal/sleep.js';
 import {
   CONFLICTING_LEASE_CONFIGURATION_MESSAGE,
   NodeControllerError,

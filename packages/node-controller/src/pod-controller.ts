@@ -20,6 +20,7 @@ import {
   realClock,
   runWorkers,
   type ShouldRetryFunc,
+  sleep,
   type TypedRateLimiter,
   type TypedRateLimitingInterface,
 } from '@ctrlkit/workqueue';
@@ -34,7 +35,6 @@ import {
   sortEnv,
   toJson,
 } from './internal/pod-equality.js';
-import { sleep } from './internal/sleep.js';
 import { isTerminal, SyncProviderWrapper } from './internal/sync-provider-wrapper.js';
 import {
   isPodNotifier,

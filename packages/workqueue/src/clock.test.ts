@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { realClock } from './clock.js';
+import { realClock, sleep } from './clock.js';
+import { FakeClock } from './testing/fake-clock.js';
 
 describe('realClock', () => {
   it('now() is epoch milliseconds, within a second of Date.now()', () => {
@@ -36,5 +37,29 @@ describe('realClock', () => {
       process.off('warning', onWarning);
     }
     expect(warnings.map((w) => w.name)).not.toContain('TimeoutNegativeWarning');
+  });
+});
+
+describe('sleep', () => {
+  it('resolves once the clock passes the delay, and at once on abort, leaving no timer', async () => {
+    const clock = new FakeClock(0);
+    let woke = false;
+    const slept = sleep(clock, 1000, new AbortController().signal).then(() => {
+      woke = true;
+    });
+    clock.step(999);
+    await Promise.resolve();
+    expect(woke).toBe(false);
+    clock.step(1);
+    await slept;
+    expect(woke).toBe(true);
+
+    const abort = new AbortController();
+    const cut = sleep(clock, 60_000, abort.signal);
+    expect(clock.pendingTimers).toBe(1);
+    abort.abort();
+    await cut;
+    expect(clock.pendingTimers).toBe(0);
+    await sleep(clock, 60_000, abort.signal); // already aborted: resolves at once
   });
 });

@@ -43,3 +43,17 @@ export const realClock: Clock = {
     return { cancel: () => clearInterval(handle) };
   },
 };
+
+/** Resolves after `ms` on `clock`, or as soon as `signal` aborts (never rejects). */
+export function sleep(clock: Clock, ms: number, signal: AbortSignal): Promise<void> {
+  if (signal.aborted) return Promise.resolve();
+  return new Promise((resolve) => {
+    const done = (): void => {
+      timer.cancel();
+      signal.removeEventListener('abort', done);
+      resolve();
+    };
+    const timer = clock.setTimer(done, ms);
+    signal.addEventListener('abort', done, { once: true });
+  });
+}

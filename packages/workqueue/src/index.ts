@@ -1,6 +1,6 @@
 //! @ctrlkit/workqueue: client-go's work queue for TypeScript.
 
-export { type Clock, realClock, type Timer } from './clock.js';
+export { type Clock, realClock, sleep, type Timer } from './clock.js';
 export {
   type BucketRateLimiterOptions,
   DEFAULT_BUCKET_BURST,

@@ -2,6 +2,7 @@
 
 import { formatMicroTime } from '@ctrlkit/runtime';
 import type { Clock, Logger } from '@ctrlkit/workqueue';
+import { sleep } from '@ctrlkit/workqueue';
 import type { V1Lease, V1MicroTime, V1Node } from '@kubernetes/client-node';
 import { isConflict, isNotFound } from '../errdefs.js';
 import {
@@ -9,7 +10,6 @@ import {
   MAX_LEASE_UPDATE_ATTEMPTS,
   NODE_LEASE_NAMESPACE,
 } from '../node-lease.js';
-import { sleep } from './sleep.js';
 
 /** First delay of the GET retry in ensureLease (doubled before use), and its cap, in ms. */
 const ENSURE_BACKOFF_BASE_MS = 100;

@@ -2,10 +2,10 @@
 
 import type { Lister } from '@ctrlkit/runtime';
 import type { Clock, Logger } from '@ctrlkit/workqueue';
+import { sleep } from '@ctrlkit/workqueue';
 import type { V1ContainerStatus, V1Pod, V1PodStatus } from '@kubernetes/client-node';
 import { isNotFound } from '../errdefs.js';
 import type { PodLifecycleHandler, PodNotifier } from '../pod-lifecycle-handler.js';
-import { sleep } from './sleep.js';
 
 /** How often the wrapper polls pod statuses, in ms. */
 export const SYNC_WRAPPER_POLL_INTERVAL_MS = 5_000;

@@ -5,6 +5,7 @@ import {
   InvalidArgumentError,
   newBucketRateLimiter,
   realClock,
+  sleep,
 } from '@ctrlkit/workqueue';
 import {
   type Configuration,
@@ -17,7 +18,6 @@ import {
   type ResponseContext,
   ServerConfiguration,
 } from '@kubernetes/client-node';
-import { sleep } from '../internal/sleep.js';
 import type { RestClientMetrics } from '../metrics/rest-client-metrics.js';
 
 /**

@@ -1,7 +1,6 @@
-import { InvalidArgumentError } from '@ctrlkit/workqueue';
+import { InvalidArgumentError, sleep } from '@ctrlkit/workqueue';
 import { FakeClock } from '@ctrlkit/workqueue/testing';
 import { describe, expect, it } from 'vitest';
-import { sleep } from '../internal/sleep.js';
 import {
   Backoff,
   DEFAULT_BACKOFF_INITIAL_MS,

@@ -61,10 +61,13 @@ describe('RestClient', () => {
     expect(await rest.requestJson('GET', '/apis/x/v1/things/a')).toEqual({ got: 'nothing' });
     const error = await rest
       .requestJson('DELETE', '/apis/x/v1/things/a', { kind: 'DeleteOptions' })
-      .catch((e) => e);
-    expect(ApiStatusError.isInstance(error)).toBe(true);
+      .then(
+        () => undefined,
+        (e: unknown) => e,
+      );
+    if (!ApiStatusError.isInstance(error)) throw new Error(`not an ApiStatusError: ${error}`);
     expect(error.statusCode).toBe(409);
-    expect(error.status.message).toBe('uid differs');
+    expect(error.status?.message).toBe('uid differs');
     expect(seen.map((s) => [s.method, s.type, s.body])).toEqual([
       ['POST', 'application/json', '{"int":3}'],
       ['GET', undefined, ''],

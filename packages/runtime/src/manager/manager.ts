@@ -12,6 +12,7 @@ import {
   type MetricsProvider,
   noopLogger,
   realClock,
+  sleep,
 } from '@ctrlkit/workqueue';
 import { PrometheusMetricsProvider } from '@ctrlkit/workqueue/prometheus';
 import {
@@ -27,7 +28,6 @@ import { Controller } from '../controller/controller.js';
 import { EventRecorder } from '../events/event-recorder.js';
 import { CoreV1EventSink } from '../events/event-sink.js';
 import { SharedInformerFactory } from '../informers/shared-informer-factory.js';
-import { sleep } from '../internal/sleep.js';
 import { LeaderElectionError } from '../leader-election/leader-election-error.js';
 import { LeaderElector } from '../leader-election/leader-elector.js';
 import { LeaseLock } from '../leader-election/lease-lock.js';
