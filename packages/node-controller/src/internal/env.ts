@@ -143,6 +143,82 @@ function makeEnvironmentMap(
   return result;
 }
 
+/** The event reasons and wording of one kind of key reference. */
+interface KeyRefKind {
+  kind: 'configmap' | 'secret';
+  optionalNotFound: string;
+  optionalKeyNotFound: string;
+  mandatoryNotFound: string;
+  mandatoryKeyNotFound: string;
+}
+
+const configMapRef: KeyRefKind = {
+  kind: 'configmap',
+  optionalNotFound: ReasonOptionalConfigMapNotFound,
+  optionalKeyNotFound: ReasonOptionalConfigMapKeyNotFound,
+  mandatoryNotFound: ReasonMandatoryConfigMapNotFound,
+  mandatoryKeyNotFound: ReasonMandatoryConfigMapKeyNotFound,
+};
+
+const secretRef: KeyRefKind = {
+  kind: 'secret',
+  optionalNotFound: ReasonOptionalSecretNotFound,
+  optionalKeyNotFound: ReasonOptionalSecretKeyNotFound,
+  mandatoryNotFound: ReasonMandatorySecretNotFound,
+  mandatoryKeyNotFound: ReasonMandatorySecretKeyNotFound,
+};
+
+/**
+ * The value of a `configMapKeyRef`/`secretKeyRef` (`data` undefined when the object is
+ * missing), with the kubelet's events: an optional miss is skipped with a Warning, a
+ * mandatory one throws.
+ */
+function keyRefValue(
+  pod: V1Pod,
+  envVar: V1EnvVar,
+  ref: KeyRefKind,
+  name: string,
+  key: string,
+  optional: boolean | undefined,
+  data: Record<string, string> | undefined,
+  recorder: EventRecorderLike,
+): string | undefined {
+  const { kind } = ref;
+  if (data === undefined) {
+    if (optional === true) {
+      recorder.event(
+        pod,
+        'Warning',
+        ref.optionalNotFound,
+        `skipping optional envvar "${envVar.name}": ${kind} "${name}" not found`,
+      );
+      return undefined;
+    }
+    recorder.event(pod, 'Warning', ref.mandatoryNotFound, `${kind} "${name}" not found`);
+    throw new Error(`${kind} "${name}" not found`);
+  }
+  const value = data[key];
+  if (value !== undefined) return value;
+  if (optional === true) {
+    recorder.event(
+      pod,
+      'Warning',
+      ref.optionalKeyNotFound,
+      `skipping optional envvar "${envVar.name}": key "${key}" does not exist in ${kind} "${name}"`,
+    );
+    return undefined;
+  }
+  recorder.event(
+    pod,
+    'Warning',
+    ref.mandatoryKeyNotFound,
+    `key "${key}" does not exist in ${kind} "${name}"`,
+  );
+  throw new Error(
+    `${kind} "${name}" doesn't contain the "${key}" key required by pod ${pod.metadata?.name ?? ''}`,
+  );
+}
+
 /** The value of one `env` entry; `undefined` to skip it. */
 function resolveEnvVar(
   pod: V1Pod,
@@ -153,90 +229,34 @@ function resolveEnvVar(
   const from = envVar.valueFrom;
   if (from === undefined) return expand(envVar.value ?? '', lookup);
   const namespace = pod.metadata?.namespace ?? '';
-  const podName = pod.metadata?.name ?? '';
   const recorder = sources.recorder;
   if (from.configMapKeyRef !== undefined) {
     const { name = '', key, optional } = from.configMapKeyRef;
     const cm = sources.configMaps.namespace(namespace).get(name);
-    if (cm === undefined) {
-      if (optional === true) {
-        recorder.event(
-          pod,
-          'Warning',
-          ReasonOptionalConfigMapNotFound,
-          `skipping optional envvar "${envVar.name}": configmap "${name}" not found`,
-        );
-        return undefined;
-      }
-      recorder.event(
-        pod,
-        'Warning',
-        ReasonMandatoryConfigMapNotFound,
-        `configmap "${name}" not found`,
-      );
-      throw new Error(`configmap "${name}" not found`);
-    }
-    const value = cm.data?.[key];
-    if (value === undefined) {
-      if (optional === true) {
-        recorder.event(
-          pod,
-          'Warning',
-          ReasonOptionalConfigMapKeyNotFound,
-          `skipping optional envvar "${envVar.name}": key "${key}" does not exist in configmap "${name}"`,
-        );
-        return undefined;
-      }
-      recorder.event(
-        pod,
-        'Warning',
-        ReasonMandatoryConfigMapKeyNotFound,
-        `key "${key}" does not exist in configmap "${name}"`,
-      );
-      throw new Error(
-        `configmap "${name}" doesn't contain the "${key}" key required by pod ${podName}`,
-      );
-    }
-    return value;
+    return keyRefValue(
+      pod,
+      envVar,
+      configMapRef,
+      name,
+      key,
+      optional,
+      cm && (cm.data ?? {}),
+      recorder,
+    );
   }
   if (from.secretKeyRef !== undefined) {
     const { name = '', key, optional } = from.secretKeyRef;
     const secret = sources.secrets.namespace(namespace).get(name);
-    if (secret === undefined) {
-      if (optional === true) {
-        recorder.event(
-          pod,
-          'Warning',
-          ReasonOptionalSecretNotFound,
-          `skipping optional envvar "${envVar.name}": secret "${name}" not found`,
-        );
-        return undefined;
-      }
-      recorder.event(pod, 'Warning', ReasonMandatorySecretNotFound, `secret "${name}" not found`);
-      throw new Error(`secret "${name}" not found`);
-    }
-    const value = decodeSecret(secret)[key];
-    if (value === undefined) {
-      if (optional === true) {
-        recorder.event(
-          pod,
-          'Warning',
-          ReasonOptionalSecretKeyNotFound,
-          `skipping optional envvar "${envVar.name}": key "${key}" does not exist in secret "${name}"`,
-        );
-        return undefined;
-      }
-      recorder.event(
-        pod,
-        'Warning',
-        ReasonMandatorySecretKeyNotFound,
-        `key "${key}" does not exist in secret "${name}"`,
-      );
-      throw new Error(
-        `secret "${name}" doesn't contain the "${key}" key required by pod ${podName}`,
-      );
-    }
-    return value;
+    return keyRefValue(
+      pod,
+      envVar,
+      secretRef,
+      name,
+      key,
+      optional,
+      secret && decodeSecret(secret),
+      recorder,
+    );
   }
   if (from.fieldRef !== undefined) return podFieldValue(from.fieldRef, pod);
   // resourceFieldRef: not resolved, the variable is dropped.
