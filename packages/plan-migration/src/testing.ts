@@ -1,5 +1,6 @@
 //! Test helpers: an in-memory destination, a scripted hook runner, and builders of plans and inventories.
 
+export { type TarFile, writeTar } from './ova/testing/tar-writer.js';
 export { InMemoryDestination, type InMemoryObject } from './testing/in-memory-destination.js';
 export { PlanHarness, type PlanHarnessOptions } from './testing/plan-harness.js';
 export { ScriptedHookRunner } from './testing/scripted-hook-runner.js';
