@@ -24,7 +24,7 @@ export type GobValue =
   | { [field: string]: GobValue };
 
 const BUILTIN_IDS = { bool: 1, int: 2, string: 6 } as const;
-/** Go's first id for user types (`firstUserId`). */
+/** Go's `firstUserId`: `setTypeId` increments before it assigns, so the first user type gets 65. */
 const FIRST_USER_ID = 64;
 // wireType's field numbers (ArrayT 0, SliceT 1, StructT 2).
 const WIRE_SLICE = 1;
@@ -46,11 +46,11 @@ export class GobRegistry {
     const known = this.#ids.get(type);
     if (known !== undefined) return known;
     if (type.kind === 'struct') {
-      this.#ids.set(type, this.#next++);
+      this.#ids.set(type, ++this.#next);
       for (const [, field] of type.fields) this.register(field);
     } else {
       this.register(type.elem);
-      this.#ids.set(type, this.#next++);
+      this.#ids.set(type, ++this.#next);
     }
     return this.#ids.get(type) as number;
   }
