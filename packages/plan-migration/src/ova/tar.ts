@@ -20,8 +20,8 @@ export interface TarEntry {
  * reads its content. Only headers are read on the way, so a multi-GiB `.ova` costs a few
  * reads. Returns undefined when no entry matches.
  *
- * Errors: `OvaError` `MalformedArchive` for a header whose checksum is wrong or an entry cut
- * short; file-system errors are thrown as they come.
+ * Errors: `OvaError` `MalformedArchive` for a header whose checksum is wrong, or an entry or
+ * header cut short; file-system errors are thrown as they come.
  */
 export async function readFirstTarEntry(
   path: string,
@@ -62,6 +62,11 @@ export async function readFirstTarEntry(
         }
       }
       offset = next;
+    }
+    if (offset < size) {
+      throw new OvaError('MalformedArchive', `${path}: not a tar archive (ends inside a header)`, {
+        file: path,
+      });
     }
     return undefined;
   } finally {
