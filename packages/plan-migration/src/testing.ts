@@ -1,9 +1,5 @@
 //! Test helpers: an in-memory destination, a scripted hook runner, and builders of plans and inventories.
 
-export { type TarFile, writeTar } from './ova/testing/tar-writer.js';
-export { InMemoryDestination, type InMemoryObject } from './testing/in-memory-destination.js';
-export { PlanHarness, type PlanHarnessOptions } from './testing/plan-harness.js';
-export { ScriptedHookRunner } from './testing/scripted-hook-runner.js';
 export {
   type CatalogEntry,
   makeCatalogDir,
@@ -19,3 +15,7 @@ export {
   VMWARE_OVF,
   XEN_OVF,
 } from './ova/testing/ovf-fixtures.js';
+export { type TarFile, writeTar } from './ova/testing/tar-writer.js';
+export { InMemoryDestination, type InMemoryObject } from './testing/in-memory-destination.js';
+export { PlanHarness, type PlanHarnessOptions } from './testing/plan-harness.js';
+export { ScriptedHookRunner } from './testing/scripted-hook-runner.js';

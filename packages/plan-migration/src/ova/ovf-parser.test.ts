@@ -88,14 +88,14 @@ describe('parseOvf', () => {
     expect(parseOvf(COLLECTION_OVF, 'a').systems.map((s) => s.name)).toEqual(['app', 'db']);
   });
 
-  it('reports an unresolved ${property} as UnresolvedProperty naming the file and property', () => {
+  it('reports an unresolved property placeholder as UnresolvedProperty naming the file and property', () => {
     const error = failure(UNRESOLVED_PROPERTY_OVF);
     expect(error.reason).toBe('UnresolvedProperty');
     expect(error.file).toBe('/ova/x.ovf');
-    expect(error.message).toContain('${disk.size}');
+    expect(error.message).toContain('\u0024{disk.size}');
   });
 
-  it('resolves a ${property} from the ProductSection default value', () => {
+  it('resolves a property placeholder from the ProductSection default value', () => {
     const xml = UNRESOLVED_PROPERTY_OVF.replace(
       '<VirtualSystem ovf:id="templated"><Name>templated</Name>',
       '<VirtualSystem ovf:id="templated"><Name>templated</Name><ProductSection><Property ovf:key="disk.size" ovf:type="int" ovf:value="4096"/></ProductSection>',
