@@ -136,6 +136,8 @@ describe('OvaInventory', () => {
   it('lists a VM whose OVF has fewer files than disks (upstream crashes)', async () => {
     const { inventory } = await inventoryOf({ 'sparse.ovf': FEWER_FILES_OVF });
     const [vm] = await inventory.listVMs();
+    expect(vm?.memoryMiB).toBeUndefined();
+    expect(vm?.cpuCount).toBeUndefined();
     expect(vm?.disks.map((d) => [d.fileName, d.capacityMiB])).toEqual([
       [undefined, 1024],
       ['only.vmdk', 3072],

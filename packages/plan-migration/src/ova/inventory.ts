@@ -171,7 +171,7 @@ export class OvaInventory implements Inventory {
       seen.add(file.path);
       const cached = this.#files.get(file.path);
       if (cached?.size === file.size && cached.mtimeMs === file.mtimeMs) continue;
-      this.#files.set(file.path, await readFile(file));
+      this.#files.set(file.path, await readCatalogFile(file));
     }
     for (const path of this.#files.keys()) if (!seen.has(path)) this.#files.delete(path);
     const signature = files
@@ -196,7 +196,7 @@ export class OvaInventory implements Inventory {
   }
 }
 
-async function readFile(file: CatalogFile): Promise<FileResult> {
+async function readCatalogFile(file: CatalogFile): Promise<FileResult> {
   const base = { size: file.size, mtimeMs: file.mtimeMs };
   try {
     return { ...base, ...applianceInventory(file.path, await readAppliance(file)) };
@@ -274,8 +274,8 @@ export function applianceInventory(
         ...new Set(hardware.nics.filter((n) => n.network !== '').map((n) => addNetwork(n.network))),
       ],
       nics: hardware.nics,
-      memoryMiB: hardware.memoryMiB,
-      cpuCount: Number(hardware.upstream.cpuCount),
+      ...(hardware.memoryMiB === undefined ? {} : { memoryMiB: hardware.memoryMiB }),
+      ...(hardware.hasCpu ? { cpuCount: Number(hardware.upstream.cpuCount) } : {}),
       osType: system.osType,
       exportSource: envelope.exportSource,
       ovaPath: path,
@@ -322,9 +322,12 @@ function readHardware(system: OvfVirtualSystem, path: string) {
     devices: [] as string[],
   };
   const nics: InventoryNIC[] = [];
+  let hasCpu = false;
+  let hasMemory = false;
   for (const item of system.items) {
     switch (item.resourceType) {
       case ResourceType.Processor:
+        hasCpu = true;
         upstream.cpuCount = item.virtualQuantity;
         upstream.cpuUnits = item.allocationUnits;
         if (item.coresPerSocket !== '') {
@@ -334,6 +337,7 @@ function readHardware(system: OvfVirtualSystem, path: string) {
         }
         break;
       case ResourceType.Memory:
+        hasMemory = true;
         upstream.memoryMB = item.virtualQuantity;
         upstream.memoryUnits = item.allocationUnits;
         break;
@@ -365,7 +369,8 @@ function readHardware(system: OvfVirtualSystem, path: string) {
       file: path,
     });
   }
-  return { upstream, nics, memoryMiB: (Number(upstream.memoryMB) * bytes) / 2 ** 20 };
+  const memoryMiB = hasMemory ? (Number(upstream.memoryMB) * bytes) / 2 ** 20 : undefined;
+  return { upstream, nics, hasCpu, memoryMiB };
 }
 
 /** Go's strconv.ParseBool, false when it does not parse (as upstream ignores the error). */

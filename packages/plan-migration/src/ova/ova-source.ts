@@ -1,7 +1,7 @@
 //! The source adapter of providers of type `ova`: inventory, client, builder and validator over an OVA catalog.
 
 import { posix } from 'node:path';
-import type { Builder, Client, DiskTransfer, InventoryVM, Validator } from '../adapter.js';
+import type { Builder, Client, InventoryVM, Validator } from '../adapter.js';
 import type { NetworkMap, StorageMap } from '../api/mapping.js';
 import type { Plan, Task } from '../api/plan.js';
 import type { Ref } from '../api/ref.js';
@@ -58,7 +58,7 @@ export class OvaSource implements SourceAdapter {
       checkSnapshotReady: notSupported('checkSnapshotReady'),
       removeSnapshot: notSupported('removeSnapshot'),
       startTransfer: notSupported('startTransfer'),
-      transferStatus: notSupported('transferStatus') as () => Promise<DiskTransfer[]>,
+      transferStatus: notSupported('transferStatus'),
       cancelTransfer: async () => {},
     };
     this.builder = {

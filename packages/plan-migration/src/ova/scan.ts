@@ -1,5 +1,6 @@
 //! Finds the appliances of an OVA catalog folder as Forklift's OVA provider does: `*.ova` to depth 2, `*.ovf` to depth 3, complete files only.
 
+import type { Dirent, Stats } from 'node:fs';
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { extname, join, relative, sep } from 'node:path';
 import type { Clock } from '@ctrlkit/workqueue';
@@ -40,7 +41,7 @@ export async function listCatalog(
   const ovf: CatalogFile[] = [];
   const now = clock.now();
   const walk = async (dir: string, depth: number): Promise<void> => {
-    let entries: import('node:fs').Dirent[];
+    let entries: Dirent[];
     try {
       entries = await readdir(dir, { withFileTypes: true });
     } catch (cause) {
@@ -64,7 +65,7 @@ export async function listCatalog(
       const kind =
         ext === '.ova' && depth <= OVA_MAX_DEPTH ? 'ova' : ext === '.ovf' ? 'ovf' : undefined;
       if (kind === undefined) continue;
-      let info: import('node:fs').Stats;
+      let info: Stats;
       try {
         info = await stat(path);
       } catch {

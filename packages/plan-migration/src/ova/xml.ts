@@ -92,13 +92,14 @@ export function childNamed(e: XmlElement, local: string): XmlElement | undefined
 }
 
 /**
- * The attribute of local name `local`, in any namespace (as Go's encoding/xml matches an
- * `xml:"name,attr"` field); undefined when absent.
+ * The attribute of local name `local`, in any namespace, the last one when several match (as
+ * Go's encoding/xml fills an `xml:"name,attr"` field); undefined when absent.
  */
 export function attr(e: XmlElement, local: string): string | undefined {
+  let found: string | undefined;
   for (const [k, v] of e.attrs) {
     const colon = k.indexOf(':');
-    if ((colon === -1 ? k : k.slice(colon + 1)) === local && !k.startsWith('xmlns')) return v;
+    if ((colon === -1 ? k : k.slice(colon + 1)) === local && !k.startsWith('xmlns')) found = v;
   }
-  return undefined;
+  return found;
 }
