@@ -4,7 +4,9 @@ import { describe, expect, it } from 'vitest';
 import type { Provider } from '../api/provider.js';
 import { Conditions } from '../conditions.js';
 import { inspectOvaProvider } from './inspect-provider.js';
+import { OvaInventory } from './inventory.js';
 import { OvaError } from './ova-error.js';
+import { OvaSource } from './ova-source.js';
 import { makeCatalogDir, writeCatalogFiles } from './testing/catalog-folder.js';
 import {
   MALFORMED_OVF,
@@ -93,6 +95,19 @@ describe('inspectOvaProvider', () => {
       category: 'Critical',
     });
     expect(result.conditions[0]?.message).toContain(dir);
+  });
+
+  it('scans with the inventory the adapter shares (the README wiring)', async () => {
+    const dir = await makeCatalogDir();
+    const clock = new FakeClock(NOW);
+    const inventory = new OvaInventory({ catalogPath: dir, clock, rescanAfterMs: 60_000 });
+    const ova = new OvaSource({ inventory });
+    expect(await ova.inventory.listVMs()).toEqual([]);
+    await writeCatalogFiles(dir, { 'a.ovf': VMWARE_OVF }, NOW - 60_000);
+    // The check forces a rescan; the adapter then reads the same, fresh scan.
+    const { catalog } = await inspectOvaProvider(provider(), { inventory });
+    expect(catalog?.vms.map((vm) => vm.name)).toEqual(['web-01']);
+    expect((await ova.inventory.findVM({ name: 'web-01' }))?.id).toBe(catalog?.vms[0]?.id);
   });
 
   it('rejects a provider that is not of type ova', async () => {
