@@ -114,7 +114,13 @@ describe('OvaInventory', () => {
       ['web-01-disk2.vmdk', 2048, true],
     ]);
     const ubuntu = await inventory.findVM({ id: '6f0a2d8c-1b3e-4f5a-9c7d-8e9f0a1b2c3d' });
-    expect(ubuntu).toMatchObject({ memoryMiB: 2048, cpuCount: 2, exportSource: 'VirtualBox' });
+    expect(ubuntu).toMatchObject({
+      memoryMiB: 2048,
+      cpuCount: 2,
+      exportSource: 'VirtualBox',
+      osType: '',
+      guestOS: 'Ubuntu_64', // VirtualBox gives no ovf:osType, only the Description
+    });
     expect(ubuntu?.disks[0]?.capacityMiB).toBe(10 * 1024);
   });
 

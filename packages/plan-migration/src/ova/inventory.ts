@@ -280,7 +280,8 @@ export function applianceInventory(
       exportSource: envelope.exportSource,
       ovaPath: path,
     };
-    if (system.osType !== '') vm.guestOS = system.osType;
+    const guestOS = system.osType || system.osDescription;
+    if (guestOS !== '') vm.guestOS = guestOS;
     return vm;
   });
   return { vms, networks: [...networks.values()], disks };

@@ -66,6 +66,8 @@ export interface OvfVirtualSystem {
   id: string;
   name: string;
   osType: string;
+  /** The `OperatingSystemSection` `Description` (VirtualBox names the guest there, e.g. `Windows10_64`). */
+  osDescription: string;
   /** `VirtualSystemType`s of the hardware sections, e.g. `vmx-13`, `virtualbox-2.2`. */
   systemTypes: string[];
   items: OvfItem[];
@@ -269,6 +271,7 @@ class Reader {
       id: this.attr(s, 'id'),
       name: this.text(childNamed(s, 'Name')),
       osType: os === undefined ? '' : this.attr(os, 'osType'),
+      osDescription: os === undefined ? '' : this.text(childNamed(os, 'Description')),
       systemTypes: hardware.flatMap((h) =>
         children(childNamed(h, 'System'), 'VirtualSystemType').map((t) => this.text(t)),
       ),
