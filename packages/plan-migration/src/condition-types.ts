@@ -74,7 +74,7 @@ export const ProviderConditionType = {
   ConnectionTestSucceeded: 'ConnectionTestSucceeded',
   ConnectionTestFailed: 'ConnectionTestFailed',
   InventoryCreated: 'InventoryCreated',
-  /** ctrlkit: catalog files that are not a readable tar or OVF (malformed XML, bad numbers or units). */
+  /** ctrlkit: catalog files that cannot be read, or are not a tar or OVF (malformed XML, bad numbers or units). */
   ApplianceMalformed: 'ApplianceMalformed',
   /** ctrlkit: OVF descriptors with `${property}` placeholders that have no value. */
   AppliancePropertyUnresolved: 'AppliancePropertyUnresolved',

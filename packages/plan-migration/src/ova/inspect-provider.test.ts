@@ -63,7 +63,7 @@ describe('inspectOvaProvider', () => {
       items: ['bad/broken.ovf'],
     });
     expect(byType.get('ApplianceMalformed')?.message).toMatch(
-      /^1 appliance file\(s\) malformed, their VMs are not in the inventory: bad\/broken\.ovf: malformed XML: .*line \d+/,
+      /^1 appliance file\(s\) malformed or unreadable, their VMs are not in the inventory: bad\/broken\.ovf: malformed XML: .*line \d+/,
     );
     expect(byType.get('AppliancePropertyUnresolved')).toMatchObject({
       reason: 'NotSet',

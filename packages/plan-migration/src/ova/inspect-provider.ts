@@ -32,10 +32,10 @@ const PROBLEM_CONDITIONS: Array<{
   what: string;
 }> = [
   {
-    reasons: ['MalformedOvf', 'MalformedArchive'],
+    reasons: ['MalformedOvf', 'MalformedArchive', 'Unreadable'],
     type: ProviderConditionType.ApplianceMalformed,
     reason: ProviderReason.Malformed,
-    what: 'malformed',
+    what: 'malformed or unreadable',
   },
   {
     reasons: ['UnresolvedProperty'],

@@ -1,4 +1,4 @@
-import { rm, utimes, writeFile } from 'node:fs/promises';
+import { mkdir, rm, symlink, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { FakeClock } from '@ctrlkit/workqueue/testing';
 import { describe, expect, it } from 'vitest';
@@ -166,6 +166,19 @@ describe('OvaInventory', () => {
       ['bad.ovf', 'MalformedOvf'],
       ['templated.ovf', 'UnresolvedProperty'],
     ]);
+  });
+
+  it('reports a file it cannot read as Unreadable', async () => {
+    const { dir, inventory } = await inventoryOf({ 'good.ovf': VIRTUALBOX_OVF });
+    await mkdir(join(dir, 'folder.ovf'));
+    await utimes(join(dir, 'folder.ovf'), OLD / 1000, OLD / 1000);
+    await symlink(join(dir, 'folder.ovf'), join(dir, 'link.ovf'));
+    const catalog = await inventory.catalog();
+    expect(catalog.vms.map((vm) => vm.name)).toEqual(['ubuntu']);
+    expect(catalog.problems.map((p) => [p.file.split('/').pop(), p.reason])).toEqual([
+      ['link.ovf', 'Unreadable'],
+    ]);
+    expect(catalog.problems[0]?.message).toMatch(/link\.ovf: cannot be read: .*EISDIR/);
   });
 
   it('skips files younger than 30 s until they are old enough', async () => {

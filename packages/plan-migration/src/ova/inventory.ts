@@ -201,7 +201,7 @@ async function readCatalogFile(file: CatalogFile): Promise<FileResult> {
   try {
     return { ...base, ...applianceInventory(file.path, await readAppliance(file)) };
   } catch (error) {
-    const reason: OvaErrorReason = OvaError.isInstance(error) ? error.reason : 'MalformedArchive';
+    const reason: OvaErrorReason = OvaError.isInstance(error) ? error.reason : 'Unreadable';
     const message = OvaError.isInstance(error)
       ? error.message
       : `${file.path}: cannot be read: ${(error as Error).message}`;

@@ -4,6 +4,8 @@
 export type OvaErrorReason =
   /** The catalog folder does not exist or cannot be read. */
   | 'CatalogNotFound'
+  /** A catalog file cannot be read (permissions, I/O error). */
+  | 'Unreadable'
   /** A `.ova` archive is not a readable tar. */
   | 'MalformedArchive'
   /** A `.ova` archive holds no `*.ovf` entry. */

@@ -63,13 +63,9 @@ export class GobRegistry {
     this.#sendType(type, sent, out);
     const body: number[] = [];
     encodeInt(body, BigInt(this.register(type)));
-    if (typeof type === 'string') {
-      body.push(0); // singleton field delta
-      encodeValue(body, type, value);
-    } else if (type.kind === 'struct') {
-      encodeStruct(body, type, value);
-    } else {
-      body.push(0);
+    if (typeof type !== 'string' && type.kind === 'struct') encodeStruct(body, type, value);
+    else {
+      body.push(0); // a top-level non-struct value is a singleton: field delta 0
       encodeValue(body, type, value);
     }
     message(out, body);
