@@ -14,6 +14,20 @@ export interface InventoryDisk {
   datastore: string;
   /** Shared between VMs (vSphere multi-writer). */
   shared?: boolean;
+  /** The disk's file (OVA: the `References/File` href, e.g. `disk1.vmdk`). */
+  fileName?: string;
+  /** The disk image format (OVA: the `DiskSection/Disk` `ovf:format` URI). */
+  format?: string;
+}
+
+/** A network interface of a VM in a source provider's inventory. */
+export interface InventoryNIC {
+  /** The NIC's name (OVA: the hardware item's `ElementName`). */
+  name: string;
+  /** Its MAC address; '' when the source does not say. */
+  mac: string;
+  /** The name of the network it connects to. */
+  network: string;
 }
 
 /** A VM in a source provider's inventory. */
@@ -30,6 +44,18 @@ export interface InventoryVM {
   changedBlockTracking?: boolean;
   /** Whether the VM has snapshots (blocks warm on vSphere). */
   hasSnapshots?: boolean;
+  /** Virtual CPUs. */
+  cpuCount?: number;
+  /** Memory in MiB. */
+  memoryMiB?: number;
+  /** Network interfaces. */
+  nics?: InventoryNIC[];
+  /** The source's OS type identifier (OVA: `OperatingSystemSection` `ovf:osType`, e.g. `rhel8_64Guest`). */
+  osType?: string;
+  /** Who exported the VM (OVA: `VMware`, `VirtualBox`, `Xen`, `oVirt` or `Unknown`). */
+  exportSource?: string;
+  /** OVA: the `.ova` archive or `.ovf` file the VM was read from. */
+  ovaPath?: string;
 }
 
 /** The source provider's inventory (Forklift's web client `Inventory`). */
@@ -56,6 +82,16 @@ export interface DiskTransfer {
 export interface Builder {
   /** One task per disk, `progress.total` = capacity in MiB. */
   tasks(vm: Ref): Promise<Task[]>;
+  /**
+   * The environment of the VM's guest conversion (virt-v2v) pod, for sources whose disks
+   * virt-v2v reads itself (OVA); absent for the others. Contract: the variables are
+   * returned in a stable order, names are `V2V_*` as Forklift's virt-v2v image reads them
+   * (`V2V_source` names the input mode, e.g. `ova`), values are final (no templating), and
+   * paths are as the pod sees the source's share mounted (OVA: the NFS share at `/ova`).
+   * The destination adds what it owns (e.g. `V2V_*` of the target) after these. Rejects
+   * when the VM is not in the inventory.
+   */
+  podEnvironment?(vm: Ref): Promise<Array<{ name: string; value: string }>>;
 }
 
 /** Acts on the source (Forklift's `adapter.Client`): power, snapshots, and the disk transfer. */

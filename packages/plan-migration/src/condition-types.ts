@@ -67,3 +67,26 @@ export const Reason = {
   MissingGuestInfo: 'MissingGuestInformation',
   MissingChangedBlockTracking: 'MissingChangedBlockTracking',
 } as const;
+
+/** Provider condition types (Forklift's provider controller), and those of the OVA catalog check. */
+export const ProviderConditionType = {
+  Ready: 'Ready',
+  ConnectionTestSucceeded: 'ConnectionTestSucceeded',
+  ConnectionTestFailed: 'ConnectionTestFailed',
+  InventoryCreated: 'InventoryCreated',
+  /** ctrlkit: catalog files that cannot be read, or are not a tar or OVF (malformed XML, bad numbers or units). */
+  ApplianceMalformed: 'ApplianceMalformed',
+  /** ctrlkit: OVF descriptors with `${property}` placeholders that have no value. */
+  AppliancePropertyUnresolved: 'AppliancePropertyUnresolved',
+  /** ctrlkit: `.ova` archives with no `*.ovf` descriptor. */
+  ApplianceDescriptorNotFound: 'ApplianceDescriptorNotFound',
+} as const;
+
+/** Provider condition reasons (Forklift's provider controller). */
+export const ProviderReason = {
+  Tested: 'Tested',
+  Completed: 'Completed',
+  Malformed: 'Malformed',
+  NotSet: 'NotSet',
+  NotFound: 'NotFound',
+} as const;

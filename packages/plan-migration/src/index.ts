@@ -9,6 +9,7 @@ export type {
   Ensurer,
   Inventory,
   InventoryDisk,
+  InventoryNIC,
   InventoryVM,
   Migrator,
   Validator,
@@ -110,7 +111,12 @@ export {
   nextPhase,
   WARM_ITINERARY,
 } from './base-migrator.js';
-export { ConditionType, Reason } from './condition-types.js';
+export {
+  ConditionType,
+  ProviderConditionType,
+  ProviderReason,
+  Reason,
+} from './condition-types.js';
 export {
   Category,
   Conditions,
@@ -166,6 +172,46 @@ export {
   isValidVolumeNameTemplate,
   NameTemplateError,
 } from './name-templates.js';
+export { isValidUUID } from './ova/ids.js';
+export {
+  inspectOvaProvider,
+  type OvaProviderCheckOptions,
+  type OvaProviderInspection,
+} from './ova/inspect-provider.js';
+export {
+  applianceInventory,
+  DEFAULT_OVA_CATALOG_PATH,
+  DEFAULT_OVA_RESCAN_AFTER_MS,
+  type OvaCatalog,
+  type OvaDisk,
+  OvaInventory,
+  type OvaInventoryOptions,
+  type OvaNetwork,
+  type OvaProblem,
+} from './ova/inventory.js';
+export { OvaError, type OvaErrorReason } from './ova/ova-error.js';
+export { OvaSource, type OvaSourceOptions, V2V_SOURCE_OVA } from './ova/ova-source.js';
+export {
+  type ExportSource,
+  type OvfDisk,
+  type OvfEnvelope,
+  type OvfFile,
+  type OvfItem,
+  type OvfNetwork,
+  type OvfVirtualSystem,
+  parseOvf,
+  ResourceType,
+  unitBytes,
+} from './ova/ovf-parser.js';
+export {
+  type CatalogFile,
+  DEFAULT_OVA_MIN_FILE_AGE_MS,
+  listCatalog,
+  OVA_MAX_DEPTH,
+  OVF_MAX_DEPTH,
+  readAppliance,
+} from './ova/scan.js';
+export { readFirstTarEntry, type TarEntry } from './ova/tar.js';
 export { Phase, StepName, TRANSFER_COMPLETED } from './phases.js';
 export {
   DEFAULT_PLAN_WORKERS,
