@@ -122,15 +122,7 @@ export {
   REQUEUE_CONDITIONS,
   True,
 } from './conditions.js';
-export {
-  ConfigMapDestination,
-  LABEL_MIGRATION,
-  LABEL_PLAN,
-  LABEL_PLAN_NAME,
-  LABEL_PLAN_NAMESPACE,
-  LABEL_RESOURCE,
-  LABEL_VM_ID,
-} from './configmap-destination.js';
+export { ConfigMapDestination, LABEL_RESOURCE } from './configmap-destination.js';
 export {
   API_VERSION,
   CRD_MANIFEST_PATH,
@@ -147,6 +139,17 @@ export {
   type Predicate,
   StepNotFoundError,
 } from './itinerary.js';
+export {
+  LABEL_MIGRATION,
+  LABEL_PLAN,
+  LABEL_PLAN_NAME,
+  LABEL_PLAN_NAMESPACE,
+  LABEL_VM_ID,
+  labelSelector,
+  type PlanLabelSource,
+  planVMLabels,
+  withoutMigration,
+} from './labels.js';
 export {
   activeSnapshot,
   type HookResult,

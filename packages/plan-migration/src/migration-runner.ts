@@ -5,7 +5,9 @@ import type {
   Builder,
   Client,
   DestinationClient,
+  DiskTransfer,
   Ensurer,
+  GuestConversion,
   Inventory,
   Migrator,
 } from './adapter.js';
@@ -61,6 +63,8 @@ export interface MigrationRunnerContext {
   builder: Builder;
   destination: DestinationClient;
   ensurer: Ensurer;
+  /** Converts guests (virt-v2v); without one a VM that needs conversion fails at that step. */
+  guestConversion?: GuestConversion;
   migrator: Migrator;
   settings: MigrationSettings;
   clock: Clock;
@@ -388,6 +392,15 @@ export class MigrationRunner {
         if (await client.poweredOff(vm)) this.#next(vm);
         return;
       case Phase.CreateDataVolumes: {
+        const allocation = findStep(vm, StepName.DiskAllocation);
+        if (allocation !== undefined) {
+          // virt-v2v copies the disks: blank volumes for it to fill, no CDI import.
+          const conversion = this.#guestConversion(vm, allocation);
+          if (conversion === undefined) return;
+          await conversion.allocateDisks(vm, allocation.tasks ?? (await this.#c.builder.tasks(vm)));
+          this.#next(vm);
+          return;
+        }
         const disks = findStep(vm, StepName.DiskTransfer);
         await this.#c.ensurer.ensureDataVolumes(
           vm,
@@ -395,6 +408,39 @@ export class MigrationRunner {
         );
         await client.startTransfer(vm, 0);
         this.#next(vm);
+        return;
+      }
+      case Phase.AllocateDisks: {
+        const step = this.#step(vm);
+        if (step === undefined) return;
+        markStarted(step, clock);
+        step.phase = 'Running';
+        if (this.#c.destination.diskTransfers === undefined) {
+          addError(step, `Phase [${vm.phase}] needs a destination that reports disk transfers.`);
+          return;
+        }
+        if (await this.#updateTransfer(vm, step)) this.#next(vm);
+        return;
+      }
+      case Phase.CreateGuestConversionPod: {
+        const step = this.#step(vm);
+        if (step === undefined) return;
+        markStarted(step, clock);
+        step.phase = 'Running';
+        const conversion = this.#guestConversion(vm, step);
+        if (conversion !== undefined && (await conversion.ensureConversionPod(vm))) this.#next(vm);
+        return;
+      }
+      case Phase.ConvertGuest:
+      case Phase.CopyDisksVirtV2V: {
+        const step = this.#step(vm);
+        if (step === undefined) return;
+        markStarted(step, clock);
+        step.phase = 'Running';
+        const conversion = this.#guestConversion(vm, step);
+        if (conversion === undefined) return;
+        await this.#updateConversion(vm, step, conversion);
+        if (markedCompleted(step) && step.error === undefined) this.#next(vm);
         return;
       }
       case Phase.CopyDisks: {
@@ -504,10 +550,6 @@ export class MigrationRunner {
         this.#next(vm);
         return;
       }
-      case Phase.AllocateDisks:
-      case Phase.CreateGuestConversionPod:
-      case Phase.ConvertGuest:
-      case Phase.CopyDisksVirtV2V:
       case Phase.ConvertOpenstackSnapshot:
       case Phase.WaitForGuestReboots:
       case Phase.PreflightInspection: {
@@ -528,10 +570,72 @@ export class MigrationRunner {
     }
   }
 
+  /** The guest conversion adapter, or undefined after putting an error on `step`. */
+  #guestConversion(vm: VMStatus, step: Step): GuestConversion | undefined {
+    const conversion = this.#c.guestConversion;
+    if (conversion === undefined) {
+      addError(
+        step,
+        `Phase [${vm.phase}] needs a guest conversion adapter, which is not configured.`,
+      );
+    }
+    return conversion;
+  }
+
+  /**
+   * Reads the conversion pod (upstream's updateConversionProgress): Succeeded completes the
+   * step and its tasks; Failed completes it with the pod's message; a missing pod is an
+   * error; while it runs, the copy progress of each disk goes on the DiskTransferV2v tasks.
+   */
+  async #updateConversion(vm: VMStatus, step: Step, conversion: GuestConversion): Promise<void> {
+    const { clock } = this.#c;
+    const status = await conversion.conversionStatus(vm);
+    switch (status.phase) {
+      case 'Succeeded':
+        step.progress.completed = step.progress.total;
+        for (const task of step.tasks ?? []) {
+          markStarted(task, clock);
+          task.progress.completed = task.progress.total;
+          task.phase = 'Completed';
+          markCompleted(task, clock);
+        }
+        markCompleted(step, clock);
+        return;
+      case 'Failed':
+        addError(
+          step,
+          status.message
+            ? `Guest conversion failed: ${status.message}`
+            : 'Guest conversion failed. See pod logs for details.',
+        );
+        markCompleted(step, clock);
+        return;
+      case 'NotFound':
+        addError(step, 'Guest conversion pod not found');
+        markCompleted(step, clock);
+        return;
+      default:
+        if (step.name !== StepName.DiskTransferV2v) return;
+        for (const [disk, percent] of status.disks) {
+          const task = step.tasks?.[disk - 1];
+          if (task === undefined) continue;
+          markStarted(task, clock);
+          task.progress.completed = Math.floor((task.progress.total * percent) / 100);
+        }
+        reflectTasks(step, clock);
+    }
+  }
+
+  /** The disks' transfer: the destination's importer status when it reports one, else the source's. */
+  #transfers(vm: VMStatus): Promise<DiskTransfer[]> {
+    const { destination, client } = this.#c;
+    return destination.diskTransfers ? destination.diskTransfers(vm) : client.transferStatus(vm);
+  }
+
   /** Copies the transfer's status into the step's tasks; true when every disk is done. */
   async #updateTransfer(vm: VMStatus, step: Step): Promise<boolean> {
-    const { clock, client } = this.#c;
-    const transfers = await client.transferStatus(vm);
+    const { clock } = this.#c;
+    const transfers = await this.#transfers(vm);
     for (const task of step.tasks ?? []) {
       const t = transfers.find((x) => x.disk === task.name);
       if (t === undefined) continue;
