@@ -11,7 +11,7 @@ describe('determineRunStrategy (upstream matrix)', () => {
     [undefined, undefined, 'On', 'Always'],
     [undefined, undefined, 'Off', 'Halted'],
     [undefined, 'auto', 'On', 'Always'],
-    ['auto', 'on', 'Off', 'Always'],
+    ['auto', 'on', 'Off', 'Halted'], // the VM's auto wins over the plan's on
     [undefined, undefined, 'Unknown', 'Halted'],
     [undefined, undefined, undefined, 'Halted'],
   ] as const)('vm %s, plan %s, source %s -> %s', (vmTarget, planTarget, source, expected) => {
