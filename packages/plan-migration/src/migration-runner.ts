@@ -705,7 +705,9 @@ export class MigrationRunner {
       vm.newName = vm.targetName;
       return undefined;
     }
-    const name = vm.name ?? (await this.#c.inventory.findVM(vm))?.name ?? '';
+    // A VM listed by id gets its name from the inventory (the destination names the VM after it).
+    vm.name ??= (await this.#c.inventory.findVM(vm))?.name;
+    const name = vm.name ?? '';
     if (!isDNS1123Subdomain(name)) {
       let candidate =
         toDNS1123(name) || `vm-${(vm.id ?? '').toLowerCase().replace(/[^a-z0-9-]/g, '')}`;

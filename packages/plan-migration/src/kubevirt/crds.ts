@@ -198,9 +198,17 @@ export const dataVolumeCrd: V1CustomResourceDefinition = customResourceDefinitio
   ],
 });
 
+/** `*.k8s.io` groups need API approval; the external-snapshotter's CRDs carry this one. */
+const snapshotApproval = {
+  annotations: {
+    'api-approved.kubernetes.io': 'https://github.com/kubernetes-csi/external-snapshotter/pull/814',
+  },
+};
+
 /** The `VolumeSnapshot` CRD (snapshot.storage.k8s.io/v1). */
 export const volumeSnapshotCrd: V1CustomResourceDefinition = customResourceDefinition({
   group: SNAPSHOT_GROUP,
+  metadata: snapshotApproval,
   names: { kind: 'VolumeSnapshot', plural: 'volumesnapshots', shortNames: ['vs'] },
   versions: [
     {
@@ -214,6 +222,7 @@ export const volumeSnapshotCrd: V1CustomResourceDefinition = customResourceDefin
 /** The `VolumeSnapshotClass` CRD (snapshot.storage.k8s.io/v1, cluster-scoped). */
 export const volumeSnapshotClassCrd: V1CustomResourceDefinition = customResourceDefinition({
   group: SNAPSHOT_GROUP,
+  metadata: snapshotApproval,
   scope: 'Cluster',
   names: { kind: 'VolumeSnapshotClass', plural: 'volumesnapshotclasses', shortNames: ['vsclass'] },
   versions: [
