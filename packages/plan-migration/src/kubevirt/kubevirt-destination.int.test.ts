@@ -362,11 +362,8 @@ describe('KubeVirtDestination with the CDI, KubeVirt and Pod/Job simulators', ()
         },
       ]);
     }
-    const volumes = (
-      vm0?.spec.template.spec as {
-        volumes: Array<{ persistentVolumeClaim: { claimName: string } }>;
-      }
-    ).volumes;
+    type Volumes = { volumes?: Array<{ persistentVolumeClaim: { claimName: string } }> };
+    const volumes = (vm0?.spec.template.spec as Volumes | undefined)?.volumes ?? [];
     expect(volumes.map((v) => v.persistentVolumeClaim.claimName).sort()).toEqual(
       pvcs
         .filter((c) => c.metadata?.labels?.vmID === 'vm-0')
