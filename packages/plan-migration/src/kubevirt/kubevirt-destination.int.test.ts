@@ -189,7 +189,7 @@ async function setup(options: { diskMiB?: number; progressPerStep?: number } = {
             validator: (plan, maps) => source.validator(plan, maps),
           }
         : undefined,
-    destination: (c) => new KubeVirtDestination({ ...c, ...(c.source && { source: c.source }) }),
+    destination: (c) => new KubeVirtDestination(c),
     hookRunner: new JobHookRunner({ kubeConfig }),
     pollIntervalMs: 100,
   });
