@@ -83,7 +83,13 @@ const trueTypes = (o: { conditions?: Array<{ type: string; status: string }> } |
 const vmStatus = (p: Plan, id: string) => p.status?.migration?.vms?.find((v) => v.id === id);
 
 /** Providers, maps and hooks (Ready), the simulated source, the simulators and the controller on KubeVirtDestination. */
-async function setup(options: { diskMiB?: number; progressPerStep?: number } = {}) {
+async function setup(
+  options: {
+    diskMiB?: number;
+    progressPerStep?: number;
+    fails?: (dv: DataVolume) => string | undefined;
+  } = {},
+) {
   const namespace = await createTestNamespace(kubeConfig, 'kv-plan-');
   const target = await createTestNamespace(kubeConfig, 'kv-target-');
   const route = { source: { name: 'src' }, destination: { name: 'host' } };
@@ -149,6 +155,7 @@ async function setup(options: { diskMiB?: number; progressPerStep?: number } = {
     informerFactory: factory,
     stepMs: 20,
     progressPerStep: options.progressPerStep ?? 50,
+    ...(options.fails && { fails: options.fails }),
   });
   // Record what was created for the plan: the destination deletes Secrets and ConfigMaps on success.
   const created = {
@@ -238,7 +245,7 @@ async function setup(options: { diskMiB?: number; progressPerStep?: number } = {
         namespace: target,
       })) as { items: T[] }
     ).items;
-  return { namespace, target, cdi, created, plan, migration, readPlan, untilPlan, list };
+  return { namespace, target, source, cdi, created, plan, migration, readPlan, untilPlan, list };
 }
 
 describe('KubeVirtDestination with the CDI, KubeVirt and Pod/Job simulators', () => {
@@ -417,5 +424,50 @@ describe('KubeVirtDestination with the CDI, KubeVirt and Pod/Job simulators', ()
     ]);
     expect(left.map((l) => l.items.length)).toEqual([0, 0]);
     expect(await t.list<VirtualMachine>(VIRTUAL_MACHINES)).toEqual([]);
+  });
+
+  it('a failed CDI import fails only its VM, with the DataVolume’s message', async () => {
+    const t = await setup({
+      fails: (dv) =>
+        dv.metadata.labels?.vmID === 'vm-0' &&
+        dv.metadata.annotations?.['forklift.konveyor.io/disk-source'] === 'disk-1'
+          ? 'Unable to connect to http data source'
+          : undefined,
+    });
+    await t.plan({ vms: [{ id: 'vm-0' }, { id: 'vm-1' }] });
+    await t.migration();
+    const p = await t.untilPlan('Failed', (p) => trueTypes(p.status).includes('Failed'));
+    expect(trueTypes(vmStatus(p, 'vm-0'))).toEqual(['Failed']);
+    expect(vmStatus(p, 'vm-0')?.error?.reasons).toEqual(['Unable to connect to http data source']);
+    expect(trueTypes(vmStatus(p, 'vm-1'))).toEqual(['Succeeded']);
+  });
+
+  it('ensures are idempotent: a second pass creates nothing new', async () => {
+    const t = await setup();
+    await t.plan({ vms: [{ id: 'vm-0' }] });
+    const plan = await t.untilPlan('Ready', (p) => trueTypes(p.status).includes('Ready'));
+    const destination = new KubeVirtDestination({
+      kubeConfig,
+      plan,
+      migrationUID: 'm-uid',
+      builder: t.source,
+    });
+    const vm = { id: 'vm-0', name: 'vm-0', phase: 'CreateDataVolumes', pipeline: [] };
+    const tasks = await t.source.tasks(vm);
+    await destination.ensureDataVolumes(vm, tasks);
+    const writes = destination.writes;
+    await destination.ensureDataVolumes(vm, tasks);
+    expect(destination.writes).toBe(writes);
+    expect(await t.list<DataVolume>(DATA_VOLUMES)).toHaveLength(2);
+    await waitFor(
+      'PVCs bound',
+      () => destination.diskTransfers(vm),
+      (d) => d.length === 2 && d.every((x) => x.phase === 'Succeeded'),
+    );
+    const first = await destination.ensureVM(vm, { running: false });
+    const second = await destination.ensureVM(vm, { running: false });
+    expect(second).toEqual(first);
+    expect(await t.list<VirtualMachine>(VIRTUAL_MACHINES)).toHaveLength(1);
+    expect(await destination.vmExists(t.target, 'vm-0')).toBe(true);
   });
 });

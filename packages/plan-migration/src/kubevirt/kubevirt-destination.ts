@@ -153,17 +153,14 @@ export class KubeVirtDestination implements DestinationClient, Ensurer, GuestCon
   /** Ensures the VM's Secret and ConfigMap and one importing DataVolume per task. */
   async ensureDataVolumes(vm: VMStatus, tasks: Task[]): Promise<void> {
     const builder = this.#o.builder;
-    if (builder?.dataVolumeSource === undefined) {
+    const dataVolumeSource = builder?.dataVolumeSource?.bind(builder);
+    if (dataVolumeSource === undefined) {
       throw new Error(
         `VM ${vm.id}: the source builder does not describe CDI DataVolume sources (dataVolumeSource)`,
       );
     }
     const refs = await this.#ensureSecretAndConfigMap(vm);
-    await this.#ensureDVs(
-      vm,
-      tasks,
-      (task) => builder.dataVolumeSource?.(vm, task.name, refs) as Promise<Record<string, unknown>>,
-    );
+    await this.#ensureDVs(vm, tasks, (task) => dataVolumeSource(vm, task.name, refs));
   }
 
   /** Ensures the VM's Secret and ConfigMap and one blank DataVolume per task, for virt-v2v to fill. */
@@ -248,7 +245,8 @@ export class KubeVirtDestination implements DestinationClient, Ensurer, GuestCon
    * else the source name, run strategy by {@link determineRunStrategy}, template label
    * `app`=name plus the plan's `targetLabels`, display-name and original-ID annotations when
    * renamed), makes it the owner of each disk PVC, then deletes the DataVolumes, which are no
-   * longer needed.
+   * longer needed. `spec.running` is not read: the run strategy follows the same rule from
+   * the VM's status and the plan, and can also be `Halted` for an `auto` VM whose source was off.
    */
   async ensureVM(vm: VMStatus, _spec: { running: boolean }): Promise<DestinationVM> {
     const labels = vmLabels(this.#plan, this.#o.migrationUID, vm.id ?? '');
@@ -425,7 +423,6 @@ export class KubeVirtDestination implements DestinationClient, Ensurer, GuestCon
     await sweep((await core.listPersistentVolume({ labelSelector: selector })).items, (name) =>
       core.deletePersistentVolume({ name }),
     );
-    this.writes += deleted;
     return deleted;
   }
 
