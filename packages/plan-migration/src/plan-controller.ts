@@ -72,6 +72,10 @@ export interface DestinationContext {
   source?: Provider;
   /** The source's builder, when the source has an adapter. */
   builder?: Builder;
+  /** The source's inventory, when the source has an adapter. */
+  inventory?: Inventory;
+  /** The plan's StorageMap, when it resolves. */
+  storageMap?: StorageMap;
   kubeConfig: KubeConfig;
 }
 
@@ -253,7 +257,8 @@ export class PlanController {
         migrationUID: migration?.metadata.uid ?? '',
         migrationName: migration?.metadata.name ?? '',
         ...(refs.source && { source: refs.source }),
-        ...(source && { builder: source.builder }),
+        ...(source && { builder: source.builder, inventory: source.inventory }),
+        ...(refs.storageMap && { storageMap: refs.storageMap }),
         kubeConfig: this.#o.kubeConfig,
       });
     const runner = (migration: Migration | undefined) => {

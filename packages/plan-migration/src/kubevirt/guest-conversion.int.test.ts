@@ -206,7 +206,7 @@ describe('guest conversion through virt-v2v (an ova source)', () => {
     ]);
 
     // Blank DataVolumes for virt-v2v to fill.
-    const dvs = [...cdi.seen.values()];
+    const dvs = [...cdi.seen.values()].filter((d) => d.metadata.namespace === target);
     expect(dvs.map((d) => d.spec.source)).toEqual([{ blank: {} }, { blank: {} }]);
     // The conversion pods mount the disks and the NFS share, with the builder's environment.
     const convPods = (

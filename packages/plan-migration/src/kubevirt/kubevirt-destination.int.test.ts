@@ -274,7 +274,7 @@ describe('KubeVirtDestination with the CDI, KubeVirt and Pod/Job simulators', ()
       resource: 'vm-config',
     });
     // DataVolumes, as CDI saw them (the destination deletes them once the VM owns the PVCs).
-    const dvs = [...t.cdi.seen.values()];
+    const dvs = [...t.cdi.seen.values()].filter((d) => d.metadata.namespace === t.target);
     expect(dvs).toHaveLength(4);
     for (const dv of dvs) {
       const id = dv.metadata.labels?.vmID ?? '';
@@ -283,6 +283,17 @@ describe('KubeVirtDestination with the CDI, KubeVirt and Pod/Job simulators', ()
       expect(dv.metadata.annotations).toMatchObject({
         ...vmLabels(id),
         'cdi.kubevirt.io/storage.deleteAfterCompletion': 'false',
+      });
+      expect(dv.spec.storage).toEqual({
+        resources: {
+          requests: {
+            storage:
+              dv.metadata.annotations?.['forklift.konveyor.io/disk-source'] === 'disk-0'
+                ? '100Mi'
+                : '50Mi',
+          },
+        },
+        storageClassName: 'standard', // the StorageMap's class of datastore ds-1
       });
       // Cold, from a source that is not OpenShift, to the host cluster: no immediate binding.
       expect(dv.metadata.annotations?.['cdi.kubevirt.io/storage.bind.immediate.requested']).toBe(

@@ -21,7 +21,9 @@ import type {
   DiskTransfer,
   Ensurer,
   GuestConversion,
+  Inventory,
 } from '../adapter.js';
+import type { StorageMap } from '../api/mapping.js';
 import type { Plan, Task, VMStatus } from '../api/plan.js';
 import type { Provider } from '../api/provider.js';
 import { ConditionType } from '../condition-types.js';
@@ -81,6 +83,10 @@ export interface KubeVirtDestinationOptions {
   source?: Provider;
   /** The source builder: DataVolume sources and the conversion pod's environment. */
   builder?: Builder;
+  /** The source inventory: the datastore of each disk, for the StorageMap. */
+  inventory?: Inventory;
+  /** The plan's StorageMap: each disk's storage class, access and volume mode by its datastore. */
+  storageMap?: StorageMap;
   /** The virt-v2v image. Default {@link DEFAULT_VIRT_V2V_IMAGE}. */
   virtV2vImage?: string;
   /** The destination is the cluster the controller runs in. Default true. */
@@ -495,12 +501,33 @@ export class KubeVirtDestination implements DestinationClient, Ensurer, GuestCon
         metadata: { namespace: this.#ns, labels, annotations, ...this.#dvName(vm, index) },
         spec: {
           source: await source(task),
-          storage: { resources: { requests: { storage: `${task.progress.total}Mi` } } },
+          storage: {
+            resources: { requests: { storage: `${task.progress.total}Mi` } },
+            ...(await this.#storage(vm, task)),
+          },
         },
       };
       this.writes++;
       await this.#custom.createNamespacedCustomObject({ ...this.#dvPath(this.#ns), body });
     }
+  }
+
+  /** The storage class, access and volume mode the StorageMap gives the disk's datastore. */
+  async #storage(vm: VMStatus, task: Task): Promise<Record<string, unknown>> {
+    const pairs = this.#o.storageMap?.spec.map;
+    if (pairs === undefined || this.#o.inventory === undefined) return {};
+    const disk = (await this.#o.inventory.findVM(vm))?.disks.find((d) => d.id === task.name);
+    const pair = pairs.find(
+      (p) =>
+        disk !== undefined && (p.source.id === disk.datastore || p.source.name === disk.datastore),
+    );
+    if (pair === undefined) return {};
+    const { storageClass, accessMode, volumeMode } = pair.destination;
+    return {
+      storageClassName: storageClass,
+      ...(accessMode && { accessModes: [accessMode] }),
+      ...(volumeMode && { volumeMode }),
+    };
   }
 
   /** The PVC name template (the VM's, else the plan's) as `name`, else generateName `<plan>-<vmID>-`. */
