@@ -1,5 +1,6 @@
 //! Runs a VM's PreHook/PostHook as a Job with the hook's image and playbook (Forklift's plan/hook.go).
 
+import { InvalidArgumentError } from '@ctrlkit/workqueue';
 import {
   ApiException,
   BatchV1Api,
@@ -49,6 +50,12 @@ export class JobHookRunner implements HookRunner {
   readonly #retry: number;
 
   constructor(options: JobHookRunnerOptions) {
+    if (options?.kubeConfig === undefined)
+      throw new InvalidArgumentError('kubeConfig', 'is required');
+    const retry = options.hookRetry;
+    if (retry !== undefined && (!Number.isInteger(retry) || retry < 0)) {
+      throw new InvalidArgumentError('hookRetry', `must be an integer >= 0, got ${retry}`);
+    }
     this.#o = options;
     this.#core = options.kubeConfig.makeApiClient(CoreV1Api);
     this.#batch = options.kubeConfig.makeApiClient(BatchV1Api);

@@ -1,6 +1,6 @@
 //! The KubeVirt destination: CDI DataVolumes, the per-VM Secret and ConfigMap, the conversion pod and the VirtualMachine (Forklift's plan/kubevirt.go).
 
-import { type Logger, noopLogger } from '@ctrlkit/workqueue';
+import { InvalidArgumentError, type Logger, noopLogger } from '@ctrlkit/workqueue';
 import {
   ApiException,
   BatchV1Api,
@@ -123,6 +123,12 @@ export class KubeVirtDestination implements DestinationClient, Ensurer, GuestCon
   writes = 0;
 
   constructor(options: KubeVirtDestinationOptions) {
+    if (options?.kubeConfig === undefined)
+      throw new InvalidArgumentError('kubeConfig', 'is required');
+    if (options.plan?.metadata === undefined) throw new InvalidArgumentError('plan', 'is required');
+    if (typeof options.migrationUID !== 'string') {
+      throw new InvalidArgumentError('migrationUID', 'must be a string');
+    }
     this.#o = options;
     this.#plan = options.plan;
     this.#ns = options.plan.spec.targetNamespace;
