@@ -86,7 +86,7 @@ const vmStatus = (p: Plan, id: string) => p.status?.migration?.vms?.find((v) => 
 async function setup(
   options: {
     diskMiB?: number;
-    progressPerStep?: number;
+    progressPerStep?: number | ((dv: DataVolume) => number);
     fails?: (dv: DataVolume) => string | undefined;
   } = {},
 ) {
@@ -480,5 +480,60 @@ describe('KubeVirtDestination with the CDI, KubeVirt and Pod/Job simulators', ()
     expect(second).toEqual(first);
     expect(await t.list<VirtualMachine>(VIRTUAL_MACHINES)).toHaveLength(1);
     expect(await destination.vmExists(t.target, 'vm-0')).toBe(true);
+  });
+
+  it('deleting the Plan deletes its orphans but keeps the VirtualMachines and the PVCs they own', async () => {
+    const t = await setup({
+      progressPerStep: (dv) => (dv.metadata.labels?.vmID === 'vm-1' ? 0.01 : 50),
+    });
+    await t.plan({ vms: [{ id: 'vm-0' }, { id: 'vm-1' }] });
+    await t.migration();
+    await t.untilPlan(
+      'vm-0 done, vm-1 copying',
+      (p) =>
+        trueTypes(vmStatus(p, 'vm-0')).includes('Succeeded') &&
+        vmStatus(p, 'vm-1')?.phase === 'CopyDisks',
+    );
+    await waitFor(
+      'vm-1 PVCs bound',
+      () =>
+        core.listNamespacedPersistentVolumeClaim({
+          namespace: t.target,
+          labelSelector: 'vmID=vm-1',
+        }),
+      (l) => l.items.length === 2,
+    );
+    await custom.deleteNamespacedCustomObject({
+      group: GROUP,
+      version: VERSION,
+      plural: PLURALS.Plan,
+      namespace: t.namespace,
+      name: 'plan',
+    });
+    await waitFor(
+      'vm-1 orphans gone',
+      async () => [
+        ...(await t.list<DataVolume>(DATA_VOLUMES)),
+        ...(await core.listNamespacedSecret({ namespace: t.target, labelSelector: 'vmID=vm-1' }))
+          .items,
+        ...(
+          await core.listNamespacedPersistentVolumeClaim({
+            namespace: t.target,
+            labelSelector: 'vmID=vm-1',
+          })
+        ).items.filter((c) => c.metadata?.deletionTimestamp === undefined),
+      ],
+      (left) => left.length === 0,
+    );
+    const vms = await t.list<VirtualMachine>(VIRTUAL_MACHINES);
+    expect(vms.map((v) => v.metadata.name)).toEqual(['vm-0']);
+    const kept = (
+      await core.listNamespacedPersistentVolumeClaim({
+        namespace: t.target,
+        labelSelector: 'vmID=vm-0',
+      })
+    ).items;
+    expect(kept).toHaveLength(2);
+    for (const c of kept) expect(c.metadata?.ownerReferences?.[0]?.kind).toBe('VirtualMachine');
   });
 });

@@ -15,8 +15,8 @@ export const DEFAULT_CDI_PROGRESS_PER_STEP = 25;
 
 /** Options of {@link CdiSimulator}. */
 export interface CdiSimulatorOptions extends SimulatorOptions {
-  /** Percentage points an import advances per step. Default {@link DEFAULT_CDI_PROGRESS_PER_STEP}. */
-  progressPerStep?: number;
+  /** Percentage points an import advances per step, for all or per DataVolume. Default {@link DEFAULT_CDI_PROGRESS_PER_STEP}. */
+  progressPerStep?: number | ((dv: DataVolume) => number);
   /** A message fails the DataVolume's import (phase `Failed`); undefined lets it succeed. Default: none fail. */
   fails?: (dv: DataVolume) => string | undefined;
 }
@@ -34,7 +34,7 @@ export class CdiSimulator {
   readonly #loop: SimulatorLoop<DataVolume>;
   readonly #kubeConfig: KubeConfig;
   readonly #core: CoreV1Api;
-  readonly #perStep: number;
+  readonly #perStep: (dv: DataVolume) => number;
   readonly #fails: CdiSimulatorOptions['fails'];
   /** Every DataVolume seen, by `namespace/name`, as first seen. */
   readonly seen = new Map<string, DataVolume>();
@@ -43,7 +43,8 @@ export class CdiSimulator {
     this.#loop = new SimulatorLoop('cdi-simulator', options, DATA_VOLUMES, (dv) => this.#step(dv));
     this.#kubeConfig = options.kubeConfig;
     this.#core = options.kubeConfig.makeApiClient(CoreV1Api);
-    this.#perStep = options.progressPerStep ?? DEFAULT_CDI_PROGRESS_PER_STEP;
+    const perStep = options.progressPerStep ?? DEFAULT_CDI_PROGRESS_PER_STEP;
+    this.#perStep = typeof perStep === 'function' ? perStep : () => perStep;
     this.#fails = options.fails;
   }
 
@@ -78,7 +79,7 @@ export class CdiSimulator {
             conditions: [{ type: 'Running', status: 'False', reason: 'Error', message }],
           });
         }
-        const done = Number.parseFloat(dv.status?.progress ?? '0') + this.#perStep;
+        const done = Number.parseFloat(dv.status?.progress ?? '0') + this.#perStep(dv);
         return done >= 100
           ? this.#status(dv, { phase: 'Succeeded', progress: '100.0%' })
           : this.#status(dv, { progress: `${done.toFixed(2)}%` });
