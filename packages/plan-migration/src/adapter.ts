@@ -175,3 +175,13 @@ export interface Migrator {
   /** Runs the phase if the migrator implements it (true), else the shared switch runs it (false). */
   executePhase(vm: VMStatus): Promise<boolean>;
 }
+
+/** Whether a destination also converts guests (implements every method of {@link GuestConversion}). */
+export function isGuestConversion<T extends object>(d: T): d is T & GuestConversion {
+  const c = d as Partial<GuestConversion>;
+  return (
+    typeof c.allocateDisks === 'function' &&
+    typeof c.ensureConversionPod === 'function' &&
+    typeof c.conversionStatus === 'function'
+  );
+}

@@ -15,6 +15,7 @@ export type {
   Migrator,
   Validator,
 } from './adapter.js';
+export { isGuestConversion } from './adapter.js';
 export { type Condition, ConditionSchema } from './api/condition.js';
 export {
   type Hook,

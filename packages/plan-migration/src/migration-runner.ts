@@ -15,6 +15,7 @@ import type { Migration } from './api/migration.js';
 import { cutoverFor, isCanceled } from './api/migration.js';
 import type { HookRef, Plan, Snapshot, Step, VMStatus } from './api/plan.js';
 import { isWarm, migrationStatus } from './api/plan.js';
+import type { ProviderType } from './api/provider.js';
 import { nextPhase } from './base-migrator.js';
 import { ConditionType, Reason } from './condition-types.js';
 import { Category, conditionsOf, True } from './conditions.js';
@@ -65,6 +66,8 @@ export interface MigrationRunnerContext {
   ensurer: Ensurer;
   /** Converts guests (virt-v2v); without one a VM that needs conversion fails at that step. */
   guestConversion?: GuestConversion;
+  /** The source provider's type (vSphere's conversion step ends once virt-v2v copies). */
+  sourceType?: ProviderType;
   migrator: Migrator;
   settings: MigrationSettings;
   clock: Clock;
@@ -585,7 +588,8 @@ export class MigrationRunner {
   /**
    * Reads the conversion pod (upstream's updateConversionProgress): Succeeded completes the
    * step and its tasks; Failed completes it with the pod's message; a missing pod is an
-   * error; while it runs, the copy progress of each disk goes on the DiskTransferV2v tasks.
+   * error; while it runs, the copy progress of each disk goes on the DiskTransferV2v tasks,
+   * and on vSphere the first progress completes ImageConversion (virt-v2v is copying).
    */
   async #updateConversion(vm: VMStatus, step: Step, conversion: GuestConversion): Promise<void> {
     const { clock } = this.#c;
@@ -614,7 +618,16 @@ export class MigrationRunner {
         addError(step, 'Guest conversion pod not found');
         markCompleted(step, clock);
         return;
-      default:
+      default: {
+        const copying = [...status.disks.values()].some((percent) => percent > 0);
+        if (step.name === StepName.ImageConversion) {
+          // On vSphere virt-v2v converts, then copies: the first progress ends the conversion.
+          if (copying && this.#c.sourceType === 'vsphere') {
+            step.progress.completed = step.progress.total;
+            markCompleted(step, clock);
+          }
+          return;
+        }
         if (step.name !== StepName.DiskTransferV2v) return;
         for (const [disk, percent] of status.disks) {
           const task = step.tasks?.[disk - 1];
@@ -623,6 +636,7 @@ export class MigrationRunner {
           task.progress.completed = Math.floor((task.progress.total * percent) / 100);
         }
         reflectTasks(step, clock);
+      }
     }
   }
 

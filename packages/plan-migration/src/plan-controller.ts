@@ -20,14 +20,15 @@ import {
   setHeaderOptions,
 } from '@kubernetes/client-node';
 import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
-import type {
-  Builder,
-  Client,
-  DestinationClient,
-  Ensurer,
-  GuestConversion,
-  Inventory,
-  Validator,
+import {
+  type Builder,
+  type Client,
+  type DestinationClient,
+  type Ensurer,
+  type GuestConversion,
+  type Inventory,
+  isGuestConversion,
+  type Validator,
 } from './adapter.js';
 import type { Hook } from './api/hook.js';
 import type { NetworkMap, StorageMap } from './api/mapping.js';
@@ -273,6 +274,7 @@ export class PlanController {
         destination: dest,
         ensurer: dest,
         ...(isGuestConversion(dest) && { guestConversion: dest }),
+        ...(refs.source && { sourceType: refs.source.spec.type }),
         migrator: new BaseMigrator({
           plan,
           sourceType: refs.source?.spec.type ?? 'simulated',
@@ -487,14 +489,6 @@ export class PlanController {
     this.#metrics.vms.remove(labels);
     for (const [phase, n] of counts) this.#metrics.vms.set({ ...labels, phase }, n);
   }
-}
-
-function isGuestConversion(d: Destination): d is Destination & GuestConversion {
-  return (
-    typeof d.allocateDisks === 'function' &&
-    typeof d.ensureConversionPod === 'function' &&
-    typeof d.conversionStatus === 'function'
-  );
 }
 
 /** The controller's metrics on `registry`, reusing those a previous controller registered there. */
