@@ -27,6 +27,7 @@ import type { StorageMap } from '../api/mapping.js';
 import type { Plan, Task, VMStatus } from '../api/plan.js';
 import type { Provider } from '../api/provider.js';
 import { ConditionType } from '../condition-types.js';
+import { True } from '../conditions.js';
 import {
   LABEL_PLAN,
   LABEL_PLAN_NAME,
@@ -329,7 +330,7 @@ export class KubeVirtDestination implements DestinationClient, Ensurer, GuestCon
       for (const dv of await this.#dataVolumes(vm)) await this.#deleteDV(dv);
     }
     const succeeded = (vm.conditions ?? []).some(
-      (c) => c.type === ConditionType.Succeeded && c.status === 'True',
+      (c) => c.type === ConditionType.Succeeded && c.status === True,
     );
     if (!succeeded) {
       const pods = await this.#core.listNamespacedPod({ namespace: ns, labelSelector: selector });

@@ -1,6 +1,7 @@
 //! A SIMULATOR of a kubelet and the Job controller: Pods run and complete, Jobs succeed or fail, as scripted.
 
 import { patchStatus } from '@ctrlkit/runtime';
+import { type Clock, realClock } from '@ctrlkit/workqueue';
 import type { KubeConfig, V1Job, V1Pod } from '@kubernetes/client-node';
 import { SimulatorLoop, type SimulatorOptions, type StepOutcome } from './simulator-loop.js';
 
@@ -25,10 +26,12 @@ export class PodJobSimulator {
   readonly #jobs: SimulatorLoop<V1Job>;
   readonly #kubeConfig: KubeConfig;
   readonly #o: PodJobSimulatorOptions;
+  readonly #clock: Clock;
 
   constructor(options: PodJobSimulatorOptions) {
     this.#o = options;
     this.#kubeConfig = options.kubeConfig;
+    this.#clock = options.clock ?? realClock;
     this.#pods = new SimulatorLoop('pod-simulator', options, 'pods', (p) => this.#pod(p));
     this.#jobs = new SimulatorLoop('job-simulator', options, 'batch/v1/jobs', (j) => this.#job(j));
   }
@@ -40,7 +43,7 @@ export class PodJobSimulator {
 
   async #pod(pod: V1Pod): Promise<StepOutcome> {
     const body = { ...pod, apiVersion: 'v1', kind: 'Pod' };
-    const now = new Date().toISOString();
+    const now = new Date(this.#clock.now()).toISOString();
     switch (pod.status?.phase ?? 'Pending') {
       case 'Pending':
         await patchStatus(this.#kubeConfig, body, { phase: 'Running', startTime: now });
@@ -64,7 +67,7 @@ export class PodJobSimulator {
   async #job(job: V1Job): Promise<StepOutcome> {
     const body = { ...job, apiVersion: 'batch/v1', kind: 'Job' };
     const status = job.status ?? {};
-    const now = new Date().toISOString();
+    const now = new Date(this.#clock.now()).toISOString();
     if ((status.conditions ?? []).some((c) => c.type === 'Complete' || c.type === 'Failed')) {
       return 'wait';
     }
