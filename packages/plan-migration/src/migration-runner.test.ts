@@ -138,4 +138,18 @@ describe('MigrationRunner guest conversion', () => {
       'Phase [CreateDataVolumes] needs a guest conversion adapter, which is not configured.',
     ]);
   });
+
+  it('a conversion pod that cannot be made fails the step with the reason', async () => {
+    const destination = new ScriptedConversion(new Map());
+    destination.ensureConversionPod = async () => {
+      throw new Error('VM vm-0: the source builder does not give the conversion pod’s environment');
+    };
+    const h = new PlanHarness({ clock: new FakeClock(T0), vms: 1, sourceType: 'ova', destination });
+    h.addMigration();
+    await h.runToEnd();
+    expect(types(h.vm('vm-0'))).toEqual(['Failed']);
+    expect(h.vm('vm-0').pipeline.find((s) => s.name === 'ImageConversion')?.error?.reasons).toEqual(
+      ['VM vm-0: the source builder does not give the conversion pod’s environment'],
+    );
+  });
 });

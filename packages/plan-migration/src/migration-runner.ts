@@ -431,7 +431,16 @@ export class MigrationRunner {
         markStarted(step, clock);
         step.phase = 'Running';
         const conversion = this.#guestConversion(vm, step);
-        if (conversion !== undefined && (await conversion.ensureConversionPod(vm))) this.#next(vm);
+        if (conversion === undefined) return;
+        let ready: boolean;
+        try {
+          ready = await conversion.ensureConversionPod(vm);
+        } catch (error) {
+          // As upstream: a pod that cannot be made fails the step (and the VM), not the pass.
+          addError(step, error instanceof Error ? error.message : String(error));
+          return;
+        }
+        if (ready) this.#next(vm);
         return;
       }
       case Phase.ConvertGuest:

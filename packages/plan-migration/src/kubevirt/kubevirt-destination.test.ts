@@ -22,7 +22,7 @@ describe('KubeVirtDestination and JobHookRunner options', () => {
     );
   });
 
-  it('refuses to import disks when the builder cannot describe DataVolume sources', async () => {
+  it('refuses to import disks or convert when the builder cannot describe them', async () => {
     const kubeConfig = new KubeConfig();
     kubeConfig.loadFromOptions({
       clusters: [{ name: 'c', server: 'https://127.0.0.1:1', skipTLSVerify: true }],
@@ -39,5 +39,8 @@ describe('KubeVirtDestination and JobHookRunner options', () => {
     await expect(
       d.ensureDataVolumes({ id: 'vm-1', phase: 'CreateDataVolumes', pipeline: [] }, []),
     ).rejects.toThrow('VM vm-1: the source builder does not describe CDI DataVolume sources');
+    await expect(
+      d.ensureConversionPod({ id: 'vm-1', phase: 'CreateGuestConversionPod', pipeline: [] }),
+    ).rejects.toThrow("VM vm-1: the source builder does not give the conversion pod's environment");
   });
 });

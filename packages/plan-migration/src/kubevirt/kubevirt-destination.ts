@@ -205,13 +205,19 @@ export class KubeVirtDestination implements DestinationClient, Ensurer, GuestCon
   }
 
   async ensureConversionPod(vm: VMStatus): Promise<boolean> {
+    const builder = this.#o.builder;
+    if (builder?.podEnvironment === undefined) {
+      throw new Error(
+        `VM ${vm.id}: the source builder does not give the conversion pod's environment (podEnvironment)`,
+      );
+    }
     const labels = conversionLabels(this.#plan, this.#o.migrationUID, vm.id ?? '');
     const existing = await this.#core.listNamespacedPod({
       namespace: this.#ns,
       labelSelector: labelSelector(labels),
     });
     if (existing.items.some((p) => p.metadata?.deletionTimestamp === undefined)) return true;
-    const environment = (await this.#o.builder?.podEnvironment?.(vm)) ?? [];
+    const environment = await builder.podEnvironment(vm);
     const pvcs = diskPVCs(await this.#pvcs(vm), vm.id ?? '', this.#o.migrationUID);
     const pod = conversionPod({
       plan: this.#plan,
