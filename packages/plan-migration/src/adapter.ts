@@ -92,6 +92,16 @@ export interface Builder {
    * when the VM is not in the inventory.
    */
   podEnvironment?(vm: Ref): Promise<Array<{ name: string; value: string }>>;
+  /**
+   * The CDI `DataVolume.spec.source` importing one disk (`http`, `vddk`, `imageio`...), given
+   * the names of the VM's credential Secret and ConfigMap on the destination. Needed when CDI
+   * copies the disks.
+   */
+  dataVolumeSource?(
+    vm: Ref,
+    disk: string,
+    refs: { secret: string; configMap: string },
+  ): Promise<Record<string, unknown>>;
 }
 
 /** Acts on the source (Forklift's `adapter.Client`): power, snapshots, and the disk transfer. */
@@ -141,6 +151,32 @@ export interface DestinationClient {
   cleanup(vm: VMStatus, options: { deleteVM: boolean }): Promise<void>;
   /** Deletes what a deleted plan left behind, except what a VM owns. Returns how many objects went. */
   deleteOrphans(planNamespace: string, planName: string): Promise<number>;
+  /**
+   * The transfer of each disk as the destination's importer reports it (CDI DataVolumes'
+   * status). When present, the runner reads disk copies and allocations here instead of
+   * from the source `Client`.
+   */
+  diskTransfers?(vm: VMStatus): Promise<DiskTransfer[]>;
+}
+
+/** The state of a VM's guest conversion (its virt-v2v pod). */
+export interface ConversionStatus {
+  /** The pod's phase; `NotFound` when there is no pod. */
+  phase: 'Pending' | 'Running' | 'Succeeded' | 'Failed' | 'Unknown' | 'NotFound';
+  /** Why it failed (with `Failed`). */
+  message?: string;
+  /** Copy progress per disk, 0-100, by the disk's 1-based index (virt-v2v's `disk_id`). */
+  disks: ReadonlyMap<number, number>;
+}
+
+/** Converts a VM's guest with virt-v2v on the destination (Forklift's KubeVirt conversion pod). */
+export interface GuestConversion {
+  /** Ensures one blank disk per task for virt-v2v to fill; only missing ones are created. */
+  allocateDisks(vm: VMStatus, tasks: Task[]): Promise<void>;
+  /** Ensures the VM's conversion pod; true once it exists. */
+  ensureConversionPod(vm: VMStatus): Promise<boolean>;
+  /** The conversion pod's phase and per-disk progress. */
+  conversionStatus(vm: VMStatus): Promise<ConversionStatus>;
 }
 
 /** Idempotent creation of a VM's destination objects (Forklift's `Ensurer`). */
@@ -169,4 +205,14 @@ export interface Migrator {
   step(vm: VMStatus): string;
   /** Runs the phase if the migrator implements it (true), else the shared switch runs it (false). */
   executePhase(vm: VMStatus): Promise<boolean>;
+}
+
+/** Whether a destination also converts guests (implements every method of {@link GuestConversion}). */
+export function isGuestConversion<T extends object>(d: T): d is T & GuestConversion {
+  const c = d as Partial<GuestConversion>;
+  return (
+    typeof c.allocateDisks === 'function' &&
+    typeof c.ensureConversionPod === 'function' &&
+    typeof c.conversionStatus === 'function'
+  );
 }

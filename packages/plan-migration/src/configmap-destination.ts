@@ -3,17 +3,14 @@
 import { ApiException, type CoreV1Api, type V1ConfigMap } from '@kubernetes/client-node';
 import type { DestinationClient, DestinationVM, Ensurer } from './adapter.js';
 import type { Plan, Task, VMStatus } from './api/plan.js';
+import {
+  LABEL_PLAN_NAME,
+  LABEL_PLAN_NAMESPACE,
+  labelSelector,
+  planVMLabels,
+  withoutMigration,
+} from './labels.js';
 
-/** Label of everything created for a plan (Forklift's labeler): the Plan's UID. */
-export const LABEL_PLAN = 'plan';
-/** Label: the Plan's name. */
-export const LABEL_PLAN_NAME = 'plan-name';
-/** Label: the Plan's namespace. */
-export const LABEL_PLAN_NAMESPACE = 'plan-namespace';
-/** Label: the Migration's UID (dropped from lookups, so a new Migration finds older objects). */
-export const LABEL_MIGRATION = 'migration';
-/** Label: the source VM's id. */
-export const LABEL_VM_ID = 'vmID';
 /** `disk` or `vm`: what a ConfigMap stands for. */
 export const LABEL_RESOURCE = 'forklift.ctrlkit.dev/resource';
 
@@ -144,23 +141,15 @@ export class ConfigMapDestination implements DestinationClient, Ensurer {
 
   #labels(vm: VMStatus, resource: 'disk' | 'vm'): Record<string, string> {
     return {
-      [LABEL_PLAN]: this.#plan.metadata.uid ?? '',
-      [LABEL_PLAN_NAME]: this.#plan.metadata.name ?? '',
-      [LABEL_PLAN_NAMESPACE]: this.#plan.metadata.namespace ?? '',
-      [LABEL_MIGRATION]: this.#migrationUID,
-      [LABEL_VM_ID]: vm.id ?? '',
+      ...planVMLabels({ plan: this.#plan, migrationUID: this.#migrationUID, vmID: vm.id ?? '' }),
       [LABEL_RESOURCE]: resource,
     };
   }
 
   async #list(vm: VMStatus, resource: 'disk' | 'vm'): Promise<V1ConfigMap[]> {
-    const labels = this.#labels(vm, resource);
-    delete labels[LABEL_MIGRATION];
     const list = await this.#core.listNamespacedConfigMap({
       namespace: this.#plan.spec.targetNamespace,
-      labelSelector: Object.entries(labels)
-        .map(([k, v]) => `${k}=${v}`)
-        .join(','),
+      labelSelector: labelSelector(withoutMigration(this.#labels(vm, resource))),
     });
     return list.items.filter((cm) => cm.metadata?.deletionTimestamp === undefined);
   }

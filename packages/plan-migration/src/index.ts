@@ -3,10 +3,12 @@
 export type {
   Builder,
   Client,
+  ConversionStatus,
   DestinationClient,
   DestinationVM,
   DiskTransfer,
   Ensurer,
+  GuestConversion,
   Inventory,
   InventoryDisk,
   InventoryNIC,
@@ -14,6 +16,7 @@ export type {
   Migrator,
   Validator,
 } from './adapter.js';
+export { isGuestConversion } from './adapter.js';
 export { type Condition, ConditionSchema } from './api/condition.js';
 export {
   type Hook,
@@ -128,15 +131,7 @@ export {
   REQUEUE_CONDITIONS,
   True,
 } from './conditions.js';
-export {
-  ConfigMapDestination,
-  LABEL_MIGRATION,
-  LABEL_PLAN,
-  LABEL_PLAN_NAME,
-  LABEL_PLAN_NAMESPACE,
-  LABEL_RESOURCE,
-  LABEL_VM_ID,
-} from './configmap-destination.js';
+export { ConfigMapDestination, LABEL_RESOURCE } from './configmap-destination.js';
 export {
   API_VERSION,
   CRD_MANIFEST_PATH,
@@ -153,6 +148,103 @@ export {
   type Predicate,
   StepNotFoundError,
 } from './itinerary.js';
+export {
+  type ConversionPodInput,
+  conversionLabels,
+  conversionPod,
+  DEFAULT_VIRT_V2V_IMAGE,
+  nfsShare,
+  OVA_STORE_MOUNT_PATH,
+  OVA_STORE_SIZE,
+  ovaStorePV,
+  ovaStorePVC,
+  parseDiskTransfers,
+} from './kubevirt/conversion-pod.js';
+export {
+  CDI_GROUP,
+  CDI_VERSION,
+  DATA_VOLUME_PHASES,
+  DATA_VOLUMES,
+  type DataVolume,
+  DataVolumeSpecSchema,
+  DataVolumeStatusSchema,
+  dataVolumeCrd,
+  KUBEVIRT_GROUP,
+  KUBEVIRT_VERSION,
+  kubevirtCrds,
+  RUN_STRATEGIES,
+  type RunStrategy,
+  SNAPSHOT_GROUP,
+  SNAPSHOT_VERSION,
+  VIRTUAL_MACHINES,
+  type VirtualMachine,
+  VirtualMachineSpecSchema,
+  VirtualMachineStatusSchema,
+  VOLUME_SNAPSHOT_CLASSES,
+  VOLUME_SNAPSHOTS,
+  type VolumeSnapshot,
+  type VolumeSnapshotClass,
+  VolumeSnapshotSpecSchema,
+  VolumeSnapshotStatusSchema,
+  virtualMachineCrd,
+  volumeSnapshotClassCrd,
+  volumeSnapshotCrd,
+} from './kubevirt/crds.js';
+export {
+  HOOK_MOUNT_PATH,
+  HOOK_RETRY_LIMIT_EXCEEDED,
+  JobHookRunner,
+  type JobHookRunnerOptions,
+} from './kubevirt/job-hook-runner.js';
+export {
+  KubeVirtDestination,
+  type KubeVirtDestinationOptions,
+} from './kubevirt/kubevirt-destination.js';
+export {
+  ANN_BIND_IMMEDIATE,
+  ANN_DELETE_AFTER_COMPLETION,
+  ANN_DISK_INDEX,
+  ANN_DISK_SOURCE,
+  ANN_DISPLAY_NAME,
+  ANN_ORIGINAL_ID,
+  ANN_TRANSFER_NETWORK,
+  APP_VIRT_V2V,
+  LABEL_APP,
+  LABEL_HOOK,
+  LABEL_IS_DV,
+  LABEL_KUBEVIRT_RESOURCE,
+  LABEL_STEP,
+  OVA_PV_LABEL,
+  OVA_PVC_LABEL,
+  RESOURCE_HOOK_CONFIG,
+  RESOURCE_VM_CONFIG,
+  vmLabels,
+} from './kubevirt/labels.js';
+export {
+  COMPUTE_CONTAINER,
+  ISTIO_PROXY_CONTAINER,
+  isPodDownOrGoingDown,
+  isPodReady,
+  podIsDown,
+} from './kubevirt/pod-ready.js';
+export { diskPVCs, pvcSelector } from './kubevirt/pvcs.js';
+export { determineRunStrategy } from './kubevirt/run-strategy.js';
+export { VirtualMachineControllerRefManager } from './kubevirt/vm-controller-ref-manager.js';
+export {
+  volumeSnapshotClassInformer,
+  volumeSnapshotInformer,
+} from './kubevirt/volume-snapshot-informers.js';
+export {
+  LABEL_MIGRATION,
+  LABEL_PLAN,
+  LABEL_PLAN_NAME,
+  LABEL_PLAN_NAMESPACE,
+  LABEL_VM_ID,
+  labelSelector,
+  type PlanLabelSource,
+  planVMLabels,
+  withoutMigration,
+} from './labels.js';
 export {
   activeSnapshot,
   type HookResult,
@@ -215,6 +307,8 @@ export { readFirstTarEntry, type TarEntry } from './ova/tar.js';
 export { Phase, StepName, TRANSFER_COMPLETED } from './phases.js';
 export {
   DEFAULT_PLAN_WORKERS,
+  type Destination,
+  type DestinationContext,
   PlanController,
   type PlanControllerOptions,
   type SourceAdapter,

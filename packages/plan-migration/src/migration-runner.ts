@@ -5,7 +5,9 @@ import type {
   Builder,
   Client,
   DestinationClient,
+  DiskTransfer,
   Ensurer,
+  GuestConversion,
   Inventory,
   Migrator,
 } from './adapter.js';
@@ -13,6 +15,7 @@ import type { Migration } from './api/migration.js';
 import { cutoverFor, isCanceled } from './api/migration.js';
 import type { HookRef, Plan, Snapshot, Step, VMStatus } from './api/plan.js';
 import { isWarm, migrationStatus } from './api/plan.js';
+import type { ProviderType } from './api/provider.js';
 import { nextPhase } from './base-migrator.js';
 import { ConditionType, Reason } from './condition-types.js';
 import { Category, conditionsOf, True } from './conditions.js';
@@ -61,6 +64,10 @@ export interface MigrationRunnerContext {
   builder: Builder;
   destination: DestinationClient;
   ensurer: Ensurer;
+  /** Converts guests (virt-v2v); without one a VM that needs conversion fails at that step. */
+  guestConversion?: GuestConversion;
+  /** The source provider's type (vSphere's conversion step ends once virt-v2v copies). */
+  sourceType?: ProviderType;
   migrator: Migrator;
   settings: MigrationSettings;
   clock: Clock;
@@ -388,6 +395,15 @@ export class MigrationRunner {
         if (await client.poweredOff(vm)) this.#next(vm);
         return;
       case Phase.CreateDataVolumes: {
+        const allocation = findStep(vm, StepName.DiskAllocation);
+        if (allocation !== undefined) {
+          // virt-v2v copies the disks: blank volumes for it to fill, no CDI import.
+          const conversion = this.#guestConversion(vm, allocation);
+          if (conversion === undefined) return;
+          await conversion.allocateDisks(vm, allocation.tasks ?? (await this.#c.builder.tasks(vm)));
+          this.#next(vm);
+          return;
+        }
         const disks = findStep(vm, StepName.DiskTransfer);
         await this.#c.ensurer.ensureDataVolumes(
           vm,
@@ -395,6 +411,48 @@ export class MigrationRunner {
         );
         await client.startTransfer(vm, 0);
         this.#next(vm);
+        return;
+      }
+      case Phase.AllocateDisks: {
+        const step = this.#step(vm);
+        if (step === undefined) return;
+        markStarted(step, clock);
+        step.phase = 'Running';
+        if (this.#c.destination.diskTransfers === undefined) {
+          addError(step, `Phase [${vm.phase}] needs a destination that reports disk transfers.`);
+          return;
+        }
+        if (await this.#updateTransfer(vm, step)) this.#next(vm);
+        return;
+      }
+      case Phase.CreateGuestConversionPod: {
+        const step = this.#step(vm);
+        if (step === undefined) return;
+        markStarted(step, clock);
+        step.phase = 'Running';
+        const conversion = this.#guestConversion(vm, step);
+        if (conversion === undefined) return;
+        let ready: boolean;
+        try {
+          ready = await conversion.ensureConversionPod(vm);
+        } catch (error) {
+          // As upstream: a pod that cannot be made fails the step (and the VM), not the pass.
+          addError(step, error instanceof Error ? error.message : String(error));
+          return;
+        }
+        if (ready) this.#next(vm);
+        return;
+      }
+      case Phase.ConvertGuest:
+      case Phase.CopyDisksVirtV2V: {
+        const step = this.#step(vm);
+        if (step === undefined) return;
+        markStarted(step, clock);
+        step.phase = 'Running';
+        const conversion = this.#guestConversion(vm, step);
+        if (conversion === undefined) return;
+        await this.#updateConversion(vm, step, conversion);
+        if (markedCompleted(step) && step.error === undefined) this.#next(vm);
         return;
       }
       case Phase.CopyDisks: {
@@ -504,10 +562,6 @@ export class MigrationRunner {
         this.#next(vm);
         return;
       }
-      case Phase.AllocateDisks:
-      case Phase.CreateGuestConversionPod:
-      case Phase.ConvertGuest:
-      case Phase.CopyDisksVirtV2V:
       case Phase.ConvertOpenstackSnapshot:
       case Phase.WaitForGuestReboots:
       case Phase.PreflightInspection: {
@@ -528,10 +582,83 @@ export class MigrationRunner {
     }
   }
 
+  /** The guest conversion adapter, or undefined after putting an error on `step`. */
+  #guestConversion(vm: VMStatus, step: Step): GuestConversion | undefined {
+    const conversion = this.#c.guestConversion;
+    if (conversion === undefined) {
+      addError(
+        step,
+        `Phase [${vm.phase}] needs a guest conversion adapter, which is not configured.`,
+      );
+    }
+    return conversion;
+  }
+
+  /**
+   * Reads the conversion pod (upstream's updateConversionProgress): Succeeded completes the
+   * step and its tasks; Failed completes it with the pod's message; a missing pod is an
+   * error; while it runs, the copy progress of each disk goes on the DiskTransferV2v tasks,
+   * and on vSphere the first progress completes ImageConversion (virt-v2v is copying).
+   */
+  async #updateConversion(vm: VMStatus, step: Step, conversion: GuestConversion): Promise<void> {
+    const { clock } = this.#c;
+    const status = await conversion.conversionStatus(vm);
+    switch (status.phase) {
+      case 'Succeeded':
+        step.progress.completed = step.progress.total;
+        for (const task of step.tasks ?? []) {
+          markStarted(task, clock);
+          task.progress.completed = task.progress.total;
+          task.phase = 'Completed';
+          markCompleted(task, clock);
+        }
+        markCompleted(step, clock);
+        return;
+      case 'Failed':
+        addError(
+          step,
+          status.message
+            ? `Guest conversion failed: ${status.message}`
+            : 'Guest conversion failed. See pod logs for details.',
+        );
+        markCompleted(step, clock);
+        return;
+      case 'NotFound':
+        addError(step, 'Guest conversion pod not found');
+        markCompleted(step, clock);
+        return;
+      default: {
+        const copying = [...status.disks.values()].some((percent) => percent > 0);
+        if (step.name === StepName.ImageConversion) {
+          // On vSphere virt-v2v converts, then copies: the first progress ends the conversion.
+          if (copying && this.#c.sourceType === 'vsphere') {
+            step.progress.completed = step.progress.total;
+            markCompleted(step, clock);
+          }
+          return;
+        }
+        if (step.name !== StepName.DiskTransferV2v) return;
+        for (const [disk, percent] of status.disks) {
+          const task = step.tasks?.[disk - 1];
+          if (task === undefined) continue;
+          markStarted(task, clock);
+          task.progress.completed = Math.floor((task.progress.total * percent) / 100);
+        }
+        reflectTasks(step, clock);
+      }
+    }
+  }
+
+  /** The disks' transfer: the destination's importer status when it reports one, else the source's. */
+  #transfers(vm: VMStatus): Promise<DiskTransfer[]> {
+    const { destination, client } = this.#c;
+    return destination.diskTransfers ? destination.diskTransfers(vm) : client.transferStatus(vm);
+  }
+
   /** Copies the transfer's status into the step's tasks; true when every disk is done. */
   async #updateTransfer(vm: VMStatus, step: Step): Promise<boolean> {
-    const { clock, client } = this.#c;
-    const transfers = await client.transferStatus(vm);
+    const { clock } = this.#c;
+    const transfers = await this.#transfers(vm);
     for (const task of step.tasks ?? []) {
       const t = transfers.find((x) => x.disk === task.name);
       if (t === undefined) continue;
@@ -601,7 +728,9 @@ export class MigrationRunner {
       vm.newName = vm.targetName;
       return undefined;
     }
-    const name = vm.name ?? (await this.#c.inventory.findVM(vm))?.name ?? '';
+    // A VM listed by id gets its name from the inventory (the destination names the VM after it).
+    vm.name ??= (await this.#c.inventory.findVM(vm))?.name;
+    const name = vm.name ?? '';
     if (!isDNS1123Subdomain(name)) {
       let candidate =
         toDNS1123(name) || `vm-${(vm.id ?? '').toLowerCase().replace(/[^a-z0-9-]/g, '')}`;

@@ -13,8 +13,9 @@ import { Registry } from 'prom-client';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Migration } from './api/migration.js';
 import type { Plan } from './api/plan.js';
-import { LABEL_PLAN_NAME, LABEL_PLAN_NAMESPACE, LABEL_RESOURCE } from './configmap-destination.js';
+import { LABEL_RESOURCE } from './configmap-destination.js';
 import { API_VERSION, forkliftCrds, GROUP, PLURALS, VERSION } from './crds.js';
+import { LABEL_PLAN_NAME, LABEL_PLAN_NAMESPACE } from './labels.js';
 import { PlanController } from './plan-controller.js';
 import { SimulatedSource } from './simulated-source.js';
 

@@ -20,7 +20,16 @@ import {
   setHeaderOptions,
 } from '@kubernetes/client-node';
 import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
-import type { Builder, Client, Inventory, Validator } from './adapter.js';
+import {
+  type Builder,
+  type Client,
+  type DestinationClient,
+  type Ensurer,
+  type GuestConversion,
+  type Inventory,
+  isGuestConversion,
+  type Validator,
+} from './adapter.js';
 import type { Hook } from './api/hook.js';
 import type { NetworkMap, StorageMap } from './api/mapping.js';
 import type { Migration } from './api/migration.js';
@@ -52,6 +61,28 @@ export interface SourceAdapter {
   validator(plan: Plan, maps: { network?: NetworkMap; storage?: StorageMap }): Validator;
 }
 
+/** What a {@link PlanControllerOptions.destination} factory is given. */
+export interface DestinationContext {
+  /** The plan (a bare name and namespace when cleaning up after a deleted plan). */
+  plan: Plan;
+  /** The active Migration's UID, `''` when there is none. */
+  migrationUID: string;
+  /** The active Migration's name, `''` when there is none. */
+  migrationName: string;
+  /** The plan's source Provider, when it resolves. */
+  source?: Provider;
+  /** The source's builder, when the source has an adapter. */
+  builder?: Builder;
+  /** The source's inventory, when the source has an adapter. */
+  inventory?: Inventory;
+  /** The plan's StorageMap, when it resolves. */
+  storageMap?: StorageMap;
+  kubeConfig: KubeConfig;
+}
+
+/** A destination: where disks and VMs are created, optionally converting guests. */
+export type Destination = DestinationClient & Ensurer & Partial<GuestConversion>;
+
 /** Options of {@link PlanController}. */
 export interface PlanControllerOptions {
   /** Where the Plans and the destination live. Required. */
@@ -66,6 +97,11 @@ export interface PlanControllerOptions {
   registry?: Registry;
   /** Runs hooks; without one, VMs with hooks fail at the hook step. */
   hookRunner?: HookRunner;
+  /**
+   * Makes the destination of a plan's pass (e.g. a `KubeVirtDestination`). A destination
+   * that also implements `GuestConversion` converts guests. Default: a `ConfigMapDestination`.
+   */
+  destination?: (context: DestinationContext) => Destination;
   /** Tunables. Default: `migrationSettings()`. */
   settings?: Partial<MigrationSettings>;
   /**
@@ -199,11 +235,12 @@ export class PlanController {
     // reconcile builds on must include the last one written.
     const cached = await this.#readPlan(namespace, name);
     if (cached === undefined) {
-      const deleted = await new ConfigMapDestination(
-        this.#core,
-        { metadata: { name, namespace }, spec: { targetNamespace: '' } } as Plan,
-        '',
-      ).deleteOrphans(namespace, name);
+      const deleted = await this.#destination({
+        plan: { metadata: { name, namespace }, spec: { targetNamespace: '' } } as Plan,
+        migrationUID: '',
+        migrationName: '',
+        kubeConfig: this.#o.kubeConfig,
+      }).deleteOrphans(namespace, name);
       this.#log.info({ plan: key, deleted }, 'plan deleted, orphaned resources cleaned up');
       return undefined;
     }
@@ -216,7 +253,15 @@ export class PlanController {
       ...(refs.storageMap && { storage: refs.storageMap }),
     };
     const destination = (migration?: Migration) =>
-      new ConfigMapDestination(this.#core, plan, migration?.metadata.uid ?? '');
+      this.#destination({
+        plan,
+        migrationUID: migration?.metadata.uid ?? '',
+        migrationName: migration?.metadata.name ?? '',
+        ...(refs.source && { source: refs.source }),
+        ...(source && { builder: source.builder, inventory: source.inventory }),
+        ...(refs.storageMap && { storageMap: refs.storageMap }),
+        kubeConfig: this.#o.kubeConfig,
+      });
     const runner = (migration: Migration | undefined) => {
       if (source === undefined) throw new Error(`plan ${key}: no adapter for the source provider`);
       const dest = destination(migration);
@@ -228,6 +273,8 @@ export class PlanController {
         builder: source.builder,
         destination: dest,
         ensurer: dest,
+        ...(isGuestConversion(dest) && { guestConversion: dest }),
+        ...(refs.source && { sourceType: refs.source.spec.type }),
         migrator: new BaseMigrator({
           plan,
           sourceType: refs.source?.spec.type ?? 'simulated',
@@ -313,6 +360,12 @@ export class PlanController {
     this.#observe(plan);
     if (result.requeueAfter === 0) return undefined;
     return { requeueAfter: this.#o.pollIntervalMs ?? result.requeueAfter };
+  }
+
+  #destination(context: DestinationContext): Destination {
+    return this.#o.destination
+      ? this.#o.destination(context)
+      : new ConfigMapDestination(this.#core, context.plan, context.migrationUID);
   }
 
   async #readPlan(namespace: string, name: string): Promise<Plan | undefined> {

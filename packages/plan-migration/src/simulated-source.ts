@@ -126,6 +126,24 @@ export class SimulatedSource implements Inventory, Client, Builder {
     }));
   }
 
+  /**
+   * A CDI `http` source for the disk (`http://simulated.invalid/<vm>/<disk>`, the VM's
+   * Secret as credentials): nothing serves it, so only a CDI simulator can import it.
+   */
+  async dataVolumeSource(
+    ref: Ref,
+    disk: string,
+    refs: { secret: string; configMap: string },
+  ): Promise<Record<string, unknown>> {
+    const state = this.#must(ref);
+    if (!state.vm.disks.some((d) => d.id === disk)) {
+      throw new InvalidArgumentError('disk', `VM ${state.vm.id} has no disk ${disk}`);
+    }
+    return {
+      http: { url: `http://simulated.invalid/${state.vm.id}/${disk}`, secretRef: refs.secret },
+    };
+  }
+
   // Client.
 
   async powerState(ref: Ref): Promise<'On' | 'Off' | 'Unknown'> {

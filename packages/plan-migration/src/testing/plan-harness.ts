@@ -1,10 +1,10 @@
 //! A plan, its references, a simulated source and an in-memory destination, driven pass by pass on a fake clock.
 
 import type { Clock } from '@ctrlkit/workqueue';
-import type { InventoryVM } from '../adapter.js';
+import { type InventoryVM, isGuestConversion } from '../adapter.js';
 import type { Migration } from '../api/migration.js';
 import type { Plan, PlanVM } from '../api/plan.js';
-import type { Provider } from '../api/provider.js';
+import type { Provider, ProviderType } from '../api/provider.js';
 import { BaseMigrator } from '../base-migrator.js';
 import { Category, conditionsOf, READY, True } from '../conditions.js';
 import { MigrationRunner } from '../migration-runner.js';
@@ -29,6 +29,12 @@ export interface PlanHarnessOptions {
   hookRunner?: ScriptedHookRunner;
   /** Edits each plan VM entry. */
   vm?: (vm: PlanVM, index: number) => PlanVM;
+  /** The source provider's type (its itinerary). Default `simulated`. */
+  sourceType?: ProviderType;
+  /** The disks are shared between VMs (vSphere multi-writer). Default false. */
+  sharedDisks?: boolean;
+  /** The destination; when it implements `GuestConversion` it converts guests. Default: an `InMemoryDestination`. */
+  destination?: InMemoryDestination;
 }
 
 const ready = (clock: Clock) => {
@@ -45,7 +51,8 @@ const ready = (clock: Clock) => {
 export class PlanHarness {
   readonly clock: Clock;
   readonly source: SimulatedSource;
-  readonly destination = new InMemoryDestination('target');
+  readonly destination: InMemoryDestination;
+  readonly #sourceType: ProviderType;
   readonly plan: Plan;
   readonly references: PlanReferences;
   readonly migrations: Migration[] = [];
@@ -61,6 +68,8 @@ export class PlanHarness {
     this.clock = clock;
     this.settings = migrationSettings(options.settings);
     this.#hookRunner = options.hookRunner;
+    this.destination = options.destination ?? new InMemoryDestination('target');
+    this.#sourceType = options.sourceType ?? 'simulated';
     const n = options.vms ?? 3;
     this.inventory = Array.from({ length: n }, (_, i) => ({
       id: `vm-${i}`,
@@ -71,6 +80,7 @@ export class PlanHarness {
         id: `disk-${d}`,
         capacityMiB: options.diskMiB ?? 1000,
         datastore: 'ds-1',
+        ...(options.sharedDisks && { shared: true }),
       })),
     }));
     this.source = new SimulatedSource({
@@ -84,7 +94,7 @@ export class PlanHarness {
       status: ready(clock),
     });
     this.references = {
-      source: provider('src', 'simulated'),
+      source: provider('src', this.#sourceType),
       destination: provider('host', 'openshift'),
       networkMap: {
         metadata: { name: 'net', namespace: 'ns', uid: 'uid-net', generation: 1 },
@@ -194,7 +204,7 @@ export class PlanHarness {
   #runner(migration: Migration | undefined): MigrationRunner {
     const migrator = new BaseMigrator({
       plan: this.plan,
-      sourceType: 'simulated',
+      sourceType: this.#sourceType,
       builder: this.source,
       clock: this.clock,
       settings: this.settings,
@@ -208,6 +218,8 @@ export class PlanHarness {
       builder: this.source,
       destination: this.destination,
       ensurer: this.destination,
+      ...(isGuestConversion(this.destination) && { guestConversion: this.destination }),
+      sourceType: this.#sourceType,
       migrator,
       settings: this.settings,
       clock: this.clock,
