@@ -50,6 +50,24 @@ export const ConditionType = {
   VMNotUnique: 'VMNotUnique',
 } as const;
 
+/** Condition types of the Provider, NetworkMap, StorageMap and Hook (Forklift's provider, map and hook controllers). */
+export const ResourceConditionType = {
+  Ready: 'Ready',
+  Validated: 'Validated',
+  ProviderTypeNotSupported: 'ProviderTypeNotSupported',
+  UrlNotValid: 'UrlNotValid',
+  SourceProviderNotValid: 'SourceProviderNotValid',
+  SourceProviderNotReady: 'SourceProviderNotReady',
+  DestinationProviderNotValid: 'DestinationProviderNotValid',
+  DestinationProviderNotReady: 'DestinationProviderNotReady',
+  SourceNetworkNotValid: 'SourceNetworkNotValid',
+  DestinationNetworkNotValid: 'DestinationNetworkNotValid',
+  SourceStorageNotValid: 'SourceStorageNotValid',
+  DestinationStorageNotValid: 'DestinationStorageNotValid',
+  InvalidImage: 'InvalidImage',
+  InvalidPlaybook: 'InvalidPlaybook',
+} as const;
+
 /** Condition reasons. */
 export const Reason = {
   Started: 'Started',
@@ -66,4 +84,7 @@ export const Reason = {
   Deleted: 'Deleted',
   MissingGuestInfo: 'MissingGuestInformation',
   MissingChangedBlockTracking: 'MissingChangedBlockTracking',
+  Malformed: 'Malformed',
+  Completed: 'Completed',
+  DataErr: 'DataError',
 } as const;
