@@ -56,6 +56,7 @@ export const ResourceConditionType = {
   Validated: 'Validated',
   ProviderTypeNotSupported: 'ProviderTypeNotSupported',
   UrlNotValid: 'UrlNotValid',
+  SettingsNotValid: 'SettingsNotValid',
   SourceProviderNotValid: 'SourceProviderNotValid',
   SourceProviderNotReady: 'SourceProviderNotReady',
   DestinationProviderNotValid: 'DestinationProviderNotValid',
