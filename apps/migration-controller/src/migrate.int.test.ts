@@ -1,0 +1,100 @@
+// End to end: the built controller runs a plan on a `simulated` Provider to Succeeded (every
+// Ready from its own controllers), and `ctrlkit-migrate status` prints its VMs and steps.
+import { createTestNamespace, installCRDs } from '@ctrlkit/envtest';
+import { testKubeConfig, testKubeconfigPath } from '@ctrlkit/envtest/vitest';
+import {
+  API_VERSION,
+  forkliftCrds,
+  GROUP,
+  PLURALS,
+  type Plan,
+  VERSION,
+} from '@ctrlkit/plan-migration';
+import { CustomObjectsApi, StorageV1Api } from '@kubernetes/client-node';
+import { expect, it } from 'vitest';
+import { runBin, startBin, waitFor } from './internal/app-process.js';
+
+it('runs a plan on the simulated source to Succeeded; ctrlkit-migrate status shows every VM and step', async () => {
+  const kubeConfig = testKubeConfig();
+  await installCRDs(kubeConfig, [...forkliftCrds]);
+  const namespace = await createTestNamespace(kubeConfig, 'mc-plan-');
+  const target = await createTestNamespace(kubeConfig, 'mc-target-');
+  const custom = kubeConfig.makeApiClient(CustomObjectsApi);
+  const create = (kind: keyof typeof PLURALS, name: string, spec: object) =>
+    custom.createNamespacedCustomObject({
+      group: GROUP,
+      version: VERSION,
+      plural: PLURALS[kind],
+      namespace,
+      body: { apiVersion: API_VERSION, kind, metadata: { name }, spec },
+    });
+  const storageClass = `sc-${namespace}`;
+  await kubeConfig.makeApiClient(StorageV1Api).createStorageClass({
+    body: { metadata: { name: storageClass }, provisioner: 'example.com/none' },
+  });
+  const pair = { source: { name: 'src' }, destination: { name: 'host' } };
+  await create('Provider', 'src', {
+    type: 'simulated',
+    settings: { vms: '3', diskMiB: '200', copyRateMiBPerSecond: '2000' },
+  });
+  await create('Provider', 'host', { type: 'openshift' });
+  await create('NetworkMap', 'net', {
+    provider: pair,
+    map: [{ source: { id: 'net-1' }, destination: { type: 'pod' } }],
+  });
+  await create('StorageMap', 'sto', {
+    provider: pair,
+    map: [{ source: { id: 'ds-1' }, destination: { storageClass } }],
+  });
+  await create('Plan', 'plan', {
+    provider: pair,
+    targetNamespace: target,
+    map: { network: { name: 'net' }, storage: { name: 'sto' } },
+    vms: [{ id: 'vm-0' }, { id: 'vm-1' }, { name: 'vm-2' }],
+  });
+  const status = (plan: string) =>
+    runBin('migrate', ['status', plan, '-n', namespace, '--kubeconfig', testKubeconfigPath()]);
+  const before = await status('plan');
+  expect(before.code).toBe(0);
+  expect(before.stdout).toContain('No VM has been migrated yet');
+
+  const app = startBin('main', [
+    '--kubeconfig',
+    testKubeconfigPath(),
+    '--metrics-addr=0',
+    '--healthz-addr=0',
+  ]);
+  try {
+    const readPlan = async () =>
+      (await custom.getNamespacedCustomObject({
+        group: GROUP,
+        version: VERSION,
+        plural: PLURALS.Plan,
+        namespace,
+        name: 'plan',
+      })) as Plan;
+    const has = (p: Plan, type: string) =>
+      (p.status?.conditions ?? []).some((c) => c.type === type && c.status === 'True');
+    await waitFor('the plan Ready', async () => has(await readPlan(), 'Ready'));
+    await create('Migration', 'run-1', { plan: { name: 'plan' } });
+    await waitFor('the plan Succeeded', async () => has(await readPlan(), 'Succeeded'), 90_000);
+
+    const after = await status('plan');
+    expect(after.code).toBe(0);
+    const lines = after.stdout.split('\n');
+    expect(lines[0]).toMatch(new RegExp(`^Plan ${namespace}/plan: .*Ready.*Succeeded`));
+    expect(after.stdout).toContain('VMs: 3, 3 Succeeded');
+    for (const vm of ['vm-0', 'vm-1', 'vm-2']) {
+      const rows = lines.filter((l) => l.startsWith(`${vm} `));
+      expect(rows.length).toBeGreaterThan(1);
+      expect(rows.every((r) => r.includes(' Completed '))).toBe(true);
+      expect(rows.some((r) => r.includes('DiskTransfer') && r.includes('200/200 MB'))).toBe(true);
+    }
+    const missing = await status('nope');
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toContain(`plan ${namespace}/nope not found`);
+  } finally {
+    app.child.kill('SIGTERM');
+    expect(await app.exited).toBe(0);
+  }
+}, 150_000);
