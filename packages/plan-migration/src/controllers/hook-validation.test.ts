@@ -12,7 +12,7 @@ describe('validateHook', () => {
   it('an image reference with a base64 playbook is Ready', () => {
     const playbook = Buffer.from('- hosts: localhost\n  tasks: []\n').toString('base64');
     expect(types(hook('quay.io/kubev2v/hook-runner:latest', playbook))).toEqual(['Ready/']);
-    expect(types(hook('registry.local:5000/ns/img@sha256:' + 'a'.repeat(64)))).toEqual(['Ready/']);
+    expect(types(hook(`registry.local:5000/ns/img@sha256:${'a'.repeat(64)}`))).toEqual(['Ready/']);
     expect(types(hook('busybox'))).toEqual(['Ready/']);
   });
 

@@ -175,7 +175,6 @@ export class MigrationController {
           .map((m) => `${m.metadata.namespace}/${m.metadata.name}`);
       },
     });
-    this.#factory.forResource<Provider>(forkliftResource('Provider'));
   }
 
   /** The runtime controller, to add to a `Manager` instead of calling `run`. */

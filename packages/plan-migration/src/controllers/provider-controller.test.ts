@@ -1,8 +1,10 @@
+import { KubeConfig } from '@kubernetes/client-node';
 import { describe, expect, it } from 'vitest';
 import type { Provider } from '../api/provider.js';
 import {
   DEFAULT_PROVIDER_INSPECTORS,
   inspectProvider,
+  ProviderController,
   type ProviderInspector,
 } from './provider-controller.js';
 
@@ -77,5 +79,31 @@ describe('inspectProvider', () => {
     expect(cs.filter((c) => c.type === 'Ready')).toEqual([
       expect.objectContaining({ status: 'False' }),
     ]);
+  });
+});
+
+describe('ProviderController options', () => {
+  const kubeConfig = new KubeConfig();
+  kubeConfig.loadFromOptions({
+    clusters: [{ name: 'c', server: 'https://127.0.0.1:1' }],
+    users: [{ name: 'u' }],
+    contexts: [{ name: 'x', cluster: 'c', user: 'u' }],
+    currentContext: 'x',
+  });
+  const field = (options: object) => {
+    try {
+      new ProviderController({ kubeConfig, ...options });
+    } catch (error) {
+      return (error as { field?: string }).field;
+    }
+    return undefined;
+  };
+
+  it('rejects bad options naming the field', () => {
+    expect(field({ kubeConfig: undefined })).toBe('kubeConfig');
+    expect(field({ readyIntervalMs: 0 })).toBe('readyIntervalMs');
+    expect(field({ notReadyIntervalMs: Number.NaN })).toBe('notReadyIntervalMs');
+    expect(field({ inspectors: { ova: 'yes' } })).toBe('inspectors.ova');
+    expect(field({ inspectors: { ova: () => [] }, readyIntervalMs: 1 })).toBeUndefined();
   });
 });

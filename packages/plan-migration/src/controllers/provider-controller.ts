@@ -64,9 +64,9 @@ export interface ProviderControllerOptions extends ResourceControllerOptions {
    */
   inspectors?: Readonly<Record<string, ProviderInspector>>;
   /** How often a Ready provider is inspected again, in ms. Default {@link LONG_REQ} (30 s). */
-  readyInterval?: number;
+  readyIntervalMs?: number;
   /** How often a provider that is not Ready is inspected again, in ms. Default {@link SLOW_REQ} (3 s). */
-  notReadyInterval?: number;
+  notReadyIntervalMs?: number;
 }
 
 /**
@@ -121,8 +121,8 @@ export async function inspectProvider(
 
 /**
  * Reconciles Providers: inspects each by type, writes its conditions, `phase` and
- * `observedGeneration`, and inspects it again after `readyInterval` (Ready) or
- * `notReadyInterval` (not Ready), so inventory or catalog changes show.
+ * `observedGeneration`, and inspects it again after `readyIntervalMs` (Ready) or
+ * `notReadyIntervalMs` (not Ready), so inventory or catalog changes show.
  */
 export class ProviderController {
   readonly #inspectors: Readonly<Record<string, ProviderInspector>>;
@@ -141,8 +141,8 @@ export class ProviderController {
       if (typeof inspector !== 'function')
         throw new InvalidArgumentError(`inspectors.${type}`, 'must be a function');
     }
-    this.#readyInterval = interval('readyInterval', options.readyInterval, LONG_REQ);
-    this.#notReadyInterval = interval('notReadyInterval', options.notReadyInterval, SLOW_REQ);
+    this.#readyInterval = interval('readyIntervalMs', options.readyIntervalMs, LONG_REQ);
+    this.#notReadyInterval = interval('notReadyIntervalMs', options.notReadyIntervalMs, SLOW_REQ);
     this.#inspectors = { ...DEFAULT_PROVIDER_INSPECTORS, ...options.inspectors };
     const clock: Clock = options.clock ?? realClock;
     this.#log = options.logger ?? noopLogger;
