@@ -19,7 +19,7 @@ import { MigrationController } from './migration-controller.js';
 import { ProviderController } from './provider-controller.js';
 
 type Resource = {
-  metadata: { generation?: number };
+  metadata: { generation?: number; uid?: string };
   status?: { conditions?: Condition[]; observedGeneration?: number; phase?: string };
 };
 
@@ -252,7 +252,7 @@ describe('MigrationController with the PlanController', () => {
     await until('Migration', ns, 'm', is('PlanNotValid/NotFound'));
   });
 
-  it('a plan runs to Succeeded with every Ready from the controllers; cancel refs that do not resolve are warned about', async () => {
+  it('a plan runs to Succeeded with every Ready from the controllers; the Migration is owned by its Plan; cancel refs that do not resolve are warned about', async () => {
     const ns = await createTestNamespace(kubeConfig, 'mig-');
     const target = await createTestNamespace(kubeConfig, 'target-');
     await providers(ns);
@@ -293,6 +293,16 @@ describe('MigrationController with the PlanController', () => {
         'VMNotUnique/Ambiguous',
       ]),
     );
+    const owners = (m.metadata as { ownerReferences?: Array<Record<string, unknown>> })
+      .ownerReferences;
+    expect(owners).toEqual([
+      expect.objectContaining({
+        apiVersion: API_VERSION,
+        kind: 'Plan',
+        name: 'plan',
+        uid: plan.metadata.uid,
+      }),
+    ]);
     expect(m.status?.conditions?.find((c) => c.type === 'VMNotFound')?.items).toEqual([
       " id:not-in-inventory name:'' ",
     ]);

@@ -2,13 +2,17 @@
 
 import {
   Controller,
+  DEFAULT_RETRY,
   DeletedFinalStateUnknown,
   type Lister,
   noopLogger,
+  retryOnConflict,
   SharedInformerFactory,
+  setOwnerReference,
   splitMetaNamespaceKey,
 } from '@ctrlkit/runtime';
 import { type Clock, InvalidArgumentError, realClock } from '@ctrlkit/workqueue';
+import { KubernetesObjectApi, PatchStrategy } from '@kubernetes/client-node';
 import type { Inventory } from '../adapter.js';
 import type { Migration } from '../api/migration.js';
 import type { Plan } from '../api/plan.js';
@@ -16,6 +20,7 @@ import type { Provider } from '../api/provider.js';
 import { refString } from '../api/ref.js';
 import { ConditionType, Reason } from '../condition-types.js';
 import { Category, type NewCondition, READY, True } from '../conditions.js';
+import { API_VERSION, GROUP, VERSION } from '../crds.js';
 import { hasReady } from '../validation.js';
 import { ConditionStatusWriter } from './internal/condition-status.js';
 import { forkliftResource, type ResourceControllerOptions } from './internal/resources.js';
@@ -126,7 +131,8 @@ export async function validateMigration(input: MigrationValidationInput): Promis
 }
 
 /**
- * Reconciles Migrations: {@link validateMigration}, written as only the
+ * Reconciles Migrations: makes the Plan an owner of the Migration (same namespace), then
+ * {@link validateMigration}, written as only the
  * {@link MIGRATION_VALIDATION_CONDITIONS} (the rest of `status`, which the PlanController
  * mirrors from the plan, is kept) plus `observedGeneration`. A completed Migration is left
  * alone, as upstream. Watches Migrations and the Plans they name (a plan becoming Ready
@@ -141,6 +147,7 @@ export class MigrationController {
   readonly #migrations: Lister<Migration>;
   readonly #plans: Lister<Plan>;
   readonly #providers: Lister<Provider>;
+  readonly #objects: KubernetesObjectApi;
 
   constructor(options: MigrationControllerOptions) {
     if (options?.kubeConfig === undefined)
@@ -152,6 +159,7 @@ export class MigrationController {
     this.#ownFactory = options.informerFactory === undefined;
     this.#factory = options.informerFactory ?? new SharedInformerFactory(options.kubeConfig, {});
     this.#writer = new ConditionStatusWriter(options.kubeConfig, 'Migration', clock);
+    this.#objects = KubernetesObjectApi.makeApiClient(options.kubeConfig);
     this.#controller = new Controller({
       name: 'migration',
       reconcile: (key) => this.#reconcile(key),
@@ -195,7 +203,10 @@ export class MigrationController {
 
   async #reconcile(key: string): Promise<undefined> {
     const { namespace, name } = splitMetaNamespaceKey(key);
-    if (this.#migrations.namespace(namespace).get(name)?.status?.completed) return undefined;
+    const cached = this.#migrations.namespace(namespace).get(name);
+    if (cached === undefined) return undefined;
+    await this.#setOwnerReference(cached);
+    if (cached.status?.completed) return undefined;
     const owned = (type: string) => MIGRATION_VALIDATION_CONDITIONS.includes(type);
     await this.#writer.reconcile<Migration>(
       namespace,
@@ -226,5 +237,44 @@ export class MigrationController {
       (type) => !owned(type),
     );
     return undefined;
+  }
+
+  /**
+   * Makes the Plan an owner of the Migration (as upstream, for Migrations created by hand or
+   * a CLI), with a merge patch carrying the resourceVersion read; skipped when the plan is
+   * not found, or lives in another namespace (owner references cannot cross namespaces).
+   */
+  async #setOwnerReference(cached: Migration): Promise<void> {
+    const ref = cached.spec.plan;
+    const namespace = cached.metadata.namespace ?? '';
+    if (!ref?.name || (ref.namespace && ref.namespace !== namespace)) return;
+    const plan = this.#plans.namespace(namespace).get(ref.name);
+    const uid = plan?.metadata.uid;
+    if (plan === undefined || uid === undefined) return;
+    const owned = (m: Migration) => (m.metadata.ownerReferences ?? []).some((o) => o.uid === uid);
+    if (owned(cached)) return;
+    await retryOnConflict(DEFAULT_RETRY, async () => {
+      const migration = await this.#writer.read<Migration>(namespace, cached.metadata.name ?? '');
+      if (migration === undefined || owned(migration)) return;
+      const owner = { metadata: structuredClone(migration.metadata) };
+      setOwnerReference(plan, owner, { gvk: { group: GROUP, version: VERSION, kind: 'Plan' } });
+      await this.#objects.patch(
+        {
+          apiVersion: API_VERSION,
+          kind: 'Migration',
+          metadata: {
+            name: migration.metadata.name ?? '',
+            namespace,
+            resourceVersion: migration.metadata.resourceVersion ?? '',
+            ownerReferences: owner.metadata.ownerReferences ?? [],
+          },
+        },
+        undefined,
+        undefined,
+        undefined,
+        undefined,
+        PatchStrategy.MergePatch,
+      );
+    });
   }
 }
