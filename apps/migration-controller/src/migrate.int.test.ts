@@ -1,5 +1,10 @@
-// End to end: the built controller runs a plan on a `simulated` Provider to Succeeded (every
-// Ready from its own controllers), and `ctrlkit-migrate status` prints its VMs and steps.
+// End to end: the built controller, as the ServiceAccount of deploy/ with only the RBAC of
+// deploy/rbac.yaml and leader election on, runs a plan on a `simulated` Provider to Succeeded
+// (every Ready from its own controllers), and `ctrlkit-migrate status` prints its VMs and steps.
+import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { createTestNamespace, installCRDs } from '@ctrlkit/envtest';
 import { testKubeConfig, testKubeconfigPath } from '@ctrlkit/envtest/vitest';
 import {
@@ -10,9 +15,54 @@ import {
   type Plan,
   VERSION,
 } from '@ctrlkit/plan-migration';
-import { CustomObjectsApi, StorageV1Api } from '@kubernetes/client-node';
+import {
+  CustomObjectsApi,
+  type KubeConfig,
+  type KubernetesObject,
+  KubernetesObjectApi,
+  loadAllYaml,
+  StorageV1Api,
+} from '@kubernetes/client-node';
 import { expect, it } from 'vitest';
 import { runBin, startBin, waitFor } from './internal/app-process.js';
+
+const deploy = join(dirname(fileURLToPath(import.meta.url)), '../deploy');
+
+/**
+ * Grants deploy/rbac.yaml's ClusterRole (stored under a name of this test, so the dry run of
+ * deploy/ still finds the original names free) to its ServiceAccount, and writes a kubeconfig
+ * that impersonates that ServiceAccount: the app then has exactly the manifest's permissions.
+ */
+async function serviceAccountKubeconfig(kubeConfig: KubeConfig): Promise<string> {
+  const objects = loadAllYaml(await readFile(join(deploy, 'rbac.yaml'), 'utf8')) as Array<
+    KubernetesObject & {
+      roleRef?: { name: string };
+      subjects?: Array<{ name: string; namespace: string }>;
+    }
+  >;
+  const client = KubernetesObjectApi.makeApiClient(kubeConfig);
+  const name = 'ctrlkit-migration-controller-rbac-test';
+  for (const object of objects.filter((o) => o.kind !== 'ServiceAccount')) {
+    const renamed = {
+      ...object,
+      metadata: { ...object.metadata, name },
+      ...(object.roleRef && { roleRef: { ...object.roleRef, name } }),
+    };
+    await client.create(renamed).catch((error: { code?: number }) => {
+      if (error.code !== 409) throw error;
+    });
+  }
+  const subject = objects.find((o) => o.kind === 'ClusterRoleBinding')?.subjects?.[0];
+  if (!subject) throw new Error('deploy/rbac.yaml has no ClusterRoleBinding subject');
+  const config = JSON.parse(kubeConfig.exportConfig()) as {
+    users: Array<{ user: Record<string, unknown> }>;
+  };
+  for (const user of config.users)
+    user.user.as = `system:serviceaccount:${subject.namespace}:${subject.name}`;
+  const path = join(await mkdtemp(join(tmpdir(), 'mc-rbac-')), 'kubeconfig');
+  await writeFile(path, JSON.stringify(config), { mode: 0o600 });
+  return path;
+}
 
 it('runs a plan on the simulated source to Succeeded; ctrlkit-migrate status shows every VM and step', async () => {
   const kubeConfig = testKubeConfig();
@@ -58,9 +108,12 @@ it('runs a plan on the simulated source to Succeeded; ctrlkit-migrate status sho
   expect(before.code).toBe(0);
   expect(before.stdout).toContain('No VM has been migrated yet');
 
+  const leaseNamespace = await createTestNamespace(kubeConfig, 'mc-lease-');
   const app = startBin('main', [
     '--kubeconfig',
-    testKubeconfigPath(),
+    await serviceAccountKubeconfig(kubeConfig),
+    '--leader-elect',
+    `--leader-election-namespace=${leaseNamespace}`,
     '--metrics-addr=0',
     '--healthz-addr=0',
   ]);
@@ -97,4 +150,7 @@ it('runs a plan on the simulated source to Succeeded; ctrlkit-migrate status sho
     app.child.kill('SIGTERM');
     expect(await app.exited).toBe(0);
   }
+  // The RBAC of deploy/ sufficed: no request was refused.
+  expect(app.logs.filter((l) => /forbidden/i.test(l))).toEqual([]);
+  expect(app.logs.some((l) => l.includes('"msg":"migration controller stopped"'))).toBe(true);
 }, 150_000);
