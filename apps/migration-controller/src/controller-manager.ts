@@ -50,7 +50,7 @@ export function buildControllerManager(
   const shared = { kubeConfig, informerFactory: manager.informerFactory, logger };
   const planController = new PlanController({
     ...shared,
-    sources: wiring.sources,
+    ...wiring.plan,
     settings: { maxInFlight: flags.maxVmInflight },
     eventRecorder: manager.getEventRecorder('plan-controller'),
     registry: manager.registry,

@@ -1,8 +1,9 @@
-//! Source adapters and provider inspectors by provider type: the one place a provider type is wired in.
+//! Source adapters, provider inspectors and the destination: the one place a provider type or a destination is wired in.
 
 import {
   Category,
   DEFAULT_SIMULATED_COPY_RATE_MIB_PER_S,
+  type PlanControllerOptions,
   type Provider,
   type ProviderInspector,
   Reason,
@@ -35,8 +36,10 @@ export interface SourceWiringOptions {
 
 /** What the controllers get from the wiring. */
 export interface SourceWiring {
-  /** The PlanController's `sources`: the adapters of a source provider, undefined when its type is not wired. */
+  /** The adapters of a source provider, undefined when its type is not wired. */
   sources: (provider: Provider) => SourceAdapter | undefined;
+  /** Options of the PlanController that come from the wiring: `sources` and, once set, the destination. */
+  plan: Pick<PlanControllerOptions, 'sources'> & Partial<PlanControllerOptions>;
   /** The ProviderController's inspectors, by provider type (besides the host cluster's). */
   inspectors: Record<string, ProviderInspector>;
 }
@@ -101,24 +104,27 @@ export function sourceWiring(options: SourceWiringOptions): SourceWiring {
     simulated.set(key, { settings, source });
     return source;
   };
+  const sources = (provider: Provider): SourceAdapter | undefined => {
+    if (provider.spec.type !== 'simulated') return undefined;
+    let source: SimulatedSource;
+    try {
+      source = simulatedSource(provider);
+    } catch (error) {
+      // The Provider carries SettingsNotValid; its plans wait for it to be Ready.
+      if (InvalidArgumentError.isInstance(error)) return undefined;
+      throw error;
+    }
+    return {
+      inventory: source,
+      client: source,
+      builder: source,
+      validator: (plan, maps) => source.validator(plan, maps),
+    };
+  };
   return {
-    sources: (provider) => {
-      if (provider.spec.type !== 'simulated') return undefined;
-      let source: SimulatedSource;
-      try {
-        source = simulatedSource(provider);
-      } catch (error) {
-        // The Provider carries SettingsNotValid; its plans wait for it to be Ready.
-        if (InvalidArgumentError.isInstance(error)) return undefined;
-        throw error;
-      }
-      return {
-        inventory: source,
-        client: source,
-        builder: source,
-        validator: (plan, maps) => source.validator(plan, maps),
-      };
-    },
+    sources,
+    // The destination is the PlanController's default (ConfigMapDestination).
+    plan: { sources },
     inspectors: {
       simulated: (provider) => {
         try {
