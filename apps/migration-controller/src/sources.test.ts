@@ -49,9 +49,9 @@ describe('source wiring', () => {
     expect(await wiring.inspectors.simulated?.(provider(), signal)).toEqual([]);
   });
 
-  it('types not wired have no adapter', () => {
-    expect(
-      sourceWiring({ ovaCatalogPath: '/ova' }).sources(provider(undefined, 'vsphere')),
-    ).toBeUndefined();
+  it('types not wired have no adapter; the PlanController gets the same sources', () => {
+    const wiring = sourceWiring({ ovaCatalogPath: '/ova' });
+    expect(wiring.sources(provider(undefined, 'vsphere'))).toBeUndefined();
+    expect(wiring.plan.sources).toBe(wiring.sources);
   });
 });
