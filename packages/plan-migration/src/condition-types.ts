@@ -50,6 +50,34 @@ export const ConditionType = {
   VMNotUnique: 'VMNotUnique',
 } as const;
 
+/** Condition types of the Provider, NetworkMap, StorageMap and Hook (Forklift's provider, map and hook controllers). */
+export const ResourceConditionType = {
+  Ready: 'Ready',
+  Validated: 'Validated',
+  ProviderTypeNotSupported: 'ProviderTypeNotSupported',
+  UrlNotValid: 'UrlNotValid',
+  SettingsNotValid: 'SettingsNotValid',
+  SourceProviderNotValid: 'SourceProviderNotValid',
+  SourceProviderNotReady: 'SourceProviderNotReady',
+  DestinationProviderNotValid: 'DestinationProviderNotValid',
+  DestinationProviderNotReady: 'DestinationProviderNotReady',
+  SourceNetworkNotValid: 'SourceNetworkNotValid',
+  DestinationNetworkNotValid: 'DestinationNetworkNotValid',
+  SourceStorageNotValid: 'SourceStorageNotValid',
+  DestinationStorageNotValid: 'DestinationStorageNotValid',
+  InvalidImage: 'InvalidImage',
+  InvalidPlaybook: 'InvalidPlaybook',
+  ConnectionTestSucceeded: 'ConnectionTestSucceeded',
+  ConnectionTestFailed: 'ConnectionTestFailed',
+  InventoryCreated: 'InventoryCreated',
+  /** ctrlkit: catalog files that cannot be read, or are not a tar or OVF (malformed XML, bad numbers or units). */
+  ApplianceMalformed: 'ApplianceMalformed',
+  /** ctrlkit: OVF descriptors with `${property}` placeholders that have no value. */
+  AppliancePropertyUnresolved: 'AppliancePropertyUnresolved',
+  /** ctrlkit: `.ova` archives with no `*.ovf` descriptor. */
+  ApplianceDescriptorNotFound: 'ApplianceDescriptorNotFound',
+} as const;
+
 /** Condition reasons. */
 export const Reason = {
   Started: 'Started',
@@ -66,27 +94,8 @@ export const Reason = {
   Deleted: 'Deleted',
   MissingGuestInfo: 'MissingGuestInformation',
   MissingChangedBlockTracking: 'MissingChangedBlockTracking',
-} as const;
-
-/** Provider condition types (Forklift's provider controller), and those of the OVA catalog check. */
-export const ProviderConditionType = {
-  Ready: 'Ready',
-  ConnectionTestSucceeded: 'ConnectionTestSucceeded',
-  ConnectionTestFailed: 'ConnectionTestFailed',
-  InventoryCreated: 'InventoryCreated',
-  /** ctrlkit: catalog files that cannot be read, or are not a tar or OVF (malformed XML, bad numbers or units). */
-  ApplianceMalformed: 'ApplianceMalformed',
-  /** ctrlkit: OVF descriptors with `${property}` placeholders that have no value. */
-  AppliancePropertyUnresolved: 'AppliancePropertyUnresolved',
-  /** ctrlkit: `.ova` archives with no `*.ovf` descriptor. */
-  ApplianceDescriptorNotFound: 'ApplianceDescriptorNotFound',
-} as const;
-
-/** Provider condition reasons (Forklift's provider controller). */
-export const ProviderReason = {
-  Tested: 'Tested',
-  Completed: 'Completed',
   Malformed: 'Malformed',
-  NotSet: 'NotSet',
-  NotFound: 'NotFound',
+  Completed: 'Completed',
+  DataErr: 'DataError',
+  Tested: 'Tested',
 } as const;

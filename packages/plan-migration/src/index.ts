@@ -116,9 +116,8 @@ export {
 } from './base-migrator.js';
 export {
   ConditionType,
-  ProviderConditionType,
-  ProviderReason,
   Reason,
+  ResourceConditionType,
 } from './condition-types.js';
 export {
   Category,
@@ -132,6 +131,44 @@ export {
   True,
 } from './conditions.js';
 export { ConfigMapDestination, LABEL_RESOURCE } from './configmap-destination.js';
+export { HookController, type HookControllerOptions } from './controllers/hook-controller.js';
+export { IMAGE_REFERENCE_PATTERN, isBase64, validateHook } from './controllers/hook-validation.js';
+export type { ResourceControllerOptions } from './controllers/internal/resources.js';
+export {
+  type MapControllerOptions,
+  NetworkMapController,
+  STORAGE_CLASSES,
+  StorageMapController,
+} from './controllers/map-controller.js';
+export {
+  type StorageClassLookup,
+  validateNetworkMap,
+  validateStorageMap,
+} from './controllers/map-validation.js';
+export {
+  MIGRATION_VALIDATION_CONDITIONS,
+  MigrationController,
+  type MigrationControllerOptions,
+  type MigrationValidationInput,
+  validateMigration,
+} from './controllers/migration-controller.js';
+export {
+  DEFAULT_PROVIDER_INSPECTORS,
+  hostInspector,
+  inspectProvider,
+  ProviderController,
+  type ProviderControllerOptions,
+  type ProviderInspector,
+  ProviderPhase,
+  simulatedInspector,
+} from './controllers/provider-controller.js';
+export {
+  isHost,
+  type ProviderLookup,
+  type ProviderPair,
+  type ProviderPairResult,
+  validateProviderPair,
+} from './controllers/provider-pair.js';
 export {
   API_VERSION,
   CRD_MANIFEST_PATH,
@@ -330,7 +367,7 @@ export {
   type PlanReconcileResult,
   reconcilePlan,
 } from './plan-reconcile.js';
-export { FAST_REQ, NO_REQ, POLL_REQ, SLOW_REQ } from './requeue.js';
+export { FAST_REQ, LONG_REQ, NO_REQ, POLL_REQ, SLOW_REQ } from './requeue.js';
 export {
   isExecuting,
   markSchedulerQueuedVMs,

@@ -39,6 +39,7 @@ import { BaseMigrator } from './base-migrator.js';
 import { ConditionType } from './condition-types.js';
 import { True } from './conditions.js';
 import { ConfigMapDestination } from './configmap-destination.js';
+import { MIGRATION_VALIDATION_CONDITIONS } from './controllers/migration-controller.js';
 import { GROUP, PLURALS, VERSION } from './crds.js';
 import { parseTime } from './internal/time.js';
 import { activeSnapshot, type HookRunner, MigrationRunner } from './migration-runner.js';
@@ -422,7 +423,10 @@ export class PlanController {
     );
   }
 
-  /** Mirrors the active snapshot to its Migration: started/completed, conditions (Executing → Running), VMs. */
+  /**
+   * Mirrors the active snapshot to its Migration: started/completed, conditions (Executing →
+   * Running), VMs; the conditions the MigrationController owns are kept.
+   */
   async #mirror(plan: Plan): Promise<void> {
     const snapshot = activeSnapshot(plan);
     if (snapshot === undefined || !snapshot.migration.name) return;
@@ -433,9 +437,17 @@ export class PlanController {
     const status = {
       ...(plan.status?.migration?.started && { started: plan.status.migration.started }),
       ...(plan.status?.migration?.completed && { completed: plan.status.migration.completed }),
-      conditions: (snapshot.conditions ?? []).map((c) =>
-        c.type === ConditionType.Executing ? { ...c, type: ConditionType.Running } : c,
-      ),
+      conditions: [
+        ...(snapshot.conditions ?? []).map((c) =>
+          c.type === ConditionType.Executing ? { ...c, type: ConditionType.Running } : c,
+        ),
+        // The MigrationController's own conditions stay as it wrote them.
+        ...(migration.status?.conditions ?? []).filter(
+          (c) =>
+            MIGRATION_VALIDATION_CONDITIONS.includes(c.type) &&
+            !(snapshot.conditions ?? []).some((s) => s.type === c.type),
+        ),
+      ],
       vms: plan.status?.migration?.vms ?? [],
     };
     await this.#writeStatus(

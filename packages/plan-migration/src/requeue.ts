@@ -8,3 +8,5 @@ export const POLL_REQ = 3_000;
 export const FAST_REQ = 500;
 /** Blockers, postponed references, errors: 3 s. */
 export const SLOW_REQ = 3_000;
+/** Re-check a Ready provider (re-test connections, re-read catalogs): 30 s. */
+export const LONG_REQ = 30_000;

@@ -1,7 +1,7 @@
 //! The OVA provider check: the conditions a Provider of type `ova` gets from a scan of its catalog.
 
 import type { Provider } from '../api/provider.js';
-import { ProviderConditionType, ProviderReason } from '../condition-types.js';
+import { Reason, ResourceConditionType } from '../condition-types.js';
 import { Category, type NewCondition, True } from '../conditions.js';
 import {
   type OvaCatalog,
@@ -33,20 +33,20 @@ const PROBLEM_CONDITIONS: Array<{
 }> = [
   {
     reasons: ['MalformedOvf', 'MalformedArchive', 'Unreadable'],
-    type: ProviderConditionType.ApplianceMalformed,
-    reason: ProviderReason.Malformed,
+    type: ResourceConditionType.ApplianceMalformed,
+    reason: Reason.Malformed,
     what: 'malformed or unreadable',
   },
   {
     reasons: ['UnresolvedProperty'],
-    type: ProviderConditionType.AppliancePropertyUnresolved,
-    reason: ProviderReason.NotSet,
+    type: ResourceConditionType.AppliancePropertyUnresolved,
+    reason: Reason.NotSet,
     what: 'using \u0024{property} values that are not set',
   },
   {
     reasons: ['OvfNotFound'],
-    type: ProviderConditionType.ApplianceDescriptorNotFound,
-    reason: ProviderReason.NotFound,
+    type: ResourceConditionType.ApplianceDescriptorNotFound,
+    reason: Reason.NotFound,
     what: 'archives without an *.ovf descriptor',
   },
 ];
@@ -83,9 +83,9 @@ export async function inspectOvaProvider(
       phase: 'ConnectionFailed',
       conditions: [
         {
-          type: ProviderConditionType.ConnectionTestFailed,
+          type: ResourceConditionType.ConnectionTestFailed,
           status: True,
-          reason: ProviderReason.Tested,
+          reason: Reason.Tested,
           category: Category.Critical,
           message: `Connection test, failed: ${error.message}`,
         },
@@ -94,16 +94,16 @@ export async function inspectOvaProvider(
   }
   const conditions: NewCondition[] = [
     {
-      type: ProviderConditionType.ConnectionTestSucceeded,
+      type: ResourceConditionType.ConnectionTestSucceeded,
       status: True,
-      reason: ProviderReason.Tested,
+      reason: Reason.Tested,
       category: Category.Required,
       message: 'Connection test, succeeded.',
     },
     {
-      type: ProviderConditionType.InventoryCreated,
+      type: ResourceConditionType.InventoryCreated,
       status: True,
-      reason: ProviderReason.Completed,
+      reason: Reason.Completed,
       category: Category.Advisory,
       message: `The inventory has been loaded: ${catalog.vms.length} VMs from ${
         catalog.files.filter((f) => f.complete).length - catalog.problems.length
@@ -125,7 +125,7 @@ export async function inspectOvaProvider(
     });
   }
   conditions.push({
-    type: ProviderConditionType.Ready,
+    type: ResourceConditionType.Ready,
     status: True,
     category: Category.Required,
     message: 'The provider is ready.',

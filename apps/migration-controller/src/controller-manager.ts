@@ -1,0 +1,72 @@
+//! The Manager of ctrlkit-migration-controller: the Plan, Migration, Provider, map and Hook controllers on one informer factory.
+
+import {
+  HookController,
+  MigrationController,
+  NetworkMapController,
+  PlanController,
+  ProviderController,
+  StorageMapController,
+} from '@ctrlkit/plan-migration';
+import { type Logger, loadKubeConfig, Manager } from '@ctrlkit/runtime';
+import type { KubeConfig } from '@kubernetes/client-node';
+import type { Flags } from './flags.js';
+import { sourceWiring } from './sources.js';
+
+/** The `User-Agent` of the controller's API requests. */
+export const USER_AGENT = 'ctrlkit-migration-controller/0.1.0';
+
+/** What {@link buildControllerManager} built, for tests and embedding. */
+export interface ControllerManager {
+  manager: Manager;
+  planController: PlanController;
+}
+
+/**
+ * Builds the Manager (leader election with `--leader-elect`, `/metrics`, probes) and adds
+ * the PlanController and the Migration, Provider, NetworkMap, StorageMap and Hook
+ * controllers, all leader-only and on the Manager's informer factory. Installs nothing:
+ * the CRDs come from `deploy/`.
+ */
+export function buildControllerManager(
+  flags: Flags,
+  logger: Logger,
+  kubeConfig: KubeConfig = loadKubeConfig({ kubeconfig: flags.kubeconfig }),
+): ControllerManager {
+  const manager = new Manager({
+    kubeConfig,
+    userAgent: USER_AGENT,
+    logger,
+    metricsBindAddress: flags.metricsBindAddress,
+    healthProbeBindAddress: flags.healthProbeBindAddress,
+    ...(flags.leaderElect && {
+      leaderElection: {
+        leaseName: flags.leaderElectionId,
+        ...(flags.leaderElectionNamespace && { leaseNamespace: flags.leaderElectionNamespace }),
+      },
+    }),
+  });
+  const wiring = sourceWiring({ ovaCatalogPath: flags.ovaCatalogPath });
+  const shared = { kubeConfig, informerFactory: manager.informerFactory, logger };
+  const planController = new PlanController({
+    ...shared,
+    ...wiring.plan,
+    settings: { maxInFlight: flags.maxVmInflight },
+    eventRecorder: manager.getEventRecorder('plan-controller'),
+    registry: manager.registry,
+  });
+  manager.add({ name: 'plan', start: (signal) => planController.run(signal) });
+  for (const controller of [
+    new MigrationController({
+      ...shared,
+      inventory: (provider) => wiring.sources(provider)?.inventory,
+    }),
+    new ProviderController({ ...shared, inspectors: wiring.inspectors }),
+    new NetworkMapController(shared),
+    new StorageMapController(shared),
+    new HookController(shared),
+  ]) {
+    manager.add(controller.runtimeController);
+  }
+  return { manager, planController };
+}

@@ -1,0 +1,111 @@
+//! The command line of ctrlkit-migrate: `status PLAN [-n NAMESPACE] [--kubeconfig PATH]`.
+
+import { parseArgs } from 'node:util';
+import { GROUP, PLURALS, type Plan, VERSION } from '@ctrlkit/plan-migration';
+import { loadKubeConfig } from '@ctrlkit/runtime';
+import { InvalidArgumentError } from '@ctrlkit/workqueue';
+import { ApiException, CustomObjectsApi } from '@kubernetes/client-node';
+import { renderPlanStatus } from './status-table.js';
+
+/** A parsed `ctrlkit-migrate` command. */
+export type MigrateCommand =
+  | { command: 'help' }
+  | {
+      command: 'status';
+      plan: string;
+      namespace: string | undefined;
+      kubeconfig: string | undefined;
+    };
+
+/** The text of `ctrlkit-migrate --help`. */
+export function migrateUsage(): string {
+  return [
+    'Usage: ctrlkit-migrate status PLAN [-n NAMESPACE] [--kubeconfig PATH]',
+    '',
+    "Prints a migration plan's progress: its conditions, and every VM's pipeline steps",
+    '(phase, step, progress, started, completed, error).',
+    '',
+    'Flags:',
+    '  -n, --namespace <value>   namespace of the plan (default: the kubeconfig context\'s, else "default")',
+    '  --kubeconfig <value>      kubeconfig file (default: $KUBECONFIG, in-cluster, then ~/.kube/config)',
+    '  -h, --help                print this help and exit (default false)',
+    '',
+  ].join('\n');
+}
+
+/** Parses `argv` (without node and script); throws InvalidArgumentError naming what is wrong. */
+export function parseMigrateArgs(argv: readonly string[]): MigrateCommand {
+  let parsed: ReturnType<typeof parseArgs>;
+  try {
+    parsed = parseArgs({
+      args: [...argv],
+      options: {
+        namespace: { type: 'string', short: 'n' },
+        kubeconfig: { type: 'string' },
+        help: { type: 'boolean', short: 'h' },
+      },
+      allowPositionals: true,
+      strict: true,
+    });
+  } catch (error) {
+    throw new InvalidArgumentError('flags', (error as Error).message);
+  }
+  if (parsed.values.help === true) return { command: 'help' };
+  const [command, plan, ...extra] = parsed.positionals;
+  if (command !== 'status')
+    throw new InvalidArgumentError(
+      'command',
+      `unknown command ${JSON.stringify(command ?? '')} (known: status)`,
+    );
+  if (!plan) throw new InvalidArgumentError('PLAN', 'the plan name is required');
+  if (extra.length > 0)
+    throw new InvalidArgumentError('arguments', `unexpected ${extra.join(' ')}`);
+  return {
+    command,
+    plan,
+    namespace: parsed.values.namespace as string | undefined,
+    kubeconfig: parsed.values.kubeconfig as string | undefined,
+  };
+}
+
+/** Runs `ctrlkit-migrate`; returns the exit code (0 done, 1 failed, 2 bad usage). */
+export async function runMigrate(
+  argv: readonly string[],
+  out: (text: string) => void,
+  err: (text: string) => void,
+): Promise<number> {
+  let command: MigrateCommand;
+  try {
+    command = parseMigrateArgs(argv);
+  } catch (error) {
+    if (!InvalidArgumentError.isInstance(error)) throw error;
+    err(`${error.message}\n\n${migrateUsage()}`);
+    return 2;
+  }
+  if (command.command === 'help') {
+    out(migrateUsage());
+    return 0;
+  }
+  const kubeConfig = loadKubeConfig({ kubeconfig: command.kubeconfig });
+  const namespace =
+    command.namespace ??
+    kubeConfig.getContextObject(kubeConfig.getCurrentContext())?.namespace ??
+    'default';
+  try {
+    const plan = (await kubeConfig.makeApiClient(CustomObjectsApi).getNamespacedCustomObject({
+      group: GROUP,
+      version: VERSION,
+      plural: PLURALS.Plan,
+      namespace,
+      name: command.plan,
+    })) as Plan;
+    out(renderPlanStatus(plan));
+    return 0;
+  } catch (error) {
+    if (error instanceof ApiException && error.code === 404) {
+      err(`plan ${namespace}/${command.plan} not found\n`);
+      return 1;
+    }
+    throw error;
+  }
+}

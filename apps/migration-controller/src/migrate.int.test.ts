@@ -1,0 +1,156 @@
+// End to end: the built controller, as the ServiceAccount of deploy/ with only the RBAC of
+// deploy/rbac.yaml and leader election on, runs a plan on a `simulated` Provider to Succeeded
+// (every Ready from its own controllers), and `ctrlkit-migrate status` prints its VMs and steps.
+import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { createTestNamespace, installCRDs } from '@ctrlkit/envtest';
+import { testKubeConfig, testKubeconfigPath } from '@ctrlkit/envtest/vitest';
+import {
+  API_VERSION,
+  forkliftCrds,
+  GROUP,
+  PLURALS,
+  type Plan,
+  VERSION,
+} from '@ctrlkit/plan-migration';
+import {
+  CustomObjectsApi,
+  type KubeConfig,
+  type KubernetesObject,
+  KubernetesObjectApi,
+  loadAllYaml,
+  StorageV1Api,
+} from '@kubernetes/client-node';
+import { expect, it } from 'vitest';
+import { runBin, startBin, waitFor } from './internal/app-process.js';
+
+const deploy = join(dirname(fileURLToPath(import.meta.url)), '../deploy');
+
+/**
+ * Grants deploy/rbac.yaml's ClusterRole (stored under a name of this test, so the dry run of
+ * deploy/ still finds the original names free) to its ServiceAccount, and writes a kubeconfig
+ * that impersonates that ServiceAccount: the app then has exactly the manifest's permissions.
+ */
+async function serviceAccountKubeconfig(kubeConfig: KubeConfig): Promise<string> {
+  const objects = loadAllYaml(await readFile(join(deploy, 'rbac.yaml'), 'utf8')) as Array<
+    KubernetesObject & {
+      roleRef?: { name: string };
+      subjects?: Array<{ name: string; namespace: string }>;
+    }
+  >;
+  const client = KubernetesObjectApi.makeApiClient(kubeConfig);
+  const name = 'ctrlkit-migration-controller-rbac-test';
+  for (const object of objects.filter((o) => o.kind !== 'ServiceAccount')) {
+    const renamed = {
+      ...object,
+      metadata: { ...object.metadata, name },
+      ...(object.roleRef && { roleRef: { ...object.roleRef, name } }),
+    };
+    await client.create(renamed).catch((error: { code?: number }) => {
+      if (error.code !== 409) throw error;
+    });
+  }
+  const subject = objects.find((o) => o.kind === 'ClusterRoleBinding')?.subjects?.[0];
+  if (!subject) throw new Error('deploy/rbac.yaml has no ClusterRoleBinding subject');
+  const config = JSON.parse(kubeConfig.exportConfig()) as {
+    users: Array<{ user: Record<string, unknown> }>;
+  };
+  for (const user of config.users)
+    user.user.as = `system:serviceaccount:${subject.namespace}:${subject.name}`;
+  const path = join(await mkdtemp(join(tmpdir(), 'mc-rbac-')), 'kubeconfig');
+  await writeFile(path, JSON.stringify(config), { mode: 0o600 });
+  return path;
+}
+
+it('runs a plan on the simulated source to Succeeded; ctrlkit-migrate status shows every VM and step', async () => {
+  const kubeConfig = testKubeConfig();
+  await installCRDs(kubeConfig, [...forkliftCrds]);
+  const namespace = await createTestNamespace(kubeConfig, 'mc-plan-');
+  const target = await createTestNamespace(kubeConfig, 'mc-target-');
+  const custom = kubeConfig.makeApiClient(CustomObjectsApi);
+  const create = (kind: keyof typeof PLURALS, name: string, spec: object) =>
+    custom.createNamespacedCustomObject({
+      group: GROUP,
+      version: VERSION,
+      plural: PLURALS[kind],
+      namespace,
+      body: { apiVersion: API_VERSION, kind, metadata: { name }, spec },
+    });
+  const storageClass = `sc-${namespace}`;
+  await kubeConfig.makeApiClient(StorageV1Api).createStorageClass({
+    body: { metadata: { name: storageClass }, provisioner: 'example.com/none' },
+  });
+  const pair = { source: { name: 'src' }, destination: { name: 'host' } };
+  await create('Provider', 'src', {
+    type: 'simulated',
+    settings: { vms: '3', diskMiB: '200', copyRateMiBPerSecond: '2000' },
+  });
+  await create('Provider', 'host', { type: 'openshift' });
+  await create('NetworkMap', 'net', {
+    provider: pair,
+    map: [{ source: { id: 'net-1' }, destination: { type: 'pod' } }],
+  });
+  await create('StorageMap', 'sto', {
+    provider: pair,
+    map: [{ source: { id: 'ds-1' }, destination: { storageClass } }],
+  });
+  await create('Plan', 'plan', {
+    provider: pair,
+    targetNamespace: target,
+    map: { network: { name: 'net' }, storage: { name: 'sto' } },
+    vms: [{ id: 'vm-0' }, { id: 'vm-1' }, { name: 'vm-2' }],
+  });
+  const status = (plan: string) =>
+    runBin('migrate', ['status', plan, '-n', namespace, '--kubeconfig', testKubeconfigPath()]);
+  const before = await status('plan');
+  expect(before.code).toBe(0);
+  expect(before.stdout).toContain('No VM has been migrated yet');
+
+  const leaseNamespace = await createTestNamespace(kubeConfig, 'mc-lease-');
+  const app = startBin('main', [
+    '--kubeconfig',
+    await serviceAccountKubeconfig(kubeConfig),
+    '--leader-elect',
+    `--leader-election-namespace=${leaseNamespace}`,
+    '--metrics-addr=0',
+    '--healthz-addr=0',
+  ]);
+  try {
+    const readPlan = async () =>
+      (await custom.getNamespacedCustomObject({
+        group: GROUP,
+        version: VERSION,
+        plural: PLURALS.Plan,
+        namespace,
+        name: 'plan',
+      })) as Plan;
+    const has = (p: Plan, type: string) =>
+      (p.status?.conditions ?? []).some((c) => c.type === type && c.status === 'True');
+    await waitFor('the plan Ready', async () => has(await readPlan(), 'Ready'));
+    await create('Migration', 'run-1', { plan: { name: 'plan' } });
+    await waitFor('the plan Succeeded', async () => has(await readPlan(), 'Succeeded'), 90_000);
+
+    const after = await status('plan');
+    expect(after.code).toBe(0);
+    const lines = after.stdout.split('\n');
+    expect(lines[0]).toMatch(new RegExp(`^Plan ${namespace}/plan: .*Ready.*Succeeded`));
+    expect(after.stdout).toContain('VMs: 3, 3 Succeeded');
+    for (const vm of ['vm-0', 'vm-1', 'vm-2']) {
+      const rows = lines.filter((l) => l.startsWith(`${vm} `));
+      expect(rows.length).toBeGreaterThan(1);
+      expect(rows.every((r) => r.includes(' Completed '))).toBe(true);
+      expect(rows.some((r) => r.includes('DiskTransfer') && r.includes('200/200 MB'))).toBe(true);
+    }
+    const missing = await status('nope');
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toContain(`plan ${namespace}/nope not found`);
+  } finally {
+    app.child.kill('SIGTERM');
+    expect(await app.exited).toBe(0);
+  }
+  // The RBAC of deploy/ sufficed: no request was refused.
+  expect(app.logs.filter((l) => /forbidden/i.test(l))).toEqual([]);
+  expect(app.logs.some((l) => l.includes('"msg":"migration controller stopped"'))).toBe(true);
+}, 150_000);

@@ -1,0 +1,82 @@
+// The built binary against the test apiserver: with --leader-elect it takes the Lease and
+// reconciles (a Provider becomes Ready); on SIGTERM it exits 0 and releases the Lease. And
+// --help lists the flags and exits 0 without a cluster.
+import { createTestNamespace, installCRDs } from '@ctrlkit/envtest';
+import { testKubeConfig, testKubeconfigPath } from '@ctrlkit/envtest/vitest';
+import { API_VERSION, forkliftCrds, GROUP, PLURALS, VERSION } from '@ctrlkit/plan-migration';
+import { CoordinationV1Api, CustomObjectsApi } from '@kubernetes/client-node';
+import { expect, it } from 'vitest';
+import { runBin, startBin, waitFor } from './internal/app-process.js';
+
+it('--help lists every flag with its default and exits 0', async () => {
+  const { code, stdout } = await runBin('main', ['--help']);
+  expect(code).toBe(0);
+  for (const flag of [
+    '--kubeconfig',
+    '--leader-elect',
+    '--max-vm-inflight',
+    '--metrics-addr',
+    '--healthz-addr',
+    '--ova-catalog-path',
+    '--log-level',
+  ]) {
+    expect(stdout).toContain(flag);
+  }
+  const bad = await runBin('main', ['--max-vm-inflight=0']);
+  expect(bad.code).toBe(2);
+  expect(bad.stderr).toContain('--max-vm-inflight');
+  const migrate = await runBin('migrate', ['--help']);
+  expect(migrate.code).toBe(0);
+  expect(migrate.stdout).toContain('Usage: ctrlkit-migrate status PLAN');
+});
+
+it('leads with --leader-elect, reconciles, and on SIGTERM exits 0 releasing the Lease', async () => {
+  const kubeConfig = testKubeConfig();
+  await installCRDs(kubeConfig, [...forkliftCrds]);
+  const namespace = await createTestNamespace(kubeConfig, 'mc-sigterm-');
+  const custom = kubeConfig.makeApiClient(CustomObjectsApi);
+  const leases = kubeConfig.makeApiClient(CoordinationV1Api);
+  const lease = () =>
+    leases.readNamespacedLease({ name: 'ctrlkit-migration-controller', namespace });
+  const app = startBin('main', [
+    '--kubeconfig',
+    testKubeconfigPath(),
+    '--leader-elect',
+    '--leader-election-namespace',
+    namespace,
+    '--metrics-addr=0',
+    '--healthz-addr=0',
+  ]);
+  try {
+    await waitFor('the Lease', async () => Boolean((await lease()).spec?.holderIdentity));
+    await custom.createNamespacedCustomObject({
+      group: GROUP,
+      version: VERSION,
+      plural: PLURALS.Provider,
+      namespace,
+      body: {
+        apiVersion: API_VERSION,
+        kind: 'Provider',
+        metadata: { name: 'host' },
+        spec: { type: 'openshift' },
+      },
+    });
+    await waitFor('the Provider Ready', async () => {
+      const p = (await custom.getNamespacedCustomObject({
+        group: GROUP,
+        version: VERSION,
+        plural: PLURALS.Provider,
+        namespace,
+        name: 'host',
+      })) as { status?: { phase?: string } };
+      return p.status?.phase === 'Ready';
+    });
+    app.child.kill('SIGTERM');
+    expect(await app.exited).toBe(0);
+  } finally {
+    app.child.kill('SIGKILL');
+  }
+  expect(app.logs.some((l) => l.includes('"msg":"migration controller stopped"'))).toBe(true);
+  expect((await lease()).spec?.holderIdentity ?? '').toBe('');
+  for (const line of app.logs) expect(() => JSON.parse(line)).not.toThrow();
+});

@@ -1,0 +1,99 @@
+//! The status write every resource controller shares: staged conditions, observedGeneration, a merge patch under optimistic locking.
+
+import { DEFAULT_RETRY, patchStatus, retryOnConflict } from '@ctrlkit/runtime';
+import type { Clock } from '@ctrlkit/workqueue';
+import {
+  ApiException,
+  CustomObjectsApi,
+  type KubeConfig,
+  KubernetesObjectApi,
+} from '@kubernetes/client-node';
+import type { Condition } from '../../api/condition.js';
+import { type Conditions, conditionsOf } from '../../conditions.js';
+import { API_VERSION, GROUP, PLURALS, VERSION } from '../../crds.js';
+
+/** A forklift resource with conditions in its status. */
+export interface ConditionedResource {
+  apiVersion?: string;
+  kind?: string;
+  metadata: { name?: string; namespace?: string; generation?: number; resourceVersion?: string };
+  status?: { observedGeneration?: number; conditions?: Condition[]; phase?: string };
+}
+
+/** Reads and writes one kind's status. */
+export class ConditionStatusWriter {
+  readonly #custom: CustomObjectsApi;
+  readonly #objects: KubernetesObjectApi;
+  readonly #kind: keyof typeof PLURALS;
+  readonly #clock: Clock;
+  /** Status writes made. */
+  writes = 0;
+
+  constructor(kubeConfig: KubeConfig, kind: keyof typeof PLURALS, clock: Clock) {
+    this.#custom = kubeConfig.makeApiClient(CustomObjectsApi);
+    this.#objects = KubernetesObjectApi.makeApiClient(kubeConfig);
+    this.#kind = kind;
+    this.#clock = clock;
+  }
+
+  /** The object as stored (not the cache: the status built on must be the last written); undefined when gone. */
+  async read<T extends ConditionedResource>(
+    namespace: string,
+    name: string,
+  ): Promise<T | undefined> {
+    try {
+      return (await this.#custom.getNamespacedCustomObject({
+        group: GROUP,
+        version: VERSION,
+        plural: PLURALS[this.#kind],
+        namespace,
+        name,
+      })) as T;
+    } catch (error) {
+      if (error instanceof ApiException && error.code === 404) return undefined;
+      throw error;
+    }
+  }
+
+  /**
+   * Reads the object, stages its conditions, lets `compute` set them, ends staging, sets
+   * `observedGeneration`, and writes the status when it changed: a merge patch carrying the
+   * resourceVersion read, retried on conflict from a fresh read. `keep` names condition types
+   * owned by another writer: they are left exactly as stored. Returns the object as computed
+   * (undefined when it is gone).
+   */
+  async reconcile<T extends ConditionedResource>(
+    namespace: string,
+    name: string,
+    compute: (object: T, conditions: Conditions) => Promise<void> | void,
+    keep: (type: string) => boolean = () => false,
+  ): Promise<T | undefined> {
+    return retryOnConflict(DEFAULT_RETRY, async () => {
+      const object = await this.read<T>(namespace, name);
+      if (object === undefined) return undefined;
+      const before = JSON.stringify(object.status ?? {});
+      object.status = structuredClone(object.status ?? {});
+      const conditions = conditionsOf(object.status, this.#clock);
+      conditions.beginStagingConditions();
+      conditions.stageCondition(...conditions.list.map((c) => c.type).filter(keep));
+      await compute(object, conditions);
+      conditions.endStagingConditions();
+      if (object.metadata.generation !== undefined) {
+        object.status.observedGeneration = object.metadata.generation;
+      }
+      if (JSON.stringify(object.status) === before) return object;
+      this.writes++;
+      await patchStatus(
+        this.#objects,
+        {
+          ...object,
+          apiVersion: object.apiVersion ?? API_VERSION,
+          kind: object.kind ?? this.#kind,
+        },
+        object.status as Record<string, unknown>,
+        { optimisticLock: true },
+      );
+      return object;
+    });
+  }
+}

@@ -1,0 +1,145 @@
+//! The NetworkMap and StorageMap controllers: validate references, write the Ready condition (Forklift's map controllers).
+
+import {
+  Controller,
+  DeletedFinalStateUnknown,
+  type Lister,
+  noopLogger,
+  SharedInformerFactory,
+  splitMetaNamespaceKey,
+} from '@ctrlkit/runtime';
+import { type Clock, InvalidArgumentError, realClock } from '@ctrlkit/workqueue';
+import type { V1StorageClass } from '@kubernetes/client-node';
+import type { NetworkMap, StorageMap } from '../api/mapping.js';
+import type { Provider } from '../api/provider.js';
+import type { NewCondition } from '../conditions.js';
+import { ConditionStatusWriter } from './internal/condition-status.js';
+import { forkliftResource, type ResourceControllerOptions } from './internal/resources.js';
+import { validateNetworkMap, validateStorageMap } from './map-validation.js';
+import type { ProviderLookup } from './provider-pair.js';
+
+/** Options of {@link NetworkMapController} and {@link StorageMapController}. */
+export type MapControllerOptions = ResourceControllerOptions;
+
+/** The storage classes resource (the StorageMap's destinations on the host cluster). */
+export const STORAGE_CLASSES = {
+  group: 'storage.k8s.io',
+  version: 'v1',
+  resource: 'storageclasses',
+} as const;
+
+type AnyMap = NetworkMap | StorageMap;
+
+/** What the two map controllers share: informers, the status writer, provider lookups. */
+abstract class MapController<M extends AnyMap> {
+  readonly #factory: SharedInformerFactory;
+  readonly #ownFactory: boolean;
+  readonly #writer: ConditionStatusWriter;
+  protected readonly controller: Controller;
+  protected readonly factory: SharedInformerFactory;
+  readonly #providers: Lister<Provider>;
+
+  constructor(kind: 'NetworkMap' | 'StorageMap', options: MapControllerOptions) {
+    if (options?.kubeConfig === undefined)
+      throw new InvalidArgumentError('kubeConfig', 'is required');
+    const clock: Clock = options.clock ?? realClock;
+    this.#ownFactory = options.informerFactory === undefined;
+    this.#factory = options.informerFactory ?? new SharedInformerFactory(options.kubeConfig, {});
+    this.factory = this.#factory;
+    this.#writer = new ConditionStatusWriter(options.kubeConfig, kind, clock);
+    this.controller = new Controller({
+      name: kind === 'NetworkMap' ? 'networkmap' : 'storagemap',
+      reconcile: (key) => this.#reconcile(key),
+      clock,
+      logger: options.logger ?? noopLogger,
+    });
+    const maps = this.#factory.forResource<M>(forkliftResource(kind));
+    const mapLister = this.#factory.lister<M>(forkliftResource(kind));
+    this.#providers = this.#factory.lister<Provider>(forkliftResource('Provider'));
+    this.controller.watch(maps);
+    // A provider's change (its Ready condition) revalidates the maps that name it.
+    this.controller.watch(this.#factory.forResource<Provider>(forkliftResource('Provider')), {
+      mapToKeys: (p) =>
+        mapLister
+          .list()
+          .filter((m) => references(m, live(p)))
+          .map((m) => `${m.metadata.namespace}/${m.metadata.name}`),
+    });
+  }
+
+  /** The runtime controller, to add to a `Manager` instead of calling `run`. */
+  get runtimeController(): Controller {
+    return this.controller;
+  }
+
+  /** Status writes made. */
+  get statusWrites(): number {
+    return this.#writer.writes;
+  }
+
+  /** Runs until `signal` fires (starting its own informers when it made them). */
+  async run(signal: AbortSignal): Promise<void> {
+    if (this.#ownFactory) this.#factory.start(signal);
+    await this.controller.run(signal);
+  }
+
+  protected abstract validate(map: M, providers: ProviderLookup): NewCondition[];
+
+  async #reconcile(key: string): Promise<undefined> {
+    const { namespace, name } = splitMetaNamespaceKey(key);
+    const lookup: ProviderLookup = (ns, n) => this.#providers.namespace(ns).get(n);
+    await this.#writer.reconcile<M>(namespace, name, (map, cnd) => {
+      cnd.setCondition(...this.validate(map, lookup));
+    });
+    return undefined;
+  }
+}
+
+/** The object of an event, unwrapping a deletion tombstone. */
+function live<T>(obj: T | DeletedFinalStateUnknown<T>): T {
+  return DeletedFinalStateUnknown.isInstance(obj) ? (obj.obj as T) : (obj as T);
+}
+
+function references(map: AnyMap, provider: Provider): boolean {
+  const ns = map.metadata.namespace;
+  return [map.spec.provider?.source, map.spec.provider?.destination].some(
+    (ref) =>
+      ref?.name === provider.metadata.name && (ref.namespace || ns) === provider.metadata.namespace,
+  );
+}
+
+/**
+ * Reconciles NetworkMaps: {@link validateNetworkMap}, then `status.conditions` and
+ * `observedGeneration`. Watches NetworkMaps and the Providers they name.
+ */
+export class NetworkMapController extends MapController<NetworkMap> {
+  constructor(options: MapControllerOptions) {
+    super('NetworkMap', options);
+  }
+
+  protected validate(map: NetworkMap, providers: ProviderLookup): NewCondition[] {
+    return validateNetworkMap(map, providers);
+  }
+}
+
+/**
+ * Reconciles StorageMaps: {@link validateStorageMap} against the storage classes of the
+ * host cluster, then `status.conditions` and `observedGeneration`. Watches StorageMaps, the
+ * Providers they name, and storage classes (every StorageMap is revalidated on a change).
+ */
+export class StorageMapController extends MapController<StorageMap> {
+  readonly #classes: Lister<V1StorageClass>;
+
+  constructor(options: MapControllerOptions) {
+    super('StorageMap', options);
+    this.#classes = this.factory.lister<V1StorageClass>(STORAGE_CLASSES);
+    const maps = this.factory.lister<StorageMap>(forkliftResource('StorageMap'));
+    this.controller.watch(this.factory.forResource<V1StorageClass>(STORAGE_CLASSES), {
+      mapToKeys: () => maps.list().map((m) => `${m.metadata.namespace}/${m.metadata.name}`),
+    });
+  }
+
+  protected validate(map: StorageMap, providers: ProviderLookup): NewCondition[] {
+    return validateStorageMap(map, providers, (name) => this.#classes.get(name) !== undefined);
+  }
+}
