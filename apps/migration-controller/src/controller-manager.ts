@@ -46,7 +46,11 @@ export function buildControllerManager(
       },
     }),
   });
-  const wiring = sourceWiring({ ovaCatalogPath: flags.ovaCatalogPath });
+  const wiring = sourceWiring({
+    ovaCatalogPath: flags.ovaCatalogPath,
+    destination: flags.destination,
+    kubeConfig,
+  });
   const shared = { kubeConfig, informerFactory: manager.informerFactory, logger };
   const planController = new PlanController({
     ...shared,

@@ -39,6 +39,7 @@ describe('flags', () => {
       metricsBindAddress: ':8080',
       healthProbeBindAddress: ':8081',
       ovaCatalogPath: '/ova',
+      destination: 'kubevirt',
       logLevel: 'info',
       help: false,
     });
@@ -65,6 +66,7 @@ describe('flags', () => {
     expect(flagOf(['--max-vm-inflight=x'])).toBe('--max-vm-inflight');
     expect(flagOf([], { MAX_VM_INFLIGHT: '-1' })).toBe('--max-vm-inflight');
     expect(flagOf(['--log-level=loud'])).toBe('--log-level');
+    expect(flagOf(['--destination=vsphere'])).toBe('--destination');
     expect(flagOf(['--leader-election-id=Not_Valid'])).toBe('--leader-election-id');
     expect(flagOf(['--ova-catalog-path=relative'])).toBe('--ova-catalog-path');
     expect(flagOf(['--metrics-addr=:1', '--metrics-bind-address=:2'])).toBe(

@@ -10,6 +10,9 @@ export const DEFAULT_LEADER_ELECTION_ID = 'ctrlkit-migration-controller';
 /** Where the OVA catalog (the NFS share) is mounted by default, as Forklift's OVA provider server. */
 export const DEFAULT_OVA_CATALOG_PATH = '/ova';
 
+/** Destinations `--destination` accepts: KubeVirt and CDI, or ConfigMaps standing in for them. */
+export const DESTINATIONS = ['kubevirt', 'configmap'] as const;
+
 /** Log levels of pino that `--log-level` accepts. */
 export const LOG_LEVELS = ['trace', 'debug', 'info', 'warn', 'error', 'fatal'] as const;
 
@@ -23,6 +26,7 @@ export interface Flags {
   metricsBindAddress: string;
   healthProbeBindAddress: string;
   ovaCatalogPath: string;
+  destination: (typeof DESTINATIONS)[number];
   logLevel: (typeof LOG_LEVELS)[number];
   help: boolean;
 }
@@ -78,6 +82,11 @@ export const FLAGS: Record<string, FlagSpec> = {
     type: 'string',
     default: DEFAULT_OVA_CATALOG_PATH,
     help: 'where the OVA catalog (NFS share) of ova providers is mounted',
+  },
+  destination: {
+    type: 'string',
+    default: 'kubevirt',
+    help: "where VMs go: 'kubevirt' (DataVolumes, conversion pods, VirtualMachines; needs KubeVirt and CDI) or 'configmap' (a ConfigMap per disk and VM, to try plans without KubeVirt)",
   },
   'log-level': {
     type: 'string',
@@ -167,6 +176,13 @@ export function parseFlags(argv: readonly string[], env: NodeJS.ProcessEnv = pro
       `must be an absolute path, got ${JSON.stringify(ovaCatalogPath)}`,
     );
   }
+  const destination = text('destination') as Flags['destination'];
+  if (!DESTINATIONS.includes(destination)) {
+    throw new InvalidArgumentError(
+      '--destination',
+      `unknown destination "${destination}" (known: ${DESTINATIONS.join(', ')})`,
+    );
+  }
   return {
     kubeconfig: text('kubeconfig'),
     leaderElect: values['leader-elect'] === true,
@@ -176,6 +192,7 @@ export function parseFlags(argv: readonly string[], env: NodeJS.ProcessEnv = pro
     metricsBindAddress: text('metrics-bind-address') as string,
     healthProbeBindAddress: text('health-probe-bind-address') as string,
     ovaCatalogPath,
+    destination,
     logLevel,
     help: values.help === true,
   };

@@ -116,6 +116,7 @@ it('runs a plan on the simulated source to Succeeded; ctrlkit-migrate status sho
     `--leader-election-namespace=${leaseNamespace}`,
     '--metrics-addr=0',
     '--healthz-addr=0',
+    '--destination=configmap',
   ]);
   try {
     const readPlan = async () =>

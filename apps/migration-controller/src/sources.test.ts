@@ -1,5 +1,10 @@
-import type { Provider } from '@ctrlkit/plan-migration';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { KubeVirtDestination, type Provider } from '@ctrlkit/plan-migration';
+import { VMWARE_OVF, writeCatalogFiles } from '@ctrlkit/plan-migration/testing';
 import { realClock } from '@ctrlkit/workqueue';
+import { KubeConfig } from '@kubernetes/client-node';
 import { describe, expect, it } from 'vitest';
 import { simulatedSourceOptions, sourceWiring } from './sources.js';
 
@@ -9,10 +14,19 @@ const provider = (settings?: Record<string, string>, type = 'simulated'): Provid
     spec: { type, ...(settings && { settings }) },
   }) as Provider;
 const signal = new AbortController().signal;
+const kubeConfig = new KubeConfig();
+kubeConfig.loadFromOptions({
+  clusters: [{ name: 'c', server: 'https://127.0.0.1:1' }],
+  users: [{ name: 'u' }],
+  contexts: [{ name: 'x', cluster: 'c', user: 'u' }],
+  currentContext: 'x',
+});
+const wire = (ovaCatalogPath = '/ova', destination: 'kubevirt' | 'configmap' = 'kubevirt') =>
+  sourceWiring({ ovaCatalogPath, destination, kubeConfig });
 
 describe('source wiring', () => {
   it('a simulated provider gets an inventory from its settings (defaults: 4 VMs, 1 disk of 1024 MiB)', async () => {
-    const wiring = sourceWiring({ ovaCatalogPath: '/ova' });
+    const wiring = wire();
     const vms = await wiring.sources(provider())?.inventory.listVMs();
     expect(vms?.map((v) => v.id)).toEqual(['vm-0', 'vm-1', 'vm-2', 'vm-3']);
     expect(vms?.[0]?.disks).toEqual([{ id: 'disk-0', capacityMiB: 1024, datastore: 'ds-1' }]);
@@ -25,14 +39,14 @@ describe('source wiring', () => {
   });
 
   it('keeps one source per provider while its settings stay the same', () => {
-    const wiring = sourceWiring({ ovaCatalogPath: '/ova' });
+    const wiring = wire();
     const a = wiring.sources(provider({ vms: '1' }))?.inventory;
     expect(wiring.sources(provider({ vms: '1' }))?.inventory).toBe(a);
     expect(wiring.sources(provider({ vms: '2' }))?.inventory).not.toBe(a);
   });
 
   it('bad settings: the inspector reports SettingsNotValid naming the setting, and there is no adapter', async () => {
-    const wiring = sourceWiring({ ovaCatalogPath: '/ova' });
+    const wiring = wire();
     const bad = provider({ vms: 'many' });
     expect(await wiring.inspectors.simulated?.(bad, signal)).toEqual([
       expect.objectContaining({
@@ -50,8 +64,34 @@ describe('source wiring', () => {
   });
 
   it('types not wired have no adapter; the PlanController gets the same sources', () => {
-    const wiring = sourceWiring({ ovaCatalogPath: '/ova' });
+    const wiring = wire();
     expect(wiring.sources(provider(undefined, 'vsphere'))).toBeUndefined();
     expect(wiring.plan.sources).toBe(wiring.sources);
+  });
+
+  it('an ova provider reads the catalog at ovaCatalogPath; its inspector reports the scan', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'ctrlkit-wiring-'));
+    try {
+      await writeCatalogFiles(dir, { 'web/web.ovf': VMWARE_OVF }, Date.now() - 60_000);
+      const wiring = wire(dir);
+      const ova = provider(undefined, 'ova');
+      const vms = await wiring.sources(ova)?.inventory.listVMs();
+      expect(vms?.length).toBeGreaterThan(0);
+      const conditions = await wiring.inspectors.ova?.(ova, signal);
+      expect(conditions?.map((c) => c.type)).toContain('Ready');
+      const missing = await wire('/nonexistent-ova-catalog').inspectors.ova?.(ova, signal);
+      expect(missing?.map((c) => c.type)).toEqual(['ConnectionTestFailed']);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('the destination is KubeVirt unless configmap is asked for; hooks run as Jobs', () => {
+    const kubevirt = wire().plan;
+    expect(kubevirt.hookRunner).toBeDefined();
+    const plan = { metadata: { name: 'p', namespace: 'ns' }, spec: {} } as never;
+    const made = kubevirt.destination?.({ plan, migrationUID: '', migrationName: '', kubeConfig });
+    expect(made).toBeInstanceOf(KubeVirtDestination);
+    expect(wire('/ova', 'configmap').plan.destination).toBeUndefined();
   });
 });

@@ -1,8 +1,13 @@
-//! Source adapters, provider inspectors and the destination: the one place a provider type or a destination is wired in.
+//! Source adapters, provider inspectors, the destination and the hook runner: the one place a provider type or a destination is wired in.
 
 import {
   Category,
   DEFAULT_SIMULATED_COPY_RATE_MIB_PER_S,
+  inspectOvaProvider,
+  JobHookRunner,
+  KubeVirtDestination,
+  OvaInventory,
+  OvaSource,
   type PlanControllerOptions,
   type Provider,
   type ProviderInspector,
@@ -14,6 +19,8 @@ import {
   True,
 } from '@ctrlkit/plan-migration';
 import { type Clock, InvalidArgumentError, realClock } from '@ctrlkit/workqueue';
+import type { KubeConfig } from '@kubernetes/client-node';
+import type { Flags } from './flags.js';
 
 /** Settings of a `simulated` Provider (`spec.settings`), with their defaults. */
 export const SIMULATED_SETTINGS = {
@@ -31,6 +38,10 @@ export const SIMULATED_SETTINGS = {
 export interface SourceWiringOptions {
   /** Where the OVA catalog of `ova` providers is mounted (`--ova-catalog-path`), for the ova source. */
   ovaCatalogPath: string;
+  /** Where VMs go (`--destination`). */
+  destination: Flags['destination'];
+  /** The cluster, for the hook runner. */
+  kubeConfig: KubeConfig;
   clock?: Clock;
 }
 
@@ -38,7 +49,7 @@ export interface SourceWiringOptions {
 export interface SourceWiring {
   /** The adapters of a source provider, undefined when its type is not wired. */
   sources: (provider: Provider) => SourceAdapter | undefined;
-  /** Options of the PlanController that come from the wiring: `sources` and, once set, the destination. */
+  /** Options of the PlanController that come from the wiring: `sources`, the destination and the hook runner. */
   plan: Pick<PlanControllerOptions, 'sources'> & Partial<PlanControllerOptions>;
   /** The ProviderController's inspectors, by provider type (besides the host cluster's). */
   inspectors: Record<string, ProviderInspector>;
@@ -87,10 +98,13 @@ export function simulatedSourceOptions(provider: Provider, clock: Clock): Simula
 }
 
 /**
- * Source adapters by provider type: `simulated` → a {@link SimulatedSource} per Provider
- * (kept while its settings stay the same, so copies in progress go on). The destination is
- * the PlanController's default. Other types have no adapter (their plans get
- * `SourceProviderNotValid`), and their Providers get `ProviderTypeNotSupported`.
+ * Source adapters by provider type: `ova` → an {@link OvaSource} on the catalog at
+ * `ovaCatalogPath` (one inventory, shared with the Provider check, for every ova Provider);
+ * `simulated` → a {@link SimulatedSource} per Provider (kept while its settings stay the same,
+ * so copies in progress go on). Other types have no adapter (their plans get
+ * `SourceProviderNotValid`), and their Providers get `ProviderTypeNotSupported`. The
+ * destination is a {@link KubeVirtDestination} (or, with `configmap`, the PlanController's
+ * default `ConfigMapDestination`); hooks run as Jobs ({@link JobHookRunner}).
  */
 export function sourceWiring(options: SourceWiringOptions): SourceWiring {
   const clock = options.clock ?? realClock;
@@ -104,7 +118,10 @@ export function sourceWiring(options: SourceWiringOptions): SourceWiring {
     simulated.set(key, { settings, source });
     return source;
   };
+  const ovaInventory = new OvaInventory({ catalogPath: options.ovaCatalogPath, clock });
+  const ova = new OvaSource({ inventory: ovaInventory });
   const sources = (provider: Provider): SourceAdapter | undefined => {
+    if (provider.spec.type === 'ova') return ova;
     if (provider.spec.type !== 'simulated') return undefined;
     let source: SimulatedSource;
     try {
@@ -123,9 +140,16 @@ export function sourceWiring(options: SourceWiringOptions): SourceWiring {
   };
   return {
     sources,
-    // The destination is the PlanController's default (ConfigMapDestination).
-    plan: { sources },
+    plan: {
+      sources,
+      hookRunner: new JobHookRunner({ kubeConfig: options.kubeConfig }),
+      ...(options.destination === 'kubevirt' && {
+        destination: (context) => new KubeVirtDestination(context),
+      }),
+    },
     inspectors: {
+      ova: async (provider) =>
+        (await inspectOvaProvider(provider, { inventory: ovaInventory })).conditions,
       simulated: (provider) => {
         try {
           simulatedSource(provider);
