@@ -1,12 +1,14 @@
 // The main job: starts a real local control plane (@ctrlkit/envtest) and shows ctrlkit at
 // work on it: the replicas showcase controller, then the apps (a virtual node running pods,
-// a DRA driver publishing that node's GPUs), each run as its own process, as an operator
-// would run them against any cluster.
+// a DRA driver publishing that node's GPUs, a migration controller moving the VMs of an OVA
+// catalog into KubeVirt), each run as its own process, as an operator would run them against
+// any cluster.
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startControlPlane } from '@ctrlkit/envtest';
 import { gpuDemo } from './gpus.mjs';
+import { migrationDemo } from './migration.mjs';
 import { replicasDemo } from './replicas.mjs';
 import { say } from './say.mjs';
 import { nodeName, virtualNodeDemo } from './virtual-node.mjs';
@@ -33,6 +35,11 @@ try {
 
   console.log('\n── 3. apps/dra-example-driver: the GPUs of that node as DRA ResourceSlices');
   apps.push(await gpuDemo(plane, logDir, nodeName));
+
+  console.log(
+    '\n── 4. apps/migration-controller: an OVA catalog migrated into KubeVirt (Forklift plans)',
+  );
+  apps.push(await migrationDemo(plane, logDir));
 
   console.log('');
   say('SIGTERM to the apps');

@@ -1,0 +1,187 @@
+// Part 4: apps/migration-controller moves the VMs of an OVA catalog into KubeVirt: Forklift's
+// Provider, NetworkMap, StorageMap, Plan and Migration, the guest conversion pod and CDI
+// DataVolumes per VM, and a VirtualMachine at the end. No KubeVirt, CDI or kubelet runs on the
+// demo's control plane, so @ctrlkit/plan-migration's simulators (in this process) stand in
+// for them: they advance DataVolume imports, conversion pods, hook Jobs and VM status.
+import { mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createTestNamespace, installCRDs } from '@ctrlkit/envtest';
+import { renderPlanStatus } from '@ctrlkit/migration-controller';
+import {
+  API_VERSION,
+  forkliftCrds,
+  GROUP,
+  kubevirtCrds,
+  OvaInventory,
+  PLURALS,
+  VERSION,
+} from '@ctrlkit/plan-migration';
+import {
+  CdiSimulator,
+  COLLECTION_OVF,
+  KubeVirtSimulator,
+  MALFORMED_OVF,
+  PodJobSimulator,
+  VIRTUALBOX_OVF,
+  VMWARE_OVF,
+  writeCatalogFiles,
+  XEN_OVF,
+} from '@ctrlkit/plan-migration/testing';
+import { SharedInformerFactory } from '@ctrlkit/runtime';
+import { CustomObjectsApi, StorageV1Api } from '@kubernetes/client-node';
+import { binOf, startApp, waitUntil } from './apps.mjs';
+import { say } from './say.mjs';
+
+/** An OVA catalog as exporters write it: VMware and Xen `.ova` archives, VirtualBox and a multi-VM `.ovf`, and one broken file. */
+async function writeCatalog() {
+  const dir = await mkdtemp(join(tmpdir(), 'ctrlkit-demo-ova-'));
+  const disk = (name) => ({ name, content: new Uint8Array(512) });
+  const thirtySecondsAgo = Date.now() - 60_000; // the scan skips files still being copied (< 30 s)
+  await writeCatalogFiles(
+    dir,
+    {
+      'web/web-01.ova': [
+        { name: 'web-01.ovf', content: VMWARE_OVF },
+        disk('web-01-disk1.vmdk'),
+        disk('web-01-disk2.vmdk'),
+      ],
+      'xen/xen-vm.ova': [{ name: 'xen-vm.ovf', content: XEN_OVF }, disk('xen-disk.vhd')],
+      'ubuntu/ubuntu.ovf': VIRTUALBOX_OVF,
+      'stack/stack.ovf': COLLECTION_OVF,
+      'broken/broken.ovf': MALFORMED_OVF,
+    },
+    thirtySecondsAgo,
+  );
+  return dir;
+}
+
+/** Runs a plan of every VM in the catalog to the end; returns the running app. */
+export async function migrationDemo(plane, logDir) {
+  const { kubeConfig } = plane;
+  await installCRDs(kubeConfig, [...forkliftCrds, ...kubevirtCrds]);
+  const catalog = await writeCatalog();
+  const inventory = new OvaInventory({ catalogPath: catalog });
+  const vms = await inventory.listVMs();
+  say(`OVA catalog ${catalog}: ${vms.map((vm) => vm.name).join(', ')} (and one malformed file)`);
+
+  const stop = new AbortController();
+  const factory = new SharedInformerFactory(kubeConfig, {});
+  const simulators = [CdiSimulator, KubeVirtSimulator, PodJobSimulator].map(
+    (Simulator) => new Simulator({ kubeConfig, informerFactory: factory }),
+  );
+  const simulated = simulators.map((simulator) => simulator.run(stop.signal));
+  factory.start(stop.signal);
+  say('simulators of CDI, KubeVirt and the kubelet running (none of them runs on envtest)');
+
+  const logPath = join(logDir, 'migration-controller.log');
+  const app = startApp(
+    binOf('@ctrlkit/migration-controller', 'ctrlkit-migration-controller'),
+    [
+      ...['--kubeconfig', plane.kubeconfigPath, '--ova-catalog-path', catalog],
+      ...['--metrics-addr', '0', '--healthz-addr', '0'],
+    ],
+    logPath,
+  );
+  say(`ctrlkit-migration-controller --ova-catalog-path ${catalog} (log: ${logPath})`);
+  const stopAll = async () => {
+    const code = await app.stop();
+    stop.abort();
+    await Promise.allSettled(simulated);
+    return code;
+  };
+
+  try {
+    const namespace = await createTestNamespace(kubeConfig, 'forklift-');
+    const target = await createTestNamespace(kubeConfig, 'vms-');
+    const custom = kubeConfig.makeApiClient(CustomObjectsApi);
+    const create = (kind, name, spec) =>
+      custom.createNamespacedCustomObject({
+        group: GROUP,
+        version: VERSION,
+        plural: PLURALS[kind],
+        namespace,
+        body: { apiVersion: API_VERSION, kind, metadata: { name }, spec },
+      });
+    const read = (kind, name) =>
+      custom.getNamespacedCustomObject({
+        group: GROUP,
+        version: VERSION,
+        plural: PLURALS[kind],
+        namespace,
+        name,
+      });
+    const conditions = (object, status = 'True') =>
+      (object.status?.conditions ?? []).filter((c) => c.status === status);
+    const has = (object, type) => conditions(object).some((c) => c.type === type);
+
+    await kubeConfig.makeApiClient(StorageV1Api).createStorageClass({
+      body: { metadata: { name: 'standard' }, provisioner: 'example.com/demo' },
+    });
+    await create('Provider', 'ova', { type: 'ova', url: 'nfs.example:/exports/ova' });
+    await create('Provider', 'host', { type: 'openshift' });
+    await waitUntil('the ova Provider Ready', async () =>
+      has(await read('Provider', 'ova'), 'Ready'),
+    );
+    for (const c of conditions(await read('Provider', 'ova'))) {
+      say(`  Provider ova: ${c.type}${c.category === 'Warn' ? ` (Warn: ${c.message})` : ''}`);
+    }
+
+    const pair = { source: { name: 'ova' }, destination: { name: 'host' } };
+    const networks = await inventory.listNetworks();
+    const disks = await inventory.listDisks();
+    await create('NetworkMap', 'net', {
+      provider: pair,
+      map: networks.map((n) => ({ source: { id: n.id }, destination: { type: 'pod' } })),
+    });
+    await create('StorageMap', 'storage', {
+      provider: pair,
+      map: disks.map((d) => ({ source: { id: d.id }, destination: { storageClass: 'standard' } })),
+    });
+    await create('Plan', 'move-all', {
+      provider: pair,
+      targetNamespace: target,
+      targetPowerState: 'on',
+      map: { network: { name: 'net' }, storage: { name: 'storage' } },
+      vms: vms.map((vm) => ({ id: vm.id })),
+    });
+    await waitUntil('the Plan Ready', async () => has(await read('Plan', 'move-all'), 'Ready'));
+    say(`Plan move-all Ready: ${vms.length} VMs → namespace ${target}; create Migration run-1`);
+    await create('Migration', 'run-1', { plan: { name: 'move-all' } });
+
+    const phases = new Map();
+    let plan;
+    await waitUntil(
+      'the Plan Succeeded',
+      async () => {
+        plan = await read('Plan', 'move-all');
+        const moved = new Map(); // phase -> VMs that reached it since the last poll
+        for (const vm of plan.status?.migration?.vms ?? []) {
+          if (phases.get(vm.id) === vm.phase) continue;
+          phases.set(vm.id, vm.phase);
+          moved.set(vm.phase, [...(moved.get(vm.phase) ?? []), vm.name]);
+        }
+        for (const [phase, names] of moved) say(`  ${phase.padEnd(24)} ${names.join(', ')}`);
+        return has(plan, 'Succeeded') || has(plan, 'Failed');
+      },
+      180_000,
+    );
+    console.log(`\n${renderPlanStatus(plan)}\n`);
+    const vmsCreated = await custom.listNamespacedCustomObject({
+      group: 'kubevirt.io',
+      version: 'v1',
+      plural: 'virtualmachines',
+      namespace: target,
+    });
+    for (const vm of vmsCreated.items) {
+      say(
+        `  VirtualMachine ${target}/${vm.metadata.name}: runStrategy ${vm.spec.runStrategy}, ` +
+          `${vm.status?.printableStatus ?? 'no status'}, ${vm.spec.template?.spec?.volumes?.length ?? 0} volumes`,
+      );
+    }
+  } catch (error) {
+    await stopAll();
+    throw error;
+  }
+  return { stop: stopAll };
+}
