@@ -1,8 +1,10 @@
 //! A stand-in destination: disks and VMs recorded as labelled ConfigMaps in the target namespace (no KubeVirt or CDI needed).
 
-import { ApiException, type CoreV1Api, type V1ConfigMap } from '@kubernetes/client-node';
+import { isNotFound } from '@ctrlkit/runtime';
+import type { CoreV1Api, V1ConfigMap } from '@kubernetes/client-node';
 import type { DestinationClient, DestinationVM, Ensurer } from './adapter.js';
 import type { Plan, Task, VMStatus } from './api/plan.js';
+import { createNamespaceIfMissing } from './internal/namespace.js';
 import {
   LABEL_PLAN_NAME,
   LABEL_PLAN_NAMESPACE,
@@ -13,9 +15,6 @@ import {
 
 /** `disk` or `vm`: what a ConfigMap stands for. */
 export const LABEL_RESOURCE = 'forklift.ctrlkit.dev/resource';
-
-const isNotFound = (e: unknown) => e instanceof ApiException && e.code === 404;
-const isConflict = (e: unknown) => e instanceof ApiException && e.code === 409;
 
 /**
  * The destination of the simulated migrations: each disk becomes a ConfigMap
@@ -38,17 +37,7 @@ export class ConfigMapDestination implements DestinationClient, Ensurer {
   }
 
   async ensureNamespace(namespace: string): Promise<void> {
-    try {
-      await this.#core.readNamespace({ name: namespace });
-    } catch (error) {
-      if (!isNotFound(error)) throw error;
-      try {
-        this.writes++;
-        await this.#core.createNamespace({ body: { metadata: { name: namespace } } });
-      } catch (e) {
-        if (!isConflict(e)) throw e;
-      }
-    }
+    if (await createNamespaceIfMissing(this.#core, namespace)) this.writes++;
   }
 
   async vmExists(namespace: string, name: string): Promise<boolean> {

@@ -8,6 +8,7 @@ export {
   realClock,
   type Timer,
 } from '@ctrlkit/workqueue';
+export { isConflict, isNotFound } from './api-errors/api-errors.js';
 export { type ApplyOptions, apply, applyStatus } from './apply/apply.js';
 export { type PatchStatusOptions, patchStatus } from './apply/patch-status.js';
 export {
@@ -301,7 +302,6 @@ export {
 export {
   DEFAULT_BACKOFF,
   DEFAULT_RETRY,
-  isConflict,
   onError,
   type RetryBackoff,
   type RetryOptions,

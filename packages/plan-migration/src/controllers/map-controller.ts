@@ -1,19 +1,11 @@
 //! The NetworkMap and StorageMap controllers: validate references, write the Ready condition (Forklift's map controllers).
 
-import {
-  Controller,
-  DeletedFinalStateUnknown,
-  type Lister,
-  noopLogger,
-  SharedInformerFactory,
-  splitMetaNamespaceKey,
-} from '@ctrlkit/runtime';
-import { type Clock, InvalidArgumentError, realClock } from '@ctrlkit/workqueue';
+import { DeletedFinalStateUnknown, type Lister, splitMetaNamespaceKey } from '@ctrlkit/runtime';
 import type { V1StorageClass } from '@kubernetes/client-node';
 import type { NetworkMap, StorageMap } from '../api/mapping.js';
 import type { Provider } from '../api/provider.js';
 import type { NewCondition } from '../conditions.js';
-import { ConditionStatusWriter } from './internal/condition-status.js';
+import { ResourceController } from './internal/resource-controller.js';
 import { forkliftResource, type ResourceControllerOptions } from './internal/resources.js';
 import { validateNetworkMap, validateStorageMap } from './map-validation.js';
 import type { ProviderLookup } from './provider-pair.js';
@@ -31,34 +23,15 @@ export const STORAGE_CLASSES = {
 type AnyMap = NetworkMap | StorageMap;
 
 /** What the two map controllers share: informers, the status writer, provider lookups. */
-abstract class MapController<M extends AnyMap> {
-  readonly #factory: SharedInformerFactory;
-  readonly #ownFactory: boolean;
-  readonly #writer: ConditionStatusWriter;
-  protected readonly controller: Controller;
-  protected readonly factory: SharedInformerFactory;
+abstract class MapController<M extends AnyMap> extends ResourceController {
   readonly #providers: Lister<Provider>;
 
   constructor(kind: 'NetworkMap' | 'StorageMap', options: MapControllerOptions) {
-    if (options?.kubeConfig === undefined)
-      throw new InvalidArgumentError('kubeConfig', 'is required');
-    const clock: Clock = options.clock ?? realClock;
-    this.#ownFactory = options.informerFactory === undefined;
-    this.#factory = options.informerFactory ?? new SharedInformerFactory(options.kubeConfig, {});
-    this.factory = this.#factory;
-    this.#writer = new ConditionStatusWriter(options.kubeConfig, kind, clock);
-    this.controller = new Controller({
-      name: kind === 'NetworkMap' ? 'networkmap' : 'storagemap',
-      reconcile: (key) => this.#reconcile(key),
-      clock,
-      logger: options.logger ?? noopLogger,
-    });
-    const maps = this.#factory.forResource<M>(forkliftResource(kind));
-    const mapLister = this.#factory.lister<M>(forkliftResource(kind));
-    this.#providers = this.#factory.lister<Provider>(forkliftResource('Provider'));
-    this.controller.watch(maps);
+    super(kind, kind.toLowerCase(), options);
+    const mapLister = this.factory.lister<M>(forkliftResource(kind));
+    this.#providers = this.factory.lister<Provider>(forkliftResource('Provider'));
     // A provider's change (its Ready condition) revalidates the maps that name it.
-    this.controller.watch(this.#factory.forResource<Provider>(forkliftResource('Provider')), {
+    this.controller.watch(this.factory.forResource<Provider>(forkliftResource('Provider')), {
       mapToKeys: (p) =>
         mapLister
           .list()
@@ -67,28 +40,12 @@ abstract class MapController<M extends AnyMap> {
     });
   }
 
-  /** The runtime controller, to add to a `Manager` instead of calling `run`. */
-  get runtimeController(): Controller {
-    return this.controller;
-  }
-
-  /** Status writes made. */
-  get statusWrites(): number {
-    return this.#writer.writes;
-  }
-
-  /** Runs until `signal` fires (starting its own informers when it made them). */
-  async run(signal: AbortSignal): Promise<void> {
-    if (this.#ownFactory) this.#factory.start(signal);
-    await this.controller.run(signal);
-  }
-
   protected abstract validate(map: M, providers: ProviderLookup): NewCondition[];
 
-  async #reconcile(key: string): Promise<undefined> {
+  protected async reconcile(key: string): Promise<undefined> {
     const { namespace, name } = splitMetaNamespaceKey(key);
     const lookup: ProviderLookup = (ns, n) => this.#providers.namespace(ns).get(n);
-    await this.#writer.reconcile<M>(namespace, name, (map, cnd) => {
+    await this.writer.reconcile<M>(namespace, name, (map, cnd) => {
       cnd.setCondition(...this.validate(map, lookup));
     });
     return undefined;

@@ -1,17 +1,14 @@
 //! The Migration controller: plan reference and cancel-list validation, the Ready condition (Forklift's migration controller, less the mirror).
 
 import {
-  Controller,
   DEFAULT_RETRY,
   DeletedFinalStateUnknown,
   type Lister,
-  noopLogger,
   retryOnConflict,
-  SharedInformerFactory,
   setOwnerReference,
   splitMetaNamespaceKey,
 } from '@ctrlkit/runtime';
-import { type Clock, InvalidArgumentError, realClock } from '@ctrlkit/workqueue';
+import { InvalidArgumentError } from '@ctrlkit/workqueue';
 import { KubernetesObjectApi, PatchStrategy } from '@kubernetes/client-node';
 import type { Inventory } from '../adapter.js';
 import type { Migration } from '../api/migration.js';
@@ -22,7 +19,7 @@ import { ConditionType, Reason } from '../condition-types.js';
 import { Category, type NewCondition, READY, True } from '../conditions.js';
 import { API_VERSION, GROUP, VERSION } from '../crds.js';
 import { hasReady } from '../validation.js';
-import { ConditionStatusWriter } from './internal/condition-status.js';
+import { ResourceController } from './internal/resource-controller.js';
 import { forkliftResource, type ResourceControllerOptions } from './internal/resources.js';
 
 /**
@@ -138,11 +135,7 @@ export async function validateMigration(input: MigrationValidationInput): Promis
  * alone, as upstream. Watches Migrations and the Plans they name (a plan becoming Ready
  * revalidates its Migrations).
  */
-export class MigrationController {
-  readonly #factory: SharedInformerFactory;
-  readonly #ownFactory: boolean;
-  readonly #writer: ConditionStatusWriter;
-  readonly #controller: Controller;
+export class MigrationController extends ResourceController {
   readonly #inventory: MigrationControllerOptions['inventory'];
   readonly #migrations: Lister<Migration>;
   readonly #plans: Lister<Plan>;
@@ -150,27 +143,15 @@ export class MigrationController {
   readonly #objects: KubernetesObjectApi;
 
   constructor(options: MigrationControllerOptions) {
-    if (options?.kubeConfig === undefined)
-      throw new InvalidArgumentError('kubeConfig', 'is required');
+    super('Migration', 'migration', options);
     if (typeof options.inventory !== 'function')
       throw new InvalidArgumentError('inventory', 'must be a function');
     this.#inventory = options.inventory;
-    const clock: Clock = options.clock ?? realClock;
-    this.#ownFactory = options.informerFactory === undefined;
-    this.#factory = options.informerFactory ?? new SharedInformerFactory(options.kubeConfig, {});
-    this.#writer = new ConditionStatusWriter(options.kubeConfig, 'Migration', clock);
     this.#objects = KubernetesObjectApi.makeApiClient(options.kubeConfig);
-    this.#controller = new Controller({
-      name: 'migration',
-      reconcile: (key) => this.#reconcile(key),
-      clock,
-      logger: options.logger ?? noopLogger,
-    });
-    this.#migrations = this.#factory.lister<Migration>(forkliftResource('Migration'));
-    this.#plans = this.#factory.lister<Plan>(forkliftResource('Plan'));
-    this.#providers = this.#factory.lister<Provider>(forkliftResource('Provider'));
-    this.#controller.watch(this.#factory.forResource<Migration>(forkliftResource('Migration')));
-    this.#controller.watch(this.#factory.forResource<Plan>(forkliftResource('Plan')), {
+    this.#migrations = this.factory.lister<Migration>(forkliftResource('Migration'));
+    this.#plans = this.factory.lister<Plan>(forkliftResource('Plan'));
+    this.#providers = this.factory.lister<Provider>(forkliftResource('Provider'));
+    this.controller.watch(this.factory.forResource<Plan>(forkliftResource('Plan')), {
       mapToKeys: (event) => {
         const plan = DeletedFinalStateUnknown.isInstance(event) ? (event.obj as Plan) : event;
         return this.#migrations
@@ -185,30 +166,14 @@ export class MigrationController {
     });
   }
 
-  /** The runtime controller, to add to a `Manager` instead of calling `run`. */
-  get runtimeController(): Controller {
-    return this.#controller;
-  }
-
-  /** Status writes made. */
-  get statusWrites(): number {
-    return this.#writer.writes;
-  }
-
-  /** Runs until `signal` fires (starting its own informers when it made them). */
-  async run(signal: AbortSignal): Promise<void> {
-    if (this.#ownFactory) this.#factory.start(signal);
-    await this.#controller.run(signal);
-  }
-
-  async #reconcile(key: string): Promise<undefined> {
+  protected async reconcile(key: string): Promise<undefined> {
     const { namespace, name } = splitMetaNamespaceKey(key);
     const cached = this.#migrations.namespace(namespace).get(name);
     if (cached === undefined) return undefined;
     await this.#setOwnerReference(cached);
     if (cached.status?.completed) return undefined;
     const owned = (type: string) => MIGRATION_VALIDATION_CONDITIONS.includes(type);
-    await this.#writer.reconcile<Migration>(
+    await this.writer.reconcile<Migration>(
       namespace,
       name,
       async (migration, cnd) => {
@@ -254,7 +219,7 @@ export class MigrationController {
     const owned = (m: Migration) => (m.metadata.ownerReferences ?? []).some((o) => o.uid === uid);
     if (owned(cached)) return;
     await retryOnConflict(DEFAULT_RETRY, async () => {
-      const migration = await this.#writer.read<Migration>(namespace, cached.metadata.name ?? '');
+      const migration = await this.writer.read<Migration>(namespace, cached.metadata.name ?? '');
       if (migration === undefined || owned(migration)) return;
       const owner = { metadata: structuredClone(migration.metadata) };
       setOwnerReference(plan, owner, { gvk: { group: GROUP, version: VERSION, kind: 'Plan' } });

@@ -1,18 +1,13 @@
 //! The Provider controller: per-type inspection, the Ready condition, periodic re-inspection (Forklift's provider controller).
 
-import {
-  Controller,
-  noopLogger,
-  SharedInformerFactory,
-  splitMetaNamespaceKey,
-} from '@ctrlkit/runtime';
-import { type Clock, InvalidArgumentError, type Logger, realClock } from '@ctrlkit/workqueue';
+import { splitMetaNamespaceKey } from '@ctrlkit/runtime';
+import { InvalidArgumentError } from '@ctrlkit/workqueue';
 import type { Provider } from '../api/provider.js';
 import { Reason, ResourceConditionType } from '../condition-types.js';
 import { Category, type NewCondition, READY, True } from '../conditions.js';
 import { LONG_REQ, SLOW_REQ } from '../requeue.js';
-import { ConditionStatusWriter } from './internal/condition-status.js';
-import { forkliftResource, type ResourceControllerOptions } from './internal/resources.js';
+import { ResourceController } from './internal/resource-controller.js';
+import type { ResourceControllerOptions } from './internal/resources.js';
 
 /**
  * Inspects a provider of one type: tests its connection, reads its inventory or catalog,
@@ -124,19 +119,13 @@ export async function inspectProvider(
  * `observedGeneration`, and inspects it again after `readyIntervalMs` (Ready) or
  * `notReadyIntervalMs` (not Ready), so inventory or catalog changes show.
  */
-export class ProviderController {
+export class ProviderController extends ResourceController {
   readonly #inspectors: Readonly<Record<string, ProviderInspector>>;
-  readonly #factory: SharedInformerFactory;
-  readonly #ownFactory: boolean;
-  readonly #writer: ConditionStatusWriter;
-  readonly #controller: Controller;
   readonly #readyInterval: number;
   readonly #notReadyInterval: number;
-  readonly #log: Logger;
 
   constructor(options: ProviderControllerOptions) {
-    if (options?.kubeConfig === undefined)
-      throw new InvalidArgumentError('kubeConfig', 'is required');
+    super('Provider', 'provider', options);
     for (const [type, inspector] of Object.entries(options.inspectors ?? {})) {
       if (typeof inspector !== 'function')
         throw new InvalidArgumentError(`inspectors.${type}`, 'must be a function');
@@ -144,42 +133,14 @@ export class ProviderController {
     this.#readyInterval = interval('readyIntervalMs', options.readyIntervalMs, LONG_REQ);
     this.#notReadyInterval = interval('notReadyIntervalMs', options.notReadyIntervalMs, SLOW_REQ);
     this.#inspectors = { ...DEFAULT_PROVIDER_INSPECTORS, ...options.inspectors };
-    const clock: Clock = options.clock ?? realClock;
-    this.#log = options.logger ?? noopLogger;
-    this.#ownFactory = options.informerFactory === undefined;
-    this.#factory = options.informerFactory ?? new SharedInformerFactory(options.kubeConfig, {});
-    this.#writer = new ConditionStatusWriter(options.kubeConfig, 'Provider', clock);
-    this.#controller = new Controller({
-      name: 'provider',
-      reconcile: (key, signal) => this.#reconcile(key, signal),
-      clock,
-      logger: this.#log,
-    });
-    this.#controller.watch(this.#factory.forResource<Provider>(forkliftResource('Provider')));
   }
 
-  /** The runtime controller, to add to a `Manager` instead of calling `run`. */
-  get runtimeController(): Controller {
-    return this.#controller;
-  }
-
-  /** Status writes made. */
-  get statusWrites(): number {
-    return this.#writer.writes;
-  }
-
-  /** Runs until `signal` fires (starting its own informers when it made them). */
-  async run(signal: AbortSignal): Promise<void> {
-    if (this.#ownFactory) this.#factory.start(signal);
-    await this.#controller.run(signal);
-  }
-
-  async #reconcile(
+  protected async reconcile(
     key: string,
     signal: AbortSignal,
   ): Promise<{ requeueAfter: number } | undefined> {
     const { namespace, name } = splitMetaNamespaceKey(key);
-    const provider = await this.#writer.reconcile<Provider>(namespace, name, async (p, cnd) => {
+    const provider = await this.writer.reconcile<Provider>(namespace, name, async (p, cnd) => {
       cnd.setCondition(...(await inspectProvider(p, this.#inspectors, signal)));
       p.status = {
         ...p.status,
@@ -192,7 +153,7 @@ export class ProviderController {
     });
     if (provider === undefined) return undefined;
     const ready = provider.status?.phase === ProviderPhase.Ready;
-    this.#log.debug({ provider: key, phase: provider.status?.phase }, 'provider inspected');
+    this.log.debug({ provider: key, phase: provider.status?.phase }, 'provider inspected');
     return { requeueAfter: ready ? this.#readyInterval : this.#notReadyInterval };
   }
 }

@@ -1,8 +1,8 @@
 //! The KubeVirt destination: CDI DataVolumes, the per-VM Secret and ConfigMap, the conversion pod and the VirtualMachine (Forklift's plan/kubevirt.go).
 
+import { isNotFound } from '@ctrlkit/runtime';
 import { InvalidArgumentError, type Logger, noopLogger } from '@ctrlkit/workqueue';
 import {
-  ApiException,
   BatchV1Api,
   CoreV1Api,
   CustomObjectsApi,
@@ -28,6 +28,7 @@ import type { Plan, Task, VMStatus } from '../api/plan.js';
 import type { Provider } from '../api/provider.js';
 import { ConditionType } from '../condition-types.js';
 import { True } from '../conditions.js';
+import { createNamespaceIfMissing } from '../internal/namespace.js';
 import {
   LABEL_PLAN,
   LABEL_PLAN_NAME,
@@ -67,6 +68,7 @@ import {
   RESOURCE_HOOK_CONFIG,
   vmLabels,
 } from './labels.js';
+
 import { diskPVCs, pvcSelector } from './pvcs.js';
 import { determineRunStrategy } from './run-strategy.js';
 
@@ -100,8 +102,6 @@ export interface KubeVirtDestinationOptions {
 const API_VERSION = `${KUBEVIRT_GROUP}/${KUBEVIRT_VERSION}`;
 const DV_API_VERSION = `${DATA_VOLUMES.group}/${DATA_VOLUMES.version}`;
 const mergePatch = setHeaderOptions('Content-Type', PatchStrategy.MergePatch);
-const isNotFound = (e: unknown) => e instanceof ApiException && e.code === 404;
-const isConflict = (e: unknown) => e instanceof ApiException && e.code === 409;
 
 /**
  * Creates on the destination what Forklift creates for a VM: the target namespace, the VM's
@@ -140,17 +140,7 @@ export class KubeVirtDestination implements DestinationClient, Ensurer, GuestCon
   }
 
   async ensureNamespace(namespace: string): Promise<void> {
-    try {
-      await this.#core.readNamespace({ name: namespace });
-    } catch (error) {
-      if (!isNotFound(error)) throw error;
-      try {
-        this.writes++;
-        await this.#core.createNamespace({ body: { metadata: { name: namespace } } });
-      } catch (e) {
-        if (!isConflict(e)) throw e;
-      }
-    }
+    if (await createNamespaceIfMissing(this.#core, namespace)) this.writes++;
   }
 
   async vmExists(namespace: string, name: string): Promise<boolean> {

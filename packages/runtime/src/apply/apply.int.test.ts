@@ -12,11 +12,12 @@ import {
 } from '@kubernetes/client-node';
 import { Type } from 'typebox';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { isConflict } from '../api-errors/api-errors.js';
 import {
   type CustomResource,
   customResourceDefinition,
 } from '../crd/custom-resource-definition.js';
-import { DEFAULT_RETRY, isConflict, retryOnConflict } from '../retry/retry-on-conflict.js';
+import { DEFAULT_RETRY, retryOnConflict } from '../retry/retry-on-conflict.js';
 import { apply, applyStatus } from './apply.js';
 import { patchStatus } from './patch-status.js';
 

@@ -2,10 +2,10 @@ import { InvalidArgumentError, type Timer } from '@ctrlkit/workqueue';
 import { FakeClock } from '@ctrlkit/workqueue/testing';
 import { ApiException } from '@kubernetes/client-node';
 import { describe, expect, it } from 'vitest';
+import { isConflict } from '../api-errors/api-errors.js';
 import {
   DEFAULT_BACKOFF,
   DEFAULT_RETRY,
-  isConflict,
   onError,
   type RetryBackoff,
   retryOnConflict,
@@ -144,14 +144,6 @@ describe('retryOnConflict', () => {
     stop.abort();
     await expect(result).rejects.toMatchObject({ code: 409 });
     expect(attempts).toBe(1);
-  });
-
-  it('recognises conflicts by code, statusCode or Status reason', () => {
-    expect(isConflict(conflict())).toBe(true);
-    expect(isConflict({ statusCode: 409 })).toBe(true);
-    expect(isConflict({ body: JSON.stringify({ kind: 'Status', reason: 'Conflict' }) })).toBe(true);
-    expect(isConflict(new ApiException(422, 'Invalid', {}, {}))).toBe(false);
-    expect(isConflict(undefined)).toBe(false);
   });
 
   it.each([

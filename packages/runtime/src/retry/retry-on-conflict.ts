@@ -1,6 +1,7 @@
 //! Retrying a write that lost an optimistic-concurrency race (client-go's `util/retry`).
 
 import { type Clock, InvalidArgumentError, realClock, sleep } from '@ctrlkit/workqueue';
+import { isConflict } from '../api-errors/api-errors.js';
 
 /**
  * How often and how long to retry (apimachinery's `wait.Backoff`): up to `steps`
@@ -53,27 +54,6 @@ export interface RetryOptions {
   random?: () => number;
   /** Stops retrying: the wait ends and the last error is thrown. Default: none. */
   signal?: AbortSignal;
-}
-
-/**
- * True for an HTTP 409 Conflict answer (apimachinery's `errors.IsConflict`): client-node's
- * `ApiException` (`code`), or any error with `statusCode` 409 or a Status body whose
- * `reason` is `Conflict`.
- */
-export function isConflict(error: unknown): boolean {
-  if (typeof error !== 'object' || error === null) return false;
-  const e = error as { code?: unknown; statusCode?: unknown; body?: unknown };
-  if (e.code === 409 || e.statusCode === 409) return true;
-  const body = typeof e.body === 'string' ? parse(e.body) : e.body;
-  return (body as { reason?: unknown } | undefined)?.reason === 'Conflict';
-}
-
-function parse(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return undefined;
-  }
 }
 
 /**

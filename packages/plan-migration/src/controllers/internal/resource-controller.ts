@@ -1,0 +1,70 @@
+//! What every resource controller is: a runtime Controller over one forklift kind, its informers, and a status writer.
+
+import {
+  Controller,
+  noopLogger,
+  type ReconcileResult,
+  SharedInformerFactory,
+} from '@ctrlkit/runtime';
+import { type Clock, InvalidArgumentError, type Logger, realClock } from '@ctrlkit/workqueue';
+import type { PLURALS } from '../../crds.js';
+import { ConditionStatusWriter } from './condition-status.js';
+import { forkliftResource, type ResourceControllerOptions } from './resources.js';
+
+/**
+ * The shared part of the Provider, map, Hook and Migration controllers: the informer
+ * factory (given, or its own started by `run`), a {@link ConditionStatusWriter} for the
+ * kind, and a runtime `Controller` named `name` that watches the kind and calls
+ * `reconcile`. Subclasses add watches in their constructor.
+ */
+export abstract class ResourceController {
+  protected readonly factory: SharedInformerFactory;
+  protected readonly writer: ConditionStatusWriter;
+  protected readonly controller: Controller;
+  protected readonly clock: Clock;
+  protected readonly log: Logger;
+  readonly #ownFactory: boolean;
+
+  protected constructor(
+    kind: keyof typeof PLURALS,
+    name: string,
+    options: ResourceControllerOptions,
+  ) {
+    if (options?.kubeConfig === undefined)
+      throw new InvalidArgumentError('kubeConfig', 'is required');
+    this.clock = options.clock ?? realClock;
+    this.log = options.logger ?? noopLogger;
+    this.#ownFactory = options.informerFactory === undefined;
+    this.factory = options.informerFactory ?? new SharedInformerFactory(options.kubeConfig, {});
+    this.writer = new ConditionStatusWriter(options.kubeConfig, kind, this.clock);
+    this.controller = new Controller({
+      name,
+      reconcile: (key, signal) => this.reconcile(key, signal),
+      clock: this.clock,
+      logger: this.log,
+    });
+    this.controller.watch(this.factory.forResource(forkliftResource(kind)));
+  }
+
+  /** Reconciles the object of `key` (`namespace/name`). */
+  protected abstract reconcile(
+    key: string,
+    signal: AbortSignal,
+  ): Promise<ReconcileResult | undefined>;
+
+  /** The runtime controller, to add to a `Manager` instead of calling `run`. */
+  get runtimeController(): Controller {
+    return this.controller;
+  }
+
+  /** Status writes made. */
+  get statusWrites(): number {
+    return this.writer.writes;
+  }
+
+  /** Runs until `signal` fires (starting its own informers when it made them). */
+  async run(signal: AbortSignal): Promise<void> {
+    if (this.#ownFactory) this.factory.start(signal);
+    await this.controller.run(signal);
+  }
+}

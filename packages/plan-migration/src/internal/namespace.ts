@@ -1,0 +1,23 @@
+//! Ensuring a namespace exists, as both destinations do before anything else.
+
+import { isConflict, isNotFound } from '@ctrlkit/runtime';
+import type { CoreV1Api } from '@kubernetes/client-node';
+
+/** Creates `namespace` unless it exists (another creator winning the race is fine); true when a create was sent. */
+export async function createNamespaceIfMissing(
+  core: CoreV1Api,
+  namespace: string,
+): Promise<boolean> {
+  try {
+    await core.readNamespace({ name: namespace });
+    return false;
+  } catch (error) {
+    if (!isNotFound(error)) throw error;
+  }
+  try {
+    await core.createNamespace({ body: { metadata: { name: namespace } } });
+  } catch (error) {
+    if (!isConflict(error)) throw error;
+  }
+  return true;
+}
