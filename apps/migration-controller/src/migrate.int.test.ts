@@ -1,10 +1,6 @@
 // End to end: the built controller, as the ServiceAccount of deploy/ with only the RBAC of
 // deploy/rbac.yaml and leader election on, runs a plan on a `simulated` Provider to Succeeded
 // (every Ready from its own controllers), and `ctrlkit-migrate status` prints its VMs and steps.
-import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { createTestNamespace, installCRDs } from '@ctrlkit/envtest';
 import { testKubeConfig, testKubeconfigPath } from '@ctrlkit/envtest/vitest';
 import {
@@ -15,54 +11,10 @@ import {
   type Plan,
   VERSION,
 } from '@ctrlkit/plan-migration';
-import {
-  CustomObjectsApi,
-  type KubeConfig,
-  type KubernetesObject,
-  KubernetesObjectApi,
-  loadAllYaml,
-  StorageV1Api,
-} from '@kubernetes/client-node';
+import { CustomObjectsApi, StorageV1Api } from '@kubernetes/client-node';
 import { expect, it } from 'vitest';
 import { runBin, startBin, waitFor } from './internal/app-process.js';
-
-const deploy = join(dirname(fileURLToPath(import.meta.url)), '../deploy');
-
-/**
- * Grants deploy/rbac.yaml's ClusterRole (stored under a name of this test, so the dry run of
- * deploy/ still finds the original names free) to its ServiceAccount, and writes a kubeconfig
- * that impersonates that ServiceAccount: the app then has exactly the manifest's permissions.
- */
-async function serviceAccountKubeconfig(kubeConfig: KubeConfig): Promise<string> {
-  const objects = loadAllYaml(await readFile(join(deploy, 'rbac.yaml'), 'utf8')) as Array<
-    KubernetesObject & {
-      roleRef?: { name: string };
-      subjects?: Array<{ name: string; namespace: string }>;
-    }
-  >;
-  const client = KubernetesObjectApi.makeApiClient(kubeConfig);
-  const name = 'ctrlkit-migration-controller-rbac-test';
-  for (const object of objects.filter((o) => o.kind !== 'ServiceAccount')) {
-    const renamed = {
-      ...object,
-      metadata: { ...object.metadata, name },
-      ...(object.roleRef && { roleRef: { ...object.roleRef, name } }),
-    };
-    await client.create(renamed).catch((error: { code?: number }) => {
-      if (error.code !== 409) throw error;
-    });
-  }
-  const subject = objects.find((o) => o.kind === 'ClusterRoleBinding')?.subjects?.[0];
-  if (!subject) throw new Error('deploy/rbac.yaml has no ClusterRoleBinding subject');
-  const config = JSON.parse(kubeConfig.exportConfig()) as {
-    users: Array<{ user: Record<string, unknown> }>;
-  };
-  for (const user of config.users)
-    user.user.as = `system:serviceaccount:${subject.namespace}:${subject.name}`;
-  const path = join(await mkdtemp(join(tmpdir(), 'mc-rbac-')), 'kubeconfig');
-  await writeFile(path, JSON.stringify(config), { mode: 0o600 });
-  return path;
-}
+import { serviceAccountKubeconfig } from './internal/service-account.js';
 
 it('runs a plan on the simulated source to Succeeded; ctrlkit-migrate status shows every VM and step', async () => {
   const kubeConfig = testKubeConfig();

@@ -227,6 +227,7 @@ export {
   volumeSnapshotClassCrd,
   volumeSnapshotCrd,
 } from './kubevirt/crds.js';
+export { type DiskStorage, diskStorage } from './kubevirt/disk-storage.js';
 export {
   HOOK_MOUNT_PATH,
   HOOK_RETRY_LIMIT_EXCEEDED,

@@ -54,6 +54,7 @@ import {
   VIRTUAL_MACHINES,
   type VirtualMachine,
 } from './crds.js';
+import { diskStorage } from './disk-storage.js';
 import {
   ANN_BIND_IMMEDIATE,
   ANN_DELETE_AFTER_COMPLETION,
@@ -506,31 +507,17 @@ export class KubeVirtDestination implements DestinationClient, Ensurer, GuestCon
           source: await source(task),
           storage: {
             resources: { requests: { storage: `${task.progress.total}Mi` } },
-            ...(await this.#storage(vm, task)),
+            ...diskStorage(
+              this.#o.storageMap?.spec.map,
+              await this.#o.inventory?.findVM(vm),
+              index,
+            ),
           },
         },
       };
       this.writes++;
       await this.#custom.createNamespacedCustomObject({ ...this.#dvPath(this.#ns), body });
     }
-  }
-
-  /** The storage class, access and volume mode the StorageMap gives the disk's datastore. */
-  async #storage(vm: VMStatus, task: Task): Promise<Record<string, unknown>> {
-    const pairs = this.#o.storageMap?.spec.map;
-    if (pairs === undefined || this.#o.inventory === undefined) return {};
-    const disk = (await this.#o.inventory.findVM(vm))?.disks.find((d) => d.id === task.name);
-    const pair = pairs.find(
-      (p) =>
-        disk !== undefined && (p.source.id === disk.datastore || p.source.name === disk.datastore),
-    );
-    if (pair === undefined) return {};
-    const { storageClass, accessMode, volumeMode } = pair.destination;
-    return {
-      storageClassName: storageClass,
-      ...(accessMode && { accessModes: [accessMode] }),
-      ...(volumeMode && { volumeMode }),
-    };
   }
 
   /** The PVC name template (the VM's, else the plan's) as `name`, else generateName `<plan>-<vmID>-`. */

@@ -9,13 +9,16 @@ import { SimulatorLoop, type SimulatorOptions, type StepOutcome } from './simula
 export interface PodJobSimulatorOptions extends SimulatorOptions {
   /** A message fails the Pod (phase `Failed`); undefined lets it succeed. Default: none fail. */
   podFails?: (pod: V1Pod) => string | undefined;
+  /** True keeps a `Running` Pod running (a long conversion), asked again every `stepMs`. Default: none held. */
+  podHeld?: (pod: V1Pod) => boolean;
   /** A message fails the Job (condition `Failed`); undefined lets it complete. Default: none fail. */
   jobFails?: (job: V1Job) => string | undefined;
 }
 
 /**
  * Stands in for the kubelet and the Job controller, which envtest does not run. A Pod goes
- * `Pending` → `Running` → `Succeeded` (or `Failed` with the scripted message); a Job gets
+ * `Pending` → `Running` → `Succeeded` (or `Failed` with the scripted message; or kept
+ * `Running` while `podHeld`); a Job gets
  * `startTime` and one active pod, then either `succeeded: 1` and conditions
  * `SuccessCriteriaMet`/`Complete`, or `failed: backoffLimit + 1` and conditions
  * `FailureTarget`/`Failed` (reason `BackoffLimitExceeded`, the scripted message). One step
@@ -49,6 +52,7 @@ export class PodJobSimulator {
         await patchStatus(this.#kubeConfig, body, { phase: 'Running', startTime: now });
         return 'stepped';
       case 'Running': {
+        if (this.#o.podHeld?.(pod)) return 'stepped';
         const message = this.#o.podFails?.(pod);
         await patchStatus(
           this.#kubeConfig,
