@@ -216,7 +216,11 @@ if (rounds > 1 && goBinary) {
       ratios.push(pick('ctrlkit').podsPerSecond / pick('go').podsPerSecond);
     }
     const sorted = [...ratios].sort((a, b) => a - b);
-    const median = sorted[Math.floor((sorted.length - 1) / 2)];
+    const middle = sorted.length / 2;
+    const median =
+      sorted.length % 2 === 1
+        ? sorted[Math.floor(middle)]
+        : (sorted[middle - 1] + sorted[middle]) / 2;
     console.log(
       `workers ${workers}: ${ratios.map((x) => f(x, 2)).join(', ')}; median ${f(median, 2)}`,
     );
