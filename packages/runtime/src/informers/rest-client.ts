@@ -1,4 +1,4 @@
-//! A small HTTP client for LIST and WATCH on top of a KubeConfig's TLS and credentials.
+//! A small HTTP client on top of a KubeConfig's TLS and credentials: LIST, WATCH and single requests, over kept-alive connections.
 
 import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
 import * as http from 'node:http';
@@ -14,7 +14,7 @@ import { WatchStreamError } from './errors/watch-stream-error.js';
 
 /** What {@link RestClientOptions.onRequest} is told about each request. */
 export interface RestRequestInfo {
-  /** `list` and `watch` for the informers; the HTTP method, lower case, for {@link RestClient.requestJson}. */
+  /** `list` and `watch` for the informers; the HTTP method, lower case, for {@link RestClient.request} and `requestJson`. */
   readonly verb: 'list' | 'watch' | 'get' | 'post' | 'put' | 'patch' | 'delete';
   /** The path with its query string. */
   readonly url: string;
@@ -53,7 +53,7 @@ export interface RawWatchEvent {
 /** Query parameters; undefined values are left out. */
 export type Query = Readonly<Record<string, string | number | boolean | undefined>>;
 
-/** An HTTP method of {@link RestClient.requestJson}. */
+/** An HTTP method of {@link RestClient.request} and {@link RestClient.requestJson}. */
 export type RestMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 /**
