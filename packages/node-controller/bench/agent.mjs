@@ -1,12 +1,13 @@
 // One @ctrlkit/node-controller node agent for the benchmark: NodeController (v1 lease) and
 // PodController with an in-memory provider that behaves as virtual-kubelet's mock (and as the
 // Go side's, tooling/go-bench/virtual-kubelet). Same protocol as the Go program: prints
-// {"kind":"ready"}; stdin "reset" zeroes the request counter, "stats" prints the counters and
-// memory; EOF stops. API requests are counted per call (client methods and informer requests).
+// {"kind":"ready"}; stdin "reset" zeroes the request counter, "stats" prints the counters, the
+// CPU time used since the reset and memory; EOF stops. API requests are counted per call (client methods and informer requests).
 import { readFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
 import {
+  ApiClientFactory,
   CoreV1EventSink,
   EventRecorder,
   RestClient,
@@ -57,8 +58,10 @@ const counted = (api) =>
 
 const kubeConfig = new KubeConfig();
 kubeConfig.loadFromFile(values.kubeconfig);
-const core = counted(kubeConfig.makeApiClient(CoreV1Api));
-const leases = counted(kubeConfig.makeApiClient(CoordinationV1Api));
+// As the app's Manager (and no client-side limit, as the Go side's QPS 10000).
+const clients = new ApiClientFactory(kubeConfig, { qps: Number.POSITIVE_INFINITY });
+const core = counted(clients.makeApiClient(CoreV1Api));
+const leases = counted(clients.makeApiClient(CoordinationV1Api));
 
 const pods = new Map();
 let notify = () => {};
@@ -190,9 +193,11 @@ const statusKB = (field) => {
     .find((l) => l.startsWith(`${field}:`));
   return line ? Number(line.split(/\s+/)[1]) : 0;
 };
+let cpuAtReset = process.cpuUsage();
 for await (const line of createInterface({ input: process.stdin })) {
   if (line.trim() === 'reset') {
     requests = 0;
+    cpuAtReset = process.cpuUsage();
     for (const k of Object.keys(byVerb)) delete byVerb[k];
     peakHeap = process.memoryUsage().heapUsed;
     emit({ kind: 'reset' });
@@ -201,6 +206,7 @@ for await (const line of createInterface({ input: process.stdin })) {
       kind: 'stats',
       requests,
       byVerb: { ...byVerb },
+      cpuMs: ((c) => (c.user + c.system) / 1000)(process.cpuUsage(cpuAtReset)),
       rssMB: statusKB('VmRSS') / 1024,
       peakRssMB: statusKB('VmHWM') / 1024,
       heapMB: process.memoryUsage().heapUsed / 2 ** 20,

@@ -1,13 +1,14 @@
 // pnpm --filter @ctrlkit/node-controller bench
 //
 // Pods per second from creation to Running on one virtual node with a mock provider, for
-// -n pods (default 1000) with 1, 4 and 16 workers, @ctrlkit/node-controller (bench/agent.mjs)
+// --n pods (default 1000) with --workers 1,4,16, --rounds times (default 1; ctrlkit runs first in
+// odd rounds, Go in even ones), @ctrlkit/node-controller (bench/agent.mjs)
 // side by side with Go virtual-kubelet's node package v1.13.0 (tooling/go-bench/virtual-kubelet,
 // built with the machine's Go into ~/.cache/ctrlkit/go-bench, never into the repository), on
 // one local control plane. Both sides use per-item exponential rate limiters (5 ms..1000 s,
 // no overall bucket) and no client-side QPS limit, so the figures measure the controllers.
-// Also reported: API requests made by each agent per pod (creation to Running to deletion)
-// and peak heap / RSS.
+// Also reported: API requests made by each agent per pod (creation to Running to deletion),
+// the agent's CPU time per pod (user + system) and peak heap / RSS.
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync } from 'node:fs';
 import { homedir } from 'node:os';
@@ -24,10 +25,12 @@ const { values } = parseArgs({
   options: {
     n: { type: 'string', default: '1000' },
     workers: { type: 'string', default: '1,4,16' },
+    rounds: { type: 'string', default: '1' },
   },
 });
 const n = Number(values.n);
 const workerCounts = values.workers.split(',').map(Number);
+const rounds = Number(values.rounds);
 const notes = [];
 
 function buildGo() {
@@ -89,9 +92,9 @@ async function startAgent(which, goBinary, kubeconfig, nodeName, workers) {
   };
 }
 
-async function runOne(plane, which, goBinary, workers) {
+async function runOne(plane, which, goBinary, workers, round) {
   const core = plane.kubeConfig.makeApiClient(CoreV1Api);
-  const nodeName = `bench-${which}-w${workers}`;
+  const nodeName = `bench-${which}-w${workers}-r${round}`;
   const namespace = nodeName;
   await core.createNamespace({ body: { metadata: { name: namespace } } });
   console.error(`${which} w=${workers}: starting agent`);
@@ -153,10 +156,13 @@ async function runOne(plane, which, goBinary, workers) {
   return {
     which,
     workers,
+    round,
     podsPerSecond: n / seconds,
     seconds,
     requestsPerPodToRunning: runningStats.requests / n,
     requestsPerPod: stats.requests / n,
+    cpuMsPerPodToRunning: runningStats.cpuMs / n,
+    cpuMsPerPod: stats.cpuMs / n,
     byVerb: stats.byVerb,
     peakHeapMB: stats.peakHeapMB ?? stats.heapMB,
     peakRssMB: stats.peakRssMB,
@@ -168,11 +174,17 @@ console.error('control plane starting');
 const plane = await startControlPlane({ logger: noopLogger });
 const results = [];
 try {
-  for (const workers of workerCounts) {
-    for (const which of goBinary ? ['ctrlkit', 'go'] : ['ctrlkit']) {
-      const result = await runOne(plane, which, goBinary, workers);
-      results.push(result);
-      console.error(`${which} w=${workers}: ${result.podsPerSecond.toFixed(1)} pods/s`);
+  for (let round = 1; round <= rounds; round++) {
+    for (const workers of workerCounts) {
+      // Odd rounds run ctrlkit first, even rounds Go first: neither always gets the fresher apiserver.
+      const sides = goBinary ? ['ctrlkit', 'go'] : ['ctrlkit'];
+      for (const which of round % 2 === 1 ? sides : sides.reverse()) {
+        const result = await runOne(plane, which, goBinary, workers, round);
+        results.push(result);
+        console.error(
+          `${which} w=${workers} round ${round}: ${result.podsPerSecond.toFixed(1)} pods/s`,
+        );
+      }
     }
   }
 } finally {
@@ -182,16 +194,40 @@ try {
 const f = (x, d = 1) => (x === undefined ? '-' : x.toFixed(d));
 console.log(`\n${n} pods, creation to Running, one node, mock provider\n`);
 console.log(
-  '| workers | impl | pods/s | ratio ctrlkit/Go | requests/pod to Running | requests/pod incl. delete | peak heap MB | peak RSS MB |',
+  '| workers | round | impl | pods/s | ratio ctrlkit/Go | requests/pod to Running | requests/pod incl. delete | CPU ms/pod to Running | CPU ms/pod incl. delete | peak heap MB | peak RSS MB |',
 );
-console.log('|---|---|---|---|---|---|---|---|');
+console.log('|---|---|---|---|---|---|---|---|---|---|---|');
 for (const r of results) {
-  const go = results.find((x) => x.which === 'go' && x.workers === r.workers);
+  const go = results.find(
+    (x) => x.which === 'go' && x.workers === r.workers && x.round === r.round,
+  );
   const ratio = r.which === 'ctrlkit' && go ? f(r.podsPerSecond / go.podsPerSecond, 2) : '';
   console.log(
-    `| ${r.workers} | ${r.which} | ${f(r.podsPerSecond)} | ${ratio} | ${f(r.requestsPerPodToRunning, 2)} | ${f(r.requestsPerPod, 2)} | ${f(r.peakHeapMB)} | ${f(r.peakRssMB)} |`,
+    `| ${r.workers} | ${r.round} | ${r.which} | ${f(r.podsPerSecond)} | ${ratio} | ${f(r.requestsPerPodToRunning, 2)} | ${f(r.requestsPerPod, 2)} | ${f(r.cpuMsPerPodToRunning, 2)} | ${f(r.cpuMsPerPod, 2)} | ${f(r.peakHeapMB)} | ${f(r.peakRssMB)} |`,
   );
 }
+if (rounds > 1 && goBinary) {
+  console.log('\nratio ctrlkit/Go pods/s per round, and its median:\n');
+  for (const workers of workerCounts) {
+    const ratios = [];
+    for (let round = 1; round <= rounds; round++) {
+      const pick = (which) =>
+        results.find((x) => x.which === which && x.workers === workers && x.round === round);
+      ratios.push(pick('ctrlkit').podsPerSecond / pick('go').podsPerSecond);
+    }
+    const sorted = [...ratios].sort((a, b) => a - b);
+    const middle = sorted.length / 2;
+    const median =
+      sorted.length % 2 === 1
+        ? sorted[Math.floor(middle)]
+        : (sorted[middle - 1] + sorted[middle]) / 2;
+    console.log(
+      `workers ${workers}: ${ratios.map((x) => f(x, 2)).join(', ')}; median ${f(median, 2)}`,
+    );
+  }
+}
 for (const r of results)
-  console.log(`${r.which} w=${r.workers} requests by verb: ${JSON.stringify(r.byVerb)}`);
+  console.log(
+    `${r.which} w=${r.workers} round ${r.round} requests by verb: ${JSON.stringify(r.byVerb)}`,
+  );
 for (const note of notes) console.log(`note: ${note}`);

@@ -8,7 +8,8 @@
 //	start-up:      registers -nodename, runs the pod controller with -workers workers,
 //	               prints {"kind":"ready"} once the pod controller is ready.
 //	stdin "reset": zeroes the request counter, prints {"kind":"reset"}.
-//	stdin "stats": prints {"kind":"stats","requests":..,"byVerb":{..},"rssMB":..,"peakRssMB":..,"heapMB":..}.
+//	stdin "stats": prints {"kind":"stats","requests":..,"byVerb":{..},"cpuMs":..,"rssMB":..,"peakRssMB":..,"heapMB":..}
+//	               (cpuMs: user + system CPU time of the process since the last "reset").
 //	stdin EOF:     stops and exits.
 //
 // The mock provider's behaviour is written here (upstream's lives in an internal package
@@ -30,6 +31,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"time"
 
 	"github.com/virtual-kubelet/virtual-kubelet/errdefs"
@@ -60,6 +62,15 @@ func (c countingTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 	v, _ := byVerb.LoadOrStore(verb, new(atomic.Int64))
 	v.(*atomic.Int64).Add(1)
 	return c.next.RoundTrip(r)
+}
+
+// cpuMs is the user + system CPU time of the process so far, in ms.
+func cpuMs() float64 {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return float64(ru.Utime.Nano()+ru.Stime.Nano()) / 1e6
 }
 
 func emit(v map[string]any) {
@@ -228,7 +239,7 @@ func main() {
 
 	n := &corev1.Node{
 		ObjectMeta: metav1.ObjectMeta{Name: *nodeName, Labels: map[string]string{"type": "virtual-kubelet", "kubernetes.io/role": "agent"}},
-		Spec: corev1.NodeSpec{Taints: []corev1.Taint{{Key: "virtual-kubelet.io/provider", Value: "mock", Effect: corev1.TaintEffectNoSchedule}}},
+		Spec:       corev1.NodeSpec{Taints: []corev1.Taint{{Key: "virtual-kubelet.io/provider", Value: "mock", Effect: corev1.TaintEffectNoSchedule}}},
 		Status: corev1.NodeStatus{
 			Conditions: []corev1.NodeCondition{{Type: corev1.NodeReady, Status: corev1.ConditionTrue, Reason: "KubeletReady", Message: "kubelet is ready."}},
 		},
@@ -290,11 +301,13 @@ func main() {
 	}
 	emit(map[string]any{"kind": "ready"})
 
+	cpuAtReset := cpuMs()
 	scanner := bufio.NewScanner(os.Stdin)
 	for scanner.Scan() {
 		switch strings.TrimSpace(scanner.Text()) {
 		case "reset":
 			requests.Store(0)
+			cpuAtReset = cpuMs()
 			byVerb.Range(func(_, v any) bool { v.(*atomic.Int64).Store(0); return true })
 			emit(map[string]any{"kind": "reset"})
 		case "stats":
@@ -303,7 +316,7 @@ func main() {
 			verbs := map[string]int64{}
 			byVerb.Range(func(k, v any) bool { verbs[k.(string)] = v.(*atomic.Int64).Load(); return true })
 			emit(map[string]any{
-				"kind": "stats", "requests": requests.Load(), "byVerb": verbs,
+				"kind": "stats", "requests": requests.Load(), "byVerb": verbs, "cpuMs": cpuMs() - cpuAtReset,
 				"rssMB": statusKB("VmRSS") / 1024, "peakRssMB": statusKB("VmHWM") / 1024,
 				"heapMB": float64(ms.HeapAlloc) / (1 << 20),
 			})

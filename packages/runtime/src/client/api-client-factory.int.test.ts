@@ -1,3 +1,4 @@
+import diagnostics from 'node:diagnostics_channel';
 import { testKubeConfig } from '@ctrlkit/envtest/vitest';
 import { FakeClock } from '@ctrlkit/workqueue/testing';
 import {
@@ -17,6 +18,21 @@ const settle = async () => {
 };
 
 describe('ApiClientFactory on a real apiserver', () => {
+  it('opens one TLS connection for requests in sequence (client-node 2.0.1 alone opens one per request)', async () => {
+    const sockets: unknown[] = [];
+    const onSocket = (message: unknown) => void sockets.push(message);
+    diagnostics.subscribe('net.client.socket', onSocket);
+    try {
+      const api = new ApiClientFactory(testKubeConfig(), {
+        qps: Number.POSITIVE_INFINITY,
+      }).makeApiClient(CoreV1Api);
+      for (let i = 0; i < 10; i++) await api.listNamespace({ limit: 1 });
+      expect(sockets).toHaveLength(1);
+    } finally {
+      diagnostics.unsubscribe('net.client.socket', onSocket);
+    }
+  });
+
   it('holds requests beyond the burst until the bucket refills at qps, across clients', async () => {
     const clock = new FakeClock();
     const factory = new ApiClientFactory(testKubeConfig(), { qps: 1, burst: 2, clock });

@@ -58,6 +58,53 @@ describe('ApiClientFactory', () => {
     expect(agents).toEqual(['my-app/1.2.3', 'my-app/1.2.3']);
   });
 
+  it('sends the requests of all its clients over kept-alive connections, with the kubeconfig credentials', async () => {
+    let connections = 0;
+    const seen: Array<[string | undefined, string | undefined, string | undefined]> = [];
+    const server = createServer((request, response) => {
+      seen.push([request.method, request.url, request.headers.authorization]);
+      request.resume();
+      request.on('end', () => {
+        const status = request.method === 'DELETE' ? 404 : 200;
+        response.writeHead(status, { 'Content-Type': 'application/json' });
+        response.end(
+          status === 404
+            ? '{"kind":"Status","code":404,"reason":"NotFound"}'
+            : '{"kind":"Namespace","apiVersion":"v1","metadata":{"name":"a"}}',
+        );
+      });
+    });
+    server.on('connection', () => {
+      connections++;
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as AddressInfo;
+    const config = new KubeConfig();
+    config.loadFromOptions({
+      clusters: [{ name: 'c', server: `http://127.0.0.1:${port}`, skipTLSVerify: true }],
+      users: [{ name: 'u', token: 'secret' }],
+      contexts: [{ name: 'x', cluster: 'c', user: 'u' }],
+      currentContext: 'x',
+    });
+    const factory = new ApiClientFactory(config);
+    const one = factory.makeApiClient(CoreV1Api);
+    const two = factory.makeApiClient(CoreV1Api);
+    expect((await one.readNamespace({ name: 'a' })).metadata?.name).toBe('a');
+    expect(
+      (await two.createNamespace({ body: { metadata: { name: 'a' } }, dryRun: 'All' })).metadata
+        ?.name,
+    ).toBe('a');
+    await expect(one.deleteNamespace({ name: 'a' })).rejects.toMatchObject({ code: 404 });
+    server.closeAllConnections();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+    expect(seen).toEqual([
+      ['GET', '/api/v1/namespaces/a', 'Bearer secret'],
+      ['POST', '/api/v1/namespaces?dryRun=All', 'Bearer secret'],
+      ['DELETE', '/api/v1/namespaces/a', 'Bearer secret'],
+    ]);
+    expect(connections).toBe(1);
+  });
+
   it("counts a request that got no answer under code '<error>'", async () => {
     const registry = new Registry();
     const factory = new ApiClientFactory(nowhere(), {

@@ -15,9 +15,10 @@ import {
   Observable,
   type ObservableMiddleware,
   type RequestContext,
-  type ResponseContext,
+  ResponseContext,
   ServerConfiguration,
 } from '@kubernetes/client-node';
+import { RestClient, type RestMethod } from '../informers/rest-client.js';
 import type { RestClientMetrics } from '../metrics/rest-client-metrics.js';
 
 /**
@@ -50,6 +51,11 @@ export interface ApiClientFactoryOptions {
  * share one token bucket (client-go's `QPS`/`Burst` on a `rest.Config`): a request waits for
  * a token before it is sent, and a request aborted while waiting is not sent. Every request
  * carries `userAgent` and is reported to `metrics` with its status code and duration.
+ *
+ * The clients share one pool of kept-alive connections ({@link RestClient.request}), where
+ * `kubeConfig.makeApiClient` opens a new TLS connection for every request (client-node
+ * 2.0.1 makes a new undici dispatcher per request): a few milliseconds of CPU saved per
+ * request on each side.
  */
 export class ApiClientFactory {
   readonly kubeConfig: KubeConfig;
@@ -57,6 +63,7 @@ export class ApiClientFactory {
     metrics: RestClientMetrics | undefined;
   };
   readonly #limiter: { when(item: string): number };
+  readonly #http: HttpLibrary;
 
   constructor(kubeConfig: KubeConfig, options: ApiClientFactoryOptions = {}) {
     if (kubeConfig === null || typeof kubeConfig?.getCurrentCluster !== 'function') {
@@ -84,18 +91,18 @@ export class ApiClientFactory {
     this.kubeConfig = kubeConfig;
     this.#options = { qps, burst, userAgent, clock, metrics: options.metrics };
     this.#limiter = newBucketRateLimiter<string>({ qps, burst, clock });
+    this.#http = this.#instrument(restHttpLibrary(new RestClient(kubeConfig)));
   }
 
   /** A client of `ApiClass` on this factory's cluster, limit and metrics. */
   makeApiClient<T>(ApiClass: new (configuration: Configuration) => T): T {
     const cluster = this.kubeConfig.getCurrentCluster();
     if (cluster === null) throw new InvalidArgumentError('kubeConfig', 'has no current cluster');
-    const base = createConfiguration({});
+    // No authMethods: the RestClient applies the kubeconfig's credentials to each request.
     const configuration = createConfiguration({
       baseServer: new ServerConfiguration(cluster.server, {}),
-      authMethods: { default: this.kubeConfig },
       middleware: [userAgentMiddleware(this.#options.userAgent)],
-      httpApi: this.#instrument(base.httpApi),
+      httpApi: this.#http,
     });
     return new ApiClass(configuration);
   }
@@ -136,6 +143,34 @@ export class ApiClientFactory {
         ),
     };
   }
+}
+
+/** client-node's HTTP library on a RestClient: its credentials, TLS and kept-alive connections. */
+function restHttpLibrary(rest: RestClient): HttpLibrary {
+  const server = rest.kubeConfig.getCurrentCluster()?.server.replace(/\/+$/, '') ?? '';
+  const send = async (request: RequestContext): Promise<ResponseContext> => {
+    const url = request.getUrl();
+    if (!url.startsWith(server))
+      throw new InvalidArgumentError('url', `${url} is not on the cluster's server ${server}`);
+    const body = request.getBody();
+    if (body !== undefined && typeof body !== 'string' && !(body instanceof URLSearchParams))
+      throw new InvalidArgumentError('body', 'a form-data body is not supported');
+    const answer = await rest.request(
+      request.getHttpMethod().toString() as RestMethod,
+      url.slice(server.length),
+      { headers: request.getHeaders(), body: body?.toString(), signal: request.getSignal() },
+    );
+    const headers: Record<string, string> = {};
+    for (const [name, value] of Object.entries(answer.headers)) {
+      if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(', ') : value;
+    }
+    return new ResponseContext(answer.statusCode, headers, {
+      text: async () => answer.body.toString('utf8'),
+      binary: async () => answer.body,
+      stream: () => new Blob([answer.body]).stream(),
+    });
+  };
+  return { send: (request) => new Observable(send(request)) };
 }
 
 function userAgentMiddleware(userAgent: string): ObservableMiddleware {

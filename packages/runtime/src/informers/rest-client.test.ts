@@ -147,6 +147,52 @@ describe('RestClient', () => {
     expect((error as Error).message).not.toMatch(/aborted|closed before/);
   });
 
+  it('request sends the headers and body as given and returns any answer, a 404 included', async () => {
+    const kubeConfig = await serve((req, res) => {
+      let body = '';
+      req.on('data', (chunk) => {
+        body += chunk;
+      });
+      req.on('end', () => {
+        res.writeHead(404, { 'content-type': 'text/plain', 'x-seen': req.headers['x-extra'] });
+        res.end(`${req.method} ${req.url} ${req.headers['content-type']} ${body}`);
+      });
+    });
+    const answer = await new RestClient(kubeConfig).request('PATCH', '/api/v1/x?dryRun=All', {
+      headers: { 'Content-Type': 'application/merge-patch+json', 'X-Extra': 'yes' },
+      body: '{"a":1}',
+    });
+    expect(answer.statusCode).toBe(404);
+    expect(answer.headers['x-seen']).toBe('yes');
+    expect(answer.body.toString()).toBe(
+      'PATCH /api/v1/x?dryRun=All application/merge-patch+json {"a":1}',
+    );
+  });
+
+  it('keeps connections alive: one connection for requests in sequence, a new pool when the TLS material changes', async () => {
+    let connections = 0;
+    const kubeConfig = await serve((req, res) => {
+      req.resume();
+      req.on('end', () => {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end('{}');
+      });
+    });
+    server?.on('connection', () => {
+      connections++;
+    });
+    const rest = new RestClient(kubeConfig);
+    for (let i = 0; i < 5; i++) await rest.requestJson('PUT', '/api/v1/x', { i });
+    await rest.getJson('/api/v1/x', {}, 'application/json');
+    expect(connections).toBe(1);
+    // A rotated client certificate: the next request needs a connection made with it.
+    const user = kubeConfig.getCurrentUser();
+    if (user === null) throw new Error('no user');
+    Object.assign(user, { certData: Buffer.from('another certificate').toString('base64') });
+    await rest.requestJson('GET', '/api/v1/x');
+    expect(connections).toBe(2);
+  });
+
   it('rejects a disableCompression that is not a boolean, naming it', () => {
     expect(
       () => new RestClient(new KubeConfig(), { disableCompression: 'yes' as unknown as boolean }),

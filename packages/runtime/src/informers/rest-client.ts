@@ -1,6 +1,6 @@
-//! A small HTTP client for LIST and WATCH on top of a KubeConfig's TLS and credentials.
+//! A small HTTP client on top of a KubeConfig's TLS and credentials: LIST, WATCH and single requests, over kept-alive connections.
 
-import type { IncomingMessage } from 'node:http';
+import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
 import * as http from 'node:http';
 import * as https from 'node:https';
 import type { Readable } from 'node:stream';
@@ -14,7 +14,7 @@ import { WatchStreamError } from './errors/watch-stream-error.js';
 
 /** What {@link RestClientOptions.onRequest} is told about each request. */
 export interface RestRequestInfo {
-  /** `list` and `watch` for the informers; the HTTP method, lower case, for {@link RestClient.requestJson}. */
+  /** `list` and `watch` for the informers; the HTTP method, lower case, for {@link RestClient.request} and `requestJson`. */
   readonly verb: 'list' | 'watch' | 'get' | 'post' | 'put' | 'patch' | 'delete';
   /** The path with its query string. */
   readonly url: string;
@@ -53,7 +53,7 @@ export interface RawWatchEvent {
 /** Query parameters; undefined values are left out. */
 export type Query = Readonly<Record<string, string | number | boolean | undefined>>;
 
-/** An HTTP method of {@link RestClient.requestJson}. */
+/** An HTTP method of {@link RestClient.request} and {@link RestClient.requestJson}. */
 export type RestMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 /**
@@ -62,13 +62,20 @@ export type RestMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
  * refreshed tokens are used). Responses are read as whole buffers (LIST) or as
  * newline-delimited JSON (WATCH), without the client-side timeout of client-node's `Watch`.
  * {@link RestClient.requestJson} sends any other request as plain JSON, for objects that
- * client-node's model classes would rename on the way (e.g. DRA's `int` attributes).
+ * client-node's model classes would rename on the way (e.g. DRA's `int` attributes), and
+ * {@link RestClient.request} any request as given.
+ *
+ * Connections are kept alive and reused, as client-go's transport does: one TLS handshake
+ * per connection, not per request (a handshake costs both sides milliseconds of CPU). The
+ * pool is rebuilt when the kubeconfig's TLS material changes (a rotated client
+ * certificate); a cluster behind a `proxy-url` uses client-node's proxy agent instead.
  */
 export class RestClient {
   readonly kubeConfig: KubeConfig;
   readonly #onRequest: ((info: RestRequestInfo) => void) | undefined;
   readonly #listIdleTimeoutMs: number;
   readonly #acceptEncoding: string;
+  #pool: { readonly tls: TlsMaterial; readonly agent: http.Agent } | undefined;
 
   constructor(kubeConfig: KubeConfig, options: RestClientOptions = {}) {
     if (
@@ -112,19 +119,51 @@ export class RestClient {
     body?: unknown,
     options: { contentType?: string; signal?: AbortSignal } = {},
   ): Promise<unknown> {
-    const payload = body === undefined ? undefined : Buffer.from(JSON.stringify(body));
-    const { response, body: stream } = await this.#send(
+    const { statusCode, body: answer } = await this.request(method, path, {
+      headers: {
+        Accept: 'application/json',
+        ...(body !== undefined && { 'Content-Type': options.contentType ?? 'application/json' }),
+      },
+      body: body === undefined ? undefined : JSON.stringify(body),
+      signal: options.signal,
+    });
+    if (statusCode < 200 || statusCode > 299)
+      throw statusError(statusCode, answer, `${method} ${path}`);
+    return answer.length === 0 ? undefined : JSON.parse(answer.toString('utf8'));
+  }
+
+  /**
+   * Sends `method` to `path` (with its query string) with `headers` (over the kubeconfig's
+   * credentials) and `body`, and reads the whole answer, gunzipped, whatever its status:
+   * for adapters such as `ApiClientFactory`'s clients. Rejects only when no answer
+   * came (connection error, `signal` aborted).
+   */
+  async request(
+    method: RestMethod,
+    path: string,
+    options: {
+      headers?: Record<string, string>;
+      body?: string | Buffer;
+      signal?: AbortSignal;
+    } = {},
+  ): Promise<RestResponse> {
+    const payload =
+      options.body === undefined || Buffer.isBuffer(options.body)
+        ? options.body
+        : Buffer.from(options.body);
+    const { response, body } = await this.#send(
       method.toLowerCase() as RestRequestInfo['verb'],
       path,
-      'application/json',
+      undefined,
       options.signal,
       undefined,
-      { method, payload, contentType: options.contentType ?? 'application/json' },
+      { method, payload, headers: options.headers ?? {} },
     );
-    const answer = await readBody(stream);
-    const code = response.statusCode ?? 0;
-    if (code < 200 || code > 299) throw statusError(code, answer, `${method} ${path}`);
-    return answer.length === 0 ? undefined : JSON.parse(answer.toString('utf8'));
+    return {
+      statusCode: response.statusCode ?? 0,
+      headers: response.headers,
+      body: await readBody(body),
+    };
   }
 
   /** GETs `path` and parses the JSON body. Throws `ApiStatusError`, or `ResourceExpiredError` on 410. */
@@ -281,10 +320,10 @@ export class RestClient {
   async #send(
     verb: RestRequestInfo['verb'],
     url: string,
-    accept: string,
+    accept: string | undefined,
     signal: AbortSignal | undefined,
     idleTimeoutMs: number | undefined,
-    send?: { method: RestMethod; payload: Buffer | undefined; contentType: string },
+    send?: { method: RestMethod; payload: Buffer | undefined; headers: Record<string, string> },
   ): Promise<SentRequest> {
     const cluster = this.kubeConfig.getCurrentCluster();
     if (!cluster) throw new InvalidArgumentError('kubeConfig', 'has no current cluster');
@@ -297,17 +336,17 @@ export class RestClient {
       // An observer's failure is not the request's.
     }
     const target = new URL(cluster.server.replace(/\/+$/, '') + url);
-    const request = (target.protocol === 'http:' ? http.request : https.request)(target, {
+    const plain = target.protocol === 'http:';
+    if (!cluster.proxyUrl) options.agent = this.#agent(options, plain);
+    const request = (plain ? http.request : https.request)(target, {
       ...options,
       method: send?.method ?? 'GET',
       headers: {
         ...options.headers,
-        Accept: accept,
+        ...(accept !== undefined && { Accept: accept }),
         'Accept-Encoding': this.#acceptEncoding,
-        ...(send?.payload && {
-          'Content-Type': send.contentType,
-          'Content-Length': send.payload.length,
-        }),
+        ...send?.headers,
+        ...(send?.payload && { 'Content-Length': send.payload.length }),
       },
       signal,
     });
@@ -328,6 +367,51 @@ export class RestClient {
     });
     return { response, body: decoded(response), idleError: () => idle };
   }
+
+  /** The keep-alive agent for `options`' TLS material; a new one when it changed. */
+  #agent(options: https.RequestOptions, plain: boolean): http.Agent {
+    const tls = tlsMaterial(options);
+    const pool = this.#pool;
+    if (pool !== undefined && sameTls(pool.tls, tls)) return pool.agent;
+    // The previous pool's idle connections close once the server drops them.
+    const agent = plain
+      ? new http.Agent({ keepAlive: true })
+      : new https.Agent({ ...tls, keepAlive: true });
+    this.#pool = { tls, agent };
+    return agent;
+  }
+}
+
+/** A whole answer of {@link RestClient.request}. */
+export interface RestResponse {
+  readonly statusCode: number;
+  readonly headers: IncomingHttpHeaders;
+  /** Gunzipped when the server compressed it. */
+  readonly body: Buffer;
+}
+
+/** What a TLS connection is made with: a different value needs another connection. */
+type TlsMaterial = Pick<
+  https.AgentOptions,
+  'ca' | 'cert' | 'key' | 'pfx' | 'passphrase' | 'rejectUnauthorized' | 'servername'
+>;
+
+function tlsMaterial(options: https.RequestOptions): TlsMaterial {
+  const { ca, cert, key, pfx, passphrase, rejectUnauthorized, servername } = options;
+  return { ca, cert, key, pfx, passphrase, rejectUnauthorized, servername };
+}
+
+function sameTls(a: TlsMaterial, b: TlsMaterial): boolean {
+  return (Object.keys(a) as Array<keyof TlsMaterial>).every((field) =>
+    sameValue(a[field], b[field]),
+  );
+}
+
+function sameValue(a: unknown, b: unknown): boolean {
+  if (Buffer.isBuffer(a) && Buffer.isBuffer(b)) return a.equals(b);
+  if (Array.isArray(a) && Array.isArray(b))
+    return a.length === b.length && a.every((item, i) => sameValue(item, b[i]));
+  return a === b;
 }
 
 /** A response, its body decoded, and the idle-timeout error once the idle timeout closed it. */
