@@ -193,6 +193,44 @@ describe('RestClient', () => {
     expect(connections).toBe(2);
   });
 
+  it('sends a GET again when its kept-alive connection was closed by the server, a POST not', async () => {
+    const seen: string[] = [];
+    const kubeConfig = await serve((req, res) => {
+      seen.push(req.method ?? '');
+      req.resume();
+      req.on('end', () => {
+        // The second request finds the connection closed under it, as after an idle close.
+        if (seen.length === 2) {
+          req.socket.destroy();
+          return;
+        }
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end('{"ok":true}');
+      });
+    });
+    const rest = new RestClient(kubeConfig);
+    expect(await rest.requestJson('GET', '/api/v1/x')).toEqual({ ok: true });
+    expect(await rest.requestJson('GET', '/api/v1/x')).toEqual({ ok: true });
+    expect(seen).toEqual(['GET', 'GET', 'GET']);
+
+    seen.length = 0;
+    const again = new RestClient(kubeConfig);
+    await again.requestJson('POST', '/api/v1/x', {});
+    const error = await again.requestJson('POST', '/api/v1/x', {}).catch((e: unknown) => e);
+    expect((error as { code?: unknown }).code).toBe('ECONNRESET');
+    expect(seen).toEqual(['POST', 'POST']);
+  });
+
+  it('gives up a request on whose connection nothing arrives for the idle timeout (a half-open connection)', async () => {
+    const kubeConfig = await serve((req) => {
+      req.resume(); // never answers
+    });
+    const rest = new RestClient(kubeConfig, { listIdleTimeoutMs: 200 });
+    await expect(rest.requestJson('PUT', '/api/v1/x', {})).rejects.toThrow(
+      /nothing received for 200 ms/,
+    );
+  });
+
   it('rejects a disableCompression that is not a boolean, naming it', () => {
     expect(
       () => new RestClient(new KubeConfig(), { disableCompression: 'yes' as unknown as boolean }),

@@ -28,8 +28,10 @@ export interface RestClientOptions {
    */
   onRequest?: (info: RestRequestInfo) => void;
   /**
-   * A LIST on whose connection nothing arrives for this long fails, in ms (the reflector
-   * then retries). Default {@link DEFAULT_LIST_IDLE_TIMEOUT_MS}.
+   * A LIST (or any request but a WATCH, which has its own) on whose connection nothing
+   * arrives for this long fails, in ms: a half-open connection is given up instead of
+   * hanging (the reflector or the controller then retries). Default
+   * {@link DEFAULT_LIST_IDLE_TIMEOUT_MS}.
    */
   listIdleTimeoutMs?: number;
   /**
@@ -41,8 +43,18 @@ export interface RestClientOptions {
   disableCompression?: boolean;
 }
 
-/** How long a LIST may go without receiving anything before it fails: 60 s. */
+/** How long a LIST (or another request but a WATCH) may go without receiving anything before it fails: 60 s. */
 export const DEFAULT_LIST_IDLE_TIMEOUT_MS = 60_000;
+
+/**
+ * How long a kept-alive connection may sit unused in the pool before it is closed: 30 s,
+ * under the idle timeouts of the apiserver and of the proxies and load balancers in front
+ * of it, so that a request rarely meets a connection the other side just closed.
+ */
+export const IDLE_CONNECTION_TIMEOUT_MS = 30_000;
+
+/** Methods sent again, once, when a reused connection turns out closed by the server before it answered. */
+const RETRIED_ON_STALE_CONNECTION: ReadonlySet<string> = new Set(['GET', 'PUT', 'DELETE']);
 
 /** One decoded watch event, as the apiserver sends it. */
 export interface RawWatchEvent {
@@ -151,19 +163,23 @@ export class RestClient {
       options.body === undefined || Buffer.isBuffer(options.body)
         ? options.body
         : Buffer.from(options.body);
-    const { response, body } = await this.#send(
+    const { response, body, idleError } = await this.#send(
       method.toLowerCase() as RestRequestInfo['verb'],
       path,
       undefined,
       options.signal,
-      undefined,
+      this.#listIdleTimeoutMs,
       { method, payload, headers: options.headers ?? {} },
     );
-    return {
-      statusCode: response.statusCode ?? 0,
-      headers: response.headers,
-      body: await readBody(body),
-    };
+    try {
+      return {
+        statusCode: response.statusCode ?? 0,
+        headers: response.headers,
+        body: await readBody(body),
+      };
+    } catch (error) {
+      throw idleError() ?? error;
+    }
   }
 
   /** GETs `path` and parses the JSON body. Throws `ApiStatusError`, or `ResourceExpiredError` on 410. */
@@ -317,7 +333,33 @@ export class RestClient {
     });
   }
 
+  /**
+   * Sends once; once more when the request went out on a kept-alive connection that the
+   * server had closed meanwhile (`ECONNRESET`/`EPIPE` before any answer) and the method is
+   * GET, PUT or DELETE, as Go's transport retries such requests.
+   */
   async #send(
+    verb: RestRequestInfo['verb'],
+    url: string,
+    accept: string | undefined,
+    signal: AbortSignal | undefined,
+    idleTimeoutMs: number | undefined,
+    send?: { method: RestMethod; payload: Buffer | undefined; headers: Record<string, string> },
+  ): Promise<SentRequest> {
+    try {
+      return await this.#sendOnce(verb, url, accept, signal, idleTimeoutMs, send);
+    } catch (error) {
+      if (!(error instanceof StaleConnectionError)) throw error;
+      if (!RETRIED_ON_STALE_CONNECTION.has(send?.method ?? 'GET')) throw error.cause;
+    }
+    try {
+      return await this.#sendOnce(verb, url, accept, signal, idleTimeoutMs, send);
+    } catch (error) {
+      throw error instanceof StaleConnectionError ? error.cause : error;
+    }
+  }
+
+  async #sendOnce(
     verb: RestRequestInfo['verb'],
     url: string,
     accept: string | undefined,
@@ -362,7 +404,14 @@ export class RestClient {
     const response = await new Promise<IncomingMessage>((resolve, reject) => {
       request.once('response', resolve);
       // `on`, not `once`: a later error (abort, idle timeout) must not go unhandled.
-      request.on('error', (error) => reject(idle ?? error));
+      request.on('error', (error) =>
+        reject(
+          idle ??
+            (request.reusedSocket && isConnectionReset(error)
+              ? new StaleConnectionError(error)
+              : error),
+        ),
+      );
       request.end(send?.payload);
     });
     return { response, body: decoded(response), idleError: () => idle };
@@ -374,12 +423,26 @@ export class RestClient {
     const pool = this.#pool;
     if (pool !== undefined && sameTls(pool.tls, tls)) return pool.agent;
     // The previous pool's idle connections close once the server drops them.
-    const agent = plain
-      ? new http.Agent({ keepAlive: true })
-      : new https.Agent({ ...tls, keepAlive: true });
+    const pooling = { keepAlive: true, timeout: IDLE_CONNECTION_TIMEOUT_MS };
+    const agent = plain ? new http.Agent(pooling) : new https.Agent({ ...tls, ...pooling });
     this.#pool = { tls, agent };
     return agent;
   }
+}
+
+/** A request that failed on a reused connection the server had closed; `cause` is the socket's error. */
+class StaleConnectionError extends Error {
+  declare readonly cause: Error;
+  constructor(cause: Error) {
+    super(cause.message, { cause });
+    this.name = 'StaleConnectionError';
+  }
+}
+
+/** The connection was reset or closed under the request. */
+function isConnectionReset(error: unknown): boolean {
+  const code = (error as { code?: unknown } | undefined)?.code;
+  return code === 'ECONNRESET' || code === 'EPIPE';
 }
 
 /** A whole answer of {@link RestClient.request}. */
