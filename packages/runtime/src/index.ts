@@ -174,6 +174,7 @@ export {
 } from './informers/resource.js';
 export {
   DEFAULT_LIST_IDLE_TIMEOUT_MS,
+  IDLE_CONNECTION_TIMEOUT_MS,
   RestClient,
   type RestClientOptions,
   type RestMethod,
