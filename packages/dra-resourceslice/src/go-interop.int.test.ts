@@ -22,7 +22,12 @@ import { realClock } from '@ctrlkit/workqueue';
 import { CoreV1Api, type V1Device, type V1ResourceSlice } from '@kubernetes/client-node';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type Controller, startController } from './controller.js';
-import { type DriverResources, deepCopyDriverResources, type Owner } from './driver-resources.js';
+import {
+  type DriverResources,
+  deepCopyDriverResources,
+  type Owner,
+  type Pool,
+} from './driver-resources.js';
 import { listSlices } from './internal/scenario-runner.js';
 import { countingClient, eventually, trackingQueue } from './internal/test-harness.js';
 import { toWireResources } from './internal/wire.js';
@@ -224,11 +229,25 @@ const snapshot = (slices: V1ResourceSlice[]) =>
     spec: s.spec,
   }));
 
-/** Specs without names or the driver, in a stable order: pool, then first device. */
+/** The key of the taint published without `timeAdded`: the apiserver sets the time of its write. */
+const SERVER_TIMED_TAINT = 'example.com/maintenance';
+
+/**
+ * Specs without names or the driver, in a stable order (pool, then first device), and with
+ * the apiserver's time in the {@link SERVER_TIMED_TAINT} taint (a different one per write).
+ */
 function specs(slices: V1ResourceSlice[]) {
   return slices
     .map((s) => {
-      const { driver: _driver, ...spec } = s.spec as NonNullable<V1ResourceSlice['spec']>;
+      const { driver: _driver, ...spec } = structuredClone(
+        s.spec as NonNullable<V1ResourceSlice['spec']>,
+      );
+      for (const taint of (spec.devices ?? []).flatMap((d) => d.taints ?? [])) {
+        if (taint.key === SERVER_TIMED_TAINT) {
+          expect(Date.parse(String(taint.timeAdded))).toBeGreaterThan(Date.now() - 600_000);
+          taint.timeAdded = 'set by the apiserver' as unknown as Date;
+        }
+      }
       return spec;
     })
     .sort((a, b) => {
@@ -278,6 +297,64 @@ function nodeResources(): DriverResources {
     pools: {
       [NODE]: { slices: [{ devices: [device('n-0', 0), device('n-1', 1)] }] },
       [`${NODE}-empty`]: { slices: [{ devices: [] }] },
+    },
+  };
+}
+
+/**
+ * Devices with every optional field the apiserver (1.37) keeps: taints (one without
+ * `timeAdded`, which the apiserver sets, one with a sub-second time, which both round),
+ * consumable capacity with a request policy, binding conditions, and a counter set
+ * consumed by partitions. Quantities are not canonical (`16384Mi`, `0.5`), so the stored
+ * ones differ from the desired ones in text but not in value.
+ */
+function featureResources(): DriverResources {
+  const counters = [{ name: 'gpu-0', counters: { memory: { value: '80Gi' } } }];
+  const part = (i: number): V1Device => ({
+    name: `gpu-0-part-${i}`,
+    consumesCounters: [{ counterSet: 'gpu-0', counters: { memory: { value: '40960Mi' } } }],
+  });
+  return {
+    pools: {
+      'pool-shared': {
+        slices: [
+          {
+            devices: [
+              {
+                ...device('s-0', 0),
+                allowMultipleAllocations: true,
+                capacity: {
+                  memory: {
+                    value: '16384Mi',
+                    requestPolicy: {
+                      _default: '1Gi',
+                      validRange: { min: '1Gi', max: '16Gi', step: '1Gi' },
+                    },
+                  },
+                  bandwidth: { value: '0.5' },
+                },
+                taints: [
+                  { key: SERVER_TIMED_TAINT, value: 'soon', effect: 'NoSchedule' },
+                  {
+                    key: 'example.com/degraded',
+                    effect: 'NoExecute',
+                    timeAdded: new Date('2026-01-02T03:04:05.678Z'),
+                  },
+                ],
+              },
+              {
+                ...device('s-1', 1),
+                bindingConditions: ['example.com/attached'],
+                bindingFailureConditions: ['example.com/attach-failed'],
+                bindsToNode: true,
+              },
+            ],
+          },
+        ],
+      },
+      'pool-parts': {
+        slices: [{ sharedCounters: counters }, { devices: [part(0), part(1)] }],
+      },
     },
   };
 }
@@ -361,6 +438,7 @@ describe(suite, () => {
   describe.each([
     { kind: 'network pools (allNodes and a node selector)', resources: networkResources },
     { kind: 'node-local pools (owner a Node)', resources: nodeResources, node: NODE },
+    { kind: 'devices with every optional field', resources: featureResources },
   ])('$kind', ({ resources, node }) => {
     it.skipIf(!hasGo)('Go publishes, ours adopts the slices without a write', async () => {
       const driver = newDriver();
@@ -394,11 +472,15 @@ describe(suite, () => {
 
       const ours = newDriver();
       const theirs = newDriver();
-      await publish(startGo, ours, networkResources());
-      await publish(startGo, theirs, networkResources());
+      await Promise.all([
+        publish(startGo, ours, networkResources()),
+        publish(startGo, theirs, networkResources()),
+      ]);
       const existing = poolCount(networkResources());
-      const byTs = await takeOver(startTs, ours, changed, existing);
-      const byGo = await takeOver(startGo, theirs, changed, existing);
+      const [byTs, byGo] = await Promise.all([
+        takeOver(startTs, ours, changed, existing),
+        takeOver(startGo, theirs, changed, existing),
+      ]);
 
       expect(byGo.counts).toEqual({ creates: 0, updates: 1, deletes: 1, writes: 2 });
       expect(byTs.counts).toEqual(byGo.counts);
@@ -407,6 +489,108 @@ describe(suite, () => {
       const updated = byTs.slices.find((s) => s.spec?.devices?.[0]?.name === 'b-1');
       expect(updated?.spec?.devices?.[0]?.attributes?.firmware).toEqual({ version: '1.3.0' });
     },
+  );
+
+  it.skipIf(!hasGo)(
+    'Go published; ours starts with other changes and writes what Go would (each from the same state)',
+    async () => {
+      const other = {
+        nodeSelectorTerms: [
+          { matchFields: [{ key: 'metadata.name', operator: 'In', values: [`${NODE}-b`] }] },
+        ],
+      };
+      const changes: Record<
+        string,
+        [(r: DriverResources) => void, Omit<Counts, 'processed' | 'idle'>]
+      > = {
+        'a device added to a one-slice pool': [
+          (r) => r.pools['pool-a']?.slices[0]?.devices?.push(device('a-2', 2)),
+          { creates: 0, updates: 1, deletes: 0, writes: 1 },
+        ],
+        'a device added to one slice of a two-slice pool': [
+          (r) => r.pools['pool-b']?.slices[0]?.devices?.push(device('b-3', 3)),
+          { creates: 1, updates: 1, deletes: 1, writes: 3 },
+        ],
+        'a slice removed from a two-slice pool': [
+          (r) => r.pools['pool-b']?.slices.shift(),
+          { creates: 0, updates: 1, deletes: 1, writes: 2 },
+        ],
+        'a slice added to a pool': [
+          (r) => r.pools['pool-a']?.slices.push({ devices: [device('a-9', 9)] }),
+          { creates: 1, updates: 1, deletes: 0, writes: 2 },
+        ],
+        'two slices of a pool changed': [
+          (r) => {
+            for (const slice of r.pools['pool-b']?.slices ?? []) {
+              slice.devices = slice.devices?.map((d, i) => device(d.name, i, '2.0.0'));
+            }
+          },
+          { creates: 0, updates: 2, deletes: 0, writes: 2 },
+        ],
+        'devices reordered in a slice': [
+          (r) => r.pools['pool-a']?.slices[0]?.devices?.reverse(),
+          { creates: 0, updates: 1, deletes: 0, writes: 1 },
+        ],
+        'another node selector': [
+          (r) => {
+            (r.pools['pool-local'] as Pool).nodeSelector = other;
+          },
+          { creates: 0, updates: 1, deletes: 0, writes: 1 },
+        ],
+        'a node selector for an allNodes pool': [
+          (r) => {
+            (r.pools['pool-a'] as Pool).nodeSelector = other;
+          },
+          { creates: 0, updates: 1, deletes: 0, writes: 1 },
+        ],
+        'a higher pool generation': [
+          (r) => {
+            (r.pools['pool-a'] as Pool).generation = 5;
+          },
+          { creates: 0, updates: 1, deletes: 0, writes: 1 },
+        ],
+        'a pool added': [
+          (r) => {
+            r.pools['pool-c'] = { slices: [{ devices: [device('c-0', 0)] }] };
+          },
+          { creates: 1, updates: 0, deletes: 0, writes: 1 },
+        ],
+        'every pool removed': [
+          (r) => {
+            r.pools = {};
+          },
+          { creates: 0, updates: 0, deletes: 4, writes: 4 },
+        ],
+      };
+      const existing = poolCount(networkResources());
+      const results = await Promise.all(
+        Object.entries(changes).map(async ([name, [change]]) => {
+          const changed = networkResources();
+          change(changed);
+          const ours = newDriver();
+          const theirs = newDriver();
+          await Promise.all([
+            publish(startGo, ours, networkResources()),
+            publish(startGo, theirs, networkResources()),
+          ]);
+          const [byTs, byGo] = await Promise.all([
+            takeOver(startTs, ours, changed, existing),
+            takeOver(startGo, theirs, changed, existing),
+          ]);
+          return [name, byTs, byGo] as const;
+        }),
+      );
+      const table = (pick: (r: (typeof results)[number]) => unknown) =>
+        Object.fromEntries(results.map((r) => [r[0], pick(r)]));
+      expect(table(([, , byGo]) => byGo.counts)).toEqual(
+        Object.fromEntries(Object.entries(changes).map(([name, [, counts]]) => [name, counts])),
+      );
+      expect(table(([, byTs]) => byTs.counts)).toEqual(table(([, , byGo]) => byGo.counts));
+      expect(table(([, byTs]) => specs(byTs.slices))).toEqual(
+        table(([, , byGo]) => specs(byGo.slices)),
+      );
+    },
+    60_000,
   );
 
   it.skipIf(!hasGo)('each continues the pool generation the other left', async () => {
