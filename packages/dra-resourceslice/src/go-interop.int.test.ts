@@ -549,6 +549,12 @@ describe(suite, () => {
           },
           { creates: 0, updates: 1, deletes: 0, writes: 1 },
         ],
+        'a pool left without slices': [
+          (r) => {
+            (r.pools['pool-b'] as Pool).slices = [];
+          },
+          { creates: 0, updates: 0, deletes: 2, writes: 2 },
+        ],
         'a pool added': [
           (r) => {
             r.pools['pool-c'] = { slices: [{ devices: [device('c-0', 0)] }] };
@@ -591,6 +597,38 @@ describe(suite, () => {
       );
     },
     60_000,
+  );
+
+  it.skipIf(!hasGo)(
+    'a taint time set by the apiserver survives a handover that updates the device, as with Go',
+    async () => {
+      const changed = featureResources();
+      const shared = changed.pools['pool-shared']?.slices[0]?.devices?.[0] as V1Device;
+      shared.attributes = { ...shared.attributes, firmware: { version: '9.0.0' } };
+      const serverTime = (slices: V1ResourceSlice[]) =>
+        slices
+          .flatMap((s) => s.spec?.devices ?? [])
+          .flatMap((d) => d.taints ?? [])
+          .find((t) => t.key === SERVER_TIMED_TAINT)?.timeAdded;
+
+      const ours = newDriver();
+      const theirs = newDriver();
+      const [before, beforeGo] = await Promise.all([
+        publish(startGo, ours, featureResources()),
+        publish(startGo, theirs, featureResources()),
+      ]);
+      const existing = poolCount(featureResources());
+      const [byTs, byGo] = await Promise.all([
+        takeOver(startTs, ours, changed, existing),
+        takeOver(startGo, theirs, changed, existing),
+      ]);
+      expect(byGo.counts).toEqual({ creates: 0, updates: 1, deletes: 0, writes: 1 });
+      expect(byTs.counts).toEqual(byGo.counts);
+      expect(Date.now() - Date.parse(String(serverTime(before)))).toBeLessThan(600_000);
+      expect(serverTime(byGo.slices)).toEqual(serverTime(beforeGo));
+      expect(serverTime(byTs.slices)).toEqual(serverTime(before));
+      expect(specs(byTs.slices)).toEqual(specs(byGo.slices));
+    },
   );
 
   it.skipIf(!hasGo)('each continues the pool generation the other left', async () => {
