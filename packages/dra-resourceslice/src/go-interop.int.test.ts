@@ -5,10 +5,10 @@
 // make exactly the writes the Go controller makes from the same state; each must continue the
 // other's pool generation.
 //
-// Both run with a 2 s SyncDelay: longer than the Go controller's informer wait (it polls
-// HasSynced every second), so the immediate sync of each desired pool and the delayed one of
-// each pool that has slices (the informer's initial adds) are two passes on both sides, and a
-// run has settled once its queue is idle after that many passes.
+// Both run with a 500 ms SyncDelay. A run has settled once every desired pool has been synced
+// and its queue is idle: nothing queued or in flight, and no sync after an informer event (an
+// item delayed by at most SyncDelay) still to come, SETTLE_MARGIN_MS after the last was due.
+// The mutation cache's re-syncs a minute after a create are not waited for.
 
 import { type ChildProcess, execFile, spawn, spawnSync } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
@@ -33,7 +33,9 @@ import { countingClient, eventually, trackingQueue } from './internal/test-harne
 import { toWireResources } from './internal/wire.js';
 import { newKubeClient } from './kube-client.js';
 
-const SYNC_DELAY_MS = 2_000;
+const SYNC_DELAY_MS = 500;
+/** As `settleMargin` in the Go program. */
+const SETTLE_MARGIN_MS = 300;
 const goDir = fileURLToPath(
   new URL('../../../tooling/go-interop/dra-resourceslice', import.meta.url),
 );
@@ -156,6 +158,12 @@ async function startTs(driver: string, resources: DriverResources, node?: string
   const kubeConfig = testKubeConfig();
   const client = countingClient(newKubeClient(kubeConfig));
   const queue = trackingQueue(realClock);
+  let due = 0;
+  const addAfter = queue.addAfter.bind(queue);
+  queue.addAfter = (item, delay) => {
+    if (delay <= SYNC_DELAY_MS) due = Math.max(due, Date.now() + delay);
+    addAfter(item, delay);
+  };
   const errors: string[] = [];
   const owner: Owner | undefined = node
     ? { apiVersion: 'v1', kind: 'Node', name: node }
@@ -177,7 +185,7 @@ async function startTs(driver: string, resources: DriverResources, node?: string
       deletes: stats.numDeletes,
       writes: client.calls.create + client.calls.update + client.calls.delete,
       processed: queue.processed,
-      idle: queue.idle(),
+      idle: queue.idle() && Date.now() - due > SETTLE_MARGIN_MS,
     };
   };
   const ts: TsRun = { controller, counts };
@@ -194,16 +202,16 @@ async function startTs(driver: string, resources: DriverResources, node?: string
   };
 }
 
-/** Waits until `run` has finished `passes` work items and its queue is idle; returns its counts. */
-async function settled(run: Run, passes: number): Promise<Counts> {
+/** Waits until `run` has synced `pools` pools (at least) and has settled; returns its counts. */
+async function settled(run: Run, pools: number): Promise<Counts> {
   let last: Counts | undefined;
   await eventually(
     async () => {
       last = await run.counts();
-      return last.idle && last.processed >= passes;
+      return last.idle && last.processed >= pools;
     },
     20_000,
-    `${passes} pool syncs and an idle queue`,
+    `${pools} pool syncs and an idle queue`,
   );
   return last as Counts;
 }
@@ -384,16 +392,15 @@ async function publish(
   return listSlices(testKubeConfig(), driver);
 }
 
-/** Starts `start` on the published slices of `driver` with `resources`, waits for both passes, stops it. */
+/** Starts `start` on the published slices of `driver` with `resources`, waits until it has settled, stops it. */
 async function takeOver(
   start: typeof startGo,
   driver: string,
   resources: DriverResources,
-  existingPools: number,
   node?: string,
 ) {
   const second = await start(driver, resources, node);
-  await settled(second, poolCount(resources) + existingPools);
+  await settled(second, poolCount(resources));
   const counts = await second.stop();
   return { counts: writes(counts), slices: await listSlices(testKubeConfig(), driver) };
 }
@@ -443,8 +450,7 @@ describe(suite, () => {
     it.skipIf(!hasGo)('Go publishes, ours adopts the slices without a write', async () => {
       const driver = newDriver();
       const published = await publish(startGo, driver, resources(), node);
-      const pools = poolCount(resources());
-      const { counts, slices } = await takeOver(startTs, driver, resources(), pools, node);
+      const { counts, slices } = await takeOver(startTs, driver, resources(), node);
       expect(counts).toEqual({ creates: 0, updates: 0, deletes: 0, writes: 0 });
       expect(snapshot(slices)).toEqual(snapshot(published));
     });
@@ -452,8 +458,7 @@ describe(suite, () => {
     it.skipIf(!hasGo)('ours publishes, Go adopts the slices without a write', async () => {
       const driver = newDriver();
       const published = await publish(startTs, driver, resources(), node);
-      const pools = poolCount(resources());
-      const { counts, slices } = await takeOver(startGo, driver, resources(), pools, node);
+      const { counts, slices } = await takeOver(startGo, driver, resources(), node);
       expect(counts).toEqual({ creates: 0, updates: 0, deletes: 0, writes: 0 });
       expect(snapshot(slices)).toEqual(snapshot(published));
       // What ours published is what Go publishes for the same resources.
@@ -476,10 +481,9 @@ describe(suite, () => {
         publish(startGo, ours, networkResources()),
         publish(startGo, theirs, networkResources()),
       ]);
-      const existing = poolCount(networkResources());
       const [byTs, byGo] = await Promise.all([
-        takeOver(startTs, ours, changed, existing),
-        takeOver(startGo, theirs, changed, existing),
+        takeOver(startTs, ours, changed),
+        takeOver(startGo, theirs, changed),
       ]);
 
       expect(byGo.counts).toEqual({ creates: 0, updates: 1, deletes: 1, writes: 2 });
@@ -568,7 +572,6 @@ describe(suite, () => {
           { creates: 0, updates: 0, deletes: 4, writes: 4 },
         ],
       };
-      const existing = poolCount(networkResources());
       const results = await Promise.all(
         Object.entries(changes).map(async ([name, [change]]) => {
           const changed = networkResources();
@@ -580,8 +583,8 @@ describe(suite, () => {
             publish(startGo, theirs, networkResources()),
           ]);
           const [byTs, byGo] = await Promise.all([
-            takeOver(startTs, ours, changed, existing),
-            takeOver(startGo, theirs, changed, existing),
+            takeOver(startTs, ours, changed),
+            takeOver(startGo, theirs, changed),
           ]);
           return [name, byTs, byGo] as const;
         }),
@@ -617,10 +620,9 @@ describe(suite, () => {
         publish(startGo, ours, featureResources()),
         publish(startGo, theirs, featureResources()),
       ]);
-      const existing = poolCount(featureResources());
       const [byTs, byGo] = await Promise.all([
-        takeOver(startTs, ours, changed, existing),
-        takeOver(startGo, theirs, changed, existing),
+        takeOver(startTs, ours, changed),
+        takeOver(startGo, theirs, changed),
       ]);
       expect(byGo.counts).toEqual({ creates: 0, updates: 1, deletes: 0, writes: 1 });
       expect(byTs.counts).toEqual(byGo.counts);
@@ -658,14 +660,14 @@ describe(suite, () => {
     expect(writes(await go.stop())).toEqual({ creates: 2, updates: 1, deletes: 0, writes: 3 });
 
     // Ours adds a third slice: generation 3, from Go's 2.
-    const byTs = await takeOver(startTs, driver, slices(3), 1);
+    const byTs = await takeOver(startTs, driver, slices(3));
     expect(byTs.counts).toEqual({ creates: 1, updates: 2, deletes: 0, writes: 3 });
     expect(await generations()).toEqual(
       Array.from({ length: 3 }, () => ({ name: 'pool', generation: 3, resourceSliceCount: 3 })),
     );
 
     // Go changes every device (more than one slice changed): generation 4, from ours' 3.
-    const byGo = await takeOver(startGo, driver, slices(3, '2.0.0'), 1);
+    const byGo = await takeOver(startGo, driver, slices(3, '2.0.0'));
     expect(byGo.counts).toEqual({ creates: 0, updates: 3, deletes: 0, writes: 3 });
     expect(await generations()).toEqual(
       Array.from({ length: 3 }, () => ({ name: 'pool', generation: 4, resourceSliceCount: 3 })),

@@ -19,8 +19,10 @@
 // "deletes":..,"writes":..,"reads":..,"processed":..,"idle":..} where creates/updates/deletes
 // are GetStats, writes/reads count HTTP requests (writes: POST, PUT, PATCH, DELETE; reads:
 // GET), processed counts the work items the controller has finished (queue Done calls) and
-// idle is true when nothing is queued or being processed (items waiting for a delay are
-// not counted). "started" is printed once when StartController has returned.
+// idle is true when nothing is queued or being processed and no item delayed by at most
+// -sync-delay (the syncs after informer events) is still to come; the mutation cache's
+// re-syncs after a minute are not waited for. "started" is printed once when
+// StartController has returned.
 //
 // End of stdin, SIGTERM or SIGINT stop the controller like {"op":"stop"}.
 package main
@@ -38,6 +40,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"syscall"
+	"time"
 
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/tools/clientcmd"
@@ -60,10 +63,17 @@ func (t countingTransport) RoundTrip(req *http.Request) (*http.Response, error) 
 	return t.next.RoundTrip(req)
 }
 
-// trackingQueue is the controller's default queue, counting finished items and those in flight.
+// settleMargin is how long after a delayed item was due the queue must have had it to be idle.
+const settleMargin = 300 * time.Millisecond
+
+// trackingQueue is the controller's default queue, counting finished items and those in
+// flight, and remembering when the last item delayed by at most syncDelay is due.
 type trackingQueue struct {
 	workqueue.TypedRateLimitingInterface[string]
+	syncDelay           time.Duration
 	inFlight, processed atomic.Int64
+	mu                  sync.Mutex
+	due                 time.Time
 }
 
 func (q *trackingQueue) Get() (string, bool) {
@@ -80,8 +90,23 @@ func (q *trackingQueue) Done(item string) {
 	q.inFlight.Add(-1)
 }
 
+func (q *trackingQueue) AddAfter(item string, delay time.Duration) {
+	if delay <= q.syncDelay {
+		q.mu.Lock()
+		if due := time.Now().Add(delay); due.After(q.due) {
+			q.due = due
+		}
+		q.mu.Unlock()
+	}
+	q.TypedRateLimitingInterface.AddAfter(item, delay)
+}
+
+// idle: nothing queued or in flight, and no item delayed by at most syncDelay still to come.
 func (q *trackingQueue) idle() bool {
-	return q.Len() == 0 && q.inFlight.Load() == 0
+	q.mu.Lock()
+	due := q.due
+	q.mu.Unlock()
+	return time.Since(due) > settleMargin && q.Len() == 0 && q.inFlight.Load() == 0
 }
 
 type command struct {
@@ -130,7 +155,7 @@ func main() {
 		fail(2, "client: %v", err)
 	}
 
-	queue := &trackingQueue{TypedRateLimitingInterface: workqueue.NewTypedRateLimitingQueueWithConfig(
+	queue := &trackingQueue{syncDelay: *syncDelay, TypedRateLimitingInterface: workqueue.NewTypedRateLimitingQueueWithConfig(
 		workqueue.DefaultTypedControllerRateLimiter[string](),
 		workqueue.TypedRateLimitingQueueConfig[string]{Name: "node_resource_slices"},
 	)}
