@@ -461,9 +461,18 @@ describe(suite, () => {
       const { counts, slices } = await takeOver(startGo, driver, resources(), node);
       expect(counts).toEqual({ creates: 0, updates: 0, deletes: 0, writes: 0 });
       expect(snapshot(slices)).toEqual(snapshot(published));
-      // What ours published is what Go publishes for the same resources.
-      const byGo = await publish(startGo, newDriver(), resources(), node);
+      // What ours published is what Go publishes for the same resources: the same specs,
+      // generateName (of the driver) and owner references.
+      const goDriver = newDriver();
+      const byGo = await publish(startGo, goDriver, resources(), node);
       expect(specs(published)).toEqual(specs(byGo));
+      const meta = (slices: V1ResourceSlice[], name: string) =>
+        slices.map((s) => ({
+          generateName: s.metadata?.generateName?.replace(name, 'DRIVER'),
+          ownerReferences: s.metadata?.ownerReferences,
+        }));
+      expect(meta(published, driver)).toEqual(meta(byGo, goDriver));
+      expect(meta(byGo, goDriver)[0]?.generateName).toBe(node ? `${node}-DRIVER-` : 'DRIVER-');
     });
   });
 
