@@ -512,9 +512,10 @@ describe(suite, () => {
           { matchFields: [{ key: 'metadata.name', operator: 'In', values: [`${NODE}-b`] }] },
         ],
       };
+      // Each change applies to the network pools, or to the node-local ones when it names NODE.
       const changes: Record<
         string,
-        [(r: DriverResources) => void, Omit<Counts, 'processed' | 'idle'>]
+        [(r: DriverResources) => void, Omit<Counts, 'processed' | 'idle'>, typeof NODE?]
       > = {
         'a device added to a one-slice pool': [
           (r) => r.pools['pool-a']?.slices[0]?.devices?.push(device('a-2', 2)),
@@ -568,6 +569,29 @@ describe(suite, () => {
           },
           { creates: 0, updates: 0, deletes: 2, writes: 2 },
         ],
+        'slices of a pool reordered': [
+          (r) => r.pools['pool-b']?.slices.reverse(),
+          { creates: 0, updates: 0, deletes: 0, writes: 0 },
+        ],
+        'a node selector removed (allNodes)': [
+          (r) => {
+            delete (r.pools['pool-local'] as Pool).nodeSelector;
+          },
+          { creates: 0, updates: 1, deletes: 0, writes: 1 },
+        ],
+        'node-local: a device added, the empty pool removed': [
+          (r) => {
+            r.pools[NODE]?.slices[0]?.devices?.push(device('n-2', 2));
+            delete r.pools[`${NODE}-empty`];
+          },
+          { creates: 0, updates: 1, deletes: 1, writes: 2 },
+          NODE,
+        ],
+        'node-local: a second slice in a pool': [
+          (r) => r.pools[`${NODE}-empty`]?.slices.push({ devices: [device('e-0', 0)] }),
+          { creates: 1, updates: 1, deletes: 0, writes: 2 },
+          NODE,
+        ],
         'a pool added': [
           (r) => {
             r.pools['pool-c'] = { slices: [{ devices: [device('c-0', 0)] }] };
@@ -582,18 +606,19 @@ describe(suite, () => {
         ],
       };
       const results = await Promise.all(
-        Object.entries(changes).map(async ([name, [change]]) => {
-          const changed = networkResources();
+        Object.entries(changes).map(async ([name, [change, , node]]) => {
+          const initial = node ? nodeResources : networkResources;
+          const changed = initial();
           change(changed);
           const ours = newDriver();
           const theirs = newDriver();
           await Promise.all([
-            publish(startGo, ours, networkResources()),
-            publish(startGo, theirs, networkResources()),
+            publish(startGo, ours, initial(), node),
+            publish(startGo, theirs, initial(), node),
           ]);
           const [byTs, byGo] = await Promise.all([
-            takeOver(startTs, ours, changed),
-            takeOver(startGo, theirs, changed),
+            takeOver(startTs, ours, changed, node),
+            takeOver(startGo, theirs, changed, node),
           ]);
           return [name, byTs, byGo] as const;
         }),
