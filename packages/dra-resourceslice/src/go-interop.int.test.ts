@@ -1,5 +1,5 @@
 // Interop with the Go original: the ResourceSlice controller of k8s.io/dynamic-resource-allocation
-// v0.35.0 (tooling/go-interop/dra-resourceslice, built once per run into the user's cache) and
+// v0.35.0 (tooling/go-interop/dra-resourceslice, built once per run into a temporary directory) and
 // ours hand one driver's slices over to each other on a real apiserver. Whoever starts second
 // with the same DriverResources must adopt the slices without a write; with a change it must
 // make exactly the writes the Go controller makes from the same state; each must continue the
@@ -11,9 +11,8 @@
 // The mutation cache's re-syncs a minute after a create are not waited for.
 
 import { type ChildProcess, execFile, spawn, spawnSync } from 'node:child_process';
-import { mkdirSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { homedir, tmpdir } from 'node:os';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
@@ -44,7 +43,7 @@ const run = Math.random().toString(36).slice(2, 6);
 const NODE = `interop-${run}`;
 
 let binary = '';
-let resourcesDir = '';
+let workDir = '';
 let drivers = 0;
 const goRuns = new Set<GoRun>();
 const tsRuns = new Set<TsRun>();
@@ -56,13 +55,14 @@ interface Counts {
   deletes: number;
   /** HTTP writes (Go: POST/PUT/PATCH/DELETE requests; ours: KubeClient write calls). */
   writes: number;
+  /** ErrorHandler calls. */
+  errors: number;
   processed: number;
   idle: boolean;
 }
 
 interface GoRun {
   child: ChildProcess;
-  stderr: string[];
   exited: Promise<number | null>;
   /** Sends one command line and resolves with its answer line. */
   command(op: 'stats' | 'stop' | 'update', resources?: DriverResources): Promise<Counts>;
@@ -88,7 +88,7 @@ function wire(resources: DriverResources): DriverResources {
 
 /** Starts the Go controller for `driver` with `resources` and waits for its first line. */
 async function startGo(driver: string, resources: DriverResources, node?: string): Promise<Run> {
-  const file = join(resourcesDir, `${driver}-${Math.random().toString(36).slice(2, 8)}.json`);
+  const file = join(workDir, `${driver}-${Math.random().toString(36).slice(2, 8)}.json`);
   await writeFile(file, JSON.stringify(wire(resources)));
   const child = spawn(
     binary,
@@ -127,7 +127,6 @@ async function startGo(driver: string, resources: DriverResources, node?: string
   const next = () => new Promise<Counts>((resolve, reject) => waiting.push({ resolve, reject }));
   const go: GoRun = {
     child,
-    stderr,
     exited,
     command: (op, res) => {
       const answer = next();
@@ -148,6 +147,7 @@ async function startGo(driver: string, resources: DriverResources, node?: string
       const counts = await go.command('stop');
       expect(await go.exited).toBe(0);
       goRuns.delete(go);
+      expect(counts.errors, stderr.join('')).toBe(0);
       return counts;
     },
   };
@@ -184,6 +184,7 @@ async function startTs(driver: string, resources: DriverResources, node?: string
       updates: stats.numUpdates,
       deletes: stats.numDeletes,
       writes: client.calls.create + client.calls.update + client.calls.delete,
+      errors: errors.length,
       processed: queue.processed,
       idle: queue.idle() && Date.now() - due > SETTLE_MARGIN_MS,
     };
@@ -407,16 +408,12 @@ async function takeOver(
 
 beforeAll(async () => {
   if (!hasGo) return;
-  const cache = join(
-    process.env.XDG_CACHE_HOME || join(homedir(), '.cache'),
-    'ctrlkit',
-    'go-interop',
-  );
-  mkdirSync(cache, { recursive: true });
-  binary = join(cache, 'dra-resourceslice');
-  // The first build compiles client-go (a minute or two on a small machine); later ones are cached.
+  // One directory per run (never the repository): the binary and the resources files.
+  workDir = await mkdtemp(join(tmpdir(), 'ctrlkit-dra-interop-'));
+  binary = join(workDir, 'dra-resourceslice');
+  // The first build compiles client-go (a minute or two on a small machine); later ones come
+  // from Go's build cache.
   await promisify(execFile)('go', ['build', '-o', binary, '.'], { cwd: goDir, timeout: 170_000 });
-  resourcesDir = await mkdtemp(join(tmpdir(), 'ctrlkit-dra-interop-'));
   await testKubeConfig()
     .makeApiClient(CoreV1Api)
     .createNode({ body: { metadata: { name: NODE } } });
@@ -433,7 +430,7 @@ afterEach(async () => {
 });
 
 afterAll(async () => {
-  if (resourcesDir !== '') await rm(resourcesDir, { recursive: true, force: true });
+  if (workDir !== '') await rm(workDir, { recursive: true, force: true });
 });
 
 // Without Go these tests are reported as skipped (never passed), with the reason in the suite name.
@@ -515,7 +512,7 @@ describe(suite, () => {
       // Each change applies to the network pools, or to the node-local ones when it names NODE.
       const changes: Record<
         string,
-        [(r: DriverResources) => void, Omit<Counts, 'processed' | 'idle'>, typeof NODE?]
+        [(r: DriverResources) => void, ReturnType<typeof writes>, typeof NODE?]
       > = {
         'a device added to a one-slice pool': [
           (r) => r.pools['pool-a']?.slices[0]?.devices?.push(device('a-2', 2)),

@@ -16,9 +16,9 @@
 //	{"op":"stop"}                        Controller.Stop, then the counters; the program exits 0
 //
 // The counters: {"event":"started"|"stats"|"updated"|"stopped","creates":..,"updates":..,
-// "deletes":..,"writes":..,"reads":..,"processed":..,"idle":..} where creates/updates/deletes
-// are GetStats, writes/reads count HTTP requests (writes: POST, PUT, PATCH, DELETE; reads:
-// GET), processed counts the work items the controller has finished (queue Done calls) and
+// "deletes":..,"writes":..,"reads":..,"errors":..,"processed":..,"idle":..} where
+// creates/updates/deletes are GetStats, writes/reads count HTTP requests (writes: POST, PUT,
+// PATCH, DELETE; reads: GET), errors counts ErrorHandler calls (each printed on stderr), processed counts the work items the controller has finished (queue Done calls) and
 // idle is true when nothing is queued or being processed and no item delayed by at most
 // -sync-delay (the syncs after informer events) is still to come; the mutation cache's
 // re-syncs after a minute are not waited for. "started" is printed once when
@@ -48,7 +48,7 @@ import (
 	"k8s.io/dynamic-resource-allocation/resourceslice"
 )
 
-var writes, reads atomic.Int64
+var writes, reads, failures atomic.Int64
 
 // countingTransport counts the HTTP requests of the controller's client.
 type countingTransport struct{ next http.RoundTripper }
@@ -173,6 +173,7 @@ func main() {
 		Queue:      queue,
 		SyncDelay:  syncDelay,
 		ErrorHandler: func(ctx context.Context, err error, msg string) {
+			failures.Add(1)
 			fmt.Fprintf(os.Stderr, "%s: %v\n", msg, err)
 		},
 	})
@@ -188,7 +189,7 @@ func main() {
 		if err := out.Encode(map[string]any{
 			"event": event, "creates": s.NumCreates, "updates": s.NumUpdates, "deletes": s.NumDeletes,
 			"writes": writes.Load(), "reads": reads.Load(),
-			"processed": queue.processed.Load(), "idle": queue.idle(),
+			"errors": failures.Load(), "processed": queue.processed.Load(), "idle": queue.idle(),
 		}); err != nil {
 			fail(1, "stdout: %v", err)
 		}
