@@ -96,6 +96,38 @@ describe('Controller', () => {
     await running;
   });
 
+  it('an update enqueues the owners of the old and of the new object (an owner the object left is told)', async () => {
+    const seen: string[] = [];
+    const source = new ScriptedSource();
+    const controller = new Controller({
+      name: 'owners',
+      reconcile: (k) => void seen.push(k),
+      clock: new FakeClock(),
+    }).watch(source, { mapToKeys: enqueueRequestForOwner({ kind: 'Owner' }) });
+    const stop = new AbortController();
+    const running = controller.run(stop.signal);
+    const ownedBy = (parent: string) =>
+      cm('child', 'ns', {
+        ownerReferences: [
+          {
+            apiVersion: 'example.com/v1',
+            kind: 'Owner',
+            name: parent,
+            uid: parent,
+            controller: true,
+          },
+        ],
+      });
+    source.update(ownedBy('a'), ownedBy('b'));
+    await tick();
+    expect(seen.sort()).toEqual(['ns/a', 'ns/b']);
+    source.update(ownedBy('b'), ownedBy('b'));
+    await tick();
+    expect(seen.sort()).toEqual(['ns/a', 'ns/b', 'ns/b']);
+    stop.abort();
+    await running;
+  });
+
   it('starts workers only once every watched informer has synced', async () => {
     const seen: string[] = [];
     const { clock, source, controller, stop } = setup((key) => void seen.push(key));

@@ -40,7 +40,12 @@ type MaybeResult = ReconcileResult | undefined | void;
 
 /** How events of one watched informer become keys. */
 export interface WatchOptions<T> {
-  /** The keys an object's events enqueue. Default: the object's own key. */
+  /**
+   * The keys an object's events enqueue; an update enqueues the keys of the old and of the
+   * new object, as controller-runtime's `EnqueueRequestForOwner` and
+   * `EnqueueRequestsFromMapFunc` do (an owner the object left is told too). Default: the
+   * object's own key.
+   */
   mapToKeys?: (obj: T) => readonly string[];
   /** Events of objects for which this returns false are ignored. Default: all pass. */
   filter?: (obj: T) => boolean;
@@ -152,7 +157,7 @@ export class Controller {
     }
   }
 
-  /** Enqueues the keys of `source`'s adds, updates (the new object) and deletes. Call before `run`. */
+  /** Enqueues the keys of `source`'s adds, updates and deletes (see {@link WatchOptions}). Call before `run`. */
   watch<T>(source: EventSource<T>, options: WatchOptions<T> = {}): this {
     if (this.#running) throw new Error(`controller ${this.#options.name}: watch() after run()`);
     const { mapToKeys, filter, predicates = [] } = options;
@@ -171,7 +176,14 @@ export class Controller {
         if (predicates.every((p) => p.create(event))) enqueue(obj);
       },
       onUpdate: (old, obj) => {
-        if (predicates.every((p) => p.update({ objectOld: old, objectNew: obj }))) enqueue(obj);
+        if (!predicates.every((p) => p.update({ objectOld: old, objectNew: obj }))) return;
+        if (mapToKeys !== undefined && (filter === undefined || filter(old))) {
+          const keys = new Set(mapToKeys(old));
+          if (filter === undefined || filter(obj)) for (const key of mapToKeys(obj)) keys.add(key);
+          for (const key of keys) this.queue.add(key);
+          return;
+        }
+        enqueue(obj);
       },
       onDelete: (obj) => {
         const unknown = isTombstone(obj);
