@@ -231,6 +231,32 @@ describe('RestClient', () => {
     );
   });
 
+  it('reports each request once to metrics: method, host, code, seconds; <error> when no answer came', async () => {
+    const observed: Array<{ method: string; host: string; code: string; seconds: number }> = [];
+    const kubeConfig = await serve((req, res) => {
+      req.resume();
+      req.on('end', () => {
+        res.writeHead(req.method === 'DELETE' ? 404 : 200, { 'content-type': 'application/json' });
+        res.end('{"kind":"ConfigMapList","items":[]}');
+      });
+    });
+    const rest = new RestClient(kubeConfig, { metrics: { observe: (r) => void observed.push(r) } });
+    await rest.getList('/api/v1/configmaps', {}, 'application/json');
+    await rest.request('DELETE', '/api/v1/namespaces/a/configmaps/b');
+    const host = new URL(kubeConfig.getCurrentCluster()?.server ?? '').host;
+    expect(observed.map(({ method, host, code }) => [method, host, code])).toEqual([
+      ['GET', host, '200'],
+      ['DELETE', host, '404'],
+    ]);
+    expect(observed.every((r) => r.seconds >= 0 && r.seconds < 60)).toBe(true);
+
+    server?.closeAllConnections();
+    server?.close();
+    await rest.getJson('/api/v1/configmaps', {}, 'application/json').catch(() => undefined);
+    expect(observed.at(-1)?.code).toBe('<error>');
+    expect(() => new RestClient(kubeConfig, { metrics: {} as never })).toThrow(/metrics/);
+  });
+
   it('rejects a disableCompression that is not a boolean, naming it', () => {
     expect(
       () => new RestClient(new KubeConfig(), { disableCompression: 'yes' as unknown as boolean }),

@@ -8,6 +8,7 @@ import { createGunzip } from 'node:zlib';
 import { InvalidArgumentError } from '@ctrlkit/workqueue';
 import type { KubeConfig } from '@kubernetes/client-node';
 import { ListBodyParser, type ParsedList } from '../internal/list-body-parser.js';
+import type { RestClientMetrics } from '../metrics/rest-client-metrics.js';
 import { type ApiStatus, ApiStatusError } from './errors/api-status-error.js';
 import { ResourceExpiredError } from './errors/resource-expired-error.js';
 import { WatchStreamError } from './errors/watch-stream-error.js';
@@ -41,6 +42,12 @@ export interface RestClientOptions {
    * both sides: on a loopback or a fast LAN `true` may sync sooner (see the README).
    */
   disableCompression?: boolean;
+  /**
+   * Where each request's outcome is reported (`rest_client_*`, as client-go counts its
+   * informers' LISTs and WATCHes): the HTTP method, host, status code (`<error>` when no
+   * answer came) and the seconds to the answer's head. Default: not reported.
+   */
+  metrics?: RestClientMetrics;
 }
 
 /** How long a LIST (or another request but a WATCH) may go without receiving anything before it fails: 60 s. */
@@ -85,6 +92,7 @@ export type RestMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 export class RestClient {
   readonly kubeConfig: KubeConfig;
   readonly #onRequest: ((info: RestRequestInfo) => void) | undefined;
+  readonly #metrics: RestClientMetrics | undefined;
   readonly #listIdleTimeoutMs: number;
   readonly #acceptEncoding: string;
   #pool: { readonly tls: TlsMaterial; readonly agent: http.Agent } | undefined;
@@ -105,6 +113,10 @@ export class RestClient {
     }
     this.kubeConfig = kubeConfig;
     this.#onRequest = options.onRequest;
+    if (options.metrics !== undefined && typeof options.metrics?.observe !== 'function') {
+      throw new InvalidArgumentError('metrics', 'must have an observe(request) method');
+    }
+    this.#metrics = options.metrics;
     const idle = options.listIdleTimeoutMs;
     if (idle !== undefined && (!Number.isFinite(idle) || idle <= 0)) {
       throw new InvalidArgumentError(
@@ -401,8 +413,24 @@ export class RestClient {
         request.destroy(idle);
       });
     }
+    const started = performance.now();
+    let observed = false;
+    const observe = (code: string) => {
+      if (observed) return; // an error after the answer's head is not another request
+      observed = true;
+      this.#metrics?.observe({
+        method: send?.method ?? 'GET',
+        host: target.host,
+        code,
+        seconds: (performance.now() - started) / 1000,
+      });
+    };
     const response = await new Promise<IncomingMessage>((resolve, reject) => {
-      request.once('response', resolve);
+      request.once('response', (answer: IncomingMessage) => {
+        observe(String(answer.statusCode ?? 0));
+        resolve(answer);
+      });
+      request.once('error', () => observe('<error>'));
       // `on`, not `once`: a later error (abort, idle timeout) must not go unhandled.
       request.on('error', (error) =>
         reject(

@@ -99,6 +99,10 @@ describe('Manager on a real apiserver', () => {
     expect(body).toContain(
       `rest_client_request_duration_seconds_count{verb="PATCH",host="${host}"} 1`,
     );
+    // The informer's LIST and WATCH (GET) are counted too, as client-go counts its informers'.
+    expect(
+      sample(body, `rest_client_requests_total{code="200",method="GET",host="${host}"}`),
+    ).toBeGreaterThanOrEqual(2);
     // The Lease renewals are counted too (PUT).
     expect(body).toMatch(
       new RegExp(`rest_client_requests_total\\{code="200",method="PUT",host="${host}"\\} \\d+`),

@@ -27,6 +27,7 @@ import { SERVICE_ACCOUNT_DIR } from '../client/load-kube-config.js';
 import { Controller } from '../controller/controller.js';
 import { EventRecorder } from '../events/event-recorder.js';
 import { CoreV1EventSink } from '../events/event-sink.js';
+import { RestClient } from '../informers/rest-client.js';
 import { SharedInformerFactory } from '../informers/shared-informer-factory.js';
 import { LeaderElectionError } from '../leader-election/leader-election-error.js';
 import { LeaderElector } from '../leader-election/leader-elector.js';
@@ -154,7 +155,14 @@ export class Manager {
       clock: this.#clock,
     };
     this.#clients = new ApiClientFactory(this.kubeConfig, clientOptions);
-    this.informerFactory = new SharedInformerFactory(this.kubeConfig, {
+    // Its LISTs and WATCHes count in rest_client_* too, as client-go's informers do.
+    const informerClient = new RestClient(this.kubeConfig, {
+      metrics: restMetrics,
+      ...(options.cache?.disableCompression !== undefined && {
+        disableCompression: options.cache.disableCompression,
+      }),
+    });
+    this.informerFactory = new SharedInformerFactory(informerClient, {
       ...options.cache,
       clock: this.#clock,
       logger: this.#logger,
