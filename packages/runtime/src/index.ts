@@ -1,4 +1,4 @@
-//! @ctrlkit/runtime: informers, the controller loop, leader election, events, controller references, and CRDs from TypeBox schemas.
+//! @ctrlkit/runtime: informers, the controller loop, leader election, events, controller references, CRDs from TypeBox schemas, and the command line of a controller program.
 
 export {
   type Clock,
@@ -11,6 +11,17 @@ export {
 export { isConflict, isNotFound } from './api-errors/api-errors.js';
 export { type ApplyOptions, apply, applyStatus } from './apply/apply.js';
 export { type PatchStatusOptions, patchStatus } from './apply/patch-status.js';
+export {
+  type FlagSpec,
+  type FlagTable,
+  type FlagType,
+  type FlagValues,
+  type FlagValueTypes,
+  flagUsage,
+  parseFlagTable,
+  type UsageOptions,
+} from './cli/flags.js';
+export { type MainIo, type MainProgram, runMain } from './cli/main.js';
 export {
   ApiClientFactory,
   type ApiClientFactoryOptions,
