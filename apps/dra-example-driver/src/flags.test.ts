@@ -1,5 +1,6 @@
+import { InvalidArgumentError } from '@ctrlkit/runtime';
 import { describe, expect, it } from 'vitest';
-import { FlagError, parseFlags, usage } from './flags.js';
+import { parseFlags, usage } from './flags.js';
 
 describe('flags', () => {
   it('--help lists every flag with its default', () => {
@@ -42,16 +43,16 @@ describe('flags', () => {
       try {
         parseFlags(argv, {});
       } catch (error) {
-        expect(FlagError.isFlagError(error)).toBe(true);
-        return (error as FlagError).flag;
+        expect(InvalidArgumentError.isInstance(error)).toBe(true);
+        return (error as InvalidArgumentError).field;
       }
       return undefined;
     };
-    expect(flagOf([])).toBe('node-name');
-    expect(flagOf(['--node-name=a', '--num-devices=x'])).toBe('num-devices');
-    expect(flagOf(['--node-name=a', '--num-devices=200'])).toBe('num-devices');
-    expect(flagOf(['--node-name=a', '--partitions=8'])).toBe('partitions');
-    expect(flagOf(['--node-name=a', '--log-level=loud'])).toBe('log-level');
+    expect(flagOf([])).toBe('--node-name');
+    expect(flagOf(['--node-name=a', '--num-devices=x'])).toBe('--num-devices');
+    expect(flagOf(['--node-name=a', '--num-devices=200'])).toBe('--num-devices');
+    expect(flagOf(['--node-name=a', '--partitions=8'])).toBe('--partitions');
+    expect(flagOf(['--node-name=a', '--log-level=loud'])).toBe('--log-level');
     expect(flagOf(['--node-name=a', '--bogus'])).toBe('flags');
   });
 });

@@ -1,6 +1,6 @@
 //! Command-line flags of ctrlkit-dra-example-driver.
 
-import { parseArgs } from 'node:util';
+import { type FlagTable, flagUsage, InvalidArgumentError, parseFlagTable } from '@ctrlkit/runtime';
 import { DEFAULT_NUM_DEVICES } from './devices.js';
 
 /** The parsed flags. */
@@ -15,154 +15,92 @@ export interface Flags {
   help: boolean;
 }
 
-interface FlagSpec {
-  name: string;
-  key: keyof Flags;
-  type: 'string' | 'boolean';
-  env?: string;
-  default: string;
-  usage: string;
-}
-
-const specs: FlagSpec[] = [
-  {
-    name: 'kubeconfig',
-    key: 'kubeconfig',
+const FLAGS = {
+  kubeconfig: {
     type: 'string',
     default: '',
-    usage: 'kubeconfig file; empty: KUBECONFIG, in-cluster, then ~/.kube/config',
+    help: 'kubeconfig file; empty: KUBECONFIG, in-cluster, then ~/.kube/config',
   },
-  {
-    name: 'node-name',
-    key: 'nodeName',
+  'node-name': {
     type: 'string',
     env: 'NODE_NAME',
     default: '',
-    usage: 'the node whose GPUs are published (required; env NODE_NAME)',
+    help: 'the node whose GPUs are published (required; env NODE_NAME)',
   },
-  {
-    name: 'num-devices',
-    key: 'numDevices',
-    type: 'string',
+  'num-devices': {
+    type: 'integer',
     env: 'NUM_DEVICES',
-    default: String(DEFAULT_NUM_DEVICES),
-    usage: 'simulated GPUs on the node (env NUM_DEVICES)',
+    default: DEFAULT_NUM_DEVICES,
+    min: 0,
+    help: 'simulated GPUs on the node (env NUM_DEVICES)',
   },
-  {
-    name: 'partitions',
-    key: 'partitions',
-    type: 'string',
+  partitions: {
+    type: 'integer',
     env: 'PARTITIONS',
-    default: '0',
-    usage: 'partitions per GPU, published with shared counters; 0 for whole GPUs only',
+    default: 0,
+    min: 0,
+    help: 'partitions per GPU, published with shared counters; 0 for whole GPUs only',
   },
-  {
-    name: 'metrics-bind-address',
-    key: 'metricsBindAddress',
+  'metrics-bind-address': {
     type: 'string',
     default: ':8080',
-    usage: "address of /metrics; '0' turns it off",
+    help: "address of /metrics; '0' turns it off",
   },
-  {
-    name: 'health-probe-bind-address',
-    key: 'healthProbeBindAddress',
+  'health-probe-bind-address': {
     type: 'string',
     default: ':8081',
-    usage: "address of /healthz and /readyz; '0' turns it off",
+    help: "address of /healthz and /readyz; '0' turns it off",
   },
-  {
-    name: 'log-level',
-    key: 'logLevel',
+  'log-level': {
     type: 'string',
     default: 'info',
-    usage: 'trace, debug, info, warn, error or fatal (JSON lines on stdout)',
+    help: 'trace, debug, info, warn, error or fatal (JSON lines on stdout)',
   },
-  {
-    name: 'help',
-    key: 'help',
-    type: 'boolean',
-    default: 'false',
-    usage: 'print this help and exit',
-  },
-];
-
-/** A flag value that cannot be used; `flag` names it. */
-export class FlagError extends Error {
-  readonly reason = 'InvalidFlag' as const;
-  readonly flag: string;
-  constructor(flag: string, problem: string) {
-    super(`--${flag}: ${problem}`);
-    this.name = 'FlagError';
-    this.flag = flag;
-  }
-
-  /** True for a FlagError. */
-  static isFlagError(value: unknown): value is FlagError {
-    return value instanceof Error && (value as { reason?: unknown }).reason === 'InvalidFlag';
-  }
-}
+  help: { type: 'boolean', default: false, help: 'print this help and exit' },
+} satisfies FlagTable;
 
 /** The `--help` text: every flag with its default. */
 export function usage(): string {
-  const lines = [
-    'Usage: ctrlkit-dra-example-driver [flags]',
-    '',
-    'Publishes simulated GPUs of one node as DRA ResourceSlices (driver gpu.example.com).',
-    '',
-    'Flags:',
-  ];
-  for (const spec of specs) {
-    const def = spec.type === 'boolean' ? spec.default : JSON.stringify(spec.default);
-    lines.push(`  --${spec.name.padEnd(27)} ${spec.usage} (default ${def})`);
-  }
-  return `${lines.join('\n')}\n`;
+  return flagUsage(FLAGS, {
+    header: [
+      'Usage: ctrlkit-dra-example-driver [flags]',
+      '',
+      'Publishes simulated GPUs of one node as DRA ResourceSlices (driver gpu.example.com).',
+    ],
+    column: 32,
+    placeholder: '',
+    quoteDefaults: true,
+  });
 }
 
 const logLevels = new Set(['trace', 'debug', 'info', 'warn', 'error', 'fatal']);
 
-function nonNegativeInteger(flag: string, text: string): number {
-  if (!/^\d+$/.test(text))
-    throw new FlagError(flag, `must be an integer >= 0, got ${JSON.stringify(text)}`);
-  return Number(text);
-}
-
-/** Parses `argv` (without node and script), falling back to `env` and the defaults. */
+/**
+ * Parses `argv` (without node and script), falling back to `env` and the defaults; throws
+ * InvalidArgumentError naming a bad flag.
+ */
 export function parseFlags(argv: readonly string[], env: NodeJS.ProcessEnv = process.env): Flags {
-  let values: Record<string, string | boolean | undefined>;
-  try {
-    values = parseArgs({
-      args: [...argv],
-      options: Object.fromEntries(specs.map((s) => [s.name, { type: s.type }])),
-      strict: true,
-      allowPositionals: false,
-    }).values;
-  } catch (error) {
-    throw new FlagError('flags', (error as Error).message);
-  }
-  const text = (spec: FlagSpec): string =>
-    (values[spec.name] as string | undefined) ??
-    (spec.env ? env[spec.env] : undefined) ??
-    spec.default;
-  const get = (name: string) => text(specs.find((s) => s.name === name) as FlagSpec);
+  const values = parseFlagTable(FLAGS, argv, env);
   const flags: Flags = {
-    kubeconfig: get('kubeconfig'),
-    nodeName: get('node-name'),
-    numDevices: nonNegativeInteger('num-devices', get('num-devices')),
-    partitions: nonNegativeInteger('partitions', get('partitions')),
-    metricsBindAddress: get('metrics-bind-address'),
-    healthProbeBindAddress: get('health-probe-bind-address'),
-    logLevel: get('log-level'),
-    help: values.help === true,
+    kubeconfig: values.kubeconfig,
+    nodeName: values['node-name'],
+    numDevices: values['num-devices'],
+    partitions: values.partitions,
+    metricsBindAddress: values['metrics-bind-address'],
+    healthProbeBindAddress: values['health-probe-bind-address'],
+    logLevel: values['log-level'],
+    help: values.help,
   };
   if (flags.help) return flags;
-  if (flags.nodeName === '') throw new FlagError('node-name', 'is required (or set NODE_NAME)');
+  if (flags.nodeName === '')
+    throw new InvalidArgumentError('--node-name', 'is required (or set NODE_NAME)');
   if (!logLevels.has(flags.logLevel))
-    throw new FlagError('log-level', `must be one of ${[...logLevels].join(', ')}`);
+    throw new InvalidArgumentError('--log-level', `must be one of ${[...logLevels].join(', ')}`);
   if (flags.numDevices > 128)
-    throw new FlagError('num-devices', 'at most 128 GPUs fit one ResourceSlice');
+    throw new InvalidArgumentError('--num-devices', 'at most 128 GPUs fit one ResourceSlice');
   if (flags.partitions > 0 && flags.numDevices * (flags.partitions + 1) > 64) {
-    throw new FlagError(
-      'partitions',
+    throw new InvalidArgumentError(
+      '--partitions',
       'num-devices × (partitions + 1) must be at most 64 (devices consuming counters per slice)',
     );
   }

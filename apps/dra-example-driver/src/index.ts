@@ -13,4 +13,4 @@ export {
   nodeSeed,
 } from './devices.js';
 export { addDriver } from './driver.js';
-export { FlagError, type Flags, parseFlags, usage } from './flags.js';
+export { type Flags, parseFlags, usage } from './flags.js';

@@ -1,8 +1,13 @@
 //! The command line of ctrlkit-migration-controller: every flag with its default and help.
 
-import { parseArgs } from 'node:util';
 import { MAX_VM_INFLIGHT } from '@ctrlkit/plan-migration';
-import { DEFAULT_HEALTH_PROBE_BIND_ADDRESS, DEFAULT_METRICS_BIND_ADDRESS } from '@ctrlkit/runtime';
+import {
+  DEFAULT_HEALTH_PROBE_BIND_ADDRESS,
+  DEFAULT_METRICS_BIND_ADDRESS,
+  type FlagTable,
+  flagUsage,
+  parseFlagTable,
+} from '@ctrlkit/runtime';
 import { InvalidArgumentError } from '@ctrlkit/workqueue';
 
 /** The Lease name used with `--leader-elect` by default. */
@@ -31,16 +36,8 @@ export interface Flags {
   help: boolean;
 }
 
-interface FlagSpec {
-  type: 'string' | 'boolean';
-  default: string | boolean | undefined;
-  help: string;
-  /** Another spelling of this flag (shown in the help, same value). */
-  alias?: string;
-}
-
 /** Every flag: name, default (shown by --help), help text. */
-export const FLAGS: Record<string, FlagSpec> = {
+export const FLAGS = {
   kubeconfig: {
     type: 'string',
     default: undefined,
@@ -62,8 +59,10 @@ export const FLAGS: Record<string, FlagSpec> = {
     help: "namespace of the Lease; when unset: the pod's namespace (required outside a cluster)",
   },
   'max-vm-inflight': {
-    type: 'string',
-    default: String(MAX_VM_INFLIGHT),
+    type: 'integer',
+    default: MAX_VM_INFLIGHT,
+    min: 1,
+    env: 'MAX_VM_INFLIGHT',
     help: 'VMs migrated at once per source provider (Forklift MAX_VM_INFLIGHT; env MAX_VM_INFLIGHT)',
   },
   'metrics-bind-address': {
@@ -94,25 +93,20 @@ export const FLAGS: Record<string, FlagSpec> = {
     help: `${LOG_LEVELS.join(', ')} (JSON lines on stdout)`,
   },
   help: { type: 'boolean', default: false, help: 'print this help and exit' },
-};
+} satisfies FlagTable;
 
 /** The text of `--help`. */
 export function usage(): string {
-  const lines = [
-    'Usage: ctrlkit-migration-controller [flags]',
-    '',
-    "Runs Forklift's Plan, Migration, Provider, NetworkMap, StorageMap and Hook controllers",
-    '(group forklift.ctrlkit.dev) on one manager.',
-    '',
-    'Flags:',
-  ];
-  for (const [name, spec] of Object.entries(FLAGS)) {
-    const value = spec.type === 'boolean' ? '' : ' <value>';
-    const shown = spec.default === undefined ? '(none)' : JSON.stringify(spec.default);
-    const names = spec.alias ? `--${name}, --${spec.alias}` : `--${name}`;
-    lines.push(`${`  ${names}${value}`.padEnd(56)}${spec.help} (default ${shown})`);
-  }
-  return `${lines.join('\n')}\n`;
+  return flagUsage(FLAGS, {
+    header: [
+      'Usage: ctrlkit-migration-controller [flags]',
+      '',
+      "Runs Forklift's Plan, Migration, Provider, NetworkMap, StorageMap and Hook controllers",
+      '(group forklift.ctrlkit.dev) on one manager.',
+    ],
+    column: 56,
+    quoteDefaults: true,
+  });
 }
 
 /**
@@ -120,63 +114,29 @@ export function usage(): string {
  * the defaults; throws InvalidArgumentError naming a bad flag.
  */
 export function parseFlags(argv: readonly string[], env: NodeJS.ProcessEnv = process.env): Flags {
-  const options: Record<string, { type: 'string' | 'boolean' }> = {};
-  for (const [name, spec] of Object.entries(FLAGS)) {
-    options[name] = { type: spec.type };
-    if (spec.alias) options[spec.alias] = { type: spec.type };
-  }
-  let values: Record<string, string | boolean | undefined>;
-  try {
-    values = parseArgs({ args: [...argv], options, allowPositionals: false, strict: true })
-      .values as never;
-  } catch (error) {
-    throw new InvalidArgumentError('flags', (error as Error).message);
-  }
-  const text = (name: string): string | undefined => {
-    const spec = FLAGS[name] as FlagSpec;
-    const own = values[name] as string | undefined;
-    const alias = spec.alias ? (values[spec.alias] as string | undefined) : undefined;
-    if (own !== undefined && alias !== undefined && own !== alias) {
-      throw new InvalidArgumentError(
-        `--${name}`,
-        `--${name} and --${spec.alias} disagree (${own} vs ${alias})`,
-      );
-    }
-    return own ?? alias ?? (spec.default as string | undefined);
-  };
-  const inflightText =
-    (values['max-vm-inflight'] as string | undefined) ??
-    env.MAX_VM_INFLIGHT ??
-    String(MAX_VM_INFLIGHT);
-  const maxVmInflight = Number(inflightText);
-  if (!/^\d+$/.test(inflightText) || maxVmInflight < 1) {
-    throw new InvalidArgumentError(
-      '--max-vm-inflight',
-      `must be an integer >= 1, got ${JSON.stringify(inflightText)}`,
-    );
-  }
-  const logLevel = text('log-level') as Flags['logLevel'];
+  const values = parseFlagTable(FLAGS, argv, env);
+  const logLevel = values['log-level'] as Flags['logLevel'];
   if (!LOG_LEVELS.includes(logLevel)) {
     throw new InvalidArgumentError(
       '--log-level',
       `unknown level "${logLevel}" (known: ${LOG_LEVELS.join(', ')})`,
     );
   }
-  const leaderElectionId = text('leader-election-id') as string;
+  const leaderElectionId = values['leader-election-id'];
   if (!/^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$/.test(leaderElectionId)) {
     throw new InvalidArgumentError(
       '--leader-election-id',
       `"${leaderElectionId}" is not a valid Lease name`,
     );
   }
-  const ovaCatalogPath = text('ova-catalog-path') as string;
+  const ovaCatalogPath = values['ova-catalog-path'];
   if (!ovaCatalogPath.startsWith('/')) {
     throw new InvalidArgumentError(
       '--ova-catalog-path',
       `must be an absolute path, got ${JSON.stringify(ovaCatalogPath)}`,
     );
   }
-  const destination = text('destination') as Flags['destination'];
+  const destination = values.destination as Flags['destination'];
   if (!DESTINATIONS.includes(destination)) {
     throw new InvalidArgumentError(
       '--destination',
@@ -184,16 +144,16 @@ export function parseFlags(argv: readonly string[], env: NodeJS.ProcessEnv = pro
     );
   }
   return {
-    kubeconfig: text('kubeconfig'),
-    leaderElect: values['leader-elect'] === true,
+    kubeconfig: values.kubeconfig,
+    leaderElect: values['leader-elect'],
     leaderElectionId,
-    leaderElectionNamespace: text('leader-election-namespace'),
-    maxVmInflight,
-    metricsBindAddress: text('metrics-bind-address') as string,
-    healthProbeBindAddress: text('health-probe-bind-address') as string,
+    leaderElectionNamespace: values['leader-election-namespace'],
+    maxVmInflight: values['max-vm-inflight'],
+    metricsBindAddress: values['metrics-bind-address'],
+    healthProbeBindAddress: values['health-probe-bind-address'],
     ovaCatalogPath,
     destination,
     logLevel,
-    help: values.help === true,
+    help: values.help,
   };
 }

@@ -1,12 +1,12 @@
 //! The command line of ctrlkit-virtual-kubelet: every flag with its default and help.
 
 import { hostname } from 'node:os';
-import { parseArgs } from 'node:util';
 import {
   DEFAULT_LEASE_DURATION_SECONDS,
   DEFAULT_PING_INTERVAL_MS,
   DEFAULT_STATUS_UPDATE_INTERVAL_MS,
 } from '@ctrlkit/node-controller';
+import { type FlagTable, flagUsage, parseFlagTable } from '@ctrlkit/runtime';
 import { InvalidArgumentError } from '@ctrlkit/workqueue';
 
 /** The parsed flags. */
@@ -33,14 +33,8 @@ export interface Flags {
   help: boolean;
 }
 
-interface FlagSpec {
-  type: 'string' | 'boolean';
-  default: string | boolean | undefined;
-  help: string;
-}
-
 /** Every flag: name, default (shown by --help), help text. */
-export const FLAGS: Record<string, FlagSpec> = {
+export const FLAGS = {
   kubeconfig: {
     type: 'string',
     default: undefined,
@@ -52,25 +46,28 @@ export const FLAGS: Record<string, FlagSpec> = {
     default: 'mock',
     help: 'provider that runs the pods: mock, or process (each container a local child process)',
   },
-  'pod-sync-workers': { type: 'string', default: '10', help: 'workers per pod queue' },
+  'pod-sync-workers': { type: 'integer', default: 10, min: 1, help: 'workers per pod queue' },
   'enable-node-lease': {
     type: 'boolean',
     default: true,
     help: 'renew a Lease in kube-node-lease (--no-enable-node-lease to turn off)',
   },
   'node-lease-duration-seconds': {
-    type: 'string',
-    default: String(DEFAULT_LEASE_DURATION_SECONDS),
+    type: 'integer',
+    default: DEFAULT_LEASE_DURATION_SECONDS,
+    min: 1,
     help: 'node lease duration in seconds; renewed every 25%',
   },
   'node-ping-interval': {
-    type: 'string',
-    default: String(DEFAULT_PING_INTERVAL_MS),
+    type: 'integer',
+    default: DEFAULT_PING_INTERVAL_MS,
+    min: 1,
     help: 'ms between provider pings (and status updates without a lease)',
   },
   'node-status-update-interval': {
-    type: 'string',
-    default: String(DEFAULT_STATUS_UPDATE_INTERVAL_MS),
+    type: 'integer',
+    default: DEFAULT_STATUS_UPDATE_INTERVAL_MS,
+    min: 1,
     help: 'ms between node status updates when the lease is on',
   },
   'metrics-addr': {
@@ -89,8 +86,9 @@ export const FLAGS: Record<string, FlagSpec> = {
     help: "the node's InternalIP; default: the first non-loopback IPv4 address, $VKUBELET_POD_IP",
   },
   'listen-port': {
-    type: 'string',
-    default: '10250',
+    type: 'integer',
+    default: 10250,
+    min: 1,
     help: "the node's kubelet port (daemonEndpoints.kubeletEndpoint.Port)",
   },
   'tls-cert-file': {
@@ -119,8 +117,9 @@ export const FLAGS: Record<string, FlagSpec> = {
     help: 'client-side requests per second to the apiserver',
   },
   'kube-api-burst': {
-    type: 'string',
-    default: '100',
+    type: 'integer',
+    default: 100,
+    min: 1,
     help: 'client-side burst of requests to the apiserver',
   },
   'log-level': {
@@ -129,56 +128,24 @@ export const FLAGS: Record<string, FlagSpec> = {
     help: 'trace, debug, info, warn, error or fatal (JSON lines on stdout)',
   },
   help: { type: 'boolean', default: false, help: 'print this help and exit' },
-};
+} satisfies FlagTable;
 
 /** The text of `--help`. */
 export function usage(): string {
-  const lines = [
-    'Usage: ctrlkit-virtual-kubelet [flags]',
-    '',
-    'A virtual Kubernetes node whose pods run on a provider.',
-    '',
-    'Flags:',
-  ];
-  for (const [name, spec] of Object.entries(FLAGS)) {
-    const value = spec.type === 'boolean' ? '' : ' <value>';
-    const shown = spec.default === undefined ? '(none)' : String(spec.default);
-    const flag = `  --${name}${value}`.padEnd(44);
-    lines.push(`${flag}${spec.help} (default ${shown})`);
-  }
-  return `${lines.join('\n')}\n`;
+  return flagUsage(FLAGS, {
+    header: [
+      'Usage: ctrlkit-virtual-kubelet [flags]',
+      '',
+      'A virtual Kubernetes node whose pods run on a provider.',
+    ],
+    column: 44,
+  });
 }
 
 /** Parses `argv` (without node and script); throws InvalidArgumentError naming a bad flag. */
 export function parseFlags(argv: string[]): Flags {
-  const options = Object.fromEntries(
-    Object.entries(FLAGS).map(([name, spec]) => [
-      name,
-      { type: spec.type, ...(spec.default === undefined ? {} : { default: spec.default }) },
-    ]),
-  ) as NonNullable<NonNullable<Parameters<typeof parseArgs>[0]>['options']>;
-  let values: Record<string, string | boolean | undefined>;
-  try {
-    values = parseArgs({
-      args: argv,
-      options,
-      allowPositionals: false,
-      allowNegative: true,
-      strict: true,
-    }).values as never;
-  } catch (error) {
-    throw new InvalidArgumentError('flags', (error as Error).message);
-  }
-  const int = (name: string, min: number): number => {
-    const n = Number(values[name]);
-    if (!Number.isInteger(n) || n < min)
-      throw new InvalidArgumentError(
-        `--${name}`,
-        `must be an integer >= ${min}, got ${values[name]}`,
-      );
-    return n;
-  };
-  const num = (name: string, min: number, max = Infinity): number => {
+  const values = parseFlagTable(FLAGS, argv);
+  const num = (name: keyof typeof FLAGS, min: number, max = Infinity): number => {
     const n = Number(values[name]);
     if (!(n >= min && n <= max))
       throw new InvalidArgumentError(
@@ -187,17 +154,17 @@ export function parseFlags(argv: string[]): Flags {
       );
     return n;
   };
-  const provider = values.provider as string;
+  const provider = values.provider;
   if (provider !== 'mock' && provider !== 'process')
     throw new InvalidArgumentError(
       '--provider',
       `unknown provider "${provider}" (known: mock, process)`,
     );
-  const logLevel = values['log-level'] as string;
+  const logLevel = values['log-level'];
   if (!['trace', 'debug', 'info', 'warn', 'error', 'fatal'].includes(logLevel)) {
     throw new InvalidArgumentError('--log-level', `unknown level "${logLevel}"`);
   }
-  const nodename = values.nodename as string;
+  const nodename = values.nodename;
   if (!/^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$/.test(nodename)) {
     throw new InvalidArgumentError(
       '--nodename',
@@ -211,25 +178,25 @@ export function parseFlags(argv: string[]): Flags {
     );
   }
   return {
-    kubeconfig: values.kubeconfig as string | undefined,
+    kubeconfig: values.kubeconfig,
     nodename,
-    provider: provider as Flags['provider'],
-    podSyncWorkers: int('pod-sync-workers', 1),
-    enableNodeLease: values['enable-node-lease'] as boolean,
-    nodeLeaseDurationSeconds: int('node-lease-duration-seconds', 1),
-    nodePingIntervalMs: int('node-ping-interval', 1),
-    nodeStatusUpdateIntervalMs: int('node-status-update-interval', 1),
-    metricsAddr: values['metrics-addr'] as string,
-    healthzAddr: values['healthz-addr'] as string,
-    internalIP: values['internal-ip'] as string | undefined,
-    listenPort: int('listen-port', 1),
-    tlsCertFile: values['tls-cert-file'] as string | undefined,
-    tlsKeyFile: values['tls-key-file'] as string | undefined,
+    provider,
+    podSyncWorkers: values['pod-sync-workers'],
+    enableNodeLease: values['enable-node-lease'],
+    nodeLeaseDurationSeconds: values['node-lease-duration-seconds'],
+    nodePingIntervalMs: values['node-ping-interval'],
+    nodeStatusUpdateIntervalMs: values['node-status-update-interval'],
+    metricsAddr: values['metrics-addr'],
+    healthzAddr: values['healthz-addr'],
+    internalIP: values['internal-ip'],
+    listenPort: values['listen-port'],
+    tlsCertFile: values['tls-cert-file'],
+    tlsKeyFile: values['tls-key-file'],
     mockStartLatencyMs: num('mock-start-latency', 0),
     mockCreateFailureRate: num('mock-create-failure-rate', 0, 1),
     kubeApiQps: num('kube-api-qps', 1),
-    kubeApiBurst: int('kube-api-burst', 1),
+    kubeApiBurst: values['kube-api-burst'],
     logLevel: logLevel as Flags['logLevel'],
-    help: values.help as boolean,
+    help: values.help,
   };
 }
