@@ -14,13 +14,18 @@ import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Migration } from './api/migration.js';
 import type { Plan } from './api/plan.js';
 import { LABEL_RESOURCE } from './configmap-destination.js';
-import { API_VERSION, forkliftCrds, GROUP, PLURALS, VERSION } from './crds.js';
+import { forkliftCrds, GROUP, PLURALS, VERSION } from './crds.js';
+import {
+  createForklift,
+  createReady,
+  getForklift,
+  waitFor,
+} from './internal/forklift-test-objects.js';
 import { LABEL_PLAN_NAME, LABEL_PLAN_NAMESPACE } from './labels.js';
 import { PlanController } from './plan-controller.js';
 import { SimulatedSource } from './simulated-source.js';
 
 const mergePatch = setHeaderOptions('Content-Type', PatchStrategy.MergePatch);
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 let kubeConfig: KubeConfig;
 let custom: CustomObjectsApi;
 let core: CoreV1Api;
@@ -37,49 +42,6 @@ afterEach(() => {
   for (const s of stops.splice(0)) s.abort();
 });
 
-async function waitFor<T>(
-  what: string,
-  get: () => Promise<T>,
-  ok: (v: T) => boolean,
-  timeoutMs = 30_000,
-): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  let last: T | undefined;
-  while (Date.now() < deadline) {
-    last = await get();
-    if (ok(last)) return last;
-    await sleep(50);
-  }
-  throw new Error(`timed out waiting for ${what}: ${JSON.stringify(last)?.slice(0, 2000)}`);
-}
-
-const create = (kind: keyof typeof PLURALS, namespace: string, body: object) =>
-  custom.createNamespacedCustomObject({
-    group: GROUP,
-    version: VERSION,
-    plural: PLURALS[kind],
-    namespace,
-    body: { apiVersion: API_VERSION, kind, ...body },
-  });
-const get = <T>(kind: keyof typeof PLURALS, namespace: string, name: string) =>
-  custom.getNamespacedCustomObject({
-    group: GROUP,
-    version: VERSION,
-    plural: PLURALS[kind],
-    namespace,
-    name,
-  }) as Promise<T>;
-const ready = {
-  conditions: [
-    {
-      type: 'Ready',
-      status: 'True',
-      category: 'Required',
-      lastTransitionTime: new Date().toISOString().replace(/\.\d+Z/, 'Z'),
-    },
-  ],
-  observedGeneration: 1,
-};
 const trueTypes = (o: { status?: { conditions?: Array<{ type: string; status: string }> } }) =>
   (o.status?.conditions ?? []).filter((c) => c.status === 'True').map((c) => c.type);
 
@@ -126,20 +88,7 @@ async function setup(options: {
       },
     ],
   ];
-  for (const [kind, name, body] of objects) {
-    await create(kind, namespace, { metadata: { name }, ...body });
-    await custom.patchNamespacedCustomObjectStatus(
-      {
-        group: GROUP,
-        version: VERSION,
-        plural: PLURALS[kind],
-        namespace,
-        name,
-        body: { status: ready },
-      },
-      mergePatch,
-    );
-  }
+  await createReady(custom, namespace, objects);
   const source = new SimulatedSource({
     clock: realClock,
     copyRateMiBPerSecond: options.rate ?? 2000,
@@ -179,7 +128,7 @@ async function setup(options: {
     return { controller, stop, done };
   };
   const plan = async (vms = Array.from({ length: options.vms }, (_, i) => ({ id: `vm-${i}` }))) =>
-    create('Plan', namespace, {
+    createForklift(custom, 'Plan', namespace, {
       metadata: { name: 'plan' },
       spec: {
         provider: { source: { name: 'src' }, destination: { name: 'host' } },
@@ -191,13 +140,13 @@ async function setup(options: {
   let seq = 0;
   const migration = async (spec: object = {}) => {
     const name = `m${++seq}`;
-    await create('Migration', namespace, {
+    await createForklift(custom, 'Migration', namespace, {
       metadata: { name },
       spec: { plan: { name: 'plan' }, ...spec },
     });
     return name;
   };
-  const readPlan = () => get<Plan>('Plan', namespace, 'plan');
+  const readPlan = () => getForklift<Plan>(custom, 'Plan', namespace, 'plan');
   const untilPlan = (what: string, ok: (p: Plan) => boolean, timeoutMs?: number) =>
     waitFor(what, readPlan, ok, timeoutMs);
   const targetObjects = async (resource: 'vm' | 'disk') =>
@@ -245,7 +194,7 @@ describe('PlanController against a real apiserver', () => {
     }
     const mig = await waitFor(
       'Migration mirror',
-      () => get<Migration>('Migration', t.namespace, m),
+      () => getForklift<Migration>(custom, 'Migration', t.namespace, m),
       (x) => trueTypes(x).includes('Succeeded'),
     );
     expect(mig.status?.vms).toHaveLength(10);
@@ -346,7 +295,7 @@ describe('PlanController against a real apiserver', () => {
     });
     expect(p.status?.conditions?.find((c) => c.type === 'DuplicateVM')?.reason).toBe('NotUnique');
     expect(trueTypes(p)).not.toContain('Ready');
-    await sleep(500);
+    await new Promise((resolve) => setTimeout(resolve, 500)); // nothing may start meanwhile
     expect((await t.readPlan()).status?.migration).toBeUndefined();
   });
 
@@ -397,7 +346,7 @@ describe('PlanController against a real apiserver', () => {
 
   it('the apiserver rejects what the schema can: a targetNamespace that is not DNS-1123', async () => {
     const namespace = await createTestNamespace(kubeConfig, 'schema-');
-    const error = await create('Plan', namespace, {
+    const error = await createForklift(custom, 'Plan', namespace, {
       metadata: { name: 'bad' },
       spec: {
         provider: { source: { name: 's' }, destination: { name: 'd' } },

@@ -2,18 +2,13 @@ import { createTestNamespace, installCRDs } from '@ctrlkit/envtest';
 import { testKubeConfig } from '@ctrlkit/envtest/vitest';
 import { SharedInformerFactory } from '@ctrlkit/runtime';
 import { realClock } from '@ctrlkit/workqueue';
-import {
-  CoreV1Api,
-  CustomObjectsApi,
-  type KubeConfig,
-  PatchStrategy,
-  setHeaderOptions,
-} from '@kubernetes/client-node';
+import { CoreV1Api, CustomObjectsApi, type KubeConfig } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Builder } from '../adapter.js';
 import type { Plan } from '../api/plan.js';
 import type { Ref } from '../api/ref.js';
-import { API_VERSION, forkliftCrds, GROUP, PLURALS, VERSION } from '../crds.js';
+import { forkliftCrds, GROUP, PLURALS, VERSION } from '../crds.js';
+import { createForklift, createReady, waitFor } from '../internal/forklift-test-objects.js';
 import { PlanController } from '../plan-controller.js';
 import { SimulatedSource } from '../simulated-source.js';
 import { CdiSimulator } from '../testing/cdi-simulator.js';
@@ -22,8 +17,6 @@ import { PodJobSimulator } from '../testing/pod-job-simulator.js';
 import { kubevirtCrds, VIRTUAL_MACHINES, type VirtualMachine } from './crds.js';
 import { KubeVirtDestination } from './kubevirt-destination.js';
 
-const mergePatch = setHeaderOptions('Content-Type', PatchStrategy.MergePatch);
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 let kubeConfig: KubeConfig;
 let custom: CustomObjectsApi;
 let core: CoreV1Api;
@@ -38,25 +31,6 @@ beforeAll(async () => {
 
 afterAll(() => stop.abort());
 
-async function waitFor<T>(what: string, get: () => Promise<T>, ok: (v: T) => boolean): Promise<T> {
-  const deadline = Date.now() + 60_000;
-  let last: T | undefined;
-  while (Date.now() < deadline) {
-    last = await get();
-    if (ok(last)) return last;
-    await sleep(50);
-  }
-  throw new Error(`timed out waiting for ${what}: ${JSON.stringify(last)?.slice(0, 3000)}`);
-}
-
-const create = (kind: keyof typeof PLURALS, namespace: string, body: object) =>
-  custom.createNamespacedCustomObject({
-    group: GROUP,
-    version: VERSION,
-    plural: PLURALS[kind],
-    namespace,
-    body: { apiVersion: API_VERSION, kind, ...body },
-  });
 const trueTypes = (o: { conditions?: Array<{ type: string; status: string }> } | undefined) =>
   (o?.conditions ?? []).filter((c) => c.status === 'True').map((c) => c.type);
 
@@ -89,31 +63,7 @@ describe('guest conversion through virt-v2v (an ova source)', () => {
         },
       ],
     ];
-    const ready = {
-      conditions: [
-        {
-          type: 'Ready',
-          status: 'True',
-          category: 'Required',
-          lastTransitionTime: new Date().toISOString().replace(/\.\d+Z/, 'Z'),
-        },
-      ],
-      observedGeneration: 1,
-    };
-    for (const [kind, name, body] of objects) {
-      await create(kind, namespace, { metadata: { name }, ...body });
-      await custom.patchNamespacedCustomObjectStatus(
-        {
-          group: GROUP,
-          version: VERSION,
-          plural: PLURALS[kind],
-          namespace,
-          name,
-          body: { status: ready },
-        },
-        mergePatch,
-      );
-    }
+    await createReady(custom, namespace, objects);
     // A stub OVA source: the simulated inventory, its power and tasks, and an OVA pod environment.
     const inventory = new SimulatedSource({
       clock: realClock,
@@ -161,7 +111,7 @@ describe('guest conversion through virt-v2v (an ova source)', () => {
     for (const r of [cdi, kubevirt, pods, controller]) void r.run(stop.signal);
     factory.start(stop.signal);
 
-    await create('Plan', namespace, {
+    await createForklift(custom, 'Plan', namespace, {
       metadata: { name: 'plan' },
       spec: {
         provider: route,
@@ -170,7 +120,7 @@ describe('guest conversion through virt-v2v (an ova source)', () => {
         vms: [{ id: 'vm-0' }, { id: 'vm-1' }],
       },
     });
-    await create('Migration', namespace, {
+    await createForklift(custom, 'Migration', namespace, {
       metadata: { name: 'm1' },
       spec: { plan: { name: 'plan' } },
     });

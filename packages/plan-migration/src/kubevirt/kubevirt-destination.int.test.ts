@@ -14,7 +14,8 @@ import {
 } from '@kubernetes/client-node';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Plan } from '../api/plan.js';
-import { API_VERSION, forkliftCrds, GROUP, PLURALS, VERSION } from '../crds.js';
+import { forkliftCrds, GROUP, PLURALS, VERSION } from '../crds.js';
+import { createForklift, createReady, waitFor } from '../internal/forklift-test-objects.js';
 import { PlanController } from '../plan-controller.js';
 import { SimulatedSource } from '../simulated-source.js';
 import { CdiSimulator } from '../testing/cdi-simulator.js';
@@ -31,7 +32,6 @@ import { JobHookRunner } from './job-hook-runner.js';
 import { KubeVirtDestination } from './kubevirt-destination.js';
 
 const mergePatch = setHeaderOptions('Content-Type', PatchStrategy.MergePatch);
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 let kubeConfig: KubeConfig;
 let custom: CustomObjectsApi;
 let core: CoreV1Api;
@@ -48,36 +48,6 @@ afterEach(() => {
   for (const s of stops.splice(0)) s.abort();
 });
 
-async function waitFor<T>(what: string, get: () => Promise<T>, ok: (v: T) => boolean): Promise<T> {
-  const deadline = Date.now() + 60_000;
-  let last: T | undefined;
-  while (Date.now() < deadline) {
-    last = await get();
-    if (ok(last)) return last;
-    await sleep(50);
-  }
-  throw new Error(`timed out waiting for ${what}: ${JSON.stringify(last)?.slice(0, 3000)}`);
-}
-
-const create = (kind: keyof typeof PLURALS, namespace: string, body: object) =>
-  custom.createNamespacedCustomObject({
-    group: GROUP,
-    version: VERSION,
-    plural: PLURALS[kind],
-    namespace,
-    body: { apiVersion: API_VERSION, kind, ...body },
-  });
-const ready = {
-  conditions: [
-    {
-      type: 'Ready',
-      status: 'True',
-      category: 'Required',
-      lastTransitionTime: new Date().toISOString().replace(/\.\d+Z/, 'Z'),
-    },
-  ],
-  observedGeneration: 1,
-};
 const trueTypes = (o: { conditions?: Array<{ type: string; status: string }> } | undefined) =>
   (o?.conditions ?? []).filter((c) => c.status === 'True').map((c) => c.type);
 const vmStatus = (p: Plan, id: string) => p.status?.migration?.vms?.find((v) => v.id === id);
@@ -120,20 +90,7 @@ async function setup(
     ],
     ['Hook', 'bad', { spec: { image: 'quay.io/example/fail', deadline: 60 } }],
   ];
-  for (const [kind, name, body] of objects) {
-    await create(kind, namespace, { metadata: { name }, ...body });
-    await custom.patchNamespacedCustomObjectStatus(
-      {
-        group: GROUP,
-        version: VERSION,
-        plural: PLURALS[kind],
-        namespace,
-        name,
-        body: { status: ready },
-      },
-      mergePatch,
-    );
-  }
+  await createReady(custom, namespace, objects);
   const source = new SimulatedSource({
     clock: realClock,
     vms: ['vm-0', 'VM_1'].map((name, i) => ({
@@ -204,7 +161,7 @@ async function setup(
   runs.push(controller.run(stop.signal));
   factory.start(stop.signal);
   const plan = (spec: object) =>
-    create('Plan', namespace, {
+    createForklift(custom, 'Plan', namespace, {
       metadata: { name: 'plan' },
       spec: {
         provider: route,
@@ -214,7 +171,7 @@ async function setup(
       },
     });
   const migration = async () => {
-    await create('Migration', namespace, {
+    await createForklift(custom, 'Migration', namespace, {
       metadata: { name: 'm1' },
       spec: { plan: { name: 'plan' } },
     });
