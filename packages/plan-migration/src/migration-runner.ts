@@ -331,6 +331,16 @@ export class MigrationRunner {
     return step;
   }
 
+  /** The step of the VM's phase, marked started and Running; undefined (an error on the VM) when missing. */
+  #runningStep(vm: VMStatus): Step | undefined {
+    const step = this.#step(vm);
+    if (step !== undefined) {
+      markStarted(step, this.#c.clock);
+      step.phase = 'Running';
+    }
+    return step;
+  }
+
   #next(vm: VMStatus): void {
     nextPhase(this.#c.migrator, vm, this.#c.clock);
   }
@@ -339,11 +349,9 @@ export class MigrationRunner {
     const { plan, clock, client } = this.#c;
     switch (vm.phase) {
       case Phase.Started: {
-        const step = this.#step(vm);
+        const step = this.#runningStep(vm);
         if (step === undefined) return;
         markStarted(vm, clock);
-        markStarted(step, clock);
-        step.phase = 'Running';
         const problem = await this.#setNewName(vm);
         if (problem !== undefined) {
           addError(step, problem);
@@ -357,13 +365,11 @@ export class MigrationRunner {
       }
       case Phase.PreHook:
       case Phase.PostHook: {
-        const step = this.#step(vm);
+        const step = this.#runningStep(vm);
         if (step === undefined) {
           vm.phase = Phase.Completed;
           return;
         }
-        step.phase = 'Running';
-        markStarted(step, clock);
         const hook = (vm.hooks ?? []).find((h) => h.step === vm.phase);
         if (hook === undefined || this.#c.hookRunner === undefined) {
           addError(
@@ -414,10 +420,8 @@ export class MigrationRunner {
         return;
       }
       case Phase.AllocateDisks: {
-        const step = this.#step(vm);
+        const step = this.#runningStep(vm);
         if (step === undefined) return;
-        markStarted(step, clock);
-        step.phase = 'Running';
         if (this.#c.destination.diskTransfers === undefined) {
           addError(step, `Phase [${vm.phase}] needs a destination that reports disk transfers.`);
           return;
@@ -426,10 +430,8 @@ export class MigrationRunner {
         return;
       }
       case Phase.CreateGuestConversionPod: {
-        const step = this.#step(vm);
+        const step = this.#runningStep(vm);
         if (step === undefined) return;
-        markStarted(step, clock);
-        step.phase = 'Running';
         const conversion = this.#guestConversion(vm, step);
         if (conversion === undefined) return;
         let ready: boolean;
@@ -445,10 +447,8 @@ export class MigrationRunner {
       }
       case Phase.ConvertGuest:
       case Phase.CopyDisksVirtV2V: {
-        const step = this.#step(vm);
+        const step = this.#runningStep(vm);
         if (step === undefined) return;
-        markStarted(step, clock);
-        step.phase = 'Running';
         const conversion = this.#guestConversion(vm, step);
         if (conversion === undefined) return;
         await this.#updateConversion(vm, step, conversion);
@@ -456,10 +456,8 @@ export class MigrationRunner {
         return;
       }
       case Phase.CopyDisks: {
-        const step = this.#step(vm);
+        const step = this.#runningStep(vm);
         if (step === undefined) return;
-        markStarted(step, clock);
-        step.phase = 'Running';
         if (await this.#updateTransfer(vm, step)) {
           if (isWarm(plan)) this.#endPrecopy(vm);
           this.#next(vm);
@@ -489,11 +487,7 @@ export class MigrationRunner {
         vm.warm.precopies ??= [];
         vm.warm.precopies.push({ start: timestamp(clock), snapshot });
         if (vm.phase === Phase.CreateInitialSnapshot) {
-          const step = this.#step(vm);
-          if (step) {
-            markStarted(step, clock);
-            step.phase = 'Running';
-          }
+          this.#runningStep(vm);
           markStarted(vm, clock);
         }
         this.#next(vm);
@@ -540,10 +534,8 @@ export class MigrationRunner {
         return;
       }
       case Phase.Finalize: {
-        const step = this.#step(vm);
+        const step = this.#runningStep(vm);
         if (step === undefined) return;
-        markStarted(step, clock);
-        step.phase = 'Running';
         if (await this.#updateTransfer(vm, step)) {
           this.#endPrecopy(vm);
           this.#next(vm);
@@ -551,10 +543,8 @@ export class MigrationRunner {
         return;
       }
       case Phase.CreateVM: {
-        const step = this.#step(vm);
+        const step = this.#runningStep(vm);
         if (step === undefined) return;
-        markStarted(step, clock);
-        step.phase = 'Running';
         const target = vm.targetPowerState ?? plan.spec.targetPowerState ?? 'auto';
         const runningVM = target === 'on' || (target === 'auto' && vm.restorePowerState === 'On');
         await this.#c.ensurer.ensureVM(vm, { running: runningVM });
