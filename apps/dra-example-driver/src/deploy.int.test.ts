@@ -1,20 +1,15 @@
 // The manifests in deploy/ pass a server-side dry run against the test apiserver (the
 // Namespace is created for real first: a dry run of it would not make it exist for the rest).
 
-import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { dryRunManifests } from '@ctrlkit/envtest';
 import { testKubeConfig } from '@ctrlkit/envtest/vitest';
-import { type KubernetesObject, KubernetesObjectApi, loadAllYaml } from '@kubernetes/client-node';
 import { expect, it } from 'vitest';
 
 const deploy = join(import.meta.dirname, '..', 'deploy');
 
 it('deploy/ manifests pass a server-side dry run', async () => {
-  const api = KubernetesObjectApi.makeApiClient(testKubeConfig());
-  const objects = readdirSync(deploy)
-    .filter((f) => f.endsWith('.yaml'))
-    .sort()
-    .flatMap((f) => loadAllYaml(readFileSync(join(deploy, f), 'utf8')) as KubernetesObject[]);
+  const { objects, results } = await dryRunManifests(testKubeConfig(), deploy);
   const kinds = objects.map((o) => o.kind);
   expect(kinds).toEqual(
     expect.arrayContaining([
@@ -26,15 +21,9 @@ it('deploy/ manifests pass a server-side dry run', async () => {
       'Namespace',
     ]),
   );
-  for (const namespace of objects.filter((o) => o.kind === 'Namespace')) {
-    await api.create(namespace).catch((error: { code?: number }) => {
-      if (error.code !== 409) throw error;
-    });
-  }
-  for (const object of objects.filter((o) => o.kind !== 'Namespace')) {
-    const created = await api.create(object, undefined, 'All');
-    expect(created.metadata?.name).toBe(object.metadata?.name);
-  }
+  expect(results.map((o) => o.metadata?.name)).toEqual(
+    objects.filter((o) => o.kind !== 'Namespace').map((o) => o.metadata?.name),
+  );
   // Least privilege: the ClusterRole grants only what the controller uses.
   const role = objects.find((o) => o.kind === 'ClusterRole') as unknown as {
     rules: Array<{ resources: string[]; verbs: string[] }>;

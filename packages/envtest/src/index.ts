@@ -22,6 +22,7 @@ export { NotReadyError } from './errors/not-ready-error.js';
 export { PortInUseError } from './errors/port-in-use-error.js';
 export { ProcessExitedError } from './errors/process-exited-error.js';
 export { stderrLogger } from './logger.js';
+export { type DryRunResult, dryRunManifests } from './manifests.js';
 export { createTestNamespace, DEFAULT_TEST_NAMESPACE_PREFIX } from './namespace.js';
 export {
   type BinaryOptions,
