@@ -84,7 +84,7 @@ try {
 /** Runs every package's tests, then prints one line with the totals of all of them. */
 function runTests() {
   const results = () =>
-    ['packages', 'apps', 'examples']
+    ['packages', 'apps', 'examples', 'tests']
       .flatMap((group) => {
         const dir = join(repoRoot, group);
         return existsSync(dir) ? readdirSync(dir).map((name) => join(dir, name)) : [];

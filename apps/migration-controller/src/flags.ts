@@ -1,5 +1,6 @@
 //! The command line of ctrlkit-migration-controller: every flag with its default and help.
 
+import { InvalidArgumentError } from '@ctrlkit/core';
 import { MAX_VM_INFLIGHT } from '@ctrlkit/plan-migration';
 import {
   DEFAULT_HEALTH_PROBE_BIND_ADDRESS,
@@ -8,7 +9,6 @@ import {
   flagUsage,
   parseFlagTable,
 } from '@ctrlkit/runtime';
-import { InvalidArgumentError } from '@ctrlkit/workqueue';
 
 /** The Lease name used with `--leader-elect` by default. */
 export const DEFAULT_LEADER_ELECTION_ID = 'ctrlkit-migration-controller';

@@ -1,9 +1,9 @@
 //! The command line of ctrlkit-migrate: `status PLAN [-n NAMESPACE] [--kubeconfig PATH]`.
 
 import { parseArgs } from 'node:util';
+import { InvalidArgumentError } from '@ctrlkit/core';
 import { GROUP, PLURALS, type Plan, VERSION } from '@ctrlkit/plan-migration';
 import { loadKubeConfig } from '@ctrlkit/runtime';
-import { InvalidArgumentError } from '@ctrlkit/workqueue';
 import { ApiException, CustomObjectsApi } from '@kubernetes/client-node';
 import { renderPlanStatus } from './status-table.js';
 

@@ -1,9 +1,9 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { realClock } from '@ctrlkit/core';
 import { KubeVirtDestination, type Provider } from '@ctrlkit/plan-migration';
 import { VMWARE_OVF, writeCatalogFiles } from '@ctrlkit/plan-migration/testing';
-import { realClock } from '@ctrlkit/workqueue';
 import { KubeConfig } from '@kubernetes/client-node';
 import { describe, expect, it } from 'vitest';
 import { simulatedSourceOptions, sourceWiring } from './sources.js';

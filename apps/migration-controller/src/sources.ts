@@ -1,5 +1,6 @@
 //! Source adapters, provider inspectors, the destination and the hook runner: the one place a provider type or a destination is wired in.
 
+import { type Clock, InvalidArgumentError, realClock } from '@ctrlkit/core';
 import {
   Category,
   DEFAULT_SIMULATED_COPY_RATE_MIB_PER_S,
@@ -18,7 +19,6 @@ import {
   type SourceAdapter,
   True,
 } from '@ctrlkit/plan-migration';
-import { type Clock, InvalidArgumentError, realClock } from '@ctrlkit/workqueue';
 import type { KubeConfig } from '@kubernetes/client-node';
 import type { Flags } from './flags.js';
 

@@ -1,13 +1,13 @@
 //! The command line of ctrlkit-virtual-kubelet: every flag with its default and help.
 
 import { hostname } from 'node:os';
+import { InvalidArgumentError } from '@ctrlkit/core';
 import {
   DEFAULT_LEASE_DURATION_SECONDS,
   DEFAULT_PING_INTERVAL_MS,
   DEFAULT_STATUS_UPDATE_INTERVAL_MS,
 } from '@ctrlkit/node-controller';
 import { type FlagTable, flagUsage, parseFlagTable } from '@ctrlkit/runtime';
-import { InvalidArgumentError } from '@ctrlkit/workqueue';
 
 /** The parsed flags. */
 export interface Flags {

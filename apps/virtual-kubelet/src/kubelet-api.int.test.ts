@@ -1,8 +1,8 @@
 // The kubelet API through the apiserver's node proxy (no client certificate), as
 // `kubectl get --raw /api/v1/nodes/N/proxy/pods` and `kubectl top` reach it.
 import { createServer } from 'node:net';
+import { noopLogger } from '@ctrlkit/core';
 import { testKubeconfigPath } from '@ctrlkit/envtest/vitest';
-import { noopLogger } from '@ctrlkit/workqueue';
 import { CoreV1Api } from '@kubernetes/client-node';
 import { expect, it } from 'vitest';
 import { parseFlags } from './flags.js';

@@ -2,9 +2,9 @@
 
 import { readFileSync } from 'node:fs';
 import { networkInterfaces } from 'node:os';
+import type { Logger } from '@ctrlkit/core';
 import { NaiveNodeProvider, NodeController, PodController } from '@ctrlkit/node-controller';
 import { loadKubeConfig, Manager } from '@ctrlkit/runtime';
-import type { Logger } from '@ctrlkit/workqueue';
 import { CoordinationV1Api, CoreV1Api, type V1Node, type V1Pod } from '@kubernetes/client-node';
 import { Gauge } from 'prom-client';
 import type { Flags } from './flags.js';

@@ -2,8 +2,8 @@
 // to the error handler and are retried; the informer reconnects; the cluster converges to
 // exactly one slice per pool and a further sync makes no call.
 
+import { realClock } from '@ctrlkit/core';
 import { type ControlPlane, startControlPlane } from '@ctrlkit/envtest';
-import { realClock } from '@ctrlkit/workqueue';
 import { ResourceV1Api } from '@kubernetes/client-node';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startController } from './controller.js';

@@ -2,9 +2,9 @@
 // 10 000 devices, a conflict on update, a slice deleted behind the controller's back, and
 // perDeviceNodeSelection as the real apiserver validates it.
 
+import { realClock } from '@ctrlkit/core';
+import { FakeClock } from '@ctrlkit/core/testing';
 import { testKubeConfig } from '@ctrlkit/envtest/vitest';
-import { realClock } from '@ctrlkit/workqueue';
-import { FakeClock } from '@ctrlkit/workqueue/testing';
 import {
   type KubeConfig,
   ResourceV1Api,

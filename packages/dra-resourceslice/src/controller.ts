@@ -1,14 +1,18 @@
 //! The ResourceSlice controller: keeps a driver's desired pools and the cluster's slices in step.
 
-import { DeletedFinalStateUnknown, newListWatch, SharedIndexInformer } from '@ctrlkit/runtime';
 import {
   type Clock,
-  defaultControllerRateLimiter,
+  errorMessage,
   InvalidArgumentError,
   type Logger,
-  newTypedRateLimitingQueue,
   noopLogger,
   realClock,
+  statusCode,
+} from '@ctrlkit/core';
+import { DeletedFinalStateUnknown, newListWatch, SharedIndexInformer } from '@ctrlkit/runtime';
+import {
+  defaultControllerRateLimiter,
+  newTypedRateLimitingQueue,
   runWorkers,
   type TypedRateLimitingInterface,
 } from '@ctrlkit/workqueue';
@@ -34,7 +38,7 @@ import { MutationCache } from './internal/mutation-cache.js';
 import { semanticEqual } from './internal/semantic-equal.js';
 import { validateDriverResources } from './internal/validate-pool.js';
 import { toWireResources } from './internal/wire.js';
-import { detailOf, type KubeClient, newKubeClient, statusCodeOf } from './kube-client.js';
+import { type KubeClient, newKubeClient } from './kube-client.js';
 import {
   ResourceSliceApiError,
   type ResourceSliceApiOperation,
@@ -207,7 +211,7 @@ function isKubeClient(value: KubeClient | KubeConfig): value is KubeClient {
 
 /** The message of a failed call (the apiserver's Status message), for texts like Go's. */
 function apiError(operation: ResourceSliceApiOperation, error: unknown): ResourceSliceApiError {
-  return new ResourceSliceApiError(operation, detailOf(error), statusCodeOf(error), error);
+  return new ResourceSliceApiError(operation, errorMessage(error), statusCode(error), error);
 }
 
 function poolNameOf(slice: V1ResourceSlice): string {
@@ -437,8 +441,8 @@ export class Controller {
         } catch (error) {
           throw new ResourceSliceApiError(
             'retrieve node',
-            `${JSON.stringify(owner.name)}: ${detailOf(error)}`,
-            statusCodeOf(error),
+            `${JSON.stringify(owner.name)}: ${errorMessage(error)}`,
+            statusCode(error),
             error,
           );
         }
@@ -602,11 +606,11 @@ export class Controller {
         });
         this.#stats.numDeletes++;
       } catch (error) {
-        if (statusCodeOf(error) === 404) continue;
+        if (statusCode(error) === 404) continue;
         throw new ResourceSliceApiError(
           'delete resource slice',
-          detailOf(error),
-          statusCodeOf(error),
+          errorMessage(error),
+          statusCode(error),
           error,
         );
       }

@@ -1,15 +1,14 @@
 //! The error reported when the apiserver dropped fields of a published slice.
 
+import { CtrlkitError } from '@ctrlkit/core';
 import type { V1ResourceSlice } from '@kubernetes/client-node';
-
-const marker = Symbol.for('@ctrlkit/dra-resourceslice/DroppedFieldsError');
 
 /**
  * Reported through `Options.errorHandler` when a slice could not be published exactly as
  * the driver wanted, because the apiserver dropped fields of features it has disabled. The
  * controller adopts what was stored (no update loop) until the next `update()`.
  */
-export class DroppedFieldsError extends Error {
+export class DroppedFieldsError extends CtrlkitError {
   /** What a program can branch on. */
   readonly reason = 'DroppedFields' as const;
   readonly poolName: string;
@@ -19,7 +18,6 @@ export class DroppedFieldsError extends Error {
   readonly desiredSlice: V1ResourceSlice;
   /** The slice as the apiserver stored it. */
   readonly actualSlice: V1ResourceSlice;
-  readonly [marker] = true;
 
   constructor(
     poolName: string,
@@ -28,7 +26,6 @@ export class DroppedFieldsError extends Error {
     actualSlice: V1ResourceSlice,
   ) {
     super('');
-    this.name = 'DroppedFieldsError';
     this.poolName = poolName;
     this.sliceIndex = sliceIndex;
     this.desiredSlice = desiredSlice;
@@ -87,10 +84,5 @@ export class DroppedFieldsError extends Error {
       disabled.push('DRAConsumableCapacity');
     }
     return disabled;
-  }
-
-  /** True for any DroppedFieldsError, also one made by another copy of this package. */
-  static isInstance(value: unknown): value is DroppedFieldsError {
-    return typeof value === 'object' && value !== null && marker in value;
   }
 }

@@ -1,6 +1,6 @@
 //! The API calls the controller makes: ResourceSlice create/update/delete and a Node read.
 
-import { ApiStatusError, RestClient } from '@ctrlkit/runtime';
+import { RestClient } from '@ctrlkit/runtime';
 import type { KubeConfig, V1Node, V1ResourceSlice } from '@kubernetes/client-node';
 
 const SLICES = '/apis/resource.k8s.io/v1/resourceslices';
@@ -47,18 +47,4 @@ export function newKubeClient(kubeConfig: KubeConfig): KubeClient {
     readNode: async (name) =>
       (await rest.requestJson('GET', `/api/v1/nodes/${encodeURIComponent(name)}`)) as V1Node,
   };
-}
-
-/** The HTTP status of a failed call, if it has one. */
-export function statusCodeOf(error: unknown): number | undefined {
-  if (ApiStatusError.isInstance(error)) return error.statusCode;
-  if (typeof error !== 'object' || error === null) return undefined;
-  const code = (error as { code?: unknown }).code;
-  return typeof code === 'number' && code > 0 ? code : undefined;
-}
-
-/** What went wrong, as the apiserver said it (its Status message) or the error's message. */
-export function detailOf(error: unknown): string {
-  if (ApiStatusError.isInstance(error) && error.status?.message) return error.status.message;
-  return error instanceof Error ? error.message : String(error);
 }

@@ -1,6 +1,6 @@
 //! The error for a failed API call of the controller.
 
-const marker = Symbol.for('@ctrlkit/dra-resourceslice/ResourceSliceApiError');
+import { CtrlkitError } from '@ctrlkit/core';
 
 /** The call that failed. */
 export type ResourceSliceApiOperation =
@@ -14,13 +14,12 @@ export type ResourceSliceApiOperation =
  * message `processing ResourceSlice objects`, and the pool is retried with the queue's rate
  * limiter. The message reads like upstream's (`update resource slice: ...`).
  */
-export class ResourceSliceApiError extends Error {
+export class ResourceSliceApiError extends CtrlkitError {
   /** What a program can branch on. */
   readonly reason = 'ApiCall' as const;
   readonly operation: ResourceSliceApiOperation;
   /** The HTTP status, when the apiserver answered (409 conflict, 422 invalid, ...). */
   readonly statusCode: number | undefined;
-  readonly [marker] = true;
 
   constructor(
     operation: ResourceSliceApiOperation,
@@ -29,13 +28,7 @@ export class ResourceSliceApiError extends Error {
     cause: unknown,
   ) {
     super(`${operation}: ${detail}`, { cause });
-    this.name = 'ResourceSliceApiError';
     this.operation = operation;
     this.statusCode = statusCode;
-  }
-
-  /** True for any ResourceSliceApiError, also one made by another copy of this package. */
-  static isInstance(value: unknown): value is ResourceSliceApiError {
-    return typeof value === 'object' && value !== null && marker in value;
   }
 }

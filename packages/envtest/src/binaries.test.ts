@@ -1,7 +1,7 @@
 import { chmod, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { noopLogger } from '@ctrlkit/workqueue';
+import { noopLogger } from '@ctrlkit/core';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { resolveBinaries } from './binaries.js';
 import { GO_MODULES_DIRECTORY } from './build.js';

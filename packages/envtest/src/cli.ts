@@ -5,7 +5,7 @@ import { execFile } from 'node:child_process';
 import { copyFile, rm } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { parseArgs, promisify } from 'node:util';
-import { InvalidArgumentError } from '@ctrlkit/workqueue';
+import { InvalidArgumentError } from '@ctrlkit/core';
 import { resolveBinaries } from './binaries.js';
 import { startControlPlane } from './control-plane.js';
 import { EnvtestError } from './errors/envtest-error.js';

@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
-import { noopLogger } from '@ctrlkit/workqueue';
+import { noopLogger } from '@ctrlkit/core';
 import {
   ApiException,
   ApisApi,

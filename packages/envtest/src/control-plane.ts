@@ -5,7 +5,7 @@ import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { InvalidArgumentError } from '@ctrlkit/workqueue';
+import { InvalidArgumentError } from '@ctrlkit/core';
 import { KubeConfig } from '@kubernetes/client-node';
 import { type ControlPlaneBinaries, resolveBinaries } from './binaries.js';
 import { EnvtestError } from './errors/envtest-error.js';

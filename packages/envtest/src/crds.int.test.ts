@@ -1,7 +1,7 @@
 import { writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { InvalidArgumentError } from '@ctrlkit/workqueue';
+import { InvalidArgumentError } from '@ctrlkit/core';
 import { CustomObjectsApi, type V1CustomResourceDefinition } from '@kubernetes/client-node';
 import { describe, expect, it } from 'vitest';
 import { installCRDs } from './crds.js';

@@ -1,6 +1,6 @@
 //! A real local Kubernetes control plane (etcd + kube-apiserver) for tests and demos.
 
-export { InvalidArgumentError, type Logger, noopLogger } from '@ctrlkit/workqueue';
+export { InvalidArgumentError, type Logger, noopLogger } from '@ctrlkit/core';
 export { type ControlPlaneBinaries, resolveBinaries } from './binaries.js';
 export {
   type BuildRecord,

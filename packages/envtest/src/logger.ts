@@ -1,6 +1,6 @@
-//! Where envtest reports progress: the `Logger` of `@ctrlkit/workqueue` (pino satisfies it).
+//! Where envtest reports progress: the `Logger` of `@ctrlkit/core` (pino satisfies it).
 
-import type { Logger } from '@ctrlkit/workqueue';
+import type { Logger } from '@ctrlkit/core';
 
 const write =
   (prefix: string) =>

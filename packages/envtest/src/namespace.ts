@@ -1,6 +1,6 @@
 //! Creates a uniquely named namespace, so that tests sharing a control plane do not meet.
 
-import { InvalidArgumentError } from '@ctrlkit/workqueue';
+import { InvalidArgumentError } from '@ctrlkit/core';
 import { CoreV1Api, type KubeConfig } from '@kubernetes/client-node';
 
 /** The prefix of namespaces from `createTestNamespace`: `test-`. */

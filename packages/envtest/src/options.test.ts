@@ -1,4 +1,4 @@
-import { InvalidArgumentError, noopLogger } from '@ctrlkit/workqueue';
+import { InvalidArgumentError, noopLogger } from '@ctrlkit/core';
 import { describe, expect, it } from 'vitest';
 import {
   type ControlPlaneOptions,

@@ -2,7 +2,7 @@
 
 import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { InvalidArgumentError, type Logger } from '@ctrlkit/workqueue';
+import { InvalidArgumentError, type Logger } from '@ctrlkit/core';
 import { stderrLogger } from './logger.js';
 
 /** How long `startControlPlane` waits for etcd and then kube-apiserver to be ready: 60 s. */

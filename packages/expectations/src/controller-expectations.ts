@@ -1,6 +1,6 @@
 /** KubeVirt's ControllerExpectations: a barrier that holds a controller until its writes are seen. */
 
-import { type Clock, type Logger, realClock } from '@ctrlkit/workqueue';
+import { type Clock, type Logger, realClock } from '@ctrlkit/core';
 import { ControlleeExpectations } from './controllee-expectations.js';
 import { assertCount, assertDuration, assertHasMethods, assertKey } from './internal/validate.js';
 

@@ -1,4 +1,4 @@
-import { InvalidArgumentError as WorkqueueInvalidArgumentError } from '@ctrlkit/workqueue';
+import { InvalidArgumentError as WorkqueueInvalidArgumentError } from '@ctrlkit/core';
 import { describe, expect, it } from 'vitest';
 import { ExpectationsError } from './expectations-error.js';
 import { ExpectationsStore } from './expectations-store.js';
@@ -18,14 +18,17 @@ describe('ExpectationsError', () => {
   });
 
   it('the guard works without instanceof, as for a second copy of the package', () => {
-    const marker = Symbol.for('@ctrlkit/expectations/ExpectationsError');
-    const foreign = Object.assign(new Error('from another copy'), { [marker]: true });
+    // What another copy's error carries: the class chain under @ctrlkit/core's brand.
+    const brand = Symbol.for('@ctrlkit/core/CtrlkitError');
+    const foreign = Object.assign(new Error('from another copy'), {
+      [brand]: ['ExpectationsError', 'CtrlkitError'],
+    });
     expect(ExpectationsError.isInstance(foreign)).toBe(true);
   });
 });
 
 describe('InvalidArgumentError', () => {
-  it("is the workqueue's, not an ExpectationsError; names the field and the value", () => {
+  it("is core's, not an ExpectationsError; names the field and the value", () => {
     const store = new ExpectationsStore();
     let err: unknown;
     try {

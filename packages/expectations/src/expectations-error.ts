@@ -1,13 +1,13 @@
-/** The base class of every error `@ctrlkit/expectations` throws. */
+// The base class of every error `@ctrlkit/expectations` throws.
 
-const marker = Symbol.for('@ctrlkit/expectations/ExpectationsError');
+import { CtrlkitError } from '@ctrlkit/core';
 
 /**
  * Why an expectations call failed, for a program to branch on:
  * - `KeyFunc`: a key function could not derive a key (see `KeyFuncError`).
  *
  * An argument rejected at the call is not an `ExpectationsError` but the `InvalidArgumentError`
- * of `@ctrlkit/workqueue` (re-exported here), shared by every ctrlkit package.
+ * of `@ctrlkit/core` (re-exported here), shared by every ctrlkit package.
  */
 export type ExpectationsErrorReason = 'KeyFunc';
 
@@ -15,18 +15,11 @@ export type ExpectationsErrorReason = 'KeyFunc';
  * The base of the package's errors. Test with `ExpectationsError.isInstance(e)` (or a
  * subclass's guard), which works across two copies of the package, unlike `instanceof`.
  */
-export class ExpectationsError extends Error {
+export class ExpectationsError extends CtrlkitError {
   /** What went wrong, for a program to branch on. */
   readonly reason: ExpectationsErrorReason;
   constructor(reason: ExpectationsErrorReason, message: string, options?: { cause?: unknown }) {
     super(message, options);
-    Object.defineProperty(this, marker, { value: true });
-    this.name = 'ExpectationsError';
     this.reason = reason;
-  }
-
-  /** True when `value` is an error thrown by this package (any copy of it). */
-  static isInstance(value: unknown): value is ExpectationsError {
-    return typeof value === 'object' && value !== null && marker in value;
   }
 }

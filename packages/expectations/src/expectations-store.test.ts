@@ -1,4 +1,4 @@
-import { InvalidArgumentError } from '@ctrlkit/workqueue';
+import { InvalidArgumentError } from '@ctrlkit/core';
 import { describe, expect, it } from 'vitest';
 import { ExpectationsStore } from './expectations-store.js';
 import { RecordingLogger } from './testing.js';

@@ -1,6 +1,6 @@
 /** Grove's ExpectationsStore: the UIDs a controller created or deleted that its cache has not shown yet. */
 
-import type { Logger } from '@ctrlkit/workqueue';
+import type { Logger } from '@ctrlkit/core';
 import { assertHasMethods, assertKey, assertUID, assertUIDs } from './internal/validate.js';
 
 /**

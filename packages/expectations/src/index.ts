@@ -6,8 +6,8 @@
  * are in `@ctrlkit/expectations/testing`.
  */
 
-export type { Clock, Logger, Timer } from '@ctrlkit/workqueue';
-export { InvalidArgumentError, noopLogger, realClock } from '@ctrlkit/workqueue';
+export type { Clock, Logger, Timer } from '@ctrlkit/core';
+export { InvalidArgumentError, noopLogger, realClock } from '@ctrlkit/core';
 export type { Expectations } from './controllee-expectations.js';
 export { ControlleeExpectations, expKeyFunc } from './controllee-expectations.js';
 export type { DeletedFinalStateUnknown, KeyedObjectMeta } from './controllee-key-func.js';

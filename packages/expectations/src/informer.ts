@@ -4,7 +4,7 @@
  * `onUpdate`) registration works, with no run-time dependency on `@ctrlkit/runtime`.
  */
 
-import type { Logger } from '@ctrlkit/workqueue';
+import type { Logger } from '@ctrlkit/core';
 import {
   controlleeKeyFunc,
   type DeletedFinalStateUnknown,

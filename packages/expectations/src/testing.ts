@@ -1,9 +1,9 @@
 /** Fakes for tests: a clock that moves only when told, an informer fed by hand, a logger that records. */
 
-import type { Logger } from '@ctrlkit/workqueue';
+import type { Logger } from '@ctrlkit/core';
 import type { DeletedFinalStateUnknown } from './controllee-key-func.js';
 
-export { DEFAULT_FAKE_CLOCK_START_MS, FakeClock } from '@ctrlkit/workqueue/testing';
+export { DEFAULT_FAKE_CLOCK_START_MS, FakeClock } from '@ctrlkit/core/testing';
 
 type Handler<A extends unknown[]> = (...args: A) => void;
 

@@ -1,6 +1,6 @@
 /** KubeVirt's UIDTrackingControllerExpectations: counts each expected deletion once. */
 
-import type { Logger } from '@ctrlkit/workqueue';
+import type { Logger } from '@ctrlkit/core';
 import type { ControlleeExpectations } from './controllee-expectations.js';
 import {
   ControllerExpectations,

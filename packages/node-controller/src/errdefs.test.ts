@@ -1,14 +1,6 @@
-import { InvalidArgumentError } from '@ctrlkit/workqueue';
+import { InvalidArgumentError, isConflict, isNotFound } from '@ctrlkit/core';
 import { describe, expect, it } from 'vitest';
-import {
-  asNotFound,
-  ErrdefsError,
-  invalidInput,
-  isConflict,
-  isInvalidInput,
-  isNotFound,
-  notFound,
-} from './errdefs.js';
+import { asNotFound, ErrdefsError, invalidInput, isInvalidInput, notFound } from './errdefs.js';
 import { apiError } from './testing.js';
 
 describe('errdefs', () => {

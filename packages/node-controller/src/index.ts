@@ -17,15 +17,12 @@ export {
   ReasonOptionalSecretNotFound,
 } from './env-event-reasons.js';
 export {
-  apiStatusCode,
   asInvalidInput,
   asNotFound,
   ErrdefsError,
   type ErrdefsReason,
   invalidInput,
-  isConflict,
   isInvalidInput,
-  isNotFound,
   notFound,
 } from './errdefs.js';
 export {

@@ -1,6 +1,6 @@
 //! The errors of the NodeController.
 
-const marker = Symbol.for('@ctrlkit/node-controller/NodeControllerError');
+import { CtrlkitError } from '@ctrlkit/core';
 
 /** What went wrong, for a program to branch on. */
 export type NodeControllerErrorReason =
@@ -20,27 +20,12 @@ export const CONFLICTING_LEASE_CONFIGURATION_MESSAGE =
   'Multiple, conflicting lease configurations have been put into place';
 
 /** An error of the {@link NodeController}; `reason` says which. */
-export class NodeControllerError extends Error {
+export class NodeControllerError extends CtrlkitError {
   /** What a program can branch on. */
   readonly reason: NodeControllerErrorReason;
-  readonly [marker] = true;
 
   constructor(reason: NodeControllerErrorReason, message: string, options?: { cause?: unknown }) {
     super(message, options);
-    this.name = 'NodeControllerError';
     this.reason = reason;
-  }
-
-  /** True for any NodeControllerError (of this `reason`, when given), also from another copy of this package. */
-  static isInstance(
-    value: unknown,
-    reason?: NodeControllerErrorReason,
-  ): value is NodeControllerError {
-    return (
-      typeof value === 'object' &&
-      value !== null &&
-      marker in value &&
-      (reason === undefined || (value as NodeControllerError).reason === reason)
-    );
   }
 }

@@ -2,19 +2,21 @@
 
 import {
   type Clock,
+  errorMessage,
   InvalidArgumentError,
+  isConflict,
+  isNotFound,
   type Logger,
   noopLogger,
   realClock,
   sleep,
-} from '@ctrlkit/workqueue';
+} from '@ctrlkit/core';
 import {
   type CoreV1Api,
   PatchStrategy,
   setHeaderOptions,
   type V1Node,
 } from '@kubernetes/client-node';
-import { errorMessage, isConflict, isNotFound } from './errdefs.js';
 import { NodeLeaseController } from './internal/node-lease-controller.js';
 import { NodePingController } from './internal/node-ping-controller.js';
 import { nodeStatusPatch } from './internal/node-status-patch.js';

@@ -1,5 +1,5 @@
+import { InvalidArgumentError } from '@ctrlkit/core';
 import { FakeRecorder } from '@ctrlkit/runtime/testing';
-import { InvalidArgumentError } from '@ctrlkit/workqueue';
 import type { V1Pod } from '@kubernetes/client-node';
 import { describe, expect, it } from 'vitest';
 import { isInvalidInput } from './errdefs.js';

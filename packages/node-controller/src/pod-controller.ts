@@ -2,6 +2,17 @@
 
 import { isDeepStrictEqual } from 'node:util';
 import {
+  type Clock,
+  errorMessage,
+  InvalidArgumentError,
+  isConflict,
+  isNotFound,
+  type Logger,
+  noopLogger,
+  realClock,
+  sleep,
+} from '@ctrlkit/core';
+import {
   DeletedFinalStateUnknown,
   type EventRecorderLike,
   type Lister,
@@ -10,22 +21,15 @@ import {
   type SharedIndexInformer,
 } from '@ctrlkit/runtime';
 import {
-  type Clock,
   defaultControllerRateLimiter,
-  InvalidArgumentError,
-  type Logger,
   type MetricsProvider,
   newTypedRateLimitingQueue,
-  noopLogger,
-  realClock,
   runWorkers,
   type ShouldRetryFunc,
-  sleep,
   type TypedRateLimiter,
   type TypedRateLimitingInterface,
 } from '@ctrlkit/workqueue';
 import type { CoreV1Api, V1ConfigMap, V1Pod, V1Secret, V1Service } from '@kubernetes/client-node';
-import { errorMessage, isConflict, isNotFound } from './errdefs.js';
 import { populateEnvironmentVariables } from './internal/env.js';
 import {
   podShouldEnqueue,

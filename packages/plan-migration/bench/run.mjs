@@ -20,7 +20,7 @@
 // the migration controller. Each pass moves every in-flight VM (≤ MAX_VM_INFLIGHT = 20) by
 // one phase at most, so writes per VM phase fall as more VMs run at once.
 import { performance } from 'node:perf_hooks';
-import { FakeClock } from '@ctrlkit/workqueue/testing';
+import { FakeClock } from '@ctrlkit/core/testing';
 import { BaseMigrator } from '../dist/index.js';
 import { PlanHarness } from '../dist/testing.js';
 
@@ -112,7 +112,7 @@ console.log(
 // Migration status writes + destination writes (ConfigMaps standing in for disks and VMs).
 const { startControlPlane, installCRDs, createTestNamespace } = await import('@ctrlkit/envtest');
 const { CustomObjectsApi } = await import('@kubernetes/client-node');
-const { realClock } = await import('@ctrlkit/workqueue');
+const { realClock } = await import('@ctrlkit/core');
 const { PlanController, SimulatedSource, forkliftCrds, GROUP, VERSION, PLURALS, API_VERSION } =
   await import('../dist/index.js');
 const pollMs = Number(process.env.POLL_MS ?? 100);

@@ -1,4 +1,4 @@
-import { FakeClock } from '@ctrlkit/workqueue/testing';
+import { FakeClock } from '@ctrlkit/core/testing';
 import { describe, expect, it } from 'vitest';
 import type { InventoryVM } from './adapter.js';
 import type { Plan, PlanVM, Task } from './api/plan.js';

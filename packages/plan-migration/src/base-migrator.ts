@@ -1,6 +1,6 @@
 //! The shared per-VM strategy: cold and warm itineraries, steps, pipeline and reset (Forklift's migrator/base).
 
-import type { Clock } from '@ctrlkit/workqueue';
+import type { Clock } from '@ctrlkit/core';
 import type { Builder, InventoryVM, Migrator } from './adapter.js';
 import type { Plan, PlanVM, Step, VMStatus } from './api/plan.js';
 import { isWarm } from './api/plan.js';

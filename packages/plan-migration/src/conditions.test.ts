@@ -1,4 +1,4 @@
-import { FakeClock } from '@ctrlkit/workqueue/testing';
+import { FakeClock } from '@ctrlkit/core/testing';
 import { describe, expect, it } from 'vitest';
 import type { Condition } from './api/condition.js';
 import { Category, Conditions, conditionsOf, True } from './conditions.js';

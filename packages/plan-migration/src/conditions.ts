@@ -1,6 +1,6 @@
 //! Staged conditions with categories (Forklift's pkg/lib/condition).
 
-import type { Clock } from '@ctrlkit/workqueue';
+import type { Clock } from '@ctrlkit/core';
 import type { Condition } from './api/condition.js';
 import { timestamp } from './internal/time.js';
 

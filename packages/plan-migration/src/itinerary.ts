@@ -1,5 +1,7 @@
 //! An itinerary: an ordered list of phases, each kept or skipped by named predicates (Forklift's pkg/lib/itinerary).
 
+import { CtrlkitError } from '@ctrlkit/core';
+
 /** One phase of an itinerary: kept when every `all` predicate holds and, if `any` is given, one of them does. */
 export interface ItineraryStep<F extends string = string> {
   name: string;
@@ -11,18 +13,12 @@ export interface ItineraryStep<F extends string = string> {
 export type Predicate<F extends string = string> = (flag: F) => boolean;
 
 /** Thrown by `get`/`first`/`next` for a phase the itinerary does not list. */
-export class StepNotFoundError extends Error {
+export class StepNotFoundError extends CtrlkitError {
   /** What a program can branch on. */
   readonly reason = 'StepNotFound' as const;
 
   constructor(readonly step: string) {
     super(`step not found: ${step}`);
-    this.name = 'StepNotFoundError';
-  }
-
-  /** True for any StepNotFoundError, also one made by another copy of this package. */
-  static isInstance(value: unknown): value is StepNotFoundError {
-    return value instanceof Error && (value as { reason?: unknown }).reason === 'StepNotFound';
   }
 }
 

@@ -1,4 +1,4 @@
-import { FakeClock } from '@ctrlkit/workqueue/testing';
+import { FakeClock } from '@ctrlkit/core/testing';
 import { describe, expect, it } from 'vitest';
 import type { ConversionStatus, DiskTransfer, GuestConversion } from './adapter.js';
 import type { Task, VMStatus } from './api/plan.js';

@@ -1,6 +1,6 @@
 //! One reconcile pass of an execution: begin, run each VM's current phase, schedule, cancel, end (Forklift's plan/migration.go).
 
-import { type Clock, type Logger, noopLogger } from '@ctrlkit/workqueue';
+import { type Clock, type Logger, noopLogger } from '@ctrlkit/core';
 import type {
   Builder,
   Client,

@@ -1,24 +1,19 @@
 //! Target names and name templates: `isValidTargetName`, `isValidTemplate` and the template validators.
 
+import { CtrlkitError } from '@ctrlkit/core';
 import { DNS1123_LABEL_PATTERN, DNS1123_SUBDOMAIN_PATTERN } from './api/plan.js';
 
 const label = new RegExp(DNS1123_LABEL_PATTERN);
 const subdomain = new RegExp(DNS1123_SUBDOMAIN_PATTERN);
 
 /** Thrown by the validators for a template or name that cannot be used. */
-export class NameTemplateError extends Error {
+export class NameTemplateError extends CtrlkitError {
   /** What a program can branch on. */
   readonly reason: 'TemplateNotValid' | 'TemplateOutputEmpty' | 'NameNotValid';
 
   constructor(reason: NameTemplateError['reason'], message: string) {
     super(message);
-    this.name = 'NameTemplateError';
     this.reason = reason;
-  }
-
-  /** True for any NameTemplateError, also one made by another copy of this package. */
-  static isInstance(value: unknown): value is NameTemplateError {
-    return value instanceof Error && value.name === 'NameTemplateError';
   }
 }
 

@@ -1,6 +1,6 @@
+import { realClock } from '@ctrlkit/core';
 import { createTestNamespace, installCRDs } from '@ctrlkit/envtest';
 import { testKubeConfig } from '@ctrlkit/envtest/vitest';
-import { realClock } from '@ctrlkit/workqueue';
 import {
   ApiException,
   CoreV1Api,

@@ -1,5 +1,6 @@
 //! The Plan controller on the runtime Controller: watches, reconcile, status writes, the Migration mirror, events and metrics.
 
+import { type Clock, InvalidArgumentError, realClock } from '@ctrlkit/core';
 import {
   Controller,
   DeletedFinalStateUnknown,
@@ -10,7 +11,6 @@ import {
   SharedInformerFactory,
   splitMetaNamespaceKey,
 } from '@ctrlkit/runtime';
-import { type Clock, InvalidArgumentError, realClock } from '@ctrlkit/workqueue';
 import {
   ApiException,
   CoreV1Api,

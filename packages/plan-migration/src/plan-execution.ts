@@ -1,7 +1,7 @@
 //! The plan-level execution: the active snapshot, pending Migrations, cancellation and blockers (Forklift's plan controller execute()).
 
-import type { Clock, Logger } from '@ctrlkit/workqueue';
-import { noopLogger } from '@ctrlkit/workqueue';
+import type { Clock, Logger } from '@ctrlkit/core';
+import { noopLogger } from '@ctrlkit/core';
 import type { Migration } from './api/migration.js';
 import {
   migrationStatus,

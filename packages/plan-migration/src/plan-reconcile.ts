@@ -1,6 +1,6 @@
 //! One reconcile of a Plan, without I/O of its own: skip rules, postpone, staged validation, archive, Ready, execution.
 
-import type { Clock } from '@ctrlkit/workqueue';
+import type { Clock } from '@ctrlkit/core';
 import type { Plan } from './api/plan.js';
 import { planStatus } from './api/plan.js';
 import { ConditionType, Reason } from './condition-types.js';

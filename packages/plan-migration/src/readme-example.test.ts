@@ -1,4 +1,4 @@
-import { FakeClock } from '@ctrlkit/workqueue/testing';
+import { FakeClock } from '@ctrlkit/core/testing';
 import { expect, it } from 'vitest';
 import { PlanHarness } from './testing.js';
 

@@ -1,4 +1,4 @@
-import { FakeClock } from '@ctrlkit/workqueue/testing';
+import { FakeClock } from '@ctrlkit/core/testing';
 import { describe, expect, it } from 'vitest';
 import { markSchedulerQueuedVMs, nextVM, schedulerQueuedMessage } from './scheduler.js';
 import { MAX_VM_INFLIGHT } from './settings.js';

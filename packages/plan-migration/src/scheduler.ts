@@ -1,6 +1,6 @@
 //! The generic VM scheduler: at most `maxInFlight` VMs migrate at once per source provider (Forklift's plan/scheduler).
 
-import type { Clock } from '@ctrlkit/workqueue';
+import type { Clock } from '@ctrlkit/core';
 import { type Plan, planStatus, type VMStatus } from './api/plan.js';
 import { ConditionType } from './condition-types.js';
 import { Category, conditionsOf, READY, True } from './conditions.js';

@@ -1,6 +1,6 @@
 //! Migration settings and their defaults (Forklift's pkg/settings, MAX_VM_INFLIGHT and friends).
 
-import { InvalidArgumentError } from '@ctrlkit/workqueue';
+import { InvalidArgumentError } from '@ctrlkit/core';
 
 /** VMs migrating at once per source provider: 20, as `MAX_VM_INFLIGHT`. */
 export const MAX_VM_INFLIGHT = 20;

@@ -1,5 +1,5 @@
-import { InvalidArgumentError } from '@ctrlkit/workqueue';
-import { FakeClock } from '@ctrlkit/workqueue/testing';
+import { InvalidArgumentError } from '@ctrlkit/core';
+import { FakeClock } from '@ctrlkit/core/testing';
 import { describe, expect, it } from 'vitest';
 import { SimulatedSource } from './simulated-source.js';
 

@@ -1,6 +1,6 @@
 //! A SIMULATOR of a source provider (type `simulated`): inventory, power, snapshots and disk copies that advance with the clock.
 
-import { type Clock, InvalidArgumentError } from '@ctrlkit/workqueue';
+import { type Clock, InvalidArgumentError } from '@ctrlkit/core';
 import type {
   Builder,
   Client,

@@ -1,6 +1,6 @@
 //! Staged validation of a Plan: providers, namespace, maps, VMs and hooks (Forklift's plan/validation.go).
 
-import type { Clock } from '@ctrlkit/workqueue';
+import type { Clock } from '@ctrlkit/core';
 import type { Inventory, Validator } from './adapter.js';
 import type { Condition } from './api/condition.js';
 import type { Hook } from './api/hook.js';

@@ -1,6 +1,6 @@
 //! Timed objects, steps, tasks and the migration status of a VM (Forklift's api/plan).
 
-import type { Clock } from '@ctrlkit/workqueue';
+import type { Clock } from '@ctrlkit/core';
 import type { MigrationStatus, PipelineError, Step, Task, VMStatus } from './api/plan.js';
 import type { Ref } from './api/ref.js';
 import { timestamp } from './internal/time.js';

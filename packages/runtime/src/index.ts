@@ -3,12 +3,13 @@
 export {
   type Clock,
   InvalidArgumentError,
+  isConflict,
+  isNotFound,
   type Logger,
   noopLogger,
   realClock,
   type Timer,
-} from '@ctrlkit/workqueue';
-export { isConflict, isNotFound } from './api-errors/api-errors.js';
+} from '@ctrlkit/core';
 export { type ApplyOptions, apply, applyStatus } from './apply/apply.js';
 export { type PatchStatusOptions, patchStatus } from './apply/patch-status.js';
 export {

@@ -1,3 +1,3 @@
 //! The structured logger every ctrlkit package writes to; pino satisfies it.
 
-export { type Logger, noopLogger } from '@ctrlkit/workqueue';
+export { type Logger, noopLogger } from '@ctrlkit/core';

@@ -2,11 +2,11 @@
 // runtime re-exports is the workqueue's, and expectations and envtest take the same ones.
 
 import { Writable } from 'node:stream';
+import { FakeClock as WorkqueueFakeClock } from '@ctrlkit/core/testing';
 import { startControlPlane } from '@ctrlkit/envtest';
 import { ControllerExpectations } from '@ctrlkit/expectations';
 import * as workqueue from '@ctrlkit/workqueue';
 import { newBucketRateLimiter, newTypedDelayingQueue } from '@ctrlkit/workqueue';
-import { FakeClock as WorkqueueFakeClock } from '@ctrlkit/workqueue/testing';
 import type { CoreV1Event } from '@kubernetes/client-node';
 import { pino } from 'pino';
 import { describe, expect, it } from 'vitest';

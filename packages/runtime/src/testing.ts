@@ -1,4 +1,4 @@
 //! Test helpers of @ctrlkit/runtime.
 
-export { FakeClock } from '@ctrlkit/workqueue/testing';
+export { FakeClock } from '@ctrlkit/core/testing';
 export { FakeRecorder } from './events/fake-recorder.js';

@@ -1,3 +1,4 @@
+import { FakeClock } from '@ctrlkit/core/testing';
 import { describe, expect, it } from 'vitest';
 import {
   defaultControllerRateLimiter,
@@ -8,7 +9,6 @@ import {
   newWithMaxWaitRateLimiter,
   type TypedRateLimiter,
 } from './default-rate-limiters.js';
-import { FakeClock } from './testing/fake-clock.js';
 
 const whens = (limiter: TypedRateLimiter<string>, item: string, n: number) =>
   Array.from({ length: n }, () => limiter.when(item));

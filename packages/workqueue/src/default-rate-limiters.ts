@@ -1,6 +1,6 @@
 //! Rate limiters: how long an item waits before it is retried (client-go's default_rate_limiters).
 
-import { type Clock, realClock } from './clock.js';
+import { type Clock, InvalidArgumentError, realClock } from '@ctrlkit/core';
 import { TokenBucket } from './internal/token-bucket.js';
 import {
   checkDuration,
@@ -9,7 +9,6 @@ import {
   checkMethods,
   checkOptions,
 } from './internal/validate.js';
-import { InvalidArgumentError } from './invalid-argument-error.js';
 import type { KeyFunc } from './queue.js';
 
 /** Decides how long an item waits before it is retried (client-go's `TypedRateLimiter`). */

@@ -1,7 +1,7 @@
+import { FakeClock } from '@ctrlkit/core/testing';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { newTypedDelayingQueue } from './delaying-queue.js';
-import { FakeClock } from './testing/fake-clock.js';
 
 type Step = { type: 'addAfter'; key: number; delay: number } | { type: 'step'; ms: number };
 

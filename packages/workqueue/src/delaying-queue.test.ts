@@ -1,6 +1,6 @@
+import { FakeClock } from '@ctrlkit/core/testing';
 import { describe, expect, it } from 'vitest';
 import { newTypedDelayingQueue, type TypedDelayingInterface } from './delaying-queue.js';
-import { FakeClock } from './testing/fake-clock.js';
 import { RecordingMetricsProvider } from './testing/recording-metrics-provider.js';
 
 async function drainAll<T>(q: TypedDelayingInterface<T>): Promise<T[]> {

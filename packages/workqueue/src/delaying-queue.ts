@@ -1,6 +1,6 @@
 //! The delaying queue: a work queue with `addAfter`, client-go's `TypedDelayingInterface`.
 
-import { type Clock, realClock, type Timer } from './clock.js';
+import { type Clock, realClock, type Timer } from '@ctrlkit/core';
 import { ReadyHeap, type WaitingEntry } from './internal/ready-heap.js';
 import { checkFinite, checkFunction, checkOptions } from './internal/validate.js';
 import { type CounterMetric, globalMetricsProvider, type MetricsProvider } from './metrics.js';

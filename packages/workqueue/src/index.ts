@@ -1,6 +1,7 @@
 //! @ctrlkit/workqueue: client-go's work queue for TypeScript.
 
-export { type Clock, realClock, sleep, type Timer } from './clock.js';
+import * as core from '@ctrlkit/core';
+
 export {
   type BucketRateLimiterOptions,
   DEFAULT_BUCKET_BURST,
@@ -23,8 +24,6 @@ export {
   newTypedDelayingQueue,
   type TypedDelayingInterface,
 } from './delaying-queue.js';
-export { InvalidArgumentError } from './invalid-argument-error.js';
-export { type Logger, noopLogger } from './logger.js';
 export { MaxRetriesError } from './max-retries-error.js';
 export {
   type CounterMetric,
@@ -59,3 +58,20 @@ export {
   type WorkerHandler,
   type WorkersOptions,
 } from './workers.js';
+
+/** @deprecated Import from `@ctrlkit/core`; this re-export goes in the next minor version. */
+export type Clock = core.Clock;
+/** @deprecated Import from `@ctrlkit/core`; this re-export goes in the next minor version. */
+export type Timer = core.Timer;
+/** @deprecated Import from `@ctrlkit/core`; this re-export goes in the next minor version. */
+export type Logger = core.Logger;
+/** @deprecated Import from `@ctrlkit/core`; this re-export goes in the next minor version. */
+export const realClock: core.Clock = core.realClock;
+/** @deprecated Import from `@ctrlkit/core`; this re-export goes in the next minor version. */
+export const sleep: typeof core.sleep = core.sleep;
+/** @deprecated Import from `@ctrlkit/core`; this re-export goes in the next minor version. */
+export const noopLogger: core.Logger = core.noopLogger;
+/** @deprecated Import from `@ctrlkit/core`; this re-export goes in the next minor version. */
+export const InvalidArgumentError: typeof core.InvalidArgumentError = core.InvalidArgumentError;
+/** @deprecated Import from `@ctrlkit/core`; this re-export goes in the next minor version. */
+export type InvalidArgumentError = core.InvalidArgumentError;

@@ -1,8 +1,8 @@
+import { FakeClock } from '@ctrlkit/core/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import { newTypedDelayingQueue } from './delaying-queue.js';
 import { UNFINISHED_WORK_UPDATE_PERIOD_MS } from './metrics.js';
 import { newTyped } from './queue.js';
-import { FakeClock } from './testing/fake-clock.js';
 import { RecordingMetricsProvider } from './testing/recording-metrics-provider.js';
 
 describe('metrics', () => {

@@ -1,9 +1,9 @@
+import { FakeClock } from '@ctrlkit/core/testing';
 import { Registry } from 'prom-client';
 import { describe, expect, it } from 'vitest';
 import { newItemExponentialFailureRateLimiter } from './default-rate-limiters.js';
 import { PrometheusMetricsProvider, workqueueDurationBuckets } from './prometheus.js';
 import { newTypedRateLimitingQueue } from './rate-limiting-queue.js';
-import { FakeClock } from './testing/fake-clock.js';
 
 describe('PrometheusMetricsProvider', () => {
   it('exports client-go metric names with the queue name as label', async () => {

@@ -1,5 +1,5 @@
+import { InvalidArgumentError } from '@ctrlkit/core';
 import { describe, expect, it } from 'vitest';
-import { InvalidArgumentError } from './invalid-argument-error.js';
 import { newTyped, type Queue, type TypedInterface } from './queue.js';
 
 /** Lets pending promise callbacks and immediates run. */

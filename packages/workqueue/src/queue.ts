@@ -1,6 +1,6 @@
 //! The de-duplicating work queue: client-go's `Typed` queue.
 
-import { type Clock, realClock } from './clock.js';
+import { type Clock, realClock } from '@ctrlkit/core';
 import { Fifo } from './internal/fifo.js';
 import { QueueMetrics } from './internal/queue-metrics.js';
 import { checkFunction, checkOptions } from './internal/validate.js';

@@ -1,7 +1,7 @@
+import { FakeClock } from '@ctrlkit/core/testing';
 import { describe, expect, it } from 'vitest';
 import { newItemExponentialFailureRateLimiter } from './default-rate-limiters.js';
 import { newTypedRateLimitingQueue } from './rate-limiting-queue.js';
-import { FakeClock } from './testing/fake-clock.js';
 
 describe('rate-limited queue', () => {
   it('RateLimitingQueue: addRateLimited waits the limiter delay; forget resets', () => {

@@ -1,6 +1,6 @@
 //! The rate-limited queue: a delaying queue that asks a rate limiter how long to wait.
 
-import type { Clock } from './clock.js';
+import type { Clock } from '@ctrlkit/core';
 import { rateLimiterMethods, type TypedRateLimiter } from './default-rate-limiters.js';
 import { newTypedDelayingQueue, type TypedDelayingInterface } from './delaying-queue.js';
 import { checkMethods, checkOptions } from './internal/validate.js';

@@ -1,8 +1,8 @@
+import { FakeClock } from '@ctrlkit/core/testing';
 import { describe, expect, it } from 'vitest';
 import { newItemExponentialFailureRateLimiter } from './default-rate-limiters.js';
 import { MaxRetriesError } from './max-retries-error.js';
 import { newTypedRateLimitingQueue } from './rate-limiting-queue.js';
-import { FakeClock } from './testing/fake-clock.js';
 import { MaxRetries, runWorkers } from './workers.js';
 
 const tick = () => new Promise<void>((resolve) => setImmediate(resolve));

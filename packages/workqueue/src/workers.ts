@@ -1,9 +1,13 @@
 //! Async workers over a rate-limited queue, with virtual-kubelet's retry policy.
 
-import { type Clock, realClock } from './clock.js';
+import {
+  type Clock,
+  InvalidArgumentError,
+  type Logger,
+  noopLogger,
+  realClock,
+} from '@ctrlkit/core';
 import { checkFunction, checkInteger, checkOptions } from './internal/validate.js';
-import { InvalidArgumentError } from './invalid-argument-error.js';
-import { type Logger, noopLogger } from './logger.js';
 import { MaxRetriesError } from './max-retries-error.js';
 import type { KeyFunc } from './queue.js';
 import type { TypedRateLimitingInterface } from './rate-limiting-queue.js';

@@ -1,6 +1,6 @@
 import { X509Certificate } from 'node:crypto';
 import { request } from 'node:https';
-import { noopLogger } from '@ctrlkit/workqueue';
+import { noopLogger } from '@ctrlkit/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MockProvider } from '../providers/mock-provider.js';
 import { startKubeletApiServer } from './kubelet-api-server.js';

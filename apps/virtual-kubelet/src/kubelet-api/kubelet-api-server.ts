@@ -2,7 +2,7 @@
 
 import { createServer, type Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
-import type { Logger } from '@ctrlkit/workqueue';
+import type { Logger } from '@ctrlkit/core';
 import type { V1Pod } from '@kubernetes/client-node';
 import type { StatsSummary } from '../providers/mock-provider.js';
 import type { ServingCert } from './self-signed-cert.js';

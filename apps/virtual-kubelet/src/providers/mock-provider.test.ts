@@ -1,4 +1,4 @@
-import { isNotFound } from '@ctrlkit/node-controller';
+import { isNotFound } from '@ctrlkit/core';
 import type { V1Node, V1Pod } from '@kubernetes/client-node';
 import { describe, expect, it } from 'vitest';
 import { MockProvider } from './mock-provider.js';

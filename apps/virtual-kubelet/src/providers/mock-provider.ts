@@ -1,7 +1,7 @@
 //! The `mock` provider: pods "run" in memory, reported as virtual-kubelet's mock provider reports them.
 
+import { type Clock, InvalidArgumentError, realClock } from '@ctrlkit/core';
 import { notFound, type PodLifecycleHandler, type PodNotifier } from '@ctrlkit/node-controller';
-import { type Clock, InvalidArgumentError, realClock } from '@ctrlkit/workqueue';
 import type { V1Node, V1NodeCondition, V1Pod, V1PodStatus } from '@kubernetes/client-node';
 
 /** Default capacity of the mock node, as virtual-kubelet's mock provider: 20 CPUs, 100Gi, 20 pods. */

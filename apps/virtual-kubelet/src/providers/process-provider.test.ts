@@ -1,5 +1,5 @@
-import { isInvalidInput, isNotFound } from '@ctrlkit/node-controller';
-import { noopLogger } from '@ctrlkit/workqueue';
+import { isNotFound, noopLogger } from '@ctrlkit/core';
+import { isInvalidInput } from '@ctrlkit/node-controller';
 import type { V1Pod } from '@kubernetes/client-node';
 import { describe, expect, it } from 'vitest';
 import { startKubeletApiServer } from '../kubelet-api/kubelet-api-server.js';

@@ -2,13 +2,13 @@
 
 import { type ChildProcess, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import { type Clock, InvalidArgumentError, realClock } from '@ctrlkit/core';
 import {
   invalidInput,
   notFound,
   type PodLifecycleHandler,
   type PodNotifier,
 } from '@ctrlkit/node-controller';
-import { type Clock, InvalidArgumentError, realClock } from '@ctrlkit/workqueue';
 import type {
   V1ContainerState,
   V1ContainerStatus,

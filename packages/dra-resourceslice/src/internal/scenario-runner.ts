@@ -1,6 +1,6 @@
 //! Test helper (not exported): runs one upstream scenario against a real apiserver.
 
-import { FakeClock } from '@ctrlkit/workqueue/testing';
+import { FakeClock } from '@ctrlkit/core/testing';
 import {
   CoreV1Api,
   type KubeConfig,

@@ -1,8 +1,8 @@
 //! Test helpers (not exported): a call-counting KubeClient, a queue that tells when it is idle, waiting on conditions.
 
 import { setTimeout as sleep } from 'node:timers/promises';
+import type { Clock } from '@ctrlkit/core';
 import {
-  type Clock,
   defaultControllerRateLimiter,
   newTypedRateLimitingQueue,
   type TypedRateLimitingInterface,

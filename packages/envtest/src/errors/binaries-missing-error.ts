@@ -21,11 +21,6 @@ export class BinariesMissingError extends EnvtestError {
         'or install Go (https://go.dev/dl/, the version in go/*/go.mod or newer) ' +
         'so that envtest builds them once into its cache (`ctrlkit-envtest setup`)',
     );
-    this.name = 'BinariesMissingError';
     this.searched = searched;
-  }
-
-  static override isInstance(error: unknown): error is BinariesMissingError {
-    return EnvtestError.isInstance(error) && error.reason === 'BinariesMissing';
   }
 }

@@ -13,13 +13,8 @@ export class BuildFailedError extends EnvtestError {
       'BuildFailed',
       `building ${binary} failed: ${problem} (full log: ${logPath}); ${formatLogTail('go build', logTail)}`,
     );
-    this.name = 'BuildFailedError';
     this.binary = binary;
     this.logPath = logPath;
     this.logTail = logTail;
-  }
-
-  static override isInstance(error: unknown): error is BuildFailedError {
-    return EnvtestError.isInstance(error) && error.reason === 'BuildFailed';
   }
 }

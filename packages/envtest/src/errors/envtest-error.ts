@@ -1,10 +1,10 @@
 //! The base of every error this package throws.
 
-const marker = Symbol.for('ctrlkit.envtest.error');
+import { CtrlkitError } from '@ctrlkit/core';
 
 /**
  * Why an envtest operation failed; a program can branch on it. An invalid option is not an
- * `EnvtestError` but the `InvalidArgumentError` of `@ctrlkit/workqueue` (re-exported here).
+ * `EnvtestError` but the `InvalidArgumentError` of `@ctrlkit/core` (re-exported here).
  */
 export type EnvtestErrorReason =
   | 'BinariesMissing'
@@ -19,24 +19,12 @@ export type EnvtestErrorReason =
  * Use `EnvtestError.isInstance(error)` (or a subclass's `isInstance`) rather than
  * `instanceof`: it also recognises errors from another copy of this package.
  */
-export class EnvtestError extends Error {
-  readonly [marker] = true;
+export class EnvtestError extends CtrlkitError {
   readonly reason: EnvtestErrorReason;
 
   constructor(reason: EnvtestErrorReason, message: string, options?: { cause?: unknown }) {
     super(message, options);
-    this.name = 'EnvtestError';
     this.reason = reason;
-  }
-
-  /** True when `error` is an `EnvtestError` from any copy of this package. */
-  static isInstance(error: unknown): error is EnvtestError {
-    return (
-      typeof error === 'object' &&
-      error !== null &&
-      (error as Record<symbol, unknown>)[marker] === true &&
-      typeof (error as { reason?: unknown }).reason === 'string'
-    );
   }
 }
 

@@ -13,13 +13,8 @@ export class NotReadyError extends EnvtestError {
 
   constructor(what: string, timeoutMs: number, lastProblem: string, options?: { cause?: unknown }) {
     super('NotReady', `${what} was not ready after ${timeoutMs} ms: ${lastProblem}`, options);
-    this.name = 'NotReadyError';
     this.what = what;
     this.timeoutMs = timeoutMs;
     this.lastProblem = lastProblem;
-  }
-
-  static override isInstance(error: unknown): error is NotReadyError {
-    return EnvtestError.isInstance(error) && error.reason === 'NotReady';
   }
 }

@@ -13,13 +13,8 @@ export class PortInUseError extends EnvtestError {
       'PortInUse',
       `${processName} could not listen on 127.0.0.1:${port}: address already in use; ${formatLogTail(processName, logTail)}`,
     );
-    this.name = 'PortInUseError';
     this.processName = processName;
     this.port = port;
     this.logTail = logTail;
-  }
-
-  static override isInstance(error: unknown): error is PortInUseError {
-    return EnvtestError.isInstance(error) && error.reason === 'PortInUse';
   }
 }

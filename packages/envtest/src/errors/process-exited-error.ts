@@ -27,14 +27,9 @@ export class ProcessExitedError extends EnvtestError {
       `${processName} ${how}; ${formatLogTail(processName, logTail)}`,
       options,
     );
-    this.name = 'ProcessExitedError';
     this.processName = processName;
     this.exitCode = exit.code;
     this.signal = exit.signal;
     this.logTail = logTail;
-  }
-
-  static override isInstance(error: unknown): error is ProcessExitedError {
-    return EnvtestError.isInstance(error) && error.reason === 'ProcessExited';
   }
 }

@@ -1,6 +1,6 @@
 // Argument checks shared by the stores: each throws an InvalidArgumentError naming the field.
 
-import { InvalidArgumentError } from '@ctrlkit/workqueue';
+import { InvalidArgumentError } from '@ctrlkit/core';
 
 /** A key must be a non-empty string. */
 export function assertKey(key: unknown, field = 'key'): asserts key is string {

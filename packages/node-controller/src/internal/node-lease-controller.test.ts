@@ -1,5 +1,5 @@
-import { noopLogger } from '@ctrlkit/workqueue';
-import { FakeClock } from '@ctrlkit/workqueue/testing';
+import { noopLogger } from '@ctrlkit/core';
+import { FakeClock } from '@ctrlkit/core/testing';
 import type { V1Lease, V1Node } from '@kubernetes/client-node';
 import { describe, expect, it } from 'vitest';
 import { MAX_LEASE_UPDATE_ATTEMPTS, NODE_LEASE_NAMESPACE } from '../node-lease.js';

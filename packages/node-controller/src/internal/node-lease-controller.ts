@@ -1,10 +1,9 @@
 //! Renews the node's Lease in kube-node-lease (virtual-kubelet's lease controller v1).
 
+import type { Clock, Logger } from '@ctrlkit/core';
+import { isConflict, isNotFound, sleep } from '@ctrlkit/core';
 import { formatMicroTime } from '@ctrlkit/runtime';
-import type { Clock, Logger } from '@ctrlkit/workqueue';
-import { sleep } from '@ctrlkit/workqueue';
 import type { V1Lease, V1MicroTime, V1Node } from '@kubernetes/client-node';
-import { isConflict, isNotFound } from '../errdefs.js';
 import {
   type LeasesClient,
   MAX_LEASE_UPDATE_ATTEMPTS,

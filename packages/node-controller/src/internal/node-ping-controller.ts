@@ -1,6 +1,6 @@
 //! Pings the node provider on an interval, with at most one ping in flight.
 
-import type { Clock } from '@ctrlkit/workqueue';
+import type { Clock } from '@ctrlkit/core';
 import { NodeControllerError } from '../node-controller-error.js';
 import type { NodeProvider } from '../node-provider.js';
 

@@ -1,10 +1,9 @@
 //! Turns a provider without notifyPods into one that notifies, by polling getPodStatus.
 
+import type { Clock, Logger } from '@ctrlkit/core';
+import { isNotFound, sleep } from '@ctrlkit/core';
 import type { Lister } from '@ctrlkit/runtime';
-import type { Clock, Logger } from '@ctrlkit/workqueue';
-import { sleep } from '@ctrlkit/workqueue';
 import type { V1ContainerStatus, V1Pod, V1PodStatus } from '@kubernetes/client-node';
-import { isNotFound } from '../errdefs.js';
 import type { PodLifecycleHandler, PodNotifier } from '../pod-lifecycle-handler.js';
 
 /** How often the wrapper polls pod statuses, in ms. */

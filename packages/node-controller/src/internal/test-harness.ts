@@ -1,9 +1,9 @@
 //! A PodController wired to a FakeKube and the runtime's real informers, for unit tests.
 
+import { FakeClock } from '@ctrlkit/core/testing';
 import { SharedIndexInformer } from '@ctrlkit/runtime';
 import { FakeRecorder } from '@ctrlkit/runtime/testing';
 import { newItemExponentialFailureRateLimiter } from '@ctrlkit/workqueue';
-import { FakeClock } from '@ctrlkit/workqueue/testing';
 import type { KubernetesObject, V1Pod, V1PodStatus } from '@kubernetes/client-node';
 import { notFound } from '../errdefs.js';
 import { PodController, type PodControllerConfig } from '../pod-controller.js';

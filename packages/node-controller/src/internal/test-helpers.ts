@@ -1,6 +1,6 @@
 //! Helpers shared by the unit tests: let promises settle while a fake clock moves.
 
-import type { FakeClock } from '@ctrlkit/workqueue/testing';
+import type { FakeClock } from '@ctrlkit/core/testing';
 
 /** Lets pending promise callbacks and I/O callbacks run. */
 export async function flush(rounds = 10): Promise<void> {

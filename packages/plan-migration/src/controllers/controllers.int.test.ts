@@ -2,10 +2,10 @@
 // informer factory with the PlanController, as the app runs them: each one's Ready and
 // invalid paths, and a plan on the simulated source run to Succeeded with no Ready set by hand.
 
+import { realClock } from '@ctrlkit/core';
 import { createTestNamespace, installCRDs } from '@ctrlkit/envtest';
 import { testKubeConfig } from '@ctrlkit/envtest/vitest';
 import { SharedInformerFactory } from '@ctrlkit/runtime';
-import { realClock } from '@ctrlkit/workqueue';
 import { CustomObjectsApi, type KubeConfig, StorageV1Api } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Condition } from '../api/condition.js';

@@ -1,4 +1,4 @@
-import { realClock } from '@ctrlkit/workqueue';
+import { realClock } from '@ctrlkit/core';
 import { describe, expect, it } from 'vitest';
 import type { Migration } from '../api/migration.js';
 import type { Plan } from '../api/plan.js';

@@ -1,5 +1,6 @@
 //! The Migration controller: plan reference and cancel-list validation, the Ready condition (Forklift's migration controller, less the mirror).
 
+import { InvalidArgumentError } from '@ctrlkit/core';
 import {
   DEFAULT_RETRY,
   DeletedFinalStateUnknown,
@@ -8,7 +9,6 @@ import {
   setOwnerReference,
   splitMetaNamespaceKey,
 } from '@ctrlkit/runtime';
-import { InvalidArgumentError } from '@ctrlkit/workqueue';
 import { KubernetesObjectApi, PatchStrategy } from '@kubernetes/client-node';
 import type { Inventory } from '../adapter.js';
 import type { Migration } from '../api/migration.js';

@@ -1,6 +1,6 @@
 //! Plumbing the integration tests share: creating forklift objects, marking them Ready as their controllers would, and waiting on a condition.
 
-import { realClock, sleep } from '@ctrlkit/workqueue';
+import { realClock, sleep } from '@ctrlkit/core';
 import { type CustomObjectsApi, PatchStrategy, setHeaderOptions } from '@kubernetes/client-node';
 import { API_VERSION, GROUP, PLURALS, VERSION } from '../crds.js';
 

@@ -1,6 +1,6 @@
 //! Wall time as Kubernetes writes it: RFC 3339 in whole seconds, read from the one clock.
 
-import type { Clock } from '@ctrlkit/workqueue';
+import type { Clock } from '@ctrlkit/core';
 
 /** `clock.now()` (epoch ms) as `2026-01-02T03:04:05Z`. */
 export function timestamp(clock: Clock): string {

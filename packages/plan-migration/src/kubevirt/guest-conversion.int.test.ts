@@ -1,7 +1,7 @@
+import { realClock } from '@ctrlkit/core';
 import { createTestNamespace, installCRDs } from '@ctrlkit/envtest';
 import { testKubeConfig } from '@ctrlkit/envtest/vitest';
 import { SharedInformerFactory } from '@ctrlkit/runtime';
-import { realClock } from '@ctrlkit/workqueue';
 import { CoreV1Api, CustomObjectsApi, type KubeConfig } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Builder } from '../adapter.js';

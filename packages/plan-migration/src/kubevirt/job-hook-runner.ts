@@ -1,6 +1,6 @@
 //! Runs a VM's PreHook/PostHook as a Job with the hook's image and playbook (Forklift's plan/hook.go).
 
-import { InvalidArgumentError } from '@ctrlkit/workqueue';
+import { InvalidArgumentError } from '@ctrlkit/core';
 import {
   ApiException,
   BatchV1Api,

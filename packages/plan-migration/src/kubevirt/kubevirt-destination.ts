@@ -1,7 +1,7 @@
 //! The KubeVirt destination: CDI DataVolumes, the per-VM Secret and ConfigMap, the conversion pod and the VirtualMachine (Forklift's plan/kubevirt.go).
 
+import { InvalidArgumentError, type Logger, noopLogger } from '@ctrlkit/core';
 import { isNotFound } from '@ctrlkit/runtime';
-import { InvalidArgumentError, type Logger, noopLogger } from '@ctrlkit/workqueue';
 import {
   BatchV1Api,
   CoreV1Api,

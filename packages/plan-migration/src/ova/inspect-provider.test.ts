@@ -1,5 +1,5 @@
 import { rm } from 'node:fs/promises';
-import { FakeClock } from '@ctrlkit/workqueue/testing';
+import { FakeClock } from '@ctrlkit/core/testing';
 import { describe, expect, it } from 'vitest';
 import type { Provider } from '../api/provider.js';
 import { Conditions } from '../conditions.js';

@@ -1,6 +1,6 @@
 import { mkdir, rm, symlink, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { FakeClock } from '@ctrlkit/workqueue/testing';
+import { FakeClock } from '@ctrlkit/core/testing';
 import { describe, expect, it } from 'vitest';
 import { applianceInventory, OvaInventory } from './inventory.js';
 import { OvaError } from './ova-error.js';

@@ -1,7 +1,7 @@
 //! The inventory of an OVA catalog: VMs, networks and disks read from its appliances, rescanned when the catalog changes.
 
 import { dirname, extname } from 'node:path';
-import { type Clock, InvalidArgumentError, realClock } from '@ctrlkit/workqueue';
+import { type Clock, InvalidArgumentError, realClock } from '@ctrlkit/core';
 import type { Inventory, InventoryDisk, InventoryNIC, InventoryVM } from '../adapter.js';
 import type { Ref } from '../api/ref.js';
 import { diskId, networkId, type UpstreamDisk, vmId } from './ids.js';

@@ -1,5 +1,7 @@
 //! The error of the OVA source: a catalog file it cannot read, or an operation OVA does not support.
 
+import { CtrlkitError } from '@ctrlkit/core';
+
 /** Why an OVA operation failed. */
 export type OvaErrorReason =
   /** The catalog folder does not exist or cannot be read. */
@@ -20,7 +22,7 @@ export type OvaErrorReason =
   | 'NotSupported';
 
 /** Thrown by the OVA source; `file` names the catalog file at fault when there is one. */
-export class OvaError extends Error {
+export class OvaError extends CtrlkitError {
   /** What a program can branch on. */
   readonly reason: OvaErrorReason;
   /** The catalog file at fault, if any. */
@@ -32,13 +34,7 @@ export class OvaError extends Error {
     options?: { file?: string; cause?: unknown },
   ) {
     super(message, options?.cause === undefined ? undefined : { cause: options.cause });
-    this.name = 'OvaError';
     this.reason = reason;
     this.file = options?.file;
-  }
-
-  /** True for any OvaError, also one made by another copy of this package. */
-  static isInstance(value: unknown): value is OvaError {
-    return value instanceof Error && value.name === 'OvaError' && 'reason' in value;
   }
 }

@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { FakeClock } from '@ctrlkit/workqueue/testing';
+import { FakeClock } from '@ctrlkit/core/testing';
 import { describe, expect, it } from 'vitest';
 import type { NetworkMap, StorageMap } from '../api/mapping.js';
 import type { Plan } from '../api/plan.js';

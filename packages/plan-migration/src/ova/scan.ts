@@ -3,7 +3,7 @@
 import type { Dirent, Stats } from 'node:fs';
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { extname, join, relative, sep } from 'node:path';
-import type { Clock } from '@ctrlkit/workqueue';
+import type { Clock } from '@ctrlkit/core';
 import { OvaError } from './ova-error.js';
 import { type OvfEnvelope, parseOvf } from './ovf-parser.js';
 import { readFirstTarEntry } from './tar.js';

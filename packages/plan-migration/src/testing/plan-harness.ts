@@ -1,6 +1,6 @@
 //! A plan, its references, a simulated source and an in-memory destination, driven pass by pass on a fake clock.
 
-import type { Clock } from '@ctrlkit/workqueue';
+import type { Clock } from '@ctrlkit/core';
 import { type InventoryVM, isGuestConversion } from '../adapter.js';
 import type { Migration } from '../api/migration.js';
 import type { Plan, PlanVM } from '../api/plan.js';

@@ -1,7 +1,7 @@
 //! A SIMULATOR of a kubelet and the Job controller: Pods run and complete, Jobs succeed or fail, as scripted.
 
+import { type Clock, realClock } from '@ctrlkit/core';
 import { patchStatus } from '@ctrlkit/runtime';
-import { type Clock, realClock } from '@ctrlkit/workqueue';
 import type { KubeConfig, V1Job, V1Pod } from '@kubernetes/client-node';
 import { SimulatorLoop, type SimulatorOptions, type StepOutcome } from './simulator-loop.js';
 

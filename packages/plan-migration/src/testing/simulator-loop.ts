@@ -1,5 +1,6 @@
 //! The loop the simulators share: one runtime Controller over one informer, stepping objects no faster than an interval.
 
+import { type Clock, InvalidArgumentError, realClock } from '@ctrlkit/core';
 import {
   Controller,
   type Logger,
@@ -7,7 +8,6 @@ import {
   type ResourceLike,
   SharedInformerFactory,
 } from '@ctrlkit/runtime';
-import { type Clock, InvalidArgumentError, realClock } from '@ctrlkit/workqueue';
 import type { KubeConfig, KubernetesObject } from '@kubernetes/client-node';
 
 /** Time between two steps of a simulated object, unless told otherwise: 50 ms. */

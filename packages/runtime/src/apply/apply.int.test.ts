@@ -1,5 +1,6 @@
 // Server-side apply, status writes and conflict retries against a real apiserver, through
 // client-node 2.0.1's KubernetesObjectApi (its SSA content type included).
+import { isConflict } from '@ctrlkit/core';
 import { createTestNamespace, installCRDs } from '@ctrlkit/envtest';
 import { testKubeConfig } from '@ctrlkit/envtest/vitest';
 import {
@@ -12,7 +13,6 @@ import {
 } from '@kubernetes/client-node';
 import { Type } from 'typebox';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { isConflict } from '../api-errors/api-errors.js';
 import {
   type CustomResource,
   customResourceDefinition,

@@ -1,4 +1,4 @@
-import { InvalidArgumentError } from '@ctrlkit/workqueue';
+import { InvalidArgumentError } from '@ctrlkit/core';
 import { type KubernetesObject, PatchStrategy, type V1ConfigMap } from '@kubernetes/client-node';
 import { describe, expect, it } from 'vitest';
 import type { ObjectWriter, PatchRequest } from '../internal/object-client.js';

@@ -1,6 +1,6 @@
 //! Server-side apply of an object or its status, under a field manager.
 
-import { InvalidArgumentError } from '@ctrlkit/workqueue';
+import { InvalidArgumentError } from '@ctrlkit/core';
 import { type KubernetesObject, PatchStrategy } from '@kubernetes/client-node';
 import { type ClientSource, type ObjectWriter, objectClient } from '../internal/object-client.js';
 

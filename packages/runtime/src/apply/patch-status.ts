@@ -1,6 +1,6 @@
 //! A JSON merge patch of an object's status subresource.
 
-import { InvalidArgumentError } from '@ctrlkit/workqueue';
+import { InvalidArgumentError } from '@ctrlkit/core';
 import { type KubernetesObject, PatchStrategy } from '@kubernetes/client-node';
 import { type ClientSource, type ObjectWriter, objectClient } from '../internal/object-client.js';
 import { checkTarget } from './apply.js';

@@ -1,4 +1,4 @@
-import { InvalidArgumentError } from '@ctrlkit/workqueue';
+import { InvalidArgumentError } from '@ctrlkit/core';
 import { describe, expect, it } from 'vitest';
 import { type FlagTable, flagUsage, parseFlagTable } from './flags.js';
 

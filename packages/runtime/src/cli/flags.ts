@@ -1,7 +1,7 @@
 //! A program's command line as a table: every flag with its type, default, help, alias and environment variable.
 
 import { parseArgs } from 'node:util';
-import { InvalidArgumentError } from '@ctrlkit/workqueue';
+import { InvalidArgumentError } from '@ctrlkit/core';
 
 /** The kinds of flag value: text, on/off, or a whole number. */
 export type FlagType = 'string' | 'boolean' | 'integer';

@@ -1,4 +1,4 @@
-import { InvalidArgumentError, type Logger } from '@ctrlkit/workqueue';
+import { InvalidArgumentError, type Logger } from '@ctrlkit/core';
 import { describe, expect, it } from 'vitest';
 import { type MainIo, type MainProgram, runMain } from './main.js';
 

@@ -1,6 +1,6 @@
 //! The skeleton of a controller program's `main`: flags, `--help`, a logger, signals, exit codes.
 
-import { InvalidArgumentError, type Logger } from '@ctrlkit/workqueue';
+import { InvalidArgumentError, type Logger } from '@ctrlkit/core';
 import { setupSignalHandler } from '../manager/signals.js';
 
 /** A program for {@link runMain}. */

@@ -1,6 +1,6 @@
 import diagnostics from 'node:diagnostics_channel';
+import { FakeClock } from '@ctrlkit/core/testing';
 import { testKubeConfig } from '@ctrlkit/envtest/vitest';
-import { FakeClock } from '@ctrlkit/workqueue/testing';
 import {
   CoreV1Api,
   Observable,

@@ -1,6 +1,6 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { InvalidArgumentError } from '@ctrlkit/workqueue';
+import type { InvalidArgumentError } from '@ctrlkit/core';
 import { CoreV1Api, KubeConfig } from '@kubernetes/client-node';
 import { Registry } from 'prom-client';
 import { describe, expect, it } from 'vitest';

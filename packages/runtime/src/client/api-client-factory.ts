@@ -1,12 +1,7 @@
 //! client-node API clients that share a client-side rate limit, send the app's user agent and count requests.
 
-import {
-  type Clock,
-  InvalidArgumentError,
-  newBucketRateLimiter,
-  realClock,
-  sleep,
-} from '@ctrlkit/workqueue';
+import { type Clock, InvalidArgumentError, realClock, sleep } from '@ctrlkit/core';
+import { newBucketRateLimiter } from '@ctrlkit/workqueue';
 import {
   type Configuration,
   createConfiguration,

@@ -1,6 +1,6 @@
 //! The error of a client configuration that cannot be found or read.
 
-const marker = Symbol.for('@ctrlkit/runtime/KubeConfigError');
+import { CtrlkitError } from '@ctrlkit/core';
 
 /**
  * What went wrong: `NotFound` (no source of configuration), `Unreadable` (the chosen file
@@ -9,19 +9,12 @@ const marker = Symbol.for('@ctrlkit/runtime/KubeConfigError');
 export type KubeConfigErrorReason = 'NotFound' | 'Unreadable' | 'NoSuchContext';
 
 /** Thrown by {@link loadKubeConfig} when it cannot produce a configuration. */
-export class KubeConfigError extends Error {
+export class KubeConfigError extends CtrlkitError {
   /** What a program can branch on. */
   readonly reason: KubeConfigErrorReason;
-  readonly [marker] = true;
 
   constructor(reason: KubeConfigErrorReason, message: string, cause?: unknown) {
     super(message, cause === undefined ? undefined : { cause });
-    this.name = 'KubeConfigError';
     this.reason = reason;
-  }
-
-  /** True for any KubeConfigError, also one made by another copy of this package. */
-  static isInstance(value: unknown): value is KubeConfigError {
-    return typeof value === 'object' && value !== null && marker in value;
   }
 }

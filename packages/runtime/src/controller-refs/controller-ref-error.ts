@@ -1,6 +1,6 @@
 //! The error controller-reference helpers throw or report.
 
-const marker = Symbol.for('@ctrlkit/runtime/ControllerRefError');
+import { CtrlkitError } from '@ctrlkit/core';
 
 /**
  * What went wrong:
@@ -20,14 +20,13 @@ export type ControllerRefErrorReason =
   | 'ClaimFailed';
 
 /** The error of the controller-reference helpers; `reason` tells which failure it is. */
-export class ControllerRefError extends Error {
+export class ControllerRefError extends CtrlkitError {
   /** What a program can branch on. */
   readonly reason: ControllerRefErrorReason;
   /** For `ClaimFailed`: the error of each object that failed. */
   readonly errors: readonly unknown[];
   /** For `ClaimFailed`: the objects claimed despite the failures. */
   readonly claimed: readonly unknown[];
-  readonly [marker] = true;
 
   constructor(
     reason: ControllerRefErrorReason,
@@ -35,14 +34,8 @@ export class ControllerRefError extends Error {
     options: { cause?: unknown; errors?: unknown[]; claimed?: unknown[] } = {},
   ) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
-    this.name = 'ControllerRefError';
     this.reason = reason;
     this.errors = options.errors ?? [];
     this.claimed = options.claimed ?? [];
-  }
-
-  /** True for any ControllerRefError, also one made by another copy of this package. */
-  static isInstance(value: unknown): value is ControllerRefError {
-    return typeof value === 'object' && value !== null && marker in value;
   }
 }

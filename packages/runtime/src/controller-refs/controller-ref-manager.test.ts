@@ -1,4 +1,4 @@
-import { InvalidArgumentError } from '@ctrlkit/workqueue';
+import { InvalidArgumentError } from '@ctrlkit/core';
 import type { KubernetesObject, V1OwnerReference } from '@kubernetes/client-node';
 import { describe, expect, it, vi } from 'vitest';
 import { getControllerOf, isControlledBy, newControllerRef } from './controller-ref.js';

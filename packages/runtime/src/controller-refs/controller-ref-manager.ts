@@ -1,6 +1,6 @@
 //! Adopts orphans that match a selector and releases owned objects that no longer match (kube's and KubeVirt's `BaseControllerRefManager` and claim functions).
 
-import { InvalidArgumentError } from '@ctrlkit/workqueue';
+import { InvalidArgumentError, statusCode } from '@ctrlkit/core';
 import {
   type KubeConfig,
   type KubernetesObject,
@@ -98,11 +98,6 @@ export interface ControllerRefManagerOptions {
   objectType?: { apiVersion: string; kind: string };
   /** Where to log adoptions and releases (debug). Default: nowhere. */
   logger?: Logger;
-}
-
-function statusCode(error: unknown): number | undefined {
-  const code = (error as { code?: unknown } | null)?.code;
-  return typeof code === 'number' ? code : undefined;
 }
 
 function describe(object: KubernetesObject): string {

@@ -1,6 +1,6 @@
 //! Controller references: the one ownerReference with `controller: true` (apimachinery's `GetControllerOf`, `NewControllerRef`).
 
-import { InvalidArgumentError } from '@ctrlkit/workqueue';
+import { InvalidArgumentError } from '@ctrlkit/core';
 import type { KubernetesObject, V1OwnerReference } from '@kubernetes/client-node';
 
 /** A group, version and kind, e.g. `{ group: 'apps', version: 'v1', kind: 'ReplicaSet' }` (`group: ''` for core). */

@@ -1,5 +1,5 @@
+import { FakeClock } from '@ctrlkit/core/testing';
 import { newItemExponentialFailureRateLimiter } from '@ctrlkit/workqueue';
-import { FakeClock } from '@ctrlkit/workqueue/testing';
 import { describe, expect, it } from 'vitest';
 import { CacheSyncTimeoutError } from './cache-sync-timeout-error.js';
 import { Controller, type Reconciler } from './controller.js';

@@ -1,12 +1,11 @@
 //! The controller loop: informer events become keys in a rate-limited queue, and workers reconcile them.
 
+import { type Clock, realClock } from '@ctrlkit/core';
 import {
-  type Clock,
   defaultControllerRateLimiter,
   globalMetricsProvider,
   type MetricsProvider,
   newTypedRateLimitingQueue,
-  realClock,
   type TypedRateLimiter,
   type TypedRateLimitingInterface,
 } from '@ctrlkit/workqueue';

@@ -1,6 +1,6 @@
 //! Checks a controller's options at construction, naming the field at fault.
 
-import { InvalidArgumentError } from '@ctrlkit/workqueue';
+import { InvalidArgumentError } from '@ctrlkit/core';
 import type { ControllerOptions } from './controller.js';
 
 const known = new Set([

@@ -1,4 +1,4 @@
-import { InvalidArgumentError } from '@ctrlkit/workqueue';
+import { InvalidArgumentError } from '@ctrlkit/core';
 import { dumpYaml } from '@kubernetes/client-node';
 import { Type } from 'typebox';
 import { describe, expect, it } from 'vitest';

@@ -1,6 +1,6 @@
 //! CustomResourceDefinitions built from TypeBox schemas: the type and the OpenAPI schema are one source.
 
-import { InvalidArgumentError } from '@ctrlkit/workqueue';
+import { InvalidArgumentError } from '@ctrlkit/core';
 import {
   loadYaml,
   type V1CustomResourceDefinition,

@@ -1,6 +1,6 @@
 //! The error of a committed manifest that no longer matches what its source generates.
 
-const marker = Symbol.for('@ctrlkit/runtime/ManifestsOutdatedError');
+import { CtrlkitError } from '@ctrlkit/core';
 
 /**
  * What went wrong:
@@ -13,7 +13,7 @@ export type ManifestsOutdatedErrorReason = 'ManifestsMissing' | 'ManifestsOutdat
  * Thrown by {@link checkManifests}: the message names the file, the first line that
  * differs and the command that regenerates it.
  */
-export class ManifestsOutdatedError extends Error {
+export class ManifestsOutdatedError extends CtrlkitError {
   /** What a program can branch on. */
   readonly reason: ManifestsOutdatedErrorReason;
   /** The manifest file checked. */
@@ -22,7 +22,6 @@ export class ManifestsOutdatedError extends Error {
   readonly regenerateCommand: string;
   /** The first line (1-based) where the file and the generated text differ; 0 when missing. */
   readonly line: number;
-  readonly [marker] = true;
 
   constructor(
     reason: ManifestsOutdatedErrorReason,
@@ -35,15 +34,9 @@ export class ManifestsOutdatedError extends Error {
         ? `${file} does not exist; generate it with: ${regenerateCommand}`
         : `${file} is out of date with the types it is generated from (first difference at line ${line}); regenerate it with: ${regenerateCommand}`,
     );
-    this.name = 'ManifestsOutdatedError';
     this.reason = reason;
     this.file = file;
     this.regenerateCommand = regenerateCommand;
     this.line = line;
-  }
-
-  /** True for any ManifestsOutdatedError, also one made by another copy of this package. */
-  static isInstance(value: unknown): value is ManifestsOutdatedError {
-    return typeof value === 'object' && value !== null && marker in value;
   }
 }

@@ -1,7 +1,7 @@
 import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { InvalidArgumentError } from '@ctrlkit/workqueue';
+import { InvalidArgumentError } from '@ctrlkit/core';
 import { loadAllYaml, type V1ConfigMap } from '@kubernetes/client-node';
 import { describe, expect, it } from 'vitest';
 import { checkManifests, renderManifests, writeManifests } from './manifests.js';

@@ -2,7 +2,7 @@
 
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { InvalidArgumentError } from '@ctrlkit/workqueue';
+import { InvalidArgumentError } from '@ctrlkit/core';
 import { dumpYaml, type KubernetesObject } from '@kubernetes/client-node';
 import { ManifestsOutdatedError } from './manifests-outdated-error.js';
 

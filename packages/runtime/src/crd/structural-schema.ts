@@ -1,6 +1,6 @@
 //! TypeBox schemas to the structural OpenAPI v3 schemas a CustomResourceDefinition accepts.
 
-import { InvalidArgumentError } from '@ctrlkit/workqueue';
+import { InvalidArgumentError } from '@ctrlkit/core';
 import type { TSchema } from 'typebox';
 
 /**

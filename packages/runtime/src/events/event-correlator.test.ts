@@ -1,4 +1,4 @@
-import { FakeClock } from '@ctrlkit/workqueue/testing';
+import { FakeClock } from '@ctrlkit/core/testing';
 import type { CoreV1Event } from '@kubernetes/client-node';
 import { describe, expect, it } from 'vitest';
 import {

@@ -1,6 +1,6 @@
 //! Decides, before an Event is written, whether it is new, a repeat to count, or spam to drop (client-go's `EventCorrelator`).
 
-import type { Clock } from '@ctrlkit/workqueue';
+import type { Clock } from '@ctrlkit/core';
 import type { CoreV1Event } from '@kubernetes/client-node';
 import { LruCache } from './lru-cache.js';
 

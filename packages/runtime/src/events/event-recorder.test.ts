@@ -1,5 +1,5 @@
-import { InvalidArgumentError, type Logger } from '@ctrlkit/workqueue';
-import { FakeClock } from '@ctrlkit/workqueue/testing';
+import { InvalidArgumentError, type Logger } from '@ctrlkit/core';
+import { FakeClock } from '@ctrlkit/core/testing';
 import type { CoreV1Event } from '@kubernetes/client-node';
 import { describe, expect, it } from 'vitest';
 import { EventRecorder, type EventRecorderOptions } from './event-recorder.js';

@@ -2,7 +2,7 @@
 
 import { hostname } from 'node:os';
 import { format } from 'node:util';
-import { type Clock, InvalidArgumentError, realClock } from '@ctrlkit/workqueue';
+import { type Clock, InvalidArgumentError, realClock, statusCode } from '@ctrlkit/core';
 import type {
   CoreV1Event,
   KubeConfig,
@@ -90,11 +90,6 @@ function toReference(subject: EventSubject): V1ObjectReference {
     if (reference[key] === undefined) delete reference[key];
   }
   return reference;
-}
-
-function statusCode(error: unknown): number | undefined {
-  const code = (error as { code?: unknown } | null)?.code;
-  return typeof code === 'number' ? code : undefined;
 }
 
 /** Retried: transport errors (no status), 408, 429 and 5xx. client-go does not retry other statuses. */

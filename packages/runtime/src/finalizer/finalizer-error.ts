@@ -1,6 +1,6 @@
 //! The error of the finalizer flow.
 
-const marker = Symbol.for('@ctrlkit/runtime/FinalizerError');
+import { CtrlkitError } from '@ctrlkit/core';
 
 /**
  * What went wrong (kube-rs' `finalizer::Error` variants):
@@ -19,26 +19,19 @@ export type FinalizerErrorReason =
   | 'UnnamedObject';
 
 /** The error of {@link finalizer}; `reason` tells which step failed, `cause` why. */
-export class FinalizerError extends Error {
+export class FinalizerError extends CtrlkitError {
   /** What a program can branch on. */
   readonly reason: FinalizerErrorReason;
   /** The finalizer the flow manages. */
   readonly finalizer: string;
-  readonly [marker] = true;
 
   constructor(reason: FinalizerErrorReason, finalizer: string, cause?: unknown) {
     super(
       `${messages[reason]} (finalizer ${finalizer})${cause === undefined ? '' : `: ${cause instanceof Error ? cause.message : String(cause)}`}`,
       cause === undefined ? undefined : { cause },
     );
-    this.name = 'FinalizerError';
     this.reason = reason;
     this.finalizer = finalizer;
-  }
-
-  /** True for any FinalizerError, also one made by another copy of this package. */
-  static isInstance(value: unknown): value is FinalizerError {
-    return typeof value === 'object' && value !== null && marker in value;
   }
 }
 

@@ -1,6 +1,6 @@
 //! Adding and removing one finalizer with a JSON patch guarded by a test operation.
 
-import { InvalidArgumentError } from '@ctrlkit/workqueue';
+import { InvalidArgumentError } from '@ctrlkit/core';
 import type { KubernetesObject } from '@kubernetes/client-node';
 import {
   type ClientSource,

@@ -1,5 +1,5 @@
-import { InvalidArgumentError, sleep } from '@ctrlkit/workqueue';
-import { FakeClock } from '@ctrlkit/workqueue/testing';
+import { InvalidArgumentError, sleep } from '@ctrlkit/core';
+import { FakeClock } from '@ctrlkit/core/testing';
 import { describe, expect, it } from 'vitest';
 import {
   Backoff,

@@ -1,6 +1,6 @@
 //! Exponential backoff with jitter and a reset after a quiet period (client-go's reflector backoff).
 
-import { type Clock, InvalidArgumentError, realClock, sleep } from '@ctrlkit/workqueue';
+import { type Clock, InvalidArgumentError, realClock, sleep } from '@ctrlkit/core';
 
 /** The first wait after a failure: 800 ms (client-go's reflector). */
 export const DEFAULT_BACKOFF_INITIAL_MS = 800;

@@ -1,6 +1,6 @@
 //! Finds the resource (plural name, scope) that serves a kind, through API discovery.
 
-import { InvalidArgumentError } from '@ctrlkit/workqueue';
+import { InvalidArgumentError } from '@ctrlkit/core';
 import type { KubeConfig } from '@kubernetes/client-node';
 import type { GroupVersionResource } from './resource.js';
 import { RestClient } from './rest-client.js';

@@ -1,6 +1,6 @@
 //! Store keys (`namespace/name`) and the tombstone of an object whose deletion was missed.
 
-import { InvalidArgumentError } from '@ctrlkit/workqueue';
+import { InvalidArgumentError } from '@ctrlkit/core';
 import type { KubernetesObject } from '@kubernetes/client-node';
 
 const marker = Symbol.for('@ctrlkit/runtime/DeletedFinalStateUnknown');

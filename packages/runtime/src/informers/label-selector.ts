@@ -1,6 +1,6 @@
 //! Label selectors, parsed from their string form or a `V1LabelSelector`, matched in memory.
 
-import { InvalidArgumentError } from '@ctrlkit/workqueue';
+import { InvalidArgumentError } from '@ctrlkit/core';
 import type { V1LabelSelector } from '@kubernetes/client-node';
 
 /** Matches a set of labels. */

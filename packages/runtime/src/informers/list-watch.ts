@@ -1,6 +1,6 @@
 //! ListWatch: the LIST and WATCH calls of one resource, namespace and selector set.
 
-import { InvalidArgumentError } from '@ctrlkit/workqueue';
+import { InvalidArgumentError } from '@ctrlkit/core';
 import type { KubeConfig, KubernetesObject } from '@kubernetes/client-node';
 import {
   collectionPath,

@@ -1,6 +1,6 @@
 //! The reflector: lists a resource, then watches it from the list's resource version, forever.
 
-import { type Clock, InvalidArgumentError, realClock } from '@ctrlkit/workqueue';
+import { type Clock, InvalidArgumentError, realClock } from '@ctrlkit/core';
 import type { KubernetesObject } from '@kubernetes/client-node';
 import { type Logger, noopLogger } from '../logger.js';
 import { Backoff, type BackoffOptions } from './backoff.js';

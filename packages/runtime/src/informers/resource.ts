@@ -1,6 +1,6 @@
 //! Names a Kubernetes resource (group, version, plural) and builds its REST paths.
 
-import { InvalidArgumentError } from '@ctrlkit/workqueue';
+import { InvalidArgumentError } from '@ctrlkit/core';
 
 /**
  * A resource as the REST API names it: `{ group: '', version: 'v1', resource: 'configmaps' }`

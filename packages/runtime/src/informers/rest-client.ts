@@ -5,7 +5,7 @@ import * as http from 'node:http';
 import * as https from 'node:https';
 import type { Readable } from 'node:stream';
 import { createGunzip } from 'node:zlib';
-import { InvalidArgumentError } from '@ctrlkit/workqueue';
+import { CtrlkitError, InvalidArgumentError } from '@ctrlkit/core';
 import type { KubeConfig } from '@kubernetes/client-node';
 import { ListBodyParser, type ParsedList } from '../internal/list-body-parser.js';
 import type { RestClientMetrics } from '../metrics/rest-client-metrics.js';
@@ -459,11 +459,11 @@ export class RestClient {
 }
 
 /** A request that failed on a reused connection the server had closed; `cause` is the socket's error. */
-class StaleConnectionError extends Error {
+class StaleConnectionError extends CtrlkitError {
+  readonly reason = 'StaleConnection' as const;
   declare readonly cause: Error;
   constructor(cause: Error) {
     super(cause.message, { cause });
-    this.name = 'StaleConnectionError';
   }
 }
 

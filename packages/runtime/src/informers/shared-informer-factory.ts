@@ -1,6 +1,6 @@
 //! A factory that hands out one shared informer per resource and option set, and starts them.
 
-import { type Clock, InvalidArgumentError } from '@ctrlkit/workqueue';
+import { type Clock, InvalidArgumentError } from '@ctrlkit/core';
 import type { KubeConfig, KubernetesObject } from '@kubernetes/client-node';
 import { type Logger, noopLogger } from '../logger.js';
 import type { BackoffOptions } from './backoff.js';

@@ -1,6 +1,6 @@
 //! Shared informers: one list+watch and one cache per resource, fanned out to many handlers.
 
-import { type Clock, InvalidArgumentError, realClock, type Timer } from '@ctrlkit/workqueue';
+import { type Clock, InvalidArgumentError, realClock, type Timer } from '@ctrlkit/core';
 import type { KubernetesObject } from '@kubernetes/client-node';
 import { type Logger, noopLogger } from '../logger.js';
 import type { BackoffOptions } from './backoff.js';

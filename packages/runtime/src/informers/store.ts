@@ -1,6 +1,6 @@
 //! An indexed in-memory store of objects keyed by `namespace/name` (client-go's Indexer).
 
-import { InvalidArgumentError } from '@ctrlkit/workqueue';
+import { InvalidArgumentError } from '@ctrlkit/core';
 import type { KubernetesObject } from '@kubernetes/client-node';
 import { type KeyFunc, metaNamespaceKeyFunc } from './key-func.js';
 

@@ -1,6 +1,6 @@
 //! The error leader election throws for a use it cannot accept.
 
-const marker = Symbol.for('@ctrlkit/runtime/LeaderElectionError');
+import { CtrlkitError } from '@ctrlkit/core';
 
 /**
  * What went wrong: `AlreadyRunning` (`run` called twice), `LeaseLost` (a `Manager` stopped
@@ -10,19 +10,12 @@ const marker = Symbol.for('@ctrlkit/runtime/LeaderElectionError');
 export type LeaderElectionErrorReason = 'AlreadyRunning' | 'LeaseLost';
 
 /** Thrown by `run` when the elector is already running, and by `Manager.start` when the lease was lost. */
-export class LeaderElectionError extends Error {
+export class LeaderElectionError extends CtrlkitError {
   /** What a program can branch on. */
   readonly reason: LeaderElectionErrorReason;
-  readonly [marker] = true;
 
   constructor(reason: LeaderElectionErrorReason, message: string) {
     super(message);
-    this.name = 'LeaderElectionError';
     this.reason = reason;
-  }
-
-  /** True for any LeaderElectionError, also one made by another copy of this package. */
-  static isInstance(value: unknown): value is LeaderElectionError {
-    return typeof value === 'object' && value !== null && marker in value;
   }
 }

@@ -1,6 +1,6 @@
 //! Leader election on a lock object, with client-go's timing and semantics (`tools/leaderelection`).
 
-import { type Clock, InvalidArgumentError, realClock, sleep } from '@ctrlkit/workqueue';
+import { type Clock, InvalidArgumentError, realClock, sleep } from '@ctrlkit/core';
 import { type Logger, noopLogger } from '../logger.js';
 import { LeaderElectionError } from './leader-election-error.js';
 import type { LeaderElectionRecord, ResourceLock } from './resource-lock.js';

@@ -1,6 +1,6 @@
 //! A ResourceLock on a `coordination.k8s.io/v1` Lease (client-go's `LeaseLock`).
 
-import { InvalidArgumentError } from '@ctrlkit/workqueue';
+import { InvalidArgumentError } from '@ctrlkit/core';
 import {
   CoordinationV1Api,
   type KubeConfig,

@@ -1,6 +1,6 @@
 //! The error of a manager that cannot start or did not stop cleanly.
 
-const marker = Symbol.for('@ctrlkit/runtime/ManagerError');
+import { CtrlkitError } from '@ctrlkit/core';
 
 /**
  * What went wrong: `AlreadyStarted` (`start` called twice, or `add` after `start`),
@@ -15,14 +15,13 @@ export type ManagerErrorReason =
   | 'GracefulShutdownTimeout';
 
 /** Thrown by `Manager.add` and `Manager.start` (lease loss is a `LeaderElectionError`). */
-export class ManagerError extends Error {
+export class ManagerError extends CtrlkitError {
   /** What a program can branch on. */
   readonly reason: ManagerErrorReason;
   /** The runnable at fault, for `RunnableFailed`, and those still running for `GracefulShutdownTimeout`. */
   readonly runnable: string | undefined;
   /** The option at fault, for `ListenFailed`. */
   readonly field: string | undefined;
-  readonly [marker] = true;
 
   constructor(
     reason: ManagerErrorReason,
@@ -30,14 +29,8 @@ export class ManagerError extends Error {
     details: { runnable?: string; field?: string; cause?: unknown } = {},
   ) {
     super(message, details.cause === undefined ? undefined : { cause: details.cause });
-    this.name = 'ManagerError';
     this.reason = reason;
     this.runnable = details.runnable;
     this.field = details.field;
-  }
-
-  /** True for any ManagerError, also one made by another copy of this package. */
-  static isInstance(value: unknown): value is ManagerError {
-    return typeof value === 'object' && value !== null && marker in value;
   }
 }

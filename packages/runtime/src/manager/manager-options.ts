@@ -1,7 +1,7 @@
 //! The options of a Manager, their defaults, and their checks at construction.
 
-import type { Clock, Logger } from '@ctrlkit/workqueue';
-import { InvalidArgumentError } from '@ctrlkit/workqueue';
+import type { Clock, Logger } from '@ctrlkit/core';
+import { InvalidArgumentError } from '@ctrlkit/core';
 import type { KubeConfig } from '@kubernetes/client-node';
 import type { SharedInformerFactoryOptions } from '../informers/shared-informer-factory.js';
 

@@ -1,5 +1,5 @@
-import { InvalidArgumentError } from '@ctrlkit/workqueue';
-import { FakeClock } from '@ctrlkit/workqueue/testing';
+import { InvalidArgumentError } from '@ctrlkit/core';
+import { FakeClock } from '@ctrlkit/core/testing';
 import { KubeConfig } from '@kubernetes/client-node';
 import { Counter } from 'prom-client';
 import { describe, expect, it } from 'vitest';

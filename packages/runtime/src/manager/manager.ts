@@ -9,11 +9,11 @@ import {
   type Clock,
   InvalidArgumentError,
   type Logger,
-  type MetricsProvider,
   noopLogger,
   realClock,
   sleep,
-} from '@ctrlkit/workqueue';
+} from '@ctrlkit/core';
+import type { MetricsProvider } from '@ctrlkit/workqueue';
 import { PrometheusMetricsProvider } from '@ctrlkit/workqueue/prometheus';
 import {
   type Configuration,

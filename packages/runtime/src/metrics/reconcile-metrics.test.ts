@@ -1,6 +1,6 @@
+import { FakeClock } from '@ctrlkit/core/testing';
 import { newItemExponentialFailureRateLimiter } from '@ctrlkit/workqueue';
 import { PrometheusMetricsProvider } from '@ctrlkit/workqueue/prometheus';
-import { FakeClock } from '@ctrlkit/workqueue/testing';
 import { Registry } from 'prom-client';
 import { describe, expect, it } from 'vitest';
 import { Controller, type ReconcileResult } from '../controller/controller.js';

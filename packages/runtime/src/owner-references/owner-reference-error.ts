@@ -1,6 +1,6 @@
 //! The error of an owner reference the apiserver's garbage collector would not honour.
 
-const marker = Symbol.for('@ctrlkit/runtime/OwnerReferenceError');
+import { CtrlkitError } from '@ctrlkit/core';
 
 /**
  * What went wrong:
@@ -17,19 +17,12 @@ export type OwnerReferenceErrorReason =
   | 'NotController';
 
 /** The error of the owner-reference helpers; `reason` tells which check failed. */
-export class OwnerReferenceError extends Error {
+export class OwnerReferenceError extends CtrlkitError {
   /** What a program can branch on. */
   readonly reason: OwnerReferenceErrorReason;
-  readonly [marker] = true;
 
   constructor(reason: OwnerReferenceErrorReason, message: string) {
     super(message);
-    this.name = 'OwnerReferenceError';
     this.reason = reason;
-  }
-
-  /** True for any OwnerReferenceError, also one made by another copy of this package. */
-  static isInstance(value: unknown): value is OwnerReferenceError {
-    return typeof value === 'object' && value !== null && marker in value;
   }
 }

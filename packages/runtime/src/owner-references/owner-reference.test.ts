@@ -1,4 +1,4 @@
-import type { InvalidArgumentError } from '@ctrlkit/workqueue';
+import type { InvalidArgumentError } from '@ctrlkit/core';
 import type { KubernetesObject } from '@kubernetes/client-node';
 import { describe, expect, it } from 'vitest';
 import { AlreadyOwnedError } from './already-owned-error.js';

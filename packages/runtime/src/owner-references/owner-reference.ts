@@ -1,6 +1,6 @@
 //! Setting and removing owner references with controller-runtime's checks (`controllerutil`).
 
-import { InvalidArgumentError } from '@ctrlkit/workqueue';
+import { InvalidArgumentError } from '@ctrlkit/core';
 import type { KubernetesObject, V1OwnerReference } from '@kubernetes/client-node';
 import {
   type GroupVersionKind,

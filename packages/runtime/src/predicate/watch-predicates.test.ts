@@ -1,4 +1,4 @@
-import { FakeClock } from '@ctrlkit/workqueue/testing';
+import { FakeClock } from '@ctrlkit/core/testing';
 import type { V1ConfigMap } from '@kubernetes/client-node';
 import { expect, it } from 'vitest';
 import { Controller } from '../controller/controller.js';

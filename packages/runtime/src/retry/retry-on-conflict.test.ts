@@ -1,8 +1,7 @@
-import { InvalidArgumentError, type Timer } from '@ctrlkit/workqueue';
-import { FakeClock } from '@ctrlkit/workqueue/testing';
+import { InvalidArgumentError, isConflict, type Timer } from '@ctrlkit/core';
+import { FakeClock } from '@ctrlkit/core/testing';
 import { ApiException } from '@kubernetes/client-node';
 import { describe, expect, it } from 'vitest';
-import { isConflict } from '../api-errors/api-errors.js';
 import {
   DEFAULT_BACKOFF,
   DEFAULT_RETRY,

@@ -1,7 +1,6 @@
 //! Retrying a write that lost an optimistic-concurrency race (client-go's `util/retry`).
 
-import { type Clock, InvalidArgumentError, realClock, sleep } from '@ctrlkit/workqueue';
-import { isConflict } from '../api-errors/api-errors.js';
+import { type Clock, InvalidArgumentError, isConflict, realClock, sleep } from '@ctrlkit/core';
 
 /**
  * How often and how long to retry (apimachinery's `wait.Backoff`): up to `steps`

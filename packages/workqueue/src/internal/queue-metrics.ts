@@ -1,6 +1,6 @@
 //! Records one queue's metrics: the times each item was added and handed out.
 
-import type { Clock, Timer } from '../clock.js';
+import type { Clock, Timer } from '@ctrlkit/core';
 import {
   type CounterMetric,
   type GaugeMetric,

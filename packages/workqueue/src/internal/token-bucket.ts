@@ -1,6 +1,6 @@
 //! A token bucket with reservations: the behaviour of golang.org/x/time/rate's Limiter.
 
-import type { Clock } from '../clock.js';
+import type { Clock } from '@ctrlkit/core';
 
 /** Refills at `qps` tokens a second up to `burst`; starts full. */
 export class TokenBucket {

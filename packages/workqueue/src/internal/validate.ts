@@ -1,6 +1,6 @@
 //! Checks of options and arguments, each failing with an error that names the field.
 
-import { InvalidArgumentError } from '../invalid-argument-error.js';
+import { InvalidArgumentError } from '@ctrlkit/core';
 
 /** Rejects anything but a plain object whose keys are all in `allowed`. */
 export function checkOptions(value: unknown, field: string, allowed: readonly string[]): void {

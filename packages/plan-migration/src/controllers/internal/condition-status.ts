@@ -1,7 +1,7 @@
 //! The status write every resource controller shares: staged conditions, observedGeneration, a merge patch under optimistic locking.
 
+import type { Clock } from '@ctrlkit/core';
 import { DEFAULT_RETRY, patchStatus, retryOnConflict } from '@ctrlkit/runtime';
-import type { Clock } from '@ctrlkit/workqueue';
 import {
   ApiException,
   CustomObjectsApi,

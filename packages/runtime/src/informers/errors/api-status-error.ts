@@ -2,8 +2,6 @@
 
 import { InformerError } from './informer-error.js';
 
-const marker = Symbol.for('@ctrlkit/runtime/ApiStatusError');
-
 /** The parts of a `meta/v1` Status the informers read. */
 export interface ApiStatus {
   readonly code?: number;
@@ -21,7 +19,6 @@ export interface ApiStatus {
  * of `run()`, only of a `ListWatch`.
  */
 export class ApiStatusError extends InformerError {
-  readonly [marker] = true;
   /** The HTTP status code (or the Status `code` of a watch ERROR event). */
   readonly statusCode: number;
   /** The Status object from the body, when there was one. */
@@ -34,14 +31,8 @@ export class ApiStatusError extends InformerError {
       'ApiStatus',
       `${request}: ${statusCode}${status?.reason ? ` ${status.reason}` : ''}${status?.message ? `: ${status.message}` : ''}`,
     );
-    this.name = 'ApiStatusError';
     this.statusCode = statusCode;
     this.status = status;
     this.request = request;
-  }
-
-  /** True for any ApiStatusError, also one made by another copy of this package. */
-  static override isInstance(error: unknown): error is ApiStatusError {
-    return typeof error === 'object' && error !== null && marker in error;
   }
 }

@@ -1,4 +1,4 @@
-//! The structured logger the package writes to; pino satisfies it.
+// The structured logger every ctrlkit package writes to; pino satisfies it.
 
 /** A structured logger: a context object first, then the message. pino satisfies it. */
 export interface Logger {

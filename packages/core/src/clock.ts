@@ -1,4 +1,4 @@
-//! The clock every timing in the package reads, injectable so tests never wait for real time.
+// The clock every timing in ctrlkit reads, injectable so tests never wait for real time.
 
 /** A scheduled callback; `cancel` is harmless after it fired. */
 export interface Timer {

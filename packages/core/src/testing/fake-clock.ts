@@ -1,4 +1,4 @@
-//! A clock that only moves when a test steps it.
+// A clock that only moves when a test steps it.
 
 import type { Clock, Timer } from '../clock.js';
 import { InvalidArgumentError } from '../invalid-argument-error.js';

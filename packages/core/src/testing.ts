@@ -1,0 +1,14 @@
+/**
+ * Test helpers: a {@link FakeClock} that moves only when a test steps it, and
+ * {@link waitFor}, the polling helper for tests on a real control plane.
+ *
+ * @packageDocumentation
+ */
+
+export { DEFAULT_FAKE_CLOCK_START_MS, FakeClock } from './testing/fake-clock.js';
+export {
+  DEFAULT_WAIT_FOR_INTERVAL_MS,
+  DEFAULT_WAIT_FOR_TIMEOUT_MS,
+  type WaitForOptions,
+  waitFor,
+} from './testing/wait-for.js';
