@@ -1,9 +1,10 @@
 //! The default item store of a queue: first in, first out.
 
-import type { Queue } from '../queue.js';
-
-/** An array with a moving head, compacted once the consumed half outgrows the rest. */
-export class Fifo<T> implements Queue<T> {
+/**
+ * An array with a moving head, compacted once the consumed half outgrows the rest. It has the
+ * shape of the queue's `Queue` store (checked where `queue.ts` uses it as one).
+ */
+export class Fifo<T> {
   #items: T[] = [];
   #head = 0;
 
