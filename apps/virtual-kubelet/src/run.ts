@@ -113,17 +113,19 @@ export function buildVirtualKubelet(flags: Flags, logger: Logger): VirtualKubele
     },
   });
 
-  const cert =
+  const certFiles =
     flags.tlsCertFile !== undefined && flags.tlsKeyFile !== undefined
       ? {
           cert: readFileSync(flags.tlsCertFile, 'utf8'),
           key: readFileSync(flags.tlsKeyFile, 'utf8'),
         }
-      : selfSignedCert(flags.nodename, [internalIP, flags.nodename]);
+      : undefined;
   manager.add({
     name: 'kubelet-api',
     needLeaderElection: false,
     start: async (signal) => {
+      const cert =
+        certFiles ?? (await selfSignedCert(flags.nodename, [internalIP, flags.nodename]));
       const { server } = await startKubeletApiServer({
         nodeName: flags.nodename,
         provider,

@@ -97,12 +97,106 @@ describe('resolveBinaries', () => {
   });
 });
 
+describe('resolveBinaries with components', () => {
+  let dir: string;
+  const coreRecord = {
+    kubernetesVersion: KUBERNETES_VERSION,
+    etcdVersion: ETCD_VERSION,
+    goVersion: 'go1.26.8',
+    builtAt: 'x',
+    buildMs: 1,
+  };
+  beforeEach(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'envtest-binaries-'));
+  });
+  afterEach(async () => {
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('requires each requested component in KUBEBUILDER_ASSETS, naming the missing one', async () => {
+    await fakeBinaries(join(dir, 'assets'), ['kube-apiserver', 'etcd', 'kube-scheduler']);
+    const env = { KUBEBUILDER_ASSETS: join(dir, 'assets') };
+    const found = await resolveBinaries(
+      { components: ['kube-scheduler'], logger: noopLogger },
+      env,
+    );
+    expect(found.components).toEqual({ 'kube-scheduler': join(dir, 'assets', 'kube-scheduler') });
+    const failure = resolveBinaries(
+      { components: ['kube-scheduler', 'kube-controller-manager'], logger: noopLogger },
+      env,
+    );
+    await expect(failure).rejects.toSatisfy(
+      (e) =>
+        BinariesMissingError.isInstance(e) &&
+        e.binaries.length === 1 &&
+        e.binaries[0] === 'kube-controller-manager',
+    );
+    await expect(failure).rejects.toThrow(
+      /KUBEBUILDER_ASSETS=.* lacks kube-controller-manager.*holds kube-controller-manager/,
+    );
+  });
+
+  it('takes cached components beside a cached apiserver', async () => {
+    const cached = join(dir, 'cache', `v${KUBERNETES_VERSION}`);
+    await fakeBinaries(cached, ['kube-apiserver', 'etcd', 'kube-scheduler']);
+    await writeFile(join(cached, 'build.json'), JSON.stringify(coreRecord));
+    const schedulerRecord = {
+      kubernetesVersion: KUBERNETES_VERSION,
+      goVersion: 'go',
+      builtAt: 'y',
+      buildMs: 2,
+    };
+    await writeFile(join(cached, 'kube-scheduler.build.json'), JSON.stringify(schedulerRecord));
+    const found = await resolveBinaries(
+      { components: ['kube-scheduler'], cacheDirectory: join(dir, 'cache'), logger: noopLogger },
+      {},
+    );
+    expect(found).toMatchObject({
+      source: 'cache',
+      components: { 'kube-scheduler': join(cached, 'kube-scheduler') },
+      componentBuilds: { 'kube-scheduler': schedulerRecord },
+    });
+  });
+
+  it('without Go, a component that is not cached is BinariesMissingError naming it', async () => {
+    const cached = join(dir, 'cache', `v${KUBERNETES_VERSION}`);
+    // A scheduler binary without its build record does not count (an interrupted build).
+    await fakeBinaries(cached, ['kube-apiserver', 'etcd', 'kube-scheduler']);
+    await writeFile(join(cached, 'build.json'), JSON.stringify(coreRecord));
+    const failure = resolveBinaries(
+      { components: ['kube-scheduler'], cacheDirectory: join(dir, 'cache'), logger: noopLogger },
+      { PATH: join(dir, 'empty') },
+    );
+    await expect(failure).rejects.toSatisfy(
+      (e) => BinariesMissingError.isInstance(e) && e.binaries.join() === 'kube-scheduler',
+    );
+    await expect(failure).rejects.toThrow(
+      /^kube-scheduler is not cached and Go is not installed.*go on PATH.*holds kube-scheduler.*install Go/s,
+    );
+    const off = resolveBinaries(
+      {
+        components: ['kube-controller-manager'],
+        cacheDirectory: join(dir, 'cache'),
+        build: false,
+        logger: noopLogger,
+      },
+      {},
+    );
+    await expect(off).rejects.toThrow(/^kube-controller-manager is not cached and building is off/);
+  });
+});
+
 describe('the shipped Go modules', () => {
   it('pin the versions the package reports', async () => {
     const kube = await readFile(join(GO_MODULES_DIRECTORY, 'kube-apiserver', 'go.mod'), 'utf8');
     const etcd = await readFile(join(GO_MODULES_DIRECTORY, 'etcd', 'go.mod'), 'utf8');
     expect(kube).toContain(`k8s.io/kubernetes v${KUBERNETES_VERSION}`);
-    expect(kube).toContain('tool k8s.io/kubernetes/cmd/kube-apiserver');
+    // One go.mod builds the apiserver and the components: one set of versions.
+    for (const binary of ['kube-apiserver', 'kube-scheduler', 'kube-controller-manager']) {
+      expect(kube).toMatch(
+        new RegExp(`^tool \\($[^)]*^\\tk8s\\.io/kubernetes/cmd/${binary}$`, 'ms'),
+      );
+    }
     expect(kube).toContain(
       `k8s.io/api => k8s.io/api v0.${KUBERNETES_VERSION.split('.').slice(1).join('.')}`,
     );

@@ -1,25 +1,30 @@
-//! Builds kube-apiserver and etcd from the Go modules this package ships, once per machine.
+//! Builds the control plane binaries from the Go modules this package ships, once per machine.
 
-import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { createWriteStream } from 'node:fs';
-import { copyFile, mkdir, mkdtemp, rename, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rename, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
-import { BinariesMissingError } from './errors/binaries-missing-error.js';
-import { BuildFailedError } from './errors/build-failed-error.js';
+import type { ComponentName } from './components.js';
 import { formatDuration } from './internal/format.js';
+import {
+  copyGoModule,
+  findGo,
+  type GoBuildTarget,
+  goBuild,
+  kubernetesLdflags,
+} from './internal/go-build.js';
 import { withFileLock } from './internal/lock.js';
 import type { ResolvedBinaryOptions } from './options.js';
 import { ETCD_VERSION, KUBERNETES_VERSION } from './versions.js';
 
-const execFileAsync = promisify(execFile);
-
-/** The folder holding `kube-apiserver/go.mod` and `etcd/go.mod`, shipped in the package. */
+/**
+ * The folder holding `kube-apiserver/go.mod` (which builds kube-apiserver, kube-scheduler
+ * and kube-controller-manager) and `etcd/go.mod`, shipped in the package.
+ */
 export const GO_MODULES_DIRECTORY = fileURLToPath(new URL('../go/', import.meta.url));
 
-/** What a finished build wrote next to the binaries (`build.json`). */
+/** What a finished build of kube-apiserver and etcd wrote next to them (`build.json`). */
 export interface BuildRecord {
   readonly kubernetesVersion: string;
   readonly etcdVersion: string;
@@ -28,43 +33,41 @@ export interface BuildRecord {
   readonly buildMs: number;
 }
 
-/** The go build of one binary. */
-interface BuildTarget {
-  readonly binary: 'etcd' | 'kube-apiserver';
-  readonly module: string;
-  readonly pkg: string;
-  readonly ldflags: (moduleTime: string) => string;
+/** What a finished build of a component wrote next to it (`<component>.build.json`). */
+export interface ComponentBuildRecord {
+  readonly kubernetesVersion: string;
+  readonly goVersion: string;
+  readonly builtAt: string;
+  readonly buildMs: number;
 }
 
-const targets: readonly BuildTarget[] = [
+const kubernetesTarget = (binary: string): GoBuildTarget => ({
+  binary,
+  module: 'kube-apiserver',
+  pkg: `k8s.io/kubernetes/cmd/${binary}`,
+  stampModule: 'k8s.io/kubernetes',
+  ldflags: kubernetesLdflags,
+});
+
+const coreTargets: readonly GoBuildTarget[] = [
   {
     binary: 'etcd',
     module: 'etcd',
     pkg: 'go.etcd.io/etcd/server/v3',
+    stampModule: 'go.etcd.io/etcd/server/v3',
     ldflags: () => '-s -w',
   },
-  {
-    binary: 'kube-apiserver',
-    module: 'kube-apiserver',
-    pkg: 'k8s.io/kubernetes/cmd/kube-apiserver',
-    ldflags: (moduleTime) => {
-      const [major, minor] = KUBERNETES_VERSION.split('.');
-      const v = 'k8s.io/component-base/version';
-      return [
-        '-s -w',
-        `-X ${v}.gitVersion=v${KUBERNETES_VERSION}`,
-        `-X ${v}.gitMajor=${major}`,
-        `-X ${v}.gitMinor=${minor}`,
-        `-X ${v}.gitTreeState=archive`,
-        `-X ${v}.buildDate=${moduleTime}`,
-      ].join(' ');
-    },
-  },
+  kubernetesTarget('kube-apiserver'),
 ];
 
 /** The cache folder of this package's binary versions: `<cacheDirectory>/v<kubernetes>`. */
 export function versionedCacheDirectory(cacheDirectory: string): string {
   return join(cacheDirectory, `v${KUBERNETES_VERSION}`);
+}
+
+/** The build record file of `component` in the versioned cache folder. */
+export function componentRecordPath(directory: string, component: ComponentName): string {
+  return join(directory, `${component}.build.json`);
 }
 
 /**
@@ -75,7 +78,7 @@ export function versionedCacheDirectory(cacheDirectory: string): string {
  * are copied to a temporary folder first, so a read-only package folder builds too.
  * Builds with `-trimpath`, `CGO_ENABLED=0`, `-mod=readonly` and `GOTOOLCHAIN=local`
  * (unless set), so the result does not depend on the checkout's path and nothing but
- * Go module sources is downloaded.
+ * Go module sources is downloaded. Reports progress at least every 15 s.
  */
 export async function buildBinaries(
   options: ResolvedBinaryOptions,
@@ -84,7 +87,7 @@ export async function buildBinaries(
 ): Promise<string> {
   const { logger, cacheDirectory } = options;
   const target = versionedCacheDirectory(cacheDirectory);
-  const goVersion = await findGo(env, target);
+  const goVersion = await findGo(env, ['kube-apiserver', 'etcd'], searchedBefore(target));
   await mkdir(cacheDirectory, { recursive: true });
   return withFileLock(
     `${target}.lock`,
@@ -103,21 +106,9 @@ export async function buildBinaries(
       try {
         await rm(staging, { recursive: true, force: true });
         await mkdir(staging, { recursive: true });
-        for (const t of targets) {
-          const moduleDir = join(work, t.module);
-          await mkdir(moduleDir);
-          for (const file of ['go.mod', 'go.sum']) {
-            await copyFile(join(GO_MODULES_DIRECTORY, t.module, file), join(moduleDir, file));
-          }
-          await buildOne(
-            t,
-            moduleDir,
-            join(staging, t.binary),
-            options,
-            buildEnv(env),
-            log,
-            logPath,
-          );
+        for (const t of coreTargets) {
+          const moduleDir = await copyGoModule(GO_MODULES_DIRECTORY, t.module, work);
+          await goBuild(t, moduleDir, join(staging, t.binary), { ...options, env, log, logPath });
         }
         const record: BuildRecord = {
           kubernetesVersion: KUBERNETES_VERSION,
@@ -140,166 +131,98 @@ export async function buildBinaries(
         await rm(staging, { recursive: true, force: true });
       }
     },
-    (holder, waitedMs) =>
+    (holder, waitedMs) => reportWait(options, holder?.pid, waitedMs),
+  );
+}
+
+/**
+ * Builds each of `components` that `isCached` says is missing into the versioned cache
+ * folder, beside kube-apiserver, from the same go.mod (so the same Kubernetes version and
+ * dependencies), one after the other, each logging to `build-v<version>-<component>.log` in
+ * the cache root; returns the folder. Same lock, flags and progress as `buildBinaries`.
+ */
+export async function buildComponentBinaries(
+  options: ResolvedBinaryOptions,
+  components: readonly ComponentName[],
+  isCached: (component: ComponentName) => Promise<boolean>,
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<string> {
+  const { logger, cacheDirectory } = options;
+  const target = versionedCacheDirectory(cacheDirectory);
+  const goVersion = await findGo(env, components, searchedBefore(target));
+  await mkdir(target, { recursive: true });
+  return withFileLock(
+    `${target}.lock`,
+    async () => {
+      const missing: ComponentName[] = [];
+      for (const c of components) if (!(await isCached(c))) missing.push(c);
+      if (missing.length === 0) return target;
       logger.info(
         {},
-        `waiting for the build by process ${holder?.pid ?? '?'} to finish (${formatDuration(waitedMs)} so far)`,
-      ),
+        `building ${missing.join(' and ')} v${KUBERNETES_VERSION} with ${goVersion} into ${target} ` +
+          '(once per machine; a few minutes each on 2 cores after kube-apiserver was built)',
+      );
+      const work = await mkdtemp(join(tmpdir(), 'ctrlkit-envtest-build-'));
+      try {
+        const moduleDir = await copyGoModule(GO_MODULES_DIRECTORY, 'kube-apiserver', work);
+        for (const component of missing) {
+          await buildComponent(component, moduleDir, target, goVersion, options, env);
+        }
+        return target;
+      } finally {
+        await rm(work, { recursive: true, force: true });
+      }
+    },
+    (holder, waitedMs) => reportWait(options, holder?.pid, waitedMs),
   );
 }
 
-/** Checks that `go` runs and returns its version (`go1.26.8`). */
-async function findGo(env: NodeJS.ProcessEnv, target: string): Promise<string> {
-  try {
-    const { stdout } = await execFileAsync('go', ['env', 'GOVERSION'], { env: buildEnv(env) });
-    return stdout.trim();
-  } catch (error) {
-    const searched = [
-      'the binaryAssetsDirectory option',
-      'KUBEBUILDER_ASSETS (not set)',
-      `the cache ${target} (empty)`,
-      'go on PATH',
-    ];
-    const code = (error as NodeJS.ErrnoException).code;
-    const problem =
-      code === 'ENOENT'
-        ? 'kube-apiserver and etcd are not cached and Go is not installed (no `go` on PATH)'
-        : `kube-apiserver and etcd are not cached and \`go env\` failed: ${(error as Error).message.trim()}`;
-    throw new BinariesMissingError(problem, searched);
-  }
-}
-
-function buildEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
-  return {
-    ...env,
-    CGO_ENABLED: '0',
-    GOFLAGS: '-mod=readonly -buildvcs=false',
-    GOTOOLCHAIN: env.GOTOOLCHAIN || 'local',
-    GOWORK: 'off',
-  };
-}
-
-async function buildOne(
-  t: BuildTarget,
+async function buildComponent(
+  component: ComponentName,
   moduleDir: string,
-  output: string,
+  target: string,
+  goVersion: string,
   options: ResolvedBinaryOptions,
   env: NodeJS.ProcessEnv,
-  log: NodeJS.WritableStream,
-  logPath: string,
 ): Promise<void> {
-  const { logger } = options;
   const started = performance.now();
-  logger.info({}, `${t.binary}: resolving Go modules (downloads sources on the first run)`);
-  const list = await runGo(['list', '-deps', t.pkg], moduleDir, env, log);
-  if (list.code !== 0) {
-    throw new BuildFailedError(t.binary, `go list exited with ${list.code}`, logPath, list.tail);
-  }
-  const total = list.stdout.split('\n').filter(Boolean).length;
-  const moduleTime = await moduleTimestamp(t, moduleDir, env);
-  const args = [
-    'build',
-    '-v',
-    '-trimpath',
-    `-p=${options.buildJobs}`,
-    '-ldflags',
-    t.ldflags(moduleTime),
-    '-o',
-    output,
-    t.pkg,
-  ];
-  log.write(`\n$ go ${args.join(' ')}\n`);
-  let compiled = 0;
-  let lastReport = started;
-  const report = () => {
-    const pct = total > 0 ? Math.min(99, Math.floor((compiled / total) * 100)) : 0;
-    logger.info(
-      {},
-      `${t.binary}: compiled ${compiled} of up to ${total} packages (${pct}%), ${formatDuration(performance.now() - started)}`,
-    );
-  };
-  const ticker = setInterval(() => {
-    if (performance.now() - lastReport >= 15_000) {
-      lastReport = performance.now();
-      report();
-    }
-  }, 1_000);
+  const output = join(target, component);
+  const partial = `${output}.partial-${process.pid}`;
+  const logPath = join(options.cacheDirectory, `build-v${KUBERNETES_VERSION}-${component}.log`);
+  const log = createWriteStream(logPath);
   try {
-    const build = await runGo(args, moduleDir, env, log, (line) => {
-      if (!line.startsWith('go: ') && !line.startsWith('#')) compiled++;
-    });
-    if (build.code !== 0) {
-      throw new BuildFailedError(
-        t.binary,
-        `go build exited with ${build.code}`,
-        logPath,
-        build.tail,
-      );
-    }
-  } finally {
-    clearInterval(ticker);
-  }
-  logger.info(
-    {},
-    `${t.binary}: built in ${formatDuration(performance.now() - started)} (${compiled} packages compiled)`,
-  );
-}
-
-async function moduleTimestamp(
-  t: BuildTarget,
-  moduleDir: string,
-  env: NodeJS.ProcessEnv,
-): Promise<string> {
-  const modulePath = t.binary === 'etcd' ? 'go.etcd.io/etcd/server/v3' : 'k8s.io/kubernetes';
-  try {
-    const { stdout } = await execFileAsync('go', ['list', '-m', '-json', modulePath], {
-      cwd: moduleDir,
+    await rm(componentRecordPath(target, component), { force: true });
+    await goBuild(kubernetesTarget(component), moduleDir, partial, {
+      ...options,
       env,
+      log,
+      logPath,
     });
-    const time = (JSON.parse(stdout) as { Time?: string }).Time;
-    if (time) return new Date(time).toISOString().replace(/\.\d+Z$/, 'Z');
-  } catch {
-    // The date is cosmetic (`kube-apiserver --version` does not show it); fall through.
+    await rename(partial, output);
+    const record: ComponentBuildRecord = {
+      kubernetesVersion: KUBERNETES_VERSION,
+      goVersion,
+      builtAt: new Date().toISOString(),
+      buildMs: Math.round(performance.now() - started),
+    };
+    await writeFile(componentRecordPath(target, component), `${JSON.stringify(record, null, 2)}\n`);
+  } finally {
+    await new Promise((resolve) => log.end(resolve));
+    await rm(partial, { force: true });
   }
-  return '1970-01-01T00:00:00Z';
 }
 
-interface GoResult {
-  readonly code: number | null;
-  readonly stdout: string;
-  readonly tail: readonly string[];
+function searchedBefore(target: string): string[] {
+  return [
+    'the binaryAssetsDirectory option',
+    'KUBEBUILDER_ASSETS (not set)',
+    `the cache ${target} (not there)`,
+  ];
 }
 
-/** Runs `go`, copying its output to `log`, keeping stdout and the last stderr lines. */
-function runGo(
-  args: readonly string[],
-  cwd: string,
-  env: NodeJS.ProcessEnv,
-  log: NodeJS.WritableStream,
-  onLine: (line: string) => void = () => {},
-): Promise<GoResult> {
-  return new Promise((resolve, reject) => {
-    const child: ChildProcess = spawn('go', args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    const tail: string[] = [];
-    let partial = '';
-    child.stdout!.on('data', (chunk: Buffer) => {
-      stdout += chunk.toString();
-    });
-    child.stderr!.on('data', (chunk: Buffer) => {
-      log.write(chunk);
-      const lines = (partial + chunk.toString()).split('\n');
-      partial = lines.pop()!;
-      for (const line of lines) {
-        onLine(line);
-        tail.push(line);
-        if (tail.length > 30) tail.shift();
-      }
-    });
-    child.on('error', reject);
-    child.on('close', (code) => {
-      if (partial) tail.push(partial);
-      resolve({ code, stdout, tail });
-    });
-  });
+function reportWait(options: ResolvedBinaryOptions, pid: number | undefined, waitedMs: number) {
+  options.logger.info(
+    {},
+    `waiting for the build by process ${pid ?? '?'} to finish (${formatDuration(waitedMs)} so far)`,
+  );
 }

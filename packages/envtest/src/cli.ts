@@ -7,6 +7,7 @@ import { resolve } from 'node:path';
 import { parseArgs, promisify } from 'node:util';
 import { InvalidArgumentError } from '@ctrlkit/core';
 import { resolveBinaries } from './binaries.js';
+import { COMPONENTS, type ComponentName, resolveComponents } from './components.js';
 import { startControlPlane } from './control-plane.js';
 import { EnvtestError } from './errors/envtest-error.js';
 import { formatDuration } from './internal/format.js';
@@ -20,11 +21,16 @@ commands:
   start    run a control plane in the foreground until Ctrl-C
   help     show this text
 
+setup and start options:
+  --components <list>             also find or build (and, with start, run) these, comma-separated:
+                                  ${COMPONENTS.join(', ')}, or all (default: none)
+
 start options:
   --port <n>                      kube-apiserver port on 127.0.0.1 (default: a free port)
   --kubeconfig <path>             also write the kubeconfig there (removed on stop)
   --etcd-compaction-interval-ms <n>  kube-apiserver --etcd-compaction-interval, in ms
   --no-watch-cache                kube-apiserver --watch-cache=false
+  --node-monitor-grace-period-ms <n>  kube-controller-manager --node-monitor-grace-period, in ms
 
 Binaries come from KUBEBUILDER_ASSETS, else $XDG_CACHE_HOME/ctrlkit/envtest/v${KUBERNETES_VERSION},
 else they are built there with Go (once).`;
@@ -49,21 +55,32 @@ async function main(argv: string[]): Promise<number> {
 }
 
 async function setup(args: string[]): Promise<number> {
-  parseArgs({ args, options: {}, strict: true });
+  const { values } = parseArgs({ args, options: { components: { type: 'string' } }, strict: true });
+  const components = componentList(values.components);
   const started = performance.now();
-  const binaries = await resolveBinaries();
+  const binaries = await resolveBinaries({ components });
   const took = formatDuration(performance.now() - started);
+  const record = (r: { builtAt: string; buildMs: number } | undefined) =>
+    `built ${r?.builtAt ?? '?'} in ${formatDuration(r?.buildMs ?? 0)}`;
   const how =
     binaries.source === 'build'
-      ? `built in ${took}`
+      ? `this run took ${took}`
       : binaries.source === 'cache'
-        ? `from the cache (built ${binaries.build?.builtAt ?? '?'} in ${formatDuration(binaries.build?.buildMs ?? 0)})`
+        ? 'from the cache'
         : 'from KUBEBUILDER_ASSETS';
-  const [apiServer, etcd] = await Promise.all([
-    version(binaries.kubeApiServer, ['--version']),
-    version(binaries.etcd, ['--version']),
+  const lines = await Promise.all([
+    version(binaries.kubeApiServer, ['--version']).then(
+      (v) => `kube-apiserver ${v}${binaries.build ? ` (${record(binaries.build)})` : ''}`,
+    ),
+    version(binaries.etcd, ['--version']).then((v) => `etcd ${v}`),
+    ...components.map((c) =>
+      version(binaries.components[c]!, ['--version']).then((v) => {
+        const build = binaries.componentBuilds[c];
+        return `${c} ${v}${build ? ` (${record(build)})` : ''}`;
+      }),
+    ),
   ]);
-  process.stderr.write(`[envtest] ${apiServer}, etcd ${etcd}: ${how}\n`);
+  process.stderr.write(`[envtest] ${how}: ${lines.join(', ')}\n`);
   process.stdout.write(`${binaries.directory}\n`);
   return 0;
 }
@@ -77,8 +94,11 @@ async function start(args: string[]): Promise<number> {
       kubeconfig: { type: 'string' },
       'etcd-compaction-interval-ms': { type: 'string' },
       'no-watch-cache': { type: 'boolean' },
+      components: { type: 'string' },
+      'node-monitor-grace-period-ms': { type: 'string' },
     },
   });
+  const components = componentList(values.components);
   let failed: Error | undefined;
   let wake: () => void = () => {};
   const stopped = new Promise<void>((resolve) => {
@@ -97,6 +117,11 @@ async function start(args: string[]): Promise<number> {
       values['etcd-compaction-interval-ms'],
     ),
     watchCache: values['no-watch-cache'] ? false : undefined,
+    components,
+    nodeMonitorGracePeriodMs: integer(
+      '--node-monitor-grace-period-ms',
+      values['node-monitor-grace-period-ms'],
+    ),
     onUnexpectedExit: (error) => {
       failed = error;
       wake();
@@ -111,6 +136,7 @@ async function start(args: string[]): Promise<number> {
     [
       '',
       `control plane ready in ${formatDuration(plane.timings.totalMs)}: kube-apiserver v${KUBERNETES_VERSION} at ${plane.server}, etcd at ${plane.etcdUrl}`,
+      ...plane.components.map((c) => `  ${c.name}: ${c.url} (log ${c.logPath})`),
       `  binaries:   ${plane.binaries.directory} (${plane.binaries.source})`,
       `  data, logs: ${plane.directory}`,
       `  kubeconfig: ${kubeconfig}`,
@@ -137,6 +163,16 @@ async function start(args: string[]): Promise<number> {
   return 0;
 }
 
+/** `--components a,b` (or `all`) as validated component names. */
+function componentList(value: string | undefined): readonly ComponentName[] {
+  if (value === undefined) return [];
+  const names = value
+    .split(',')
+    .map((name) => name.trim())
+    .filter(Boolean);
+  return resolveComponents(names.includes('all') ? [...COMPONENTS] : names, '--components');
+}
+
 function integer(flag: string, value: string | undefined): number | undefined {
   if (value === undefined) return undefined;
   const n = Number(value);
@@ -150,6 +186,7 @@ async function version(binary: string, args: string[]): Promise<string> {
     return stdout
       .split('\n')[0]!
       .replace(/^etcd Version:\s*/, 'v')
+      .replace(/^Kubernetes\s*/, '')
       .trim();
   } catch (error) {
     return `(could not run ${binary}: ${(error as Error).message})`;

@@ -1,19 +1,20 @@
-//! Starts and stops a local control plane: etcd, then kube-apiserver, on 127.0.0.1.
+//! Starts and stops a local control plane: etcd, kube-apiserver, then any components, on 127.0.0.1.
 
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
-import { join } from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
+import { basename, join } from 'node:path';
 import { InvalidArgumentError } from '@ctrlkit/core';
 import { KubeConfig } from '@kubernetes/client-node';
 import { type ControlPlaneBinaries, resolveBinaries } from './binaries.js';
+import type { RunningComponent } from './components.js';
 import { EnvtestError } from './errors/envtest-error.js';
-import { NotReadyError } from './errors/not-ready-error.js';
-import { PortInUseError } from './errors/port-in-use-error.js';
 import type { ProcessExitedError } from './errors/process-exited-error.js';
+import { toArgs } from './internal/component-flags.js';
+import { startComponents } from './internal/component-process.js';
 import { formatDuration } from './internal/format.js';
 import { ProcessGuard } from './internal/guard.js';
+import { etcdGateway, get } from './internal/http.js';
 import {
   ADMIN_USER,
   type ControlPlanePki,
@@ -23,16 +24,12 @@ import {
 } from './internal/pki.js';
 import { freePort } from './internal/ports.js';
 import { ManagedProcess } from './internal/process.js';
+import { type Probe, retryOnOtherPort, waitReady } from './internal/readiness.js';
 import {
   type ControlPlaneOptions,
   type ResolvedControlPlaneOptions,
   resolveControlPlaneOptions,
 } from './options.js';
-
-/** How often readiness is polled, in ms. */
-const POLL_MS = 100;
-/** Attempts with fresh ports when a picked port was taken meanwhile. */
-const PORT_ATTEMPTS = 3;
 
 /** How long each phase of `startControlPlane` took, in ms. */
 export interface StartupTimings {
@@ -42,6 +39,8 @@ export interface StartupTimings {
   readonly etcdMs: number;
   /** kube-apiserver start to `/readyz` ok. */
   readonly apiServerMs: number;
+  /** The components' start (side by side) to each one's `/healthz` ok; 0 without components. */
+  readonly componentsMs: number;
   /** The whole call. */
   readonly totalMs: number;
 }
@@ -52,7 +51,7 @@ export interface UserKubeConfig {
   readonly kubeconfigPath: string;
 }
 
-/** A running etcd and kube-apiserver, and the means to fault and stop them. */
+/** A running etcd and kube-apiserver (and components), and the means to fault and stop them. */
 export interface ControlPlane {
   /** An admin client configuration (user `ctrlkit-envtest-admin`, group `system:masters`). */
   readonly kubeConfig: KubeConfig;
@@ -66,9 +65,11 @@ export interface ControlPlane {
   /** The temporary folder holding data, certificates and logs. Removed by `stop()`. */
   readonly directory: string;
   readonly binaries: ControlPlaneBinaries;
+  /** The components started on request, in start order (empty without the `components` option). */
+  readonly components: readonly RunningComponent[];
   readonly timings: StartupTimings;
   /**
-   * Stops kube-apiserver, then etcd, and removes the temporary folder. Idempotent.
+   * Stops the components, kube-apiserver, then etcd, and removes the temporary folder. Idempotent.
    * Processes get `stopTimeoutMs` after SIGTERM, then SIGKILL.
    */
   stop(): Promise<void>;
@@ -94,19 +95,24 @@ export interface ControlPlane {
 
 /**
  * Starts etcd, then kube-apiserver, on 127.0.0.1 with free ports and a fresh temporary
- * folder, and resolves once `/readyz` answers ok.
+ * folder, and resolves once `/readyz` answers ok; then starts the requested `components`
+ * side by side and waits for each one's `/healthz`.
  *
  * kube-apiserver runs with a serving certificate from a CA of its own, client-certificate
  * authentication (the admin is in `system:masters`), a service-account signing key,
- * `--authorization-mode=Node,RBAC`, and without the `ServiceAccount` admission plugin (no
- * controller-manager creates default service accounts here).
+ * `--authorization-mode=Node,RBAC`, and, unless kube-controller-manager runs (which creates
+ * each namespace's `default` service account), without the `ServiceAccount` admission plugin.
+ * Each component runs as its own user with its own kubeconfig, as kubeadm sets it up (see
+ * `componentFlags`).
  *
- * Guarantees: on failure nothing is left running and the folder is removed; processes
- * and folder are also removed when this process exits or is killed without `stop()`.
+ * Guarantees: on failure nothing is left running and the folder is removed (the log of the
+ * process that failed is kept beside it, see the error's `logPath`); processes and folder
+ * are also removed when this process exits or is killed without `stop()`.
  *
- * Errors: `InvalidArgumentError`, `BinariesMissingError`, `BuildFailedError`,
- * `PortInUseError`, `ProcessExitedError` (with the last lines of the process's log),
- * `NotReadyError` (after `startTimeoutMs`).
+ * Errors: `InvalidArgumentError`, `UnknownComponentError`, `BinariesMissingError`,
+ * `BuildFailedError`, `PortInUseError`, `ProcessExitedError` (with the last lines of the
+ * process's log), `NotReadyError` (after `startTimeoutMs`); each names the process and its
+ * log file.
  */
 export async function startControlPlane(options: ControlPlaneOptions = {}): Promise<ControlPlane> {
   const resolved = resolveControlPlaneOptions(options);
@@ -143,18 +149,27 @@ class LocalControlPlane implements ControlPlane {
   #pki!: ControlPlanePki;
   #etcd: ManagedProcess | undefined;
   #apiServer: ManagedProcess | undefined;
+  readonly #componentProcesses: ManagedProcess[] = [];
   #apiServerArgs: string[] = [];
+  #ready = false;
   #stopped = false;
   #stopping: Promise<void> | undefined;
   #unexpectedExitReported = false;
   #startingApiServer = false;
+  components: readonly RunningComponent[] = [];
   kubeConfig!: KubeConfig;
   kubeconfigPath = '';
   server = '';
   apiServerPort = 0;
   etcdUrl = '';
   directory = '';
-  timings: StartupTimings = { binariesMs: 0, etcdMs: 0, apiServerMs: 0, totalMs: 0 };
+  timings: StartupTimings = {
+    binariesMs: 0,
+    etcdMs: 0,
+    apiServerMs: 0,
+    componentsMs: 0,
+    totalMs: 0,
+  };
 
   constructor(
     options: ResolvedControlPlaneOptions,
@@ -169,11 +184,12 @@ class LocalControlPlane implements ControlPlane {
   async start(directory: string, started: number, binariesMs: number): Promise<void> {
     const { logger } = this.#options;
     this.directory = directory;
-    this.#pki = createPki();
+    this.#pki = await createPki();
     const certs = join(directory, 'certs');
     await mkdir(certs);
     const files = {
       ca: join(certs, 'ca.crt'),
+      caKey: join(certs, 'ca.key'),
       servingCert: join(certs, 'apiserver.crt'),
       servingKey: join(certs, 'apiserver.key'),
       saPublic: join(certs, 'sa.pub'),
@@ -181,6 +197,7 @@ class LocalControlPlane implements ControlPlane {
     };
     await Promise.all([
       writeFile(files.ca, this.#pki.ca.certPem),
+      writeFile(files.caKey, this.#pki.ca.keyPem, { mode: 0o600 }),
       writeFile(files.servingCert, this.#pki.serving.certPem),
       writeFile(files.servingKey, this.#pki.serving.keyPem, { mode: 0o600 }),
       writeFile(files.saPublic, this.#pki.serviceAccountPublicKeyPem),
@@ -200,13 +217,7 @@ class LocalControlPlane implements ControlPlane {
         await this.startApiServer();
         break;
       } catch (error) {
-        if (
-          !PortInUseError.isInstance(error) ||
-          this.#options.apiServerPort !== undefined ||
-          attempt >= PORT_ATTEMPTS
-        ) {
-          throw error;
-        }
+        if (!(await retryOnOtherPort(error, attempt, this.#options.apiServerPort))) throw error;
         logger.debug({}, `kube-apiserver port ${this.apiServerPort} was taken; trying another`);
       }
     }
@@ -222,11 +233,43 @@ class LocalControlPlane implements ControlPlane {
     await writeFile(this.kubeconfigPath, kubeconfig, { mode: 0o600 });
     this.kubeConfig = new KubeConfig();
     this.kubeConfig.loadFromString(kubeconfig);
-    this.timings = { binariesMs, etcdMs, apiServerMs, totalMs: performance.now() - started };
+
+    const componentsStarted = performance.now();
+    this.components = await startComponents({
+      directory,
+      server: this.server,
+      ca: this.#pki.ca,
+      files,
+      binaries: this.binaries.components,
+      options: this.#options,
+      spawn: (...args) => {
+        const process = this.#spawn(...args);
+        this.#componentProcesses.push(process);
+        return process;
+      },
+      waitReady: (...args) => this.#waitReady(...args),
+    });
+    const componentsMs = this.components.length > 0 ? performance.now() - componentsStarted : 0;
+    this.timings = {
+      binariesMs,
+      etcdMs,
+      apiServerMs,
+      componentsMs,
+      totalMs: performance.now() - started,
+    };
+    this.#ready = true;
+    const parts = [
+      `etcd ${formatDuration(etcdMs)}`,
+      `kube-apiserver ${formatDuration(apiServerMs)}`,
+    ];
+    if (componentsMs > 0) {
+      parts.push(
+        `${this.components.map((c) => c.name).join(', ')} ${formatDuration(componentsMs)}`,
+      );
+    }
     logger.info(
       {},
-      `control plane ready at ${this.server} in ${formatDuration(this.timings.totalMs)} ` +
-        `(etcd ${formatDuration(etcdMs)}, kube-apiserver ${formatDuration(apiServerMs)})`,
+      `control plane ready at ${this.server} in ${formatDuration(this.timings.totalMs)} (${parts.join(', ')})`,
     );
   }
 
@@ -254,7 +297,7 @@ class LocalControlPlane implements ControlPlane {
         return;
       } catch (error) {
         await etcd.stop(0);
-        if (!PortInUseError.isInstance(error) || attempt >= PORT_ATTEMPTS) throw error;
+        if (!(await retryOnOtherPort(error, attempt))) throw error;
         this.#options.logger.debug(
           {},
           `etcd port ${clientPort} or ${peerPort} was taken; trying others`,
@@ -289,7 +332,10 @@ class LocalControlPlane implements ControlPlane {
       'service-account-issuer': 'https://kubernetes.default.svc.cluster.local',
       'service-cluster-ip-range': '10.0.0.0/24',
       'allow-privileged': 'true',
-      'disable-admission-plugins': 'ServiceAccount',
+      // Without kube-controller-manager no `default` service account would ever exist.
+      ...(o.components.includes('kube-controller-manager')
+        ? {}
+        : { 'disable-admission-plugins': 'ServiceAccount' }),
       // Loopback addresses are refused by the endpoint reconciler (the `kubernetes` Service).
       'endpoint-reconciler-type': 'none',
       'etcd-compaction-interval': `${o.etcdCompactionIntervalMs}ms`,
@@ -359,7 +405,7 @@ class LocalControlPlane implements ControlPlane {
     if (!Array.isArray(groups) || !groups.every((g) => typeof g === 'string' && g !== '')) {
       throw new InvalidArgumentError('groups', 'must be an array of non-empty strings');
     }
-    const certificate = issueUserCertificate(this.#pki.ca, user, groups);
+    const certificate = await issueUserCertificate(this.#pki.ca, user, groups);
     const kubeconfig = kubeconfigFor(this.server, this.#pki.ca.certPem, user, certificate);
     const kubeconfigPath = join(
       this.directory,
@@ -379,6 +425,7 @@ class LocalControlPlane implements ControlPlane {
   async #stop(): Promise<void> {
     this.#stopped = true;
     const timeout = this.#options.stopTimeoutMs;
+    await Promise.all(this.#componentProcesses.map((p) => p.stop(timeout)));
     await this.#apiServer?.stop(timeout);
     await this.#etcd?.stop(timeout);
     if (this.directory !== '') {
@@ -396,12 +443,7 @@ class LocalControlPlane implements ControlPlane {
 
   #unexpectedExit(error: ProcessExitedError): void {
     // Exits during start are reported by start itself.
-    if (
-      this.#stopped ||
-      this.kubeconfigPath === '' ||
-      this.#startingApiServer ||
-      this.#unexpectedExitReported
-    ) {
+    if (this.#stopped || !this.#ready || this.#startingApiServer || this.#unexpectedExitReported) {
       return;
     }
     this.#unexpectedExitReported = true;
@@ -409,35 +451,16 @@ class LocalControlPlane implements ControlPlane {
     else this.#options.logger.warn({}, error.message);
   }
 
-  /** Polls `check` until it returns `undefined` (ready); fails on exit or after the start timeout. */
-  async #waitReady(
-    process: ManagedProcess,
-    port: number,
-    what: string,
-    check: () => Promise<string | undefined>,
-  ): Promise<void> {
-    const timeoutMs = this.#options.startTimeoutMs;
-    const deadline = performance.now() + timeoutMs;
-    let problem = 'not checked yet';
-    let exit: Awaited<ManagedProcess['exited']> | undefined;
-    void process.exited.then((e) => {
-      exit = e;
+  /** `waitReady` with this plane's start timeout, keeping a failed process's log beside the folder. */
+  #waitReady(process: ManagedProcess, port: number, what: string, probe: Probe): Promise<void> {
+    const keptLogPath = join(
+      this.#options.tempDirectory,
+      `${basename(this.directory)}-${process.name}.log`,
+    );
+    return waitReady(process, port, what, probe, {
+      timeoutMs: this.#options.startTimeoutMs,
+      keptLogPath,
     });
-    for (;;) {
-      if (exit !== undefined) throw process.exitError(exit, port);
-      const result = await check();
-      if (result === undefined) return;
-      problem = result;
-      if (performance.now() >= deadline) {
-        const tail = process.logTail();
-        throw new NotReadyError(
-          what,
-          timeoutMs,
-          `${problem}; last lines of the ${process.name} log:\n  ${tail.join('\n  ')}`,
-        );
-      }
-      await Promise.race([sleep(POLL_MS), process.exited]);
-    }
   }
 
   async #etcdHealth(): Promise<string | undefined> {
@@ -455,51 +478,4 @@ class LocalControlPlane implements ControlPlane {
     if (response.status === 200) return undefined;
     return response.problem ?? `HTTP ${response.status}: ${response.body.slice(0, 500)}`;
   }
-}
-
-function toArgs(flags: Record<string, string | readonly string[]>): string[] {
-  const args: string[] = [];
-  for (const [name, value] of Object.entries(flags)) {
-    for (const v of typeof value === 'string' ? [value] : value) args.push(`--${name}=${v}`);
-  }
-  return args;
-}
-
-interface GetResult {
-  readonly status: number;
-  readonly body: string;
-  readonly problem?: string;
-}
-
-function get(
-  request: typeof httpRequest | typeof httpsRequest,
-  url: string,
-  tls: { ca?: string; cert?: string; key?: string },
-): Promise<GetResult> {
-  return new Promise((resolve) => {
-    const req = request(url, { method: 'GET', agent: false, timeout: 2_000, ...tls }, (res) => {
-      let body = '';
-      res.setEncoding('utf8');
-      res.on('data', (chunk: string) => {
-        body += chunk;
-      });
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
-      res.on('error', (error) => resolve({ status: 0, body, problem: error.message }));
-    });
-    req.on('timeout', () => req.destroy(new Error('no answer within 2 s')));
-    req.on('error', (error) => resolve({ status: 0, body: '', problem: error.message }));
-    req.end();
-  });
-}
-
-async function etcdGateway(
-  etcdUrl: string,
-  path: string,
-  body: unknown,
-): Promise<Record<string, unknown>> {
-  const response = await fetch(`${etcdUrl}${path}`, { method: 'POST', body: JSON.stringify(body) });
-  const text = await response.text();
-  if (!response.ok)
-    throw new EnvtestError('NotReady', `etcd ${path} answered ${response.status}: ${text}`);
-  return JSON.parse(text) as Record<string, unknown>;
 }

@@ -1,13 +1,27 @@
-//! A real local Kubernetes control plane (etcd + kube-apiserver) for tests and demos.
+//! A real local Kubernetes control plane (etcd + kube-apiserver, kube-scheduler and kube-controller-manager on request) for tests and demos.
 
 export { InvalidArgumentError, type Logger, noopLogger } from '@ctrlkit/core';
 export { type ControlPlaneBinaries, resolveBinaries } from './binaries.js';
 export {
   type BuildRecord,
   buildBinaries,
+  buildComponentBinaries,
+  type ComponentBuildRecord,
   GO_MODULES_DIRECTORY,
   versionedCacheDirectory,
 } from './build.js';
+export {
+  type CertificateRequest,
+  type CertificateUsage,
+  createCertificate,
+  type IssuedCertificate,
+} from './certificates.js';
+export {
+  COMPONENTS,
+  type ComponentName,
+  type RunningComponent,
+  resolveComponents,
+} from './components.js';
 export {
   type ControlPlane,
   type StartupTimings,
@@ -21,6 +35,7 @@ export { EnvtestError, type EnvtestErrorReason } from './errors/envtest-error.js
 export { NotReadyError } from './errors/not-ready-error.js';
 export { PortInUseError } from './errors/port-in-use-error.js';
 export { ProcessExitedError } from './errors/process-exited-error.js';
+export { UnknownComponentError } from './errors/unknown-component-error.js';
 export { stderrLogger } from './logger.js';
 export { type DryRunResult, dryRunManifests } from './manifests.js';
 export { createTestNamespace, DEFAULT_TEST_NAMESPACE_PREFIX } from './namespace.js';

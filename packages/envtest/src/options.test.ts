@@ -1,5 +1,8 @@
 import { InvalidArgumentError, noopLogger } from '@ctrlkit/core';
 import { describe, expect, it } from 'vitest';
+import { COMPONENTS } from './components.js';
+import { EnvtestError } from './errors/envtest-error.js';
+import { UnknownComponentError } from './errors/unknown-component-error.js';
 import {
   type ControlPlaneOptions,
   DEFAULT_BUILD_JOBS,
@@ -24,6 +27,44 @@ describe('resolveControlPlaneOptions', () => {
     expect(o.apiServerPort).toBeUndefined();
     expect(o.binaryAssetsDirectory).toBeUndefined();
     expect(o.apiServerFlags).toEqual({});
+    expect(o.components).toEqual([]);
+    expect(o.schedulerFlags).toEqual({});
+    expect(o.controllerManagerFlags).toEqual({});
+    expect(o.nodeMonitorGracePeriodMs).toBeUndefined();
+  });
+
+  it('puts requested components in start order, once each', () => {
+    const o = resolveControlPlaneOptions(
+      {
+        components: ['kube-controller-manager', 'kube-scheduler', 'kube-controller-manager'],
+        nodeMonitorGracePeriodMs: 8_000,
+        controllerManagerFlags: { 'node-monitor-period': '1s' },
+      },
+      env,
+    );
+    expect(o.components).toEqual(COMPONENTS);
+    expect(o.nodeMonitorGracePeriodMs).toBe(8_000);
+    expect(o.controllerManagerFlags).toEqual({ 'node-monitor-period': '1s' });
+  });
+
+  it('rejects an unknown component with UnknownComponentError naming it and the entry', () => {
+    let thrown: unknown;
+    try {
+      resolveControlPlaneOptions({ components: ['kube-scheduler', 'kube-proxy' as never] }, env);
+    } catch (error) {
+      thrown = error;
+    }
+    expect(UnknownComponentError.isInstance(thrown)).toBe(true);
+    expect(EnvtestError.isInstance(thrown)).toBe(true);
+    expect(thrown).toMatchObject({
+      reason: 'UnknownComponent',
+      component: 'kube-proxy',
+      field: 'components[1]',
+      known: COMPONENTS,
+    });
+    expect((thrown as Error).message).toBe(
+      'unknown control plane component "kube-proxy" (components[1]); known: kube-scheduler, kube-controller-manager',
+    );
   });
 
   it('takes the binaries folder from KUBEBUILDER_ASSETS unless the option is given', () => {
@@ -81,6 +122,10 @@ describe('resolveControlPlaneOptions', () => {
     ['etcdFlags.quota', { etcdFlags: { quota: 1 as unknown as string } }],
     ['logger', { logger: { info: () => {} } as never }],
     ['onUnexpectedExit', { onUnexpectedExit: 'crash' as never }],
+    ['components', { components: 'kube-scheduler' as never }],
+    ['nodeMonitorGracePeriodMs', { nodeMonitorGracePeriodMs: 500 }],
+    ['schedulerFlags.--v', { schedulerFlags: { '--v': '2' } }],
+    ['controllerManagerFlags.v', { controllerManagerFlags: { v: 2 as unknown as string } }],
   ];
   it.each(invalid)('rejects an invalid %s, naming the field', (field, options) => {
     let thrown: unknown;

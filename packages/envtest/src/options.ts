@@ -3,9 +3,10 @@
 import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { InvalidArgumentError, type Logger } from '@ctrlkit/core';
+import { type ComponentName, resolveComponents } from './components.js';
 import { stderrLogger } from './logger.js';
 
-/** How long `startControlPlane` waits for etcd and then kube-apiserver to be ready: 60 s. */
+/** How long `startControlPlane` waits for each process (etcd, kube-apiserver, components) to be ready: 60 s. */
 export const DEFAULT_START_TIMEOUT_MS = 60_000;
 /** How long a process gets to exit after SIGTERM before it is killed: 10 s. */
 export const DEFAULT_STOP_TIMEOUT_MS = 10_000;
@@ -14,11 +15,18 @@ export const DEFAULT_ETCD_COMPACTION_INTERVAL_MS = 300_000;
 /** Parallel compile jobs of `go build` (`-p`): 2, which fits a 2-core, 8 GB machine. */
 export const DEFAULT_BUILD_JOBS = 2;
 
-/** Where to get `kube-apiserver` and `etcd`, and whether to build them. */
+/** Where to get `kube-apiserver`, `etcd` and the requested components, and whether to build them. */
 export interface BinaryOptions {
   /**
-   * A folder holding `kube-apiserver` and `etcd`. Default: the `KUBEBUILDER_ASSETS`
-   * environment variable; when neither is set, the cache (then a build) is used.
+   * The components to start (and so to find or build) beside etcd and kube-apiserver:
+   * `kube-scheduler`, `kube-controller-manager` (see {@link COMPONENTS}). Default: none.
+   * An unknown name throws `UnknownComponentError`.
+   */
+  components?: readonly ComponentName[];
+  /**
+   * A folder holding `kube-apiserver` and `etcd` (and each requested component). Default: the
+   * `KUBEBUILDER_ASSETS` environment variable; when neither is set, the cache (then a build)
+   * is used.
    */
   binaryAssetsDirectory?: string;
   /**
@@ -39,7 +47,10 @@ export interface BinaryOptions {
 
 /** How to run the control plane. Every field is optional. */
 export interface ControlPlaneOptions extends BinaryOptions {
-  /** Time for etcd, then kube-apiserver, to become ready, in ms. Default {@link DEFAULT_START_TIMEOUT_MS}. */
+  /**
+   * Time each process (etcd, kube-apiserver, then each component) gets to become ready, in
+   * ms. Default {@link DEFAULT_START_TIMEOUT_MS}.
+   */
   startTimeoutMs?: number;
   /** Time each process gets after SIGTERM before SIGKILL, in ms. Default {@link DEFAULT_STOP_TIMEOUT_MS}. */
   stopTimeoutMs?: number;
@@ -65,17 +76,35 @@ export interface ControlPlaneOptions extends BinaryOptions {
   apiServerFlags?: Readonly<Record<string, string | readonly string[]>>;
   /** Extra etcd flags (name without `--`), applied over the defaults. */
   etcdFlags?: Readonly<Record<string, string | readonly string[]>>;
+  /** Extra kube-scheduler flags (name without `--`), applied over the defaults. Ignored unless it is in `components`. */
+  schedulerFlags?: Readonly<Record<string, string | readonly string[]>>;
+  /**
+   * Extra kube-controller-manager flags (name without `--`), applied over the defaults.
+   * Ignored unless it is in `components`.
+   */
+  controllerManagerFlags?: Readonly<Record<string, string | readonly string[]>>;
+  /**
+   * kube-controller-manager's `--node-monitor-grace-period`, in ms: how long a node may go
+   * without a heartbeat (its Lease or status) before its Ready condition becomes `Unknown`
+   * and it is tainted `node.kubernetes.io/unreachable`. Default: the controller-manager's own
+   * (50 s). A test of node lifecycle might use 10 000 (together with
+   * `controllerManagerFlags: { 'node-monitor-period': '1s' }`). Ignored unless
+   * kube-controller-manager is in `components`.
+   */
+  nodeMonitorGracePeriodMs?: number;
   /** Where the temporary data folder is created. Default: `os.tmpdir()`. */
   tempDirectory?: string;
   /**
-   * Called once when etcd or kube-apiserver exits while it should be running (not after
-   * `stop()`/`stopApiServer()`). Default: the error is logged with `logger.warn`.
+   * Called once when etcd, kube-apiserver or a component exits while it should be running
+   * (not after `stop()`/`stopApiServer()`). Default: the error is logged with `logger.warn`.
    */
   onUnexpectedExit?: (error: Error) => void;
 }
 
 /** `BinaryOptions` with every default applied. */
 export interface ResolvedBinaryOptions {
+  /** In start order, without duplicates. */
+  readonly components: readonly ComponentName[];
   readonly binaryAssetsDirectory: string | undefined;
   readonly cacheDirectory: string;
   readonly build: boolean;
@@ -92,6 +121,9 @@ export interface ResolvedControlPlaneOptions extends ResolvedBinaryOptions {
   readonly watchCache: boolean;
   readonly apiServerFlags: Readonly<Record<string, string | readonly string[]>>;
   readonly etcdFlags: Readonly<Record<string, string | readonly string[]>>;
+  readonly schedulerFlags: Readonly<Record<string, string | readonly string[]>>;
+  readonly controllerManagerFlags: Readonly<Record<string, string | readonly string[]>>;
+  readonly nodeMonitorGracePeriodMs: number | undefined;
   readonly tempDirectory: string;
   readonly onUnexpectedExit: ((error: Error) => void) | undefined;
 }
@@ -102,7 +134,10 @@ export function defaultCacheDirectory(env: NodeJS.ProcessEnv = process.env): str
   return join(cacheHome, 'ctrlkit', 'envtest');
 }
 
-/** Validates binary options and applies defaults; throws `InvalidArgumentError` naming the field. */
+/**
+ * Validates binary options and applies defaults; throws `InvalidArgumentError` naming the
+ * field, or `UnknownComponentError` for an unknown entry of `components`.
+ */
 export function resolveBinaryOptions(
   options: BinaryOptions = {},
   env: NodeJS.ProcessEnv = process.env,
@@ -110,6 +145,7 @@ export function resolveBinaryOptions(
   expectObject('options', options);
   const assets = optionalString('binaryAssetsDirectory', options.binaryAssetsDirectory);
   return {
+    components: resolveComponents(options.components),
     binaryAssetsDirectory: assets ?? (env.KUBEBUILDER_ASSETS || undefined),
     cacheDirectory:
       optionalString('cacheDirectory', options.cacheDirectory) ?? defaultCacheDirectory(env),
@@ -119,7 +155,10 @@ export function resolveBinaryOptions(
   };
 }
 
-/** Validates control plane options and applies defaults; throws `InvalidArgumentError` naming the field. */
+/**
+ * Validates control plane options and applies defaults; throws `InvalidArgumentError` naming
+ * the field, or `UnknownComponentError` for an unknown entry of `components`.
+ */
 export function resolveControlPlaneOptions(
   options: ControlPlaneOptions = {},
   env: NodeJS.ProcessEnv = process.env,
@@ -151,6 +190,14 @@ export function resolveControlPlaneOptions(
     watchCache: optionalBoolean('watchCache', options.watchCache) ?? true,
     apiServerFlags: optionalFlags('apiServerFlags', options.apiServerFlags),
     etcdFlags: optionalFlags('etcdFlags', options.etcdFlags),
+    schedulerFlags: optionalFlags('schedulerFlags', options.schedulerFlags),
+    controllerManagerFlags: optionalFlags('controllerManagerFlags', options.controllerManagerFlags),
+    nodeMonitorGracePeriodMs: optionalInteger(
+      'nodeMonitorGracePeriodMs',
+      options.nodeMonitorGracePeriodMs,
+      1_000,
+      3_600_000,
+    ),
     tempDirectory: optionalString('tempDirectory', options.tempDirectory) ?? tmpdir(),
     onUnexpectedExit,
   };

@@ -1,13 +1,14 @@
 import { X509Certificate } from 'node:crypto';
 import { request } from 'node:https';
 import { noopLogger } from '@ctrlkit/core';
+import parsePrometheusTextFormat from 'parse-prometheus-text-format';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MockProvider } from '../providers/mock-provider.js';
 import { startKubeletApiServer } from './kubelet-api-server.js';
 import { selfSignedCert } from './self-signed-cert.js';
 
 const provider = new MockProvider({ internalIP: '127.0.0.1', random: () => 0.25 });
-const cert = selfSignedCert('vk-test', ['127.0.0.1', '10.1.2.3', 'vk-test']);
+const cert = await selfSignedCert('vk-test', ['127.0.0.1', '10.1.2.3', 'vk-test']);
 let port = 0;
 let close: () => void = () => {};
 
@@ -71,9 +72,43 @@ describe('kubelet API', () => {
     const metrics = await get('/metrics/resource');
     expect(metrics.type).toContain('text/plain');
     expect(metrics.body).toMatch(
-      /^container_memory_working_set_bytes\{container="c",namespace="ns",pod="p"\} \d+ \d+$/m,
+      /^container_memory_working_set_bytes\{namespace="ns",pod="p",container="c"\} \d+ \d+$/m,
     );
     expect(metrics.body).toContain('scrape_error 0');
+  });
+
+  it('/metrics/resource parses as Prometheus text with the labels in the kubelet order (TestGetMetricsResource)', async () => {
+    const families = parsePrometheusTextFormat((await get('/metrics/resource')).body);
+    const byName = new Map(families.map((f) => [f.name, f]));
+    expect([...byName.keys()]).toEqual([
+      'node_cpu_usage_seconds_total',
+      'node_memory_working_set_bytes',
+      'pod_cpu_usage_seconds_total',
+      'pod_memory_working_set_bytes',
+      'container_cpu_usage_seconds_total',
+      'container_memory_working_set_bytes',
+      'scrape_error',
+    ]);
+    expect(byName.get('container_cpu_usage_seconds_total')?.type).toBe('COUNTER');
+    expect(byName.get('container_memory_working_set_bytes')?.type).toBe('GAUGE');
+    for (const name of [
+      'container_cpu_usage_seconds_total',
+      'container_memory_working_set_bytes',
+    ]) {
+      const [sample, ...rest] = byName.get(name)?.metrics ?? [];
+      expect(rest).toEqual([]);
+      // The upstream suite takes the pod name from the second label.
+      expect(Object.entries(sample?.labels ?? {})).toEqual([
+        ['namespace', 'ns'],
+        ['pod', 'p'],
+        ['container', 'c'],
+      ]);
+      expect(Number(sample?.value)).toBeGreaterThanOrEqual(0);
+      expect(Number(sample?.timestamp_ms)).toBeGreaterThan(0);
+    }
+    const [pod] = byName.get('pod_cpu_usage_seconds_total')?.metrics ?? [];
+    expect(pod?.labels).toEqual({ namespace: 'ns', pod: 'p' });
+    expect(byName.get('scrape_error')?.metrics).toEqual([{ value: '0' }]);
   });
 
   it('unknown paths are 404, logs and exec are 501', async () => {

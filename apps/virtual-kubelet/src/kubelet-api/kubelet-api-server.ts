@@ -109,7 +109,11 @@ export async function startKubeletApiServer(
   return { server, port: (server.address() as AddressInfo).port };
 }
 
-/** The kubelet's `/metrics/resource` in Prometheus text format. */
+/**
+ * The kubelet's `/metrics/resource` in Prometheus text format. Container series carry their
+ * labels in the kubelet's order, `namespace, pod, container`: the upstream virtual-kubelet
+ * end-to-end suite reads the pod as the second label of `container_cpu_usage_seconds_total`.
+ */
 export function resourceMetrics(summary: StatsSummary): string {
   const ts = Date.parse(summary.node.cpu.time);
   const seconds = (nano: number) => (nano / 1e9).toString();
@@ -137,7 +141,7 @@ export function resourceMetrics(summary: StatsSummary): string {
     ...summary.pods.flatMap((p) =>
       p.containers.map(
         (c) =>
-          `container_cpu_usage_seconds_total{container="${c.name}",namespace="${p.podRef.namespace}",pod="${p.podRef.name}"} ${seconds(c.cpu.usageCoreNanoSeconds)} ${ts}`,
+          `container_cpu_usage_seconds_total{${containerLabels(p, c)}} ${seconds(c.cpu.usageCoreNanoSeconds)} ${ts}`,
       ),
     ),
     '# HELP container_memory_working_set_bytes Current working set of the container in bytes',
@@ -145,7 +149,7 @@ export function resourceMetrics(summary: StatsSummary): string {
     ...summary.pods.flatMap((p) =>
       p.containers.map(
         (c) =>
-          `container_memory_working_set_bytes{container="${c.name}",namespace="${p.podRef.namespace}",pod="${p.podRef.name}"} ${c.memory.workingSetBytes} ${ts}`,
+          `container_memory_working_set_bytes{${containerLabels(p, c)}} ${c.memory.workingSetBytes} ${ts}`,
       ),
     ),
     '# HELP scrape_error 1 if there was an error while getting container metrics, 0 otherwise',
@@ -153,4 +157,11 @@ export function resourceMetrics(summary: StatsSummary): string {
     'scrape_error 0',
   ];
   return `${lines.join('\n')}\n`;
+}
+
+type PodStats = StatsSummary['pods'][number];
+
+/** `namespace="…",pod="…",container="…"`, in that order. */
+function containerLabels(pod: PodStats, container: PodStats['containers'][number]): string {
+  return `namespace="${pod.podRef.namespace}",pod="${pod.podRef.name}",container="${container.name}"`;
 }

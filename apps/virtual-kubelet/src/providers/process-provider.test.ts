@@ -106,7 +106,7 @@ describe('ProcessProvider', () => {
     const { server, port } = await startKubeletApiServer({
       nodeName: 'n',
       provider,
-      cert: selfSignedCert('n', ['127.0.0.1']),
+      cert: await selfSignedCert('n', ['127.0.0.1']),
       host: '127.0.0.1',
       port: 0,
       logger: noopLogger,

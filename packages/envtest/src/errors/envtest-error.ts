@@ -11,7 +11,8 @@ export type EnvtestErrorReason =
   | 'BuildFailed'
   | 'PortInUse'
   | 'ProcessExited'
-  | 'NotReady';
+  | 'NotReady'
+  | 'UnknownComponent';
 
 /**
  * The base class of every error thrown by `@ctrlkit/envtest`.
@@ -28,8 +29,14 @@ export class EnvtestError extends CtrlkitError {
   }
 }
 
-/** Formats the last lines of a log for an error message. */
-export function formatLogTail(processName: string, logTail: readonly string[]): string {
-  if (logTail.length === 0) return `${processName} wrote nothing to its log`;
-  return `last ${logTail.length} lines of the ${processName} log:\n  ${logTail.join('\n  ')}`;
+/** Formats the last lines of a log, and where the whole log is, for an error message. */
+export function formatLogTail(
+  processName: string,
+  logTail: readonly string[],
+  logPath?: string,
+): string {
+  const log =
+    logPath === undefined ? `the ${processName} log` : `the ${processName} log ${logPath}`;
+  if (logTail.length === 0) return `${processName} wrote nothing to ${log}`;
+  return `last ${logTail.length} lines of ${log}:\n  ${logTail.join('\n  ')}`;
 }

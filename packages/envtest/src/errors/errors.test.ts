@@ -11,8 +11,9 @@ describe('envtest errors', () => {
     expect(PortInUseError.isInstance(error)).toBe(true);
     expect(EnvtestError.isInstance(error)).toBe(true);
     expect(ProcessExitedError.isInstance(error)).toBe(false);
+    // What another copy of @ctrlkit/core brands its errors with: the names of the class chain.
     const foreign = Object.assign(new Error('x'), {
-      [Symbol.for('ctrlkit.envtest.error')]: true,
+      [Symbol.for('@ctrlkit/core/CtrlkitError')]: ['NotReadyError', 'EnvtestError', 'CtrlkitError'],
       reason: 'NotReady',
     });
     expect(NotReadyError.isInstance(foreign)).toBe(true);

@@ -1,10 +1,8 @@
-//! The certificates and keys of one control plane: CA, serving cert, users, service accounts.
+//! The certificates and keys of one control plane: CA, serving certs, users, service accounts.
 
 import { generateKeyPairSync } from 'node:crypto';
-import { type IssuedCertificate, issueCertificate } from './x509.js';
-
-const HOUR_MS = 3_600_000;
-const YEAR_MS = 365 * 24 * HOUR_MS;
+import { createCertificate, type IssuedCertificate } from '../certificates.js';
+import type { ComponentName } from '../components.js';
 
 /** Everything kube-apiserver and its admin need, PEM-encoded. */
 export interface ControlPlanePki {
@@ -15,31 +13,40 @@ export interface ControlPlanePki {
   readonly serviceAccountPublicKeyPem: string;
 }
 
+/** A component's identity towards the apiserver and its own serving certificate. */
+export interface ComponentPki {
+  /** The user the apiserver sees, as kubeadm names it (`system:kube-scheduler`). */
+  readonly user: string;
+  readonly client: IssuedCertificate;
+  readonly serving: IssuedCertificate;
+}
+
 /** The admin user: in `system:masters`, so RBAC allows it everything. */
 export const ADMIN_USER = 'ctrlkit-envtest-admin';
 export const ADMIN_GROUPS = ['system:masters'] as const;
 
+const LOOPBACK = { dnsNames: ['localhost'], ipAddresses: ['127.0.0.1'] } as const;
+
 /** Creates a CA, a serving certificate for 127.0.0.1 and localhost, the admin and a service-account key. */
-export function createPki(now: Date = new Date()): ControlPlanePki {
-  const notBefore = new Date(now.getTime() - HOUR_MS);
-  const ca = issueCertificate({
-    commonName: 'ctrlkit-envtest-ca',
-    usage: 'ca',
-    notBefore,
-    notAfter: new Date(now.getTime() + 10 * YEAR_MS),
-  });
-  const serving = issueCertificate(
-    {
-      commonName: 'kube-apiserver',
-      usage: 'server',
-      dnsNames: ['localhost', 'kubernetes', 'kubernetes.default', 'kubernetes.default.svc'],
-      ipAddresses: ['127.0.0.1', '10.0.0.1'],
-      notBefore,
-      notAfter: new Date(now.getTime() + YEAR_MS),
-    },
-    ca,
-  );
-  const admin = issueUserCertificate(ca, ADMIN_USER, ADMIN_GROUPS, now);
+export async function createPki(): Promise<ControlPlanePki> {
+  const ca = await createCertificate({ commonName: 'ctrlkit-envtest-ca', usage: 'ca' });
+  const [serving, admin] = await Promise.all([
+    createCertificate(
+      {
+        commonName: 'kube-apiserver',
+        usage: 'server',
+        dnsNames: [
+          ...LOOPBACK.dnsNames,
+          'kubernetes',
+          'kubernetes.default',
+          'kubernetes.default.svc',
+        ],
+        ipAddresses: [...LOOPBACK.ipAddresses, '10.0.0.1'],
+      },
+      ca,
+    ),
+    issueUserCertificate(ca, ADMIN_USER, ADMIN_GROUPS),
+  ]);
   const serviceAccount = generateKeyPairSync('ec', { namedCurve: 'P-256' });
   return {
     ca,
@@ -54,23 +61,30 @@ export function createPki(now: Date = new Date()): ControlPlanePki {
   };
 }
 
+/**
+ * The client certificate of `component` (user `system:<component>`, which the apiserver's
+ * bootstrap RBAC binds to its ClusterRole, as kubeadm relies on) and a serving certificate
+ * for its secure port on 127.0.0.1, both from the control plane's CA.
+ */
+export async function createComponentPki(
+  ca: IssuedCertificate,
+  component: ComponentName,
+): Promise<ComponentPki> {
+  const user = `system:${component}`;
+  const [client, serving] = await Promise.all([
+    issueUserCertificate(ca, user, []),
+    createCertificate({ commonName: component, usage: 'server', ...LOOPBACK }, ca),
+  ]);
+  return { user, client, serving };
+}
+
 /** A client certificate for `user` in `groups`, signed by the control plane's CA. */
 export function issueUserCertificate(
   ca: IssuedCertificate,
   user: string,
   groups: readonly string[],
-  now: Date = new Date(),
-): IssuedCertificate {
-  return issueCertificate(
-    {
-      commonName: user,
-      organizations: groups,
-      usage: 'client',
-      notBefore: new Date(now.getTime() - HOUR_MS),
-      notAfter: new Date(now.getTime() + YEAR_MS),
-    },
-    ca,
-  );
+): Promise<IssuedCertificate> {
+  return createCertificate({ commonName: user, organizations: groups, usage: 'client' }, ca);
 }
 
 /** A kubeconfig (JSON, which kubectl reads as YAML) for `server` as a client certificate user. */

@@ -1,4 +1,4 @@
-//! Runs one control plane process (etcd or kube-apiserver) with its output in a log file.
+//! Runs one control plane process (etcd, kube-apiserver, a component) with its output in a log file.
 
 import { type ChildProcess, spawn } from 'node:child_process';
 import { closeSync, openSync, readSync, statSync } from 'node:fs';
@@ -59,8 +59,11 @@ export class ManagedProcess {
       this.#child.once('exit', (code, signal) => this.#settle({ code, signal }, resolve));
     });
     void this.exited.then((exit) => {
-      if (!this.#stopping)
-        onUnexpectedExit(new ProcessExitedError(this.name, exit, this.logTail()));
+      if (!this.#stopping) {
+        onUnexpectedExit(
+          new ProcessExitedError(this.name, exit, this.logTail(), { logPath: this.logPath }),
+        );
+      }
     });
   }
 
@@ -79,13 +82,20 @@ export class ManagedProcess {
     return this.exited;
   }
 
-  /** The error describing an exit: `PortInUseError` when the log says so, else `ProcessExitedError`. */
-  exitError(exit: ProcessExit, port?: number): ProcessExitedError | PortInUseError {
+  /**
+   * The error describing an exit: `PortInUseError` when the log says so, else
+   * `ProcessExitedError`; either names `logPath` (default: the log itself).
+   */
+  exitError(
+    exit: ProcessExit,
+    port?: number,
+    logPath = this.logPath,
+  ): ProcessExitedError | PortInUseError {
     const tail = this.logTail();
     if (port !== undefined && tail.some((line) => line.includes('address already in use'))) {
-      return new PortInUseError(this.name, port, tail);
+      return new PortInUseError(this.name, port, tail, { logPath });
     }
-    return new ProcessExitedError(this.name, exit, tail, { cause: exit.error });
+    return new ProcessExitedError(this.name, exit, tail, { cause: exit.error, logPath });
   }
 
   /** The last lines of the log. */
