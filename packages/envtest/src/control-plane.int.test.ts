@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
 import { createServer, type Server } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
@@ -170,6 +171,10 @@ describe('failures and clean-up', () => {
     expect(error.processName).toBe('kube-apiserver');
     expect(error.logTail.join('\n')).toContain('unknown flag: --no-such-flag');
     expect(error.message).toContain('unknown flag: --no-such-flag');
+    // The log outlives the removed folder, and the error names it.
+    expect(error.message).toContain(error.logPath);
+    expect(readFileSync(error.logPath, 'utf8')).toContain('unknown flag: --no-such-flag');
+    await rm(error.logPath);
   });
 
   it('a taken apiServerPort gives PortInUseError', async () => {
@@ -180,6 +185,7 @@ describe('failures and clean-up', () => {
       const error = await startControlPlane({ logger, apiServerPort: port }).catch((e) => e);
       expect(PortInUseError.isInstance(error)).toBe(true);
       expect(error.port).toBe(port);
+      await rm(error.logPath, { force: true });
     } finally {
       server.close();
     }
