@@ -40,7 +40,7 @@ for (let run = 1; run <= runs; run++) {
 
 const columns = ['run', 'etcdMs', 'apiServerMs', 'componentsMs', 'totalMs', 'restartMs', 'stopMs'];
 const cell = (v) =>
-  (typeof v === 'number' && !Number.isInteger(v) ? v.toFixed(0) : String(v)).padStart(12);
+  (typeof v === 'number' && !Number.isInteger(v) ? v.toFixed(0) : String(v)).padStart(14);
 console.log(columns.map(cell).join(''));
 for (const row of rows) console.log(columns.map((c) => cell(row[c])).join(''));
 const median = (key) => rows.map((r) => r[key]).sort((a, b) => a - b)[Math.floor(rows.length / 2)];

@@ -338,6 +338,9 @@ class LocalControlPlane implements ControlPlane {
         : { 'disable-admission-plugins': 'ServiceAccount' }),
       // Loopback addresses are refused by the endpoint reconciler (the `kubernetes` Service).
       'endpoint-reconciler-type': 'none',
+      // Without a bound, open watches (informers, components) hold a graceful stop until
+      // SIGKILL after stopTimeoutMs; with it the apiserver ends them and exits in about 1 s.
+      'shutdown-watch-termination-grace-period': '2s',
       'etcd-compaction-interval': `${o.etcdCompactionIntervalMs}ms`,
       'watch-cache': String(o.watchCache),
       profiling: 'false',
