@@ -72,7 +72,7 @@ try {
         '--filter=@ctrlkit/envtest',
         '--output-logs=errors-only',
       ]);
-      run(join(binDir, 'node'), [join(repoRoot, 'packages', 'envtest', 'dist', 'cli.js'), 'setup']);
+      run(join(binDir, 'node'), [join(repoRoot, 'packages', 'envtest', 'dist', 'cli.js'), 'setup', '--components', 'all']);
     });
   }
   job.run();
