@@ -72,7 +72,12 @@ try {
         '--filter=@ctrlkit/envtest',
         '--output-logs=errors-only',
       ]);
-      run(join(binDir, 'node'), [join(repoRoot, 'packages', 'envtest', 'dist', 'cli.js'), 'setup', '--components', 'all']);
+      run(join(binDir, 'node'), [
+        join(repoRoot, 'packages', 'envtest', 'dist', 'cli.js'),
+        'setup',
+        '--components',
+        'all',
+      ]);
     });
   }
   job.run();
