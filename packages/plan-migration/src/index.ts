@@ -283,6 +283,7 @@ export {
   planVMLabels,
   withoutMigration,
 } from './labels.js';
+export { toDNS1123 } from './migration-runner/vm-name.js';
 export {
   activeSnapshot,
   type HookResult,
@@ -290,7 +291,6 @@ export {
   MigrationRunner,
   type MigrationRunnerContext,
   type PhaseTransition,
-  toDNS1123,
 } from './migration-runner.js';
 export {
   isDNS1123Label,
