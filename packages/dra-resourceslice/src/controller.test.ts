@@ -1,7 +1,8 @@
 import { InvalidArgumentError } from '@ctrlkit/core';
 import { KubeConfig } from '@kubernetes/client-node';
 import { describe, expect, it } from 'vitest';
-import { type Options, startController } from './controller.js';
+import { startController } from './controller.js';
+import type { Options } from './controller-options.js';
 
 const kubeConfig = new KubeConfig();
 kubeConfig.loadFromOptions({

@@ -2,15 +2,17 @@
 
 export {
   Controller,
-  DEFAULT_MUTATION_CACHE_TTL_MS,
-  DEFAULT_SYNC_DELAY_MS,
-  type ErrorHandler,
-  type Options,
   POOL_NAME_INDEX,
   QUEUE_NAME,
   type Stats,
   startController,
 } from './controller.js';
+export {
+  DEFAULT_MUTATION_CACHE_TTL_MS,
+  DEFAULT_SYNC_DELAY_MS,
+  type ErrorHandler,
+  type Options,
+} from './controller-options.js';
 export { devicesDeepEqual, TAINT_TIME_ADDED_TOLERANCE_MS } from './devices-deep-equal.js';
 export {
   type DriverResources,
