@@ -393,8 +393,8 @@ export {
   SimulatedSource,
   type SimulatedSourceOptions,
 } from './simulated-source.js';
+export { hasReady } from './validation/ready.js';
 export {
-  hasReady,
   type PlanReferences,
   type SourceAccess,
   type ValidationInput,

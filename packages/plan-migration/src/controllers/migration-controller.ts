@@ -18,7 +18,7 @@ import { refString } from '../api/ref.js';
 import { ConditionType, Reason } from '../condition-types.js';
 import { Category, type NewCondition, READY, True } from '../conditions.js';
 import { API_VERSION, GROUP, VERSION } from '../crds.js';
-import { hasReady } from '../validation.js';
+import { hasReady } from '../validation/ready.js';
 import { ResourceController } from './internal/resource-controller.js';
 import { forkliftResource, type ResourceControllerOptions } from './internal/resources.js';
 

@@ -3,7 +3,7 @@
 import type { Provider } from '../api/provider.js';
 import { Reason, ResourceConditionType } from '../condition-types.js';
 import { Category, type NewCondition, True } from '../conditions.js';
-import { hasReady } from '../validation.js';
+import { hasReady } from '../validation/ready.js';
 
 /** A map's `spec.provider`. */
 export interface ProviderPair {
