@@ -19,7 +19,7 @@ import {
   PatchStrategy,
   setHeaderOptions,
 } from '@kubernetes/client-node';
-import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
+import type { Registry } from 'prom-client';
 import {
   type Builder,
   type Client,
@@ -36,14 +36,17 @@ import type { Migration } from './api/migration.js';
 import type { Plan } from './api/plan.js';
 import type { Provider } from './api/provider.js';
 import { BaseMigrator } from './base-migrator.js';
-import { ConditionType } from './condition-types.js';
-import { True } from './conditions.js';
 import { ConfigMapDestination } from './configmap-destination.js';
-import { MIGRATION_VALIDATION_CONDITIONS } from './controllers/migration-controller.js';
 import { GROUP, PLURALS, VERSION } from './crds.js';
-import { parseTime } from './internal/time.js';
-import { activeSnapshot, type HookRunner, MigrationRunner } from './migration-runner.js';
-import { reconcilePlan } from './plan-reconcile.js';
+import { type HookRunner, MigrationRunner } from './migration-runner.js';
+import {
+  observeVMs,
+  type PlanMetrics,
+  planMetrics,
+  recordOutcome,
+} from './plan-controller/metrics.js';
+import { migrationMirror } from './plan-controller/migration-mirror.js';
+import { type PlanReconcileInput, reconcilePlan } from './plan-reconcile.js';
 import { type MigrationSettings, migrationSettings } from './settings.js';
 import type { PlanReferences } from './validation.js';
 import {
@@ -143,7 +146,7 @@ export class PlanController {
   readonly #custom: CustomObjectsApi;
   readonly #core: CoreV1Api;
   readonly #controller: Controller;
-  readonly #metrics: ReturnType<typeof metrics> | undefined;
+  readonly #metrics: PlanMetrics | undefined;
   /** Status writes made (Plan and Migration), for tests and the benchmark. */
   statusWrites = 0;
   /** Reconciles run. */
@@ -168,7 +171,7 @@ export class PlanController {
     this.#factory = options.informerFactory ?? new SharedInformerFactory(options.kubeConfig, {});
     this.#custom = options.kubeConfig.makeApiClient(CustomObjectsApi);
     this.#core = options.kubeConfig.makeApiClient(CoreV1Api);
-    this.#metrics = options.registry ? metrics(options.registry) : undefined;
+    this.#metrics = options.registry ? planMetrics(options.registry) : undefined;
     const plans = this.#factory.forResource<Plan>(gvr('Plan'));
     this.#controller = new Controller({
       name: 'plan',
@@ -236,19 +239,50 @@ export class PlanController {
     // reconcile builds on must include the last one written.
     const cached = await this.#readPlan(namespace, name);
     if (cached === undefined) {
-      const deleted = await this.#destination({
-        plan: { metadata: { name, namespace }, spec: { targetNamespace: '' } } as Plan,
-        migrationUID: '',
-        migrationName: '',
-        kubeConfig: this.#o.kubeConfig,
-      }).deleteOrphans(namespace, name);
-      this.#log.info({ plan: key, deleted }, 'plan deleted, orphaned resources cleaned up');
+      await this.#cleanupDeletedPlan(key, namespace, name);
       return undefined;
     }
     const plan = structuredClone(cached);
+    const before = JSON.stringify(plan.status ?? {});
+    const result = await reconcilePlan(this.#reconcileInput(key, cached, plan));
+    if (result.writeStatus && JSON.stringify(plan.status) !== before) {
+      // A PUT with the resourceVersion read: a conflict fails the reconcile, which retries.
+      this.statusWrites++;
+      await this.#custom.replaceNamespacedCustomObjectStatus({
+        group: GROUP,
+        version: VERSION,
+        plural: PLURALS.Plan,
+        namespace,
+        name,
+        body: plan,
+      });
+      recordOutcome(this.#o.eventRecorder, this.#metrics, cached, plan);
+      const mirror = migrationMirror(plan, (ns, mName) =>
+        this.#lister<Migration>('Migration').namespace(ns).get(mName),
+      );
+      if (mirror !== undefined)
+        await this.#writeStatus('Migration', mirror.namespace, mirror.name, mirror.status);
+    }
+    observeVMs(this.#metrics, plan);
+    if (result.requeueAfter === 0) return undefined;
+    return { requeueAfter: this.#o.pollIntervalMs ?? result.requeueAfter };
+  }
+
+  /** A deleted plan: deletes what it left on the destination. */
+  async #cleanupDeletedPlan(key: string, namespace: string, name: string): Promise<void> {
+    const deleted = await this.#destination({
+      plan: { metadata: { name, namespace }, spec: { targetNamespace: '' } } as Plan,
+      migrationUID: '',
+      migrationName: '',
+      kubeConfig: this.#o.kubeConfig,
+    }).deleteOrphans(namespace, name);
+    this.#log.info({ plan: key, deleted }, 'plan deleted, orphaned resources cleaned up');
+  }
+
+  /** What one reconcile of `plan` works with: its references, the source's adapters, and how to run a pass. */
+  #reconcileInput(key: string, cached: Plan, plan: Plan): PlanReconcileInput {
     const refs = this.#references(plan);
     const source = refs.source ? this.#o.sources(refs.source) : undefined;
-    const migrations = () => this.#lister<Migration>('Migration').list();
     const maps = {
       ...(refs.networkMap && { network: refs.networkMap }),
       ...(refs.storageMap && { storage: refs.storageMap }),
@@ -265,48 +299,9 @@ export class PlanController {
       });
     const runner = (migration: Migration | undefined) => {
       if (source === undefined) throw new Error(`plan ${key}: no adapter for the source provider`);
-      const dest = destination(migration);
-      return new MigrationRunner({
-        plan,
-        ...(migration && { migration }),
-        inventory: source.inventory,
-        client: source.client,
-        builder: source.builder,
-        destination: dest,
-        ensurer: dest,
-        ...(isGuestConversion(dest) && { guestConversion: dest }),
-        ...(refs.source && { sourceType: refs.source.spec.type }),
-        migrator: new BaseMigrator({
-          plan,
-          sourceType: refs.source?.spec.type ?? 'simulated',
-          builder: source.builder,
-          clock: this.#clock,
-          settings: this.#settings,
-          inventory: new Map(),
-        }),
-        settings: this.#settings,
-        clock: this.#clock,
-        logger: this.#log,
-        plans: () => [
-          plan,
-          ...this.#lister<Plan>('Plan')
-            .list()
-            .filter((p) => p.metadata.uid !== plan.metadata.uid),
-        ],
-        ...(this.#o.hookRunner && { hookRunner: this.#o.hookRunner }),
-        onPhase: ({ vm, from, to }) => {
-          this.#o.eventRecorder?.event(
-            cached,
-            'Normal',
-            'VMPhase',
-            `VM ${vm.id ?? vm.name}: ${from} -> ${to}`,
-          );
-          this.#metrics?.transitions.inc({ phase: to });
-        },
-      });
+      return this.#runner(cached, plan, refs, source, destination(migration), migration);
     };
-    const before = JSON.stringify(plan.status ?? {});
-    const result = await reconcilePlan({
+    return {
       plan,
       clock: this.#clock,
       references: refs,
@@ -322,7 +317,7 @@ export class PlanController {
       destinationVMExists: (ns, vmName) => destination().vmExists(ns, vmName),
       blockerGracePeriodMs: this.#settings.blockerGracePeriodMs,
       getMigration: (ns, mName) => this.#lister<Migration>('Migration').namespace(ns).get(mName),
-      listMigrations: migrations,
+      listMigrations: () => this.#lister<Migration>('Migration').list(),
       run: async (m) => {
         const r = runner(m);
         try {
@@ -343,24 +338,56 @@ export class PlanController {
       archive: async () => {
         if (source !== undefined) await runner(undefined).archive();
       },
+    };
+  }
+
+  /** A runner of one pass of `plan` on `destination`, reporting VM phase changes as events and metrics. */
+  #runner(
+    cached: Plan,
+    plan: Plan,
+    refs: PlanReferences,
+    source: SourceAdapter,
+    destination: Destination,
+    migration: Migration | undefined,
+  ): MigrationRunner {
+    return new MigrationRunner({
+      plan,
+      ...(migration && { migration }),
+      inventory: source.inventory,
+      client: source.client,
+      builder: source.builder,
+      destination,
+      ensurer: destination,
+      ...(isGuestConversion(destination) && { guestConversion: destination }),
+      ...(refs.source && { sourceType: refs.source.spec.type }),
+      migrator: new BaseMigrator({
+        plan,
+        sourceType: refs.source?.spec.type ?? 'simulated',
+        builder: source.builder,
+        clock: this.#clock,
+        settings: this.#settings,
+        inventory: new Map(),
+      }),
+      settings: this.#settings,
+      clock: this.#clock,
+      logger: this.#log,
+      plans: () => [
+        plan,
+        ...this.#lister<Plan>('Plan')
+          .list()
+          .filter((p) => p.metadata.uid !== plan.metadata.uid),
+      ],
+      ...(this.#o.hookRunner && { hookRunner: this.#o.hookRunner }),
+      onPhase: ({ vm, from, to }) => {
+        this.#o.eventRecorder?.event(
+          cached,
+          'Normal',
+          'VMPhase',
+          `VM ${vm.id ?? vm.name}: ${from} -> ${to}`,
+        );
+        this.#metrics?.transitions.inc({ phase: to });
+      },
     });
-    if (result.writeStatus && JSON.stringify(plan.status) !== before) {
-      // A PUT with the resourceVersion read: a conflict fails the reconcile, which retries.
-      this.statusWrites++;
-      await this.#custom.replaceNamespacedCustomObjectStatus({
-        group: GROUP,
-        version: VERSION,
-        plural: PLURALS.Plan,
-        namespace,
-        name,
-        body: plan,
-      });
-      this.#outcome(cached, plan);
-      await this.#mirror(plan);
-    }
-    this.#observe(plan);
-    if (result.requeueAfter === 0) return undefined;
-    return { requeueAfter: this.#o.pollIntervalMs ?? result.requeueAfter };
   }
 
   #destination(context: DestinationContext): Destination {
@@ -422,132 +449,4 @@ export class PlanController {
       mergePatch,
     );
   }
-
-  /**
-   * Mirrors the active snapshot to its Migration: started/completed, conditions (Executing →
-   * Running), VMs; the conditions the MigrationController owns are kept.
-   */
-  async #mirror(plan: Plan): Promise<void> {
-    const snapshot = activeSnapshot(plan);
-    if (snapshot === undefined || !snapshot.migration.name) return;
-    const migration = this.#lister<Migration>('Migration')
-      .namespace(snapshot.migration.namespace)
-      .get(snapshot.migration.name);
-    if (migration === undefined || migration.metadata.uid !== snapshot.migration.uid) return;
-    const status = {
-      ...(plan.status?.migration?.started && { started: plan.status.migration.started }),
-      ...(plan.status?.migration?.completed && { completed: plan.status.migration.completed }),
-      conditions: [
-        ...(snapshot.conditions ?? []).map((c) =>
-          c.type === ConditionType.Executing ? { ...c, type: ConditionType.Running } : c,
-        ),
-        // The MigrationController's own conditions stay as it wrote them.
-        ...(migration.status?.conditions ?? []).filter(
-          (c) =>
-            MIGRATION_VALIDATION_CONDITIONS.includes(c.type) &&
-            !(snapshot.conditions ?? []).some((s) => s.type === c.type),
-        ),
-      ],
-      vms: plan.status?.migration?.vms ?? [],
-    };
-    await this.#writeStatus(
-      'Migration',
-      snapshot.migration.namespace,
-      snapshot.migration.name,
-      status,
-    );
-  }
-
-  #outcome(before: Plan, after: Plan): void {
-    for (const type of [
-      ConditionType.Executing,
-      ConditionType.Succeeded,
-      ConditionType.Failed,
-      ConditionType.Canceled,
-    ]) {
-      const had = (before.status?.conditions ?? []).some(
-        (c) => c.type === type && c.status === True,
-      );
-      const has = (after.status?.conditions ?? []).some(
-        (c) => c.type === type && c.status === True,
-      );
-      if (!had && has) {
-        this.#o.eventRecorder?.event(
-          before,
-          type === ConditionType.Failed ? 'Warning' : 'Normal',
-          type,
-          `Plan ${type}.`,
-        );
-        if (type !== ConditionType.Executing) this.#metrics?.migrations.inc({ result: type });
-        const started = parseTime(after.status?.migration?.started);
-        const completed = parseTime(after.status?.migration?.completed);
-        if (
-          type !== ConditionType.Executing &&
-          !Number.isNaN(started) &&
-          !Number.isNaN(completed)
-        ) {
-          this.#metrics?.duration.observe({ result: type }, (completed - started) / 1000);
-        }
-      }
-    }
-  }
-
-  #observe(plan: Plan): void {
-    if (this.#metrics === undefined) return;
-    const counts = new Map<string, number>();
-    for (const vm of plan.status?.migration?.vms ?? [])
-      counts.set(vm.phase, (counts.get(vm.phase) ?? 0) + 1);
-    const labels = { plan: `${plan.metadata.namespace}/${plan.metadata.name}` };
-    this.#metrics.vms.remove(labels);
-    for (const [phase, n] of counts) this.#metrics.vms.set({ ...labels, phase }, n);
-  }
-}
-
-/** The controller's metrics on `registry`, reusing those a previous controller registered there. */
-function metrics(registry: Registry) {
-  const once = <M>(name: string, make: () => M): M =>
-    (registry.getSingleMetric(name) as M | undefined) ?? make();
-  return {
-    migrations: once(
-      'ctrlkit_plan_migrations_total',
-      () =>
-        new Counter({
-          name: 'ctrlkit_plan_migrations_total',
-          help: 'Plan executions ended, by result (Succeeded, Failed, Canceled).',
-          labelNames: ['result'],
-          registers: [registry],
-        }),
-    ),
-    duration: once(
-      'ctrlkit_plan_migration_duration_seconds',
-      () =>
-        new Histogram({
-          name: 'ctrlkit_plan_migration_duration_seconds',
-          help: 'Duration of ended plan executions, from started to completed.',
-          labelNames: ['result'],
-          buckets: [1, 5, 15, 60, 300, 900, 3600, 4 * 3600, 12 * 3600],
-          registers: [registry],
-        }),
-    ),
-    vms: once(
-      'ctrlkit_plan_vms',
-      () =>
-        new Gauge({
-          name: 'ctrlkit_plan_vms',
-          help: 'VMs of each plan by pipeline phase.',
-          labelNames: ['plan', 'phase'],
-          registers: [registry],
-        }),
-    ),
-    transitions: once(
-      'ctrlkit_plan_vm_phase_transitions_total',
-      () =>
-        new Counter({
-          name: 'ctrlkit_plan_vm_phase_transitions_total',
-          help: 'VM phase changes, by the phase entered.',
-          labelNames: ['phase'],
-          registers: [registry],
-        }),
-    ),
-  };
 }
