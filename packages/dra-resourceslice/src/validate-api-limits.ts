@@ -180,6 +180,19 @@ function validateDevice(
   fail: (field: string, problem: string) => never,
 ): void {
   const where = `${at} (device ${JSON.stringify(device.name)})`;
+  validateDeviceAttributes(device, at, where, fail);
+  validateDeviceTaints(device, where, fail);
+  validateDeviceCounters(device, where, fail);
+  validateDevicePlacement(device, where, perDevice, fail);
+}
+
+/** The device's name, and its attributes and capacities: count, keys and values. */
+function validateDeviceAttributes(
+  device: V1Device,
+  at: string,
+  where: string,
+  fail: (field: string, problem: string) => never,
+): void {
   if (typeof device.name !== 'string' || !isDnsLabel(device.name)) {
     fail(
       `${at}.name`,
@@ -235,6 +248,14 @@ function validateDevice(
         `key ${JSON.stringify(key)} must be [domain/]id with a C identifier id of at most 32 characters`,
       );
   }
+}
+
+/** The device's taints: count, keys, values and effects. */
+function validateDeviceTaints(
+  device: V1Device,
+  where: string,
+  fail: (field: string, problem: string) => never,
+): void {
   const taints = device.taints ?? [];
   if (taints.length > DEVICE_MAX_TAINTS)
     fail(
@@ -253,6 +274,14 @@ function validateDevice(
         `${JSON.stringify(taint.effect)} must be NoSchedule, NoExecute or None`,
       );
   });
+}
+
+/** The counters the device consumes and its binding conditions. */
+function validateDeviceCounters(
+  device: V1Device,
+  where: string,
+  fail: (field: string, problem: string) => never,
+): void {
   const consumes = device.consumesCounters ?? [];
   if (consumes.length > DEVICE_MAX_COUNTERS_CONSUMPTIONS) {
     fail(
@@ -283,6 +312,15 @@ function validateDevice(
         `has ${n} entries, at most ${DEVICE_MAX_BINDING_CONDITIONS} are allowed`,
       );
   }
+}
+
+/** Per-device node selection, and the capacity request policy that needs multiple allocations. */
+function validateDevicePlacement(
+  device: V1Device,
+  where: string,
+  perDevice: boolean,
+  fail: (field: string, problem: string) => never,
+): void {
   const placement = [
     device.nodeName != null,
     device.nodeSelector != null,
