@@ -44,31 +44,8 @@ export function buildVirtualKubelet(flags: Flags, logger: Logger): VirtualKubele
   });
   const core = manager.makeApiClient(CoreV1Api);
   const internalIP = flags.internalIP ?? defaultInternalIP();
-  const provider =
-    flags.provider === 'process'
-      ? new ProcessProvider({ internalIP, daemonEndpointPort: flags.listenPort })
-      : new MockProvider({
-          internalIP,
-          daemonEndpointPort: flags.listenPort,
-          startLatencyMs: flags.mockStartLatencyMs,
-          createFailureRate: flags.mockCreateFailureRate,
-        });
-  const node: V1Node = {
-    apiVersion: 'v1',
-    kind: 'Node',
-    metadata: {
-      name: flags.nodename,
-      labels: {
-        type: 'virtual-kubelet',
-        'kubernetes.io/role': 'agent',
-        'kubernetes.io/hostname': flags.nodename,
-        'kubernetes.io/os': 'linux',
-      },
-    },
-    spec: {
-      taints: [{ key: 'virtual-kubelet.io/provider', value: flags.provider, effect: 'NoSchedule' }],
-    },
-  };
+  const provider = newProvider(flags, internalIP);
+  const node = virtualNode(flags);
   provider.configureNode(node);
   const nodeController = new NodeController(new NaiveNodeProvider(), node, core, {
     pingIntervalMs: flags.nodePingIntervalMs,
@@ -96,7 +73,46 @@ export function buildVirtualKubelet(flags: Flags, logger: Logger): VirtualKubele
     metricsProvider: manager.metricsProvider,
     logger,
   });
+  registerPodsGauge(manager, podInformer);
+  addKubeletApi(manager, flags, provider, internalIP, logger);
+  addControllers(manager, flags, nodeController, podController);
+  return { manager, provider, nodeController, podController };
+}
 
+/** The provider `--provider` names: `process` runs containers as processes, else the mock. */
+function newProvider(flags: Flags, internalIP: string): MockProvider | ProcessProvider {
+  return flags.provider === 'process'
+    ? new ProcessProvider({ internalIP, daemonEndpointPort: flags.listenPort })
+    : new MockProvider({
+        internalIP,
+        daemonEndpointPort: flags.listenPort,
+        startLatencyMs: flags.mockStartLatencyMs,
+        createFailureRate: flags.mockCreateFailureRate,
+      });
+}
+
+/** The virtual Node: virtual-kubelet's labels, and a taint so only pods that tolerate the provider land on it. */
+function virtualNode(flags: Flags): V1Node {
+  return {
+    apiVersion: 'v1',
+    kind: 'Node',
+    metadata: {
+      name: flags.nodename,
+      labels: {
+        type: 'virtual-kubelet',
+        'kubernetes.io/role': 'agent',
+        'kubernetes.io/hostname': flags.nodename,
+        'kubernetes.io/os': 'linux',
+      },
+    },
+    spec: {
+      taints: [{ key: 'virtual-kubelet.io/provider', value: flags.provider, effect: 'NoSchedule' }],
+    },
+  };
+}
+
+/** The `virtual_kubelet_pods` gauge: pods bound to this node by phase, counted from the informer at scrape. */
+function registerPodsGauge(manager: Manager, podInformer: { indexer: { list(): V1Pod[] } }): void {
   new Gauge({
     name: 'virtual_kubelet_pods',
     help: 'Pods bound to this node, by phase.',
@@ -112,7 +128,16 @@ export function buildVirtualKubelet(flags: Flags, logger: Logger): VirtualKubele
       for (const [phase, n] of counts) this.set({ phase }, n);
     },
   });
+}
 
+/** The kubelet API (logs, exec) as a runnable, on the given certificate or a self-signed one. */
+function addKubeletApi(
+  manager: Manager,
+  flags: Flags,
+  provider: MockProvider | ProcessProvider,
+  internalIP: string,
+  logger: Logger,
+): void {
   const certFiles =
     flags.tlsCertFile !== undefined && flags.tlsKeyFile !== undefined
       ? {
@@ -140,6 +165,15 @@ export function buildVirtualKubelet(flags: Flags, logger: Logger): VirtualKubele
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
   });
+}
+
+/** The node and pod controllers as runnables, with a health check and their readiness checks. */
+function addControllers(
+  manager: Manager,
+  flags: Flags,
+  nodeController: NodeController,
+  podController: PodController,
+): void {
   manager.add({
     name: 'node-controller',
     needLeaderElection: false,
@@ -165,5 +199,4 @@ export function buildVirtualKubelet(flags: Flags, logger: Logger): VirtualKubele
   manager.addReadyzCheck('pods', () => {
     if (!podsReady) throw new Error('the pod controller is not running yet');
   });
-  return { manager, provider, nodeController, podController };
 }
