@@ -4,6 +4,7 @@ import type { EventRecorderLike, Lister } from '@ctrlkit/runtime';
 import type {
   V1ConfigMap,
   V1Container,
+  V1EnvFromSource,
   V1EnvVar,
   V1ObjectFieldSelector,
   V1Pod,
@@ -60,76 +61,9 @@ function makeEnvironmentMap(
   serviceEnv: Map<string, string>,
 ): Map<string, string> {
   const result = new Map<string, string>();
-  const namespace = pod.metadata?.namespace ?? '';
-  const recorder = sources.recorder;
-
   for (const envFrom of container.envFrom ?? []) {
-    const prefix = envFrom.prefix ?? '';
-    let data: Record<string, string> | undefined;
-    let kind: 'configMap' | 'secret';
-    let name: string;
-    if (envFrom.configMapRef !== undefined) {
-      kind = 'configMap';
-      name = envFrom.configMapRef.name ?? '';
-      const optional = envFrom.configMapRef.optional === true;
-      const cm = sources.configMaps.namespace(namespace).get(name);
-      if (cm === undefined) {
-        if (optional) {
-          recorder.event(
-            pod,
-            'Warning',
-            ReasonOptionalConfigMapNotFound,
-            `configmap "${name}" not found`,
-          );
-          continue;
-        }
-        recorder.event(
-          pod,
-          'Warning',
-          ReasonMandatoryConfigMapNotFound,
-          `configmap "${name}" not found`,
-        );
-        throw new Error(`configmap "${name}" not found`);
-      }
-      data = cm.data ?? {};
-    } else if (envFrom.secretRef !== undefined) {
-      kind = 'secret';
-      name = envFrom.secretRef.name ?? '';
-      const optional = envFrom.secretRef.optional === true;
-      const secret = sources.secrets.namespace(namespace).get(name);
-      if (secret === undefined) {
-        if (optional) {
-          recorder.event(
-            pod,
-            'Warning',
-            ReasonOptionalSecretNotFound,
-            `secret "${name}" not found`,
-          );
-          continue;
-        }
-        recorder.event(pod, 'Warning', ReasonMandatorySecretNotFound, `secret "${name}" not found`);
-        throw new Error(`secret "${name}" not found`);
-      }
-      data = decodeSecret(secret);
-    } else continue;
-    const invalid: string[] = [];
-    for (const [key, value] of Object.entries(data)) {
-      const envName = prefix + key;
-      if (!envVarName.test(envName)) {
-        invalid.push(envName);
-        continue;
-      }
-      result.set(envName, value);
-    }
-    if (invalid.length > 0) {
-      invalid.sort();
-      recorder.event(
-        pod,
-        'Warning',
-        ReasonInvalidEnvironmentVariableNames,
-        `Keys [${invalid.join(', ')}] from the EnvFrom ${kind} ${namespace}/${name} were skipped since they are considered invalid environment variable names.`,
-      );
-    }
+    const source = envFromSource(pod, envFrom, sources);
+    if (source !== undefined) addEnvFrom(pod, envFrom.prefix ?? '', source, sources, result);
   }
 
   const lookup = (name: string): string | undefined => result.get(name) ?? serviceEnv.get(name);
@@ -141,6 +75,95 @@ function makeEnvironmentMap(
 
   for (const [name, value] of serviceEnv) if (!result.has(name)) result.set(name, value);
   return result;
+}
+
+/** The ConfigMap or Secret an `envFrom` names, with its data. */
+interface EnvFromSource {
+  kind: 'configMap' | 'secret';
+  name: string;
+  data: Record<string, string>;
+}
+
+/**
+ * The data of the ConfigMap or Secret of `envFrom`; undefined (after a warning event) when
+ * an optional one is missing or neither is set. A missing mandatory one is an event and an
+ * error.
+ */
+function envFromSource(
+  pod: V1Pod,
+  envFrom: V1EnvFromSource,
+  sources: EnvSources,
+): EnvFromSource | undefined {
+  const namespace = pod.metadata?.namespace ?? '';
+  const recorder = sources.recorder;
+  if (envFrom.configMapRef !== undefined) {
+    const name = envFrom.configMapRef.name ?? '';
+    const optional = envFrom.configMapRef.optional === true;
+    const cm = sources.configMaps.namespace(namespace).get(name);
+    if (cm === undefined) {
+      if (optional) {
+        recorder.event(
+          pod,
+          'Warning',
+          ReasonOptionalConfigMapNotFound,
+          `configmap "${name}" not found`,
+        );
+        return undefined;
+      }
+      recorder.event(
+        pod,
+        'Warning',
+        ReasonMandatoryConfigMapNotFound,
+        `configmap "${name}" not found`,
+      );
+      throw new Error(`configmap "${name}" not found`);
+    }
+    return { kind: 'configMap', name, data: cm.data ?? {} };
+  }
+  if (envFrom.secretRef !== undefined) {
+    const name = envFrom.secretRef.name ?? '';
+    const optional = envFrom.secretRef.optional === true;
+    const secret = sources.secrets.namespace(namespace).get(name);
+    if (secret === undefined) {
+      if (optional) {
+        recorder.event(pod, 'Warning', ReasonOptionalSecretNotFound, `secret "${name}" not found`);
+        return undefined;
+      }
+      recorder.event(pod, 'Warning', ReasonMandatorySecretNotFound, `secret "${name}" not found`);
+      throw new Error(`secret "${name}" not found`);
+    }
+    return { kind: 'secret', name, data: decodeSecret(secret) };
+  }
+  return undefined;
+}
+
+/** Adds the source's keys (prefixed) to `result`; invalid names are skipped with one warning event. */
+function addEnvFrom(
+  pod: V1Pod,
+  prefix: string,
+  source: EnvFromSource,
+  sources: EnvSources,
+  result: Map<string, string>,
+): void {
+  const invalid: string[] = [];
+  for (const [key, value] of Object.entries(source.data)) {
+    const envName = prefix + key;
+    if (!envVarName.test(envName)) {
+      invalid.push(envName);
+      continue;
+    }
+    result.set(envName, value);
+  }
+  if (invalid.length > 0) {
+    invalid.sort();
+    const namespace = pod.metadata?.namespace ?? '';
+    sources.recorder.event(
+      pod,
+      'Warning',
+      ReasonInvalidEnvironmentVariableNames,
+      `Keys [${invalid.join(', ')}] from the EnvFrom ${source.kind} ${namespace}/${source.name} were skipped since they are considered invalid environment variable names.`,
+    );
+  }
 }
 
 /** The event reasons and wording of one kind of key reference. */
