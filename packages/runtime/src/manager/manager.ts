@@ -1,10 +1,5 @@
 //! The Manager: one process's informers, runnables, leader election, endpoints and lifecycle (controller-runtime's `manager.Manager`).
 
-import { randomUUID } from 'node:crypto';
-import { existsSync, readFileSync } from 'node:fs';
-import type { IncomingMessage, Server, ServerResponse } from 'node:http';
-import { hostname } from 'node:os';
-import { join } from 'node:path';
 import {
   type Clock,
   InvalidArgumentError,
@@ -15,29 +10,24 @@ import {
 } from '@ctrlkit/core';
 import type { MetricsProvider } from '@ctrlkit/workqueue';
 import { PrometheusMetricsProvider } from '@ctrlkit/workqueue/prometheus';
-import {
-  type Configuration,
-  CoordinationV1Api,
-  CoreV1Api,
-  type KubeConfig,
-} from '@kubernetes/client-node';
+import { type Configuration, CoreV1Api, type KubeConfig } from '@kubernetes/client-node';
 import { Registry } from 'prom-client';
 import { ApiClientFactory } from '../client/api-client-factory.js';
-import { SERVICE_ACCOUNT_DIR } from '../client/load-kube-config.js';
 import { Controller } from '../controller/controller.js';
 import { EventRecorder } from '../events/event-recorder.js';
 import { CoreV1EventSink } from '../events/event-sink.js';
 import { RestClient } from '../informers/rest-client.js';
 import { SharedInformerFactory } from '../informers/shared-informer-factory.js';
 import { LeaderElectionError } from '../leader-election/leader-election-error.js';
-import { LeaderElector } from '../leader-election/leader-elector.js';
-import { LeaseLock } from '../leader-election/lease-lock.js';
+import type { LeaderElector } from '../leader-election/leader-elector.js';
 import { PrometheusLeaderElectionMetrics } from '../metrics/leader-election-metrics.js';
 import { PrometheusReconcileMetrics, type ReconcileMetrics } from '../metrics/reconcile-metrics.js';
 import { PrometheusRestClientMetrics } from '../metrics/rest-client-metrics.js';
-import { type BindAddress, boundAddress, close, listen, parseBindAddress } from './bind-address.js';
-import { type HealthCheck, HealthChecks } from './health-probes.js';
+import { parseBindAddress } from './bind-address.js';
+import { ManagerEndpoints } from './endpoints.js';
+import type { HealthCheck } from './health-probes.js';
 import { ManagerError } from './manager-error.js';
+import { newManagerElector } from './manager-leader-election.js';
 import {
   checkManagerOptions,
   DEFAULT_GRACEFUL_SHUTDOWN_TIMEOUT_MS,
@@ -46,6 +36,7 @@ import {
   DEFAULT_METRICS_BIND_ADDRESS,
   type ManagerOptions,
 } from './manager-options.js';
+import { RunnableGroup } from './runnable-group.js';
 
 /**
  * Work the manager runs (controller-runtime's `manager.Runnable`): `start` runs until its
@@ -64,10 +55,19 @@ export interface Runnable {
   start(signal: AbortSignal): void | Promise<void>;
 }
 
-interface Task {
-  name: string;
-  done: Promise<void>;
-  finished: boolean;
+/** The state of one `start`: its stop signal, the first failure, and what it started. */
+interface StartState {
+  /** Aborts when the manager must stop. */
+  readonly stop: AbortController;
+  /** Records the first failure and stops. */
+  fail(error: unknown): void;
+  /** True once the manager is stopping. */
+  stopping: boolean;
+  readonly informers: AbortController;
+  readonly others: RunnableGroup;
+  readonly leaders: RunnableGroup;
+  readonly election: AbortController;
+  electorDone: Promise<void>;
 }
 
 /**
@@ -104,11 +104,8 @@ export class Manager {
   readonly #clock: Clock;
   readonly #logger: Logger;
   readonly #clients: ApiClientFactory;
-  readonly #metricsAddress: BindAddress | undefined;
-  readonly #probeAddress: BindAddress | undefined;
+  readonly #endpoints: ManagerEndpoints;
   readonly #gracefulShutdownTimeoutMs: number;
-  readonly #healthz = new HealthChecks();
-  readonly #readyz = new HealthChecks();
   readonly #runnables: Runnable[] = [];
   readonly #recorders = new Map<string, EventRecorder>();
   readonly #elector: LeaderElector | undefined;
@@ -117,9 +114,6 @@ export class Manager {
   #electedResolve: () => void = () => {};
   #started = false;
   #cachesSynced = false;
-  #servers: Server[] = [];
-  #boundMetrics: string | undefined;
-  #boundProbes: string | undefined;
   /** Started leader-only work: a lease loss now means stopping. */
   #onStartedLeading: (signal: AbortSignal) => void = () => {};
   #onStoppedLeading: () => void = () => {};
@@ -132,17 +126,18 @@ export class Manager {
     this.kubeConfig = options.kubeConfig;
     this.#clock = options.clock ?? realClock;
     this.#logger = options.logger ?? noopLogger;
-    this.#metricsAddress = parseBindAddress(
+    const metricsAddress = parseBindAddress(
       'metricsBindAddress',
       options.metricsBindAddress ?? DEFAULT_METRICS_BIND_ADDRESS,
     );
-    this.#probeAddress = parseBindAddress(
+    const probeAddress = parseBindAddress(
       'healthProbeBindAddress',
       options.healthProbeBindAddress ?? DEFAULT_HEALTH_PROBE_BIND_ADDRESS,
     );
     this.#gracefulShutdownTimeoutMs =
       options.gracefulShutdownTimeoutMs ?? DEFAULT_GRACEFUL_SHUTDOWN_TIMEOUT_MS;
     this.registry = new Registry();
+    this.#endpoints = new ManagerEndpoints(this.registry, metricsAddress, probeAddress);
     this.metricsProvider = new PrometheusMetricsProvider({ registry: this.registry });
     this.reconcileMetrics = new PrometheusReconcileMetrics(this.registry);
     this.#leaderMetrics = new PrometheusLeaderElectionMetrics(this.registry);
@@ -170,43 +165,29 @@ export class Manager {
     this.elected = new Promise((resolve) => {
       this.#electedResolve = resolve;
     });
-    this.#readyz.add('informers', () => {
+    this.#endpoints.addCheck('readyz', 'informers', () => {
       if (!this.#cachesSynced) throw new Error('informers have not synced');
     });
     const election = options.leaderElection;
     if (election !== undefined) {
-      const namespace = election.leaseNamespace ?? podNamespace();
-      if (namespace === undefined) {
-        throw new InvalidArgumentError(
-          'leaderElection.leaseNamespace',
-          'required when not running in a pod (no service account namespace file)',
-        );
-      }
-      // Leader election gets its own rate limiter (as controller-runtime's separate client), so
-      // a busy app cannot starve its renewals; its requests are counted all the same.
-      const electionClients = new ApiClientFactory(this.kubeConfig, {
-        ...clientOptions,
-        qps: Number.POSITIVE_INFINITY,
-      });
-      const lock = new LeaseLock({
-        namespace,
-        name: election.leaseName,
-        identity: election.identity ?? `${hostname()}_${randomUUID()}`,
-        api: electionClients.makeApiClient(CoordinationV1Api),
-        eventRecorder: this.getEventRecorder(election.leaseName),
-      });
       this.#leaseName = election.leaseName;
-      this.#elector = newElector(lock, election, {
-        clock: this.#clock,
-        logger: this.#logger,
-        callbacks: {
-          onStartedLeading: (signal) => this.#onStartedLeading(signal),
-          onStoppedLeading: () => this.#onStoppedLeading(),
+      this.#elector = newManagerElector(
+        this.kubeConfig,
+        election,
+        clientOptions,
+        this.getEventRecorder(election.leaseName),
+        {
+          clock: this.#clock,
+          logger: this.#logger,
+          callbacks: {
+            onStartedLeading: (signal) => this.#onStartedLeading(signal),
+            onStoppedLeading: () => this.#onStoppedLeading(),
+          },
         },
-      });
+      );
       this.#leaderMetrics.setLeading(election.leaseName, false);
       const elector = this.#elector;
-      this.#healthz.add('leaderElection', () => {
+      this.#endpoints.addCheck('healthz', 'leaderElection', () => {
         if (!elector.check(DEFAULT_LEADER_ELECTION_HEALTHZ_TOLERANCE_MS)) {
           throw new Error('the leader has not renewed its lease in time');
         }
@@ -276,13 +257,13 @@ export class Manager {
 
   /** Adds a liveness check served on `/healthz` and `/healthz/<name>`: throw to fail. */
   addHealthzCheck(name: string, check: HealthCheck): this {
-    addCheck(this.#healthz, 'healthz', name, check);
+    this.#endpoints.addCheck('healthz', name, check);
     return this;
   }
 
   /** Adds a readiness check served on `/readyz` and `/readyz/<name>`: throw to fail. */
   addReadyzCheck(name: string, check: HealthCheck): this {
-    addCheck(this.#readyz, 'readyz', name, check);
+    this.#endpoints.addCheck('readyz', name, check);
     return this;
   }
 
@@ -293,12 +274,12 @@ export class Manager {
 
   /** `host:port` where `/metrics` listens, once `start` has bound it; undefined when off. */
   get metricsAddress(): string | undefined {
-    return this.#boundMetrics;
+    return this.#endpoints.metricsAddress;
   }
 
   /** `host:port` where `/healthz` and `/readyz` listen, once `start` has bound it; undefined when off. */
   get healthProbeAddress(): string | undefined {
-    return this.#boundProbes;
+    return this.#endpoints.healthProbeAddress;
   }
 
   /**
@@ -311,8 +292,8 @@ export class Manager {
   async start(signal: AbortSignal): Promise<void> {
     if (this.#started) throw new ManagerError('AlreadyStarted', 'start() called twice');
     this.#started = true;
-    const stop = new AbortController();
     let failure: unknown;
+    const stop = new AbortController();
     const fail = (error: unknown): void => {
       failure ??= error;
       stop.abort(error);
@@ -320,140 +301,130 @@ export class Manager {
     const onAbort = (): void => stop.abort(signal.reason);
     if (signal.aborted) onAbort();
     else signal.addEventListener('abort', onAbort, { once: true });
-    const informers = new AbortController();
-    const others = new AbortController();
-    const leaders = new AbortController();
-    const election = new AbortController();
-    const otherTasks: Task[] = [];
-    const leaderTasks: Task[] = [];
-    let stopping = false;
-    let electorDone: Promise<void> = Promise.resolve();
-    const run = (runnable: Runnable, runSignal: AbortSignal, into: Task[]): void => {
-      const task: Task = { name: runnable.name, done: Promise.resolve(), finished: false };
-      task.done = (async () => {
-        try {
-          await runnable.start(runSignal);
-        } catch (cause) {
-          if (!stopping || failure === undefined) {
-            this.#logger.error({ runnable: runnable.name, err: cause }, 'runnable failed');
-          }
-          fail(
-            new ManagerError(
-              'RunnableFailed',
-              `runnable ${runnable.name} failed: ${String(cause)}`,
-              {
-                runnable: runnable.name,
-                cause,
-              },
-            ),
-          );
-        } finally {
-          task.finished = true;
-        }
-      })();
-      into.push(task);
-    };
-    const startLeaderRunnables = (): void => {
-      this.informerFactory.start(informers.signal);
-      for (const runnable of this.#runnables) {
-        if (runnable.needLeaderElection !== false) run(runnable, leaders.signal, leaderTasks);
+    const onRunnableError = (runnable: Runnable, cause: unknown): void => {
+      if (!state.stopping || failure === undefined) {
+        this.#logger.error({ runnable: runnable.name, err: cause }, 'runnable failed');
       }
-      this.#electedResolve();
-    };
-
-    try {
-      await this.#serve();
-      this.#logger.info(
-        { metrics: this.#boundMetrics, healthProbe: this.#boundProbes },
-        'starting manager',
+      fail(
+        new ManagerError('RunnableFailed', `runnable ${runnable.name} failed: ${String(cause)}`, {
+          runnable: runnable.name,
+          cause,
+        }),
       );
-      if (!stop.signal.aborted) {
-        this.informerFactory.start(informers.signal);
-        const synced = await this.informerFactory.waitForCacheSync(stop.signal);
-        this.#cachesSynced = !stop.signal.aborted && [...synced.values()].every(Boolean);
-      }
-      if (!stop.signal.aborted) {
-        for (const runnable of this.#runnables) {
-          if (runnable.needLeaderElection === false) run(runnable, others.signal, otherTasks);
-        }
-        if (this.#elector === undefined) {
-          startLeaderRunnables();
-        } else {
-          const leaseName = this.#leaseName as string;
-          this.#onStartedLeading = (leading) => {
-            this.#leaderMetrics.setLeading(leaseName, true);
-            leading.addEventListener('abort', () => leaders.abort(leading.reason), { once: true });
-            if (!stop.signal.aborted) startLeaderRunnables();
-          };
-          this.#onStoppedLeading = () => {
-            this.#leaderMetrics.setLeading(leaseName, false);
-            if (!stopping && !stop.signal.aborted) {
-              fail(
-                new LeaderElectionError('LeaseLost', `leader election lost: lease ${leaseName}`),
-              );
-            }
-          };
-          electorDone = this.#elector.run(election.signal);
-        }
-        await new Promise<void>((resolve) => {
-          if (stop.signal.aborted) resolve();
-          else stop.signal.addEventListener('abort', () => resolve(), { once: true });
-        });
-      }
+    };
+    const state: StartState = {
+      stop,
+      fail,
+      stopping: false,
+      informers: new AbortController(),
+      others: new RunnableGroup(onRunnableError),
+      leaders: new RunnableGroup(onRunnableError),
+      election: new AbortController(),
+      electorDone: Promise.resolve(),
+    };
+    try {
+      await this.#run(state);
     } catch (error) {
       fail(error);
     } finally {
       signal.removeEventListener('abort', onAbort);
-      stopping = true;
-      this.#logger.info({}, 'stopping manager');
-      const deadline = this.#clock.now() + this.#gracefulShutdownTimeoutMs;
-      const stillRunning = await this.#stopRunnables(
-        deadline,
-        leaders,
-        leaderTasks,
-        others,
-        otherTasks,
-      );
-      if (stillRunning.length > 0) {
-        fail(
-          new ManagerError(
-            'GracefulShutdownTimeout',
-            `runnables still running after ${this.#gracefulShutdownTimeoutMs} ms: ${stillRunning.join(', ')}`,
-            { runnable: stillRunning.join(', ') },
-          ),
-        );
-      }
-      election.abort();
-      await electorDone;
-      informers.abort();
-      await this.informerFactory.shutdown();
-      // Queued events are written while time is left; the rest are dropped.
-      await this.#within(
-        deadline,
-        Promise.all([...this.#recorders.values()].map((recorder) => recorder.shutDown())),
-      );
-      await Promise.all(this.#servers.map(close));
-      this.#servers = [];
-      this.#logger.info({}, 'manager stopped');
+      state.stopping = true;
+      await this.#shutdown(state);
     }
     if (failure !== undefined) throw failure;
   }
 
-  /** Stops leader-only runnables, then the others, until `deadline`; the names still running. */
-  async #stopRunnables(
-    deadline: number,
-    leaders: AbortController,
-    leaderTasks: Task[],
-    others: AbortController,
-    otherTasks: Task[],
-  ): Promise<string[]> {
-    leaders.abort(new Error('manager stopping'));
-    await this.#within(deadline, Promise.all(leaderTasks.map((task) => task.done)));
-    others.abort(new Error('manager stopping'));
-    await this.#within(deadline, Promise.all(otherTasks.map((task) => task.done)));
-    return [...leaderTasks, ...otherTasks]
-      .filter((task) => !task.finished)
-      .map((task) => task.name);
+  /** Serves the endpoints, syncs the informers, starts the runnables, campaigns; returns once told to stop. */
+  async #run(state: StartState): Promise<void> {
+    const { stop } = state;
+    await this.#endpoints.serve();
+    this.#logger.info(
+      {
+        metrics: this.#endpoints.metricsAddress,
+        healthProbe: this.#endpoints.healthProbeAddress,
+      },
+      'starting manager',
+    );
+    if (stop.signal.aborted) return;
+    this.informerFactory.start(state.informers.signal);
+    const synced = await this.informerFactory.waitForCacheSync(stop.signal);
+    this.#cachesSynced = !stop.signal.aborted && [...synced.values()].every(Boolean);
+    if (stop.signal.aborted) return;
+    for (const runnable of this.#runnables) {
+      if (runnable.needLeaderElection === false) state.others.start(runnable);
+    }
+    if (this.#elector === undefined) {
+      this.#startLeaderRunnables(state);
+    } else {
+      this.#campaign(state, this.#elector);
+    }
+    await new Promise<void>((resolve) => {
+      if (stop.signal.aborted) resolve();
+      else stop.signal.addEventListener('abort', () => resolve(), { once: true });
+    });
+  }
+
+  /** Runs the elector: leader-only runnables start once this replica leads; losing the lease fails the manager. */
+  #campaign(state: StartState, elector: LeaderElector): void {
+    const leaseName = this.#leaseName as string;
+    this.#onStartedLeading = (leading) => {
+      this.#leaderMetrics.setLeading(leaseName, true);
+      leading.addEventListener('abort', () => state.leaders.abort(leading.reason), {
+        once: true,
+      });
+      if (!state.stop.signal.aborted) this.#startLeaderRunnables(state);
+    };
+    this.#onStoppedLeading = () => {
+      this.#leaderMetrics.setLeading(leaseName, false);
+      if (!state.stopping && !state.stop.signal.aborted) {
+        state.fail(
+          new LeaderElectionError('LeaseLost', `leader election lost: lease ${leaseName}`),
+        );
+      }
+    };
+    state.electorDone = elector.run(state.election.signal);
+  }
+
+  #startLeaderRunnables(state: StartState): void {
+    this.informerFactory.start(state.informers.signal);
+    for (const runnable of this.#runnables) {
+      if (runnable.needLeaderElection !== false) state.leaders.start(runnable);
+    }
+    this.#electedResolve();
+  }
+
+  /**
+   * Stops leader-only runnables, then the others, within `gracefulShutdownTimeoutMs`; then
+   * the elector (releasing the Lease), the informers, the event recorders and the endpoints.
+   */
+  async #shutdown(state: StartState): Promise<void> {
+    this.#logger.info({}, 'stopping manager');
+    const deadline = this.#clock.now() + this.#gracefulShutdownTimeoutMs;
+    state.leaders.abort(new Error('manager stopping'));
+    await this.#within(deadline, state.leaders.done());
+    state.others.abort(new Error('manager stopping'));
+    await this.#within(deadline, state.others.done());
+    const stillRunning = [...state.leaders.stillRunning(), ...state.others.stillRunning()];
+    if (stillRunning.length > 0) {
+      state.fail(
+        new ManagerError(
+          'GracefulShutdownTimeout',
+          `runnables still running after ${this.#gracefulShutdownTimeoutMs} ms: ${stillRunning.join(', ')}`,
+          { runnable: stillRunning.join(', ') },
+        ),
+      );
+    }
+    state.election.abort();
+    await state.electorDone;
+    state.informers.abort();
+    await this.informerFactory.shutdown();
+    // Queued events are written while time is left; the rest are dropped.
+    await this.#within(
+      deadline,
+      Promise.all([...this.#recorders.values()].map((recorder) => recorder.shutDown())),
+    );
+    await this.#endpoints.close();
+    this.#logger.info({}, 'manager stopped');
   }
 
   /** Waits for `work`, or until the clock reaches `deadline`, whichever comes first. */
@@ -467,98 +438,5 @@ export class Manager {
     const timeout = new AbortController();
     await Promise.race([work, sleep(this.#clock, left, timeout.signal)]);
     timeout.abort();
-  }
-
-  /** Binds the metrics and probe endpoints. */
-  async #serve(): Promise<void> {
-    if (this.#metricsAddress !== undefined) {
-      const server = await listen(
-        'metricsBindAddress',
-        this.#metricsAddress,
-        (request, response) => void this.#serveMetrics(request, response),
-      );
-      this.#servers.push(server);
-      this.#boundMetrics = boundAddress(server);
-    }
-    if (this.#probeAddress !== undefined) {
-      const server = await listen(
-        'healthProbeBindAddress',
-        this.#probeAddress,
-        (request, response) => void this.#serveProbes(request, response),
-      );
-      this.#servers.push(server);
-      this.#boundProbes = boundAddress(server);
-    }
-  }
-
-  async #serveMetrics(request: IncomingMessage, response: ServerResponse): Promise<void> {
-    const url = new URL(request.url ?? '/', 'http://localhost');
-    if (url.pathname !== '/metrics') {
-      response.writeHead(404, { 'Content-Type': 'text/plain' }).end('404 page not found\n');
-      return;
-    }
-    try {
-      const body = await this.registry.metrics();
-      response.writeHead(200, { 'Content-Type': this.registry.contentType }).end(body);
-    } catch (error) {
-      response.writeHead(500, { 'Content-Type': 'text/plain' }).end(String(error));
-    }
-  }
-
-  async #serveProbes(request: IncomingMessage, response: ServerResponse): Promise<void> {
-    const url = new URL(request.url ?? '/', 'http://localhost');
-    const match = /^\/(healthz|readyz)(\/.*)?$/.exec(url.pathname);
-    if (match === null) {
-      response.writeHead(404, { 'Content-Type': 'text/plain' }).end('404 page not found\n');
-      return;
-    }
-    const checks = match[1] === 'healthz' ? this.#healthz : this.#readyz;
-    await checks.serve(match[2] ?? '', url, response);
-  }
-}
-
-function addCheck(checks: HealthChecks, kind: string, name: string, check: HealthCheck): void {
-  if (typeof name !== 'string' || !/^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(name)) {
-    throw new InvalidArgumentError(
-      'name',
-      `expected a ${kind} check name of letters, digits, '.', '_', '-', got ${String(name)}`,
-    );
-  }
-  if (typeof check !== 'function') throw new InvalidArgumentError('check', 'expected a function');
-  if (checks.has(name))
-    throw new InvalidArgumentError('name', `a ${kind} check named ${name} exists`);
-  checks.add(name, check);
-}
-
-/** The namespace of the pod this process runs in, from its service account mount. */
-function podNamespace(): string | undefined {
-  const file = join(SERVICE_ACCOUNT_DIR, 'namespace');
-  if (!existsSync(file)) return undefined;
-  const namespace = readFileSync(file, 'utf8').trim();
-  return namespace === '' ? undefined : namespace;
-}
-
-/** The elector, with its option errors renamed after the manager's options. */
-function newElector(
-  lock: LeaseLock,
-  election: NonNullable<ManagerOptions['leaderElection']>,
-  rest: Pick<ConstructorParameters<typeof LeaderElector>[0], 'clock' | 'logger' | 'callbacks'>,
-): LeaderElector {
-  try {
-    return new LeaderElector({
-      lock,
-      ...(election.leaseDurationMs !== undefined && { leaseDuration: election.leaseDurationMs }),
-      ...(election.renewDeadlineMs !== undefined && { renewDeadline: election.renewDeadlineMs }),
-      ...(election.retryPeriodMs !== undefined && { retryPeriod: election.retryPeriodMs }),
-      releaseOnCancel: election.releaseOnCancel ?? true,
-      name: election.leaseName,
-      ...rest,
-    });
-  } catch (error) {
-    if (InvalidArgumentError.isInstance(error)) {
-      const field = `leaderElection.${error.field === 'lock.identity' ? 'identity' : `${error.field}Ms`}`;
-      throw new InvalidArgumentError(field, error.message);
-    }
-    throw error;
   }
 }

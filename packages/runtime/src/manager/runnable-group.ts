@@ -1,0 +1,51 @@
+//! A group of runnables started on one signal and stopped together (controller-runtime's `runnableGroup`).
+
+import type { Runnable } from './manager.js';
+
+interface Task {
+  name: string;
+  done: Promise<void>;
+  finished: boolean;
+}
+
+/** Runs runnables on the group's signal; a rejection goes to `onError`. */
+export class RunnableGroup {
+  readonly #abort = new AbortController();
+  readonly #tasks: Task[] = [];
+  readonly #onError: (runnable: Runnable, cause: unknown) => void;
+
+  constructor(onError: (runnable: Runnable, cause: unknown) => void) {
+    this.#onError = onError;
+  }
+
+  /** Starts `runnable` on the group's signal. */
+  start(runnable: Runnable): void {
+    const task: Task = { name: runnable.name, done: Promise.resolve(), finished: false };
+    const signal = this.#abort.signal;
+    task.done = (async () => {
+      try {
+        await runnable.start(signal);
+      } catch (cause) {
+        this.#onError(runnable, cause);
+      } finally {
+        task.finished = true;
+      }
+    })();
+    this.#tasks.push(task);
+  }
+
+  /** Aborts the group's signal with `reason`. */
+  abort(reason?: unknown): void {
+    this.#abort.abort(reason);
+  }
+
+  /** Resolves once every runnable started so far has returned. */
+  done(): Promise<unknown> {
+    return Promise.all(this.#tasks.map((task) => task.done));
+  }
+
+  /** The names of the runnables that have not returned. */
+  stillRunning(): string[] {
+    return this.#tasks.filter((task) => !task.finished).map((task) => task.name);
+  }
+}
