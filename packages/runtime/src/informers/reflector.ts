@@ -11,7 +11,8 @@ import {
   isTooLargeResourceVersionError,
 } from './errors/resource-version-unavailable.js';
 import { WatchStreamError } from './errors/watch-stream-error.js';
-import type { ListWatch, ObjectList, WatchEvent } from './list-watch.js';
+import { type ListResult, pagedList } from './list-pager.js';
+import type { ListWatch, WatchEvent } from './list-watch.js';
 import { isExpiredStatus } from './rest-client.js';
 
 /**
@@ -301,60 +302,20 @@ export class Reflector<T extends KubernetesObject = KubernetesObject> {
     return 0;
   }
 
-  /**
-   * A list at `resourceVersion` in pages (client-go's pager): continue pages carry no
-   * version; when one is answered 410 (its snapshot was compacted), the whole list is
-   * asked again in one request at `resourceVersion`.
-   */
-  async #pagedList(resourceVersion: string, signal: AbortSignal): Promise<ListResult<T>> {
-    const limit = this.#limitFor(resourceVersion);
-    const items: T[] = [];
-    let listVersion = '';
-    let continueToken: string | undefined;
-    let paginated = false;
-    do {
-      let page: ObjectList<T>;
-      try {
-        page = await this.#listWatch.list(
-          continueToken === undefined
-            ? { resourceVersion, limit: limit || undefined, signal }
-            : { continue: continueToken, limit: limit || undefined, signal },
-        );
-      } catch (error) {
-        if (continueToken === undefined || signal.aborted || !isExpiredError(error)) throw error;
+  /** A list at `resourceVersion` in pages (client-go's pager; see {@link pagedList}). */
+  #pagedList(resourceVersion: string, signal: AbortSignal): Promise<ListResult<T>> {
+    return pagedList(
+      this.#listWatch,
+      resourceVersion,
+      this.#limitFor(resourceVersion),
+      signal,
+      this.#transform,
+      (error) =>
         this.#logger.info(
           { reflector: this.name, resourceVersion, error: describe(error) },
           'a continue token expired; listing everything in one request',
-        );
-        const whole = await this.#listWatch.list({ resourceVersion, signal });
-        items.length = 0;
-        this.#collect(whole, items);
-        return { items, resourceVersion: whole.metadata?.resourceVersion ?? '', paginated };
-      }
-      this.#collect(page, items);
-      if (continueToken === undefined) listVersion = page.metadata?.resourceVersion ?? '';
-      continueToken = page.metadata?.continue || undefined;
-      if (continueToken !== undefined) paginated = true;
-    } while (continueToken !== undefined && !signal.aborted);
-    return { items, resourceVersion: listVersion, paginated };
-  }
-
-  /** Appends a page's items to `items`, with kind and apiVersion set and transformed. */
-  #collect(page: ObjectList<T>, items: T[]): void {
-    const pageItems = page.items;
-    const kind = page.kind?.endsWith('List') ? page.kind.slice(0, -4) : undefined;
-    const apiVersion = page.apiVersion;
-    const transform = this.#transform;
-    for (let i = 0; i < pageItems.length; i++) {
-      let item = pageItems[i] as T;
-      // List items carry no kind/apiVersion; watch events do. Make them alike.
-      if (kind !== undefined && item.kind === undefined) {
-        item.apiVersion = apiVersion;
-        item.kind = kind;
-      }
-      if (transform !== undefined) item = transform(item);
-      items.push(item);
-    }
+        ),
+    );
   }
 
   /**
@@ -511,13 +472,6 @@ export class Reflector<T extends KubernetesObject = KubernetesObject> {
     const rv = obj?.metadata?.resourceVersion;
     if (rv) this.#lastResourceVersion = rv;
   }
-}
-
-interface ListResult<T> {
-  items: T[];
-  resourceVersion: string;
-  /** The answer came in more than one page. */
-  paginated: boolean;
 }
 
 /**
