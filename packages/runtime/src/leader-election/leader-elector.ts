@@ -335,17 +335,42 @@ export class LeaderElector {
     this.#observedTime = this.#clock.now();
   }
 
-  /** client-go's tryAcquireOrRenew: true when this candidate holds the lock afterwards. */
-  async #tryAcquireOrRenew(signal: AbortSignal): Promise<boolean> {
-    const now = this.#clock.now();
+  /** The record this candidate writes when it acquires or renews now. */
+  #desiredRecord(): LeaderElectionRecord {
     const wallNow = this.#wallTime();
-    const desired: LeaderElectionRecord = {
+    return {
       holderIdentity: this.#lock.identity(),
       leaseDurationSeconds: Math.ceil(this.#leaseDuration / 1000),
       acquireTime: wallNow,
       renewTime: wallNow,
       leaderTransitions: 0,
     };
+  }
+
+  /** Notes when the read record last changed; true when another holds a lease still valid. */
+  #heldByAnother(observed: NonNullable<Awaited<ReturnType<ResourceLock['get']>>>): boolean {
+    if (this.#observedRaw !== observed.raw) {
+      this.#setObservedRecord(observed.record);
+      this.#observedRaw = observed.raw;
+    }
+    if (
+      observed.record.holderIdentity !== '' &&
+      this.#isLeaseValid(this.#clock.now()) &&
+      !this.#observedIsUs()
+    ) {
+      this.#logger.debug(
+        { lock: this.#name, holder: observed.record.holderIdentity },
+        'lock is held by another and has not yet expired',
+      );
+      return true;
+    }
+    return false;
+  }
+
+  /** client-go's tryAcquireOrRenew: true when this candidate holds the lock afterwards. */
+  async #tryAcquireOrRenew(signal: AbortSignal): Promise<boolean> {
+    const now = this.#clock.now();
+    const desired = this.#desiredRecord();
 
     // 1. Fast path: the leader updates optimistically, assuming its last observation is current.
     if (this.#observedIsUs() && this.#isLeaseValid(now)) {
@@ -394,21 +419,7 @@ export class LeaderElector {
     }
 
     // 3. A record exists: note when it last changed, and respect a valid lease of another.
-    if (this.#observedRaw !== observed.raw) {
-      this.#setObservedRecord(observed.record);
-      this.#observedRaw = observed.raw;
-    }
-    if (
-      observed.record.holderIdentity !== '' &&
-      this.#isLeaseValid(this.#clock.now()) &&
-      !this.#observedIsUs()
-    ) {
-      this.#logger.debug(
-        { lock: this.#name, holder: observed.record.holderIdentity },
-        'lock is held by another and has not yet expired',
-      );
-      return false;
-    }
+    if (this.#heldByAnother(observed)) return false;
 
     // 4. Take it over, or renew it on the slow path.
     const record: LeaderElectionRecord = this.#observedIsUs()
