@@ -7,7 +7,8 @@
  *   {@link noopLogger}.
  * - **Errors**: {@link CtrlkitError}, the base of every ctrlkit error (a `reason` to branch
  *   on, a `cause`, a guard that works across package copies), and
- *   {@link InvalidArgumentError} for options and arguments a package cannot accept.
+ *   {@link InvalidArgumentError} for options and arguments a package cannot accept;
+ *   {@link rejectRenamedOptions} rejects an option passed under a name it no longer has.
  * - **API status**: what an error from the API server says, as apimachinery's `errors`
  *   package reads it: {@link statusCode}, {@link isNotFound}, {@link isConflict},
  *   {@link isAlreadyExists}, {@link isGone}, {@link isTooManyRequests},
@@ -43,3 +44,4 @@ export { type Clock, realClock, sleep, type Timer } from './clock.js';
 export { CtrlkitError } from './ctrlkit-error.js';
 export { InvalidArgumentError } from './invalid-argument-error.js';
 export { type Logger, noopLogger } from './logger.js';
+export { rejectRenamedOptions } from './renamed-options.js';
