@@ -232,7 +232,7 @@ export class PlanController {
     };
   }
 
-  async #reconcile(key: string): Promise<{ requeueAfter: number } | undefined> {
+  async #reconcile(key: string): Promise<{ requeueAfterMs: number } | undefined> {
     this.reconciles++;
     const { namespace, name } = splitMetaNamespaceKey(key);
     // Read the plan from the apiserver, not the cache (Forklift's APIReader): the status this
@@ -264,8 +264,8 @@ export class PlanController {
         await this.#writeStatus('Migration', mirror.namespace, mirror.name, mirror.status);
     }
     observeVMs(this.#metrics, plan);
-    if (result.requeueAfter === 0) return undefined;
-    return { requeueAfter: this.#o.pollIntervalMs ?? result.requeueAfter };
+    if (result.requeueAfterMs === 0) return undefined;
+    return { requeueAfterMs: this.#o.pollIntervalMs ?? result.requeueAfterMs };
   }
 
   /** A deleted plan: deletes what it left on the destination. */

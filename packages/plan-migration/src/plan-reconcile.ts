@@ -36,7 +36,7 @@ export interface PlanReconcileInput
 /** The outcome of a reconcile. */
 export interface PlanReconcileResult {
   /** Requeue after this many ms (0: do not). */
-  requeueAfter: number;
+  requeueAfterMs: number;
   /** Whether the status was computed and should be written. */
   writeStatus: boolean;
 }
@@ -54,12 +54,13 @@ export async function reconcilePlan(input: PlanReconcileInput): Promise<PlanReco
   const status = planStatus(plan);
   const cnd = conditionsOf(status, clock);
   if (plan.spec.archived === true && cnd.hasCondition(ConditionType.Archived)) {
-    return { requeueAfter: NO_REQ, writeStatus: false };
+    return { requeueAfterMs: NO_REQ, writeStatus: false };
   }
   if (cnd.hasCondition(ConditionType.Succeeded) && plan.spec.archived !== true) {
-    return { requeueAfter: NO_REQ, writeStatus: false };
+    return { requeueAfterMs: NO_REQ, writeStatus: false };
   }
-  if (input.dependencies.some(notReconciled)) return { requeueAfter: SLOW_REQ, writeStatus: false };
+  if (input.dependencies.some(notReconciled))
+    return { requeueAfterMs: SLOW_REQ, writeStatus: false };
 
   cnd.beginStagingConditions();
   await validatePlan({ ...input, plan, clock });
@@ -86,7 +87,7 @@ export async function reconcilePlan(input: PlanReconcileInput): Promise<PlanReco
     });
   }
   cnd.endStagingConditions();
-  const requeueAfter = await executePlan({ ...input, plan, clock });
+  const requeueAfterMs = await executePlan({ ...input, plan, clock });
   status.observedGeneration = plan.metadata.generation ?? 0;
-  return { requeueAfter, writeStatus: true };
+  return { requeueAfterMs, writeStatus: true };
 }

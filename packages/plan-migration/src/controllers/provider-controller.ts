@@ -138,7 +138,7 @@ export class ProviderController extends ResourceController {
   protected async reconcile(
     key: string,
     signal: AbortSignal,
-  ): Promise<{ requeueAfter: number } | undefined> {
+  ): Promise<{ requeueAfterMs: number } | undefined> {
     const { namespace, name } = splitMetaNamespaceKey(key);
     const provider = await this.writer.reconcile<Provider>(namespace, name, async (p, cnd) => {
       cnd.setCondition(...(await inspectProvider(p, this.#inspectors, signal)));
@@ -154,7 +154,7 @@ export class ProviderController extends ResourceController {
     if (provider === undefined) return undefined;
     const ready = provider.status?.phase === ProviderPhase.Ready;
     this.log.debug({ provider: key, phase: provider.status?.phase }, 'provider inspected');
-    return { requeueAfter: ready ? this.#readyInterval : this.#notReadyInterval };
+    return { requeueAfterMs: ready ? this.#readyInterval : this.#notReadyInterval };
   }
 }
 

@@ -173,7 +173,7 @@ export class PlanHarness {
     });
     this.passes++;
     if (result.writeStatus) this.statusWrites++;
-    return result.requeueAfter;
+    return result.requeueAfterMs;
   }
 
   /** Reconciles done, and those that computed a status to write. */

@@ -70,10 +70,10 @@ export class SimulatorLoop<T extends KubernetesObject> {
         }
         const wait =
           (this.#last.get(key) ?? Number.NEGATIVE_INFINITY) + this.#stepMs - this.#clock.now();
-        if (wait > 0) return { requeueAfter: wait };
+        if (wait > 0) return { requeueAfterMs: wait };
         if ((await step(object)) === 'wait') return undefined;
         this.#last.set(key, this.#clock.now());
-        return { requeueAfter: Math.max(1, this.#stepMs) };
+        return { requeueAfterMs: Math.max(1, this.#stepMs) };
       },
     });
     this.#controller.watch(informer);

@@ -1,3 +1,4 @@
+import { InvalidArgumentError } from '@ctrlkit/core';
 import { FakeClock } from '@ctrlkit/core/testing';
 import { newItemExponentialFailureRateLimiter } from '@ctrlkit/workqueue';
 import { describe, expect, it } from 'vitest';
@@ -231,7 +232,7 @@ describe('Controller', () => {
     const calls: number[] = [];
     const { clock, source, controller, stop } = setup(() => {
       calls.push(clock.now() - start);
-      return calls.length < 3 ? { requeueAfter: 500 } : { requeue: false };
+      return calls.length < 3 ? { requeueAfterMs: 500 } : { requeue: false };
     });
     const start = clock.now();
     const running = controller.run(stop.signal);
@@ -247,6 +248,34 @@ describe('Controller', () => {
     clock.step(5000);
     await tick();
     expect(calls).toEqual([0, 500, 1000]);
+    stop.abort();
+    await running;
+  });
+
+  it('treats a result with the old name requeueAfter as an error naming requeueAfterMs', async () => {
+    const errors: unknown[] = [];
+    const logger = {
+      debug() {},
+      info() {},
+      warn() {},
+      error: (fields: object) => errors.push((fields as { err?: unknown }).err),
+    };
+    const clock = new FakeClock();
+    const source = new ScriptedSource();
+    const controller = new Controller({
+      name: 'test',
+      reconcile: () => ({ requeueAfter: 500 }) as never,
+      clock,
+      logger,
+      rateLimiter: newItemExponentialFailureRateLimiter<string>(10, 1000),
+    }).watch(source);
+    const stop = new AbortController();
+    const running = controller.run(stop.signal);
+    source.add(cm('renamed'));
+    await tick();
+    expect(InvalidArgumentError.isInstance(errors[0])).toBe(true);
+    expect((errors[0] as Error).message).toBe('invalid requeueAfter: renamed to requeueAfterMs');
+    expect(controller.queue.numRequeues('ns/renamed')).toBe(1);
     stop.abort();
     await running;
   });

@@ -1,6 +1,6 @@
 //! The controller loop: informer events become keys in a rate-limited queue, and workers reconcile them.
 
-import { type Clock, realClock } from '@ctrlkit/core';
+import { type Clock, realClock, rejectRenamedOptions } from '@ctrlkit/core';
 import {
   defaultControllerRateLimiter,
   globalMetricsProvider,
@@ -23,8 +23,12 @@ import { checkControllerOptions } from './validate-options.js';
 export interface ReconcileResult {
   /** Requeue through the rate limiter, as after an error but without logging one. */
   requeue?: boolean;
-  /** Requeue after this many milliseconds (the rate limiter's count is reset). Wins over `requeue`. */
-  requeueAfter?: number;
+  /**
+   * Requeue after this many milliseconds (the rate limiter's count is reset). Wins over
+   * `requeue`. A result with the old name `requeueAfter` counts as a reconcile error
+   * (an `InvalidArgumentError` naming `requeueAfterMs`, logged and retried).
+   */
+  requeueAfterMs?: number;
 }
 
 /**
@@ -261,6 +265,7 @@ export class Controller {
     let result: MaybeResult;
     try {
       result = await reconcile(key, signal);
+      rejectRenamedOptions(result, { requeueAfter: 'requeueAfterMs' });
     } catch (error) {
       if (TerminalError.isInstance(error)) {
         this.queue.forget(key);
@@ -274,9 +279,9 @@ export class Controller {
       logger.error({ controller: name, key, err: error }, 'reconciler error, will retry');
       return ['error', false];
     }
-    if (result?.requeueAfter !== undefined && result.requeueAfter > 0) {
+    if (result?.requeueAfterMs !== undefined && result.requeueAfterMs > 0) {
       this.queue.forget(key);
-      this.queue.addAfter(key, result.requeueAfter);
+      this.queue.addAfter(key, result.requeueAfterMs);
       return ['requeue_after', false];
     }
     if (result?.requeue) {

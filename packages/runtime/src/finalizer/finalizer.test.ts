@@ -66,9 +66,9 @@ describe('finalizer', () => {
   it('applies when the finalizer is there, and returns what apply returned, without writing', async () => {
     const writer = new RecordingWriter();
     const result = await finalizer(writer, name, object([name]), (e) => ({
-      requeueAfter: e.type === 'Apply' ? 1000 : 0,
+      requeueAfterMs: e.type === 'Apply' ? 1000 : 0,
     }));
-    expect(result).toEqual({ requeueAfter: 1000 });
+    expect(result).toEqual({ requeueAfterMs: 1000 });
     expect(writer.patches).toEqual([]);
   });
 

@@ -17,7 +17,7 @@ import { LeaderElector } from './leader-elector.js';
 import { LeaseLock } from './lease-lock.js';
 
 // The same short timings on both sides: lease 2 s, renew deadline 1.5 s, retry 0.3 s.
-const timings = { leaseDuration: 2_000, renewDeadline: 1_500, retryPeriod: 300 };
+const timings = { leaseDurationMs: 2_000, renewDeadlineMs: 1_500, retryPeriodMs: 300 };
 const LEASE = 'election';
 const goDir = fileURLToPath(
   new URL('../../../../tooling/go-interop/leaderelection', import.meta.url),
@@ -55,9 +55,9 @@ function startGo(namespace: string, identity: string, releaseOnCancel: boolean):
       `-namespace=${namespace}`,
       `-name=${LEASE}`,
       `-identity=${identity}`,
-      `-lease-duration=${timings.leaseDuration}ms`,
-      `-renew-deadline=${timings.renewDeadline}ms`,
-      `-retry-period=${timings.retryPeriod}ms`,
+      `-lease-duration=${timings.leaseDurationMs}ms`,
+      `-renew-deadline=${timings.renewDeadlineMs}ms`,
+      `-retry-period=${timings.retryPeriodMs}ms`,
       `-release-on-cancel=${releaseOnCancel}`,
     ],
     { stdio: ['ignore', 'pipe', 'pipe'] },
@@ -238,7 +238,7 @@ describe(suite, () => {
       microTime(lease.spec?.renewTime);
       microTime(lease.spec?.acquireTime);
       // TS keeps respecting client-go's renewed lease for longer than a lease duration.
-      await new Promise((resolve) => setTimeout(resolve, timings.leaseDuration + 500));
+      await new Promise((resolve) => setTimeout(resolve, timings.leaseDurationMs + 500));
       expect(ts.elector.isLeader()).toBe(false);
       expect(ts.elector.getLeader()).toBe('go-a');
 
@@ -246,9 +246,9 @@ describe(suite, () => {
       go.child.kill('SIGTERM');
       expect(await exitOf(go, 10_000)).toEqual({ code: 0, signal: null });
       expect(go.has('stopped')).toBeDefined();
-      await waitFor('TS took over', () => ts.elector.isLeader(), timings.leaseDuration + 3_000);
+      await waitFor('TS took over', () => ts.elector.isLeader(), timings.leaseDurationMs + 3_000);
       // Released: TS took over on a retry, well before a lease duration would have run out.
-      expect(ts.startedAt()! - stoppedAt).toBeLessThan(timings.leaseDuration);
+      expect(ts.startedAt()! - stoppedAt).toBeLessThan(timings.leaseDurationMs);
       const after = await readLease(namespace);
       expect(after.spec).toMatchObject({
         holderIdentity: 'ts-b',
@@ -275,7 +275,7 @@ describe(suite, () => {
         15_000,
       );
       // client-go keeps respecting the TS lease for longer than a lease duration.
-      await new Promise((resolve) => setTimeout(resolve, timings.leaseDuration + 500));
+      await new Promise((resolve) => setTimeout(resolve, timings.leaseDurationMs + 500));
       expect(go.has('started')).toBeUndefined();
       expect(ts.elector.isLeader()).toBe(true);
       const lease = await readLease(namespace);
@@ -292,9 +292,9 @@ describe(suite, () => {
       await waitFor(
         'client-go took over',
         () => go.has('started') !== undefined,
-        timings.leaseDuration + 3_000,
+        timings.leaseDurationMs + 3_000,
       );
-      expect(go.has('started')!.at - stoppedAt).toBeLessThan(timings.leaseDuration);
+      expect(go.has('started')!.at - stoppedAt).toBeLessThan(timings.leaseDurationMs);
       expect(go.has('new-leader', 'go-b')).toBeDefined();
       const after = await readLease(namespace);
       expect(after.spec).toMatchObject({
@@ -332,12 +332,12 @@ describe(suite, () => {
       expect(left.spec).toMatchObject({ holderIdentity: 'go-a', leaseTransitions: 0 });
       const lastRenew = microTime(left.spec?.renewTime);
 
-      await waitFor('TS took over', () => ts.elector.isLeader(), timings.leaseDuration + 4_000);
+      await waitFor('TS took over', () => ts.elector.isLeader(), timings.leaseDurationMs + 4_000);
       const tookOverAfter = ts.startedAt()! - crashedAt;
       // TS saw client-go's last renewal at most about one retry before the crash, and waited a
       // full lease duration from then.
       expect(tookOverAfter).toBeGreaterThanOrEqual(
-        timings.leaseDuration - timings.retryPeriod * 2.2 - 100,
+        timings.leaseDurationMs - timings.retryPeriodMs * 2.2 - 100,
       );
       const after = await readLease(namespace);
       expect(after.spec).toMatchObject({
@@ -348,7 +348,7 @@ describe(suite, () => {
       // By the Lease's own times (one machine, one clock): TS acquired no earlier than a lease
       // duration after client-go's last renewal.
       expect(microTime(after.spec?.acquireTime) - lastRenew).toBeGreaterThanOrEqual(
-        timings.leaseDuration - 50,
+        timings.leaseDurationMs - 50,
       );
       expect(ts.leaders).toEqual(['go-a', 'ts-b']);
       ts.controller.abort();

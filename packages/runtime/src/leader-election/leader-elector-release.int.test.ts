@@ -18,9 +18,9 @@ it('releases the Lease when stopped within milliseconds of acquiring, every time
     const identity = `candidate-${round}`;
     const elector = new LeaderElector({
       lock: new LeaseLock({ kubeConfig, namespace, name: 'release', identity }),
-      leaseDuration: 15_000,
-      renewDeadline: 10_000,
-      retryPeriod: 2_000,
+      leaseDurationMs: 15_000,
+      renewDeadlineMs: 10_000,
+      retryPeriodMs: 2_000,
       logger: {
         debug: () => {},
         info: () => {},

@@ -7,7 +7,7 @@ import { LeaderElector } from './leader-elector.js';
 import { LeaseLock } from './lease-lock.js';
 
 // Short timings keep the test quick: lease 2 s, renew deadline 1.5 s, retry 0.3 s.
-const timings = { leaseDuration: 2_000, renewDeadline: 1_500, retryPeriod: 300 };
+const timings = { leaseDurationMs: 2_000, renewDeadlineMs: 1_500, retryPeriodMs: 300 };
 
 const logs: string[] = [];
 
@@ -98,9 +98,9 @@ describe('leader election on a real Lease', () => {
       .makeApiClient(CoordinationV1Api)
       .readNamespacedLease({ name: 'election', namespace });
     expect(['', 'b']).toContain(released.spec?.holderIdentity);
-    await waitFor(() => b.elector.isLeader(), timings.leaseDuration);
+    await waitFor(() => b.elector.isLeader(), timings.leaseDurationMs);
     // b took over on its next retry, within the lease duration.
-    expect(b.startedAt()! - stoppedAt).toBeLessThan(timings.leaseDuration);
+    expect(b.startedAt()! - stoppedAt).toBeLessThan(timings.leaseDurationMs);
     const after = await kubeConfig
       .makeApiClient(CoordinationV1Api)
       .readNamespacedLease({ name: 'election', namespace });
@@ -122,13 +122,15 @@ describe('leader election on a real Lease', () => {
     const crashedAt = performance.now();
     a.controller.abort();
     await a.done;
-    await waitFor(() => b.elector.isLeader(), timings.leaseDuration + 2_000);
+    await waitFor(() => b.elector.isLeader(), timings.leaseDurationMs + 2_000);
     const tookOverAfter = b.startedAt()! - crashedAt;
     // b saw a's last renewal at most one retry before the crash, and waits a full lease from then.
     expect(tookOverAfter).toBeGreaterThanOrEqual(
-      timings.leaseDuration - timings.retryPeriod * 2.2 - 100,
+      timings.leaseDurationMs - timings.retryPeriodMs * 2.2 - 100,
     );
-    expect(tookOverAfter).toBeLessThan(timings.leaseDuration + timings.retryPeriod * 2.2 + 2_000);
+    expect(tookOverAfter).toBeLessThan(
+      timings.leaseDurationMs + timings.retryPeriodMs * 2.2 + 2_000,
+    );
     b.controller.abort();
     await b.done;
   });

@@ -128,10 +128,10 @@ describe('LeaderElector options', () => {
   });
 
   it.each([
-    [{ leaseDuration: 10_000, renewDeadline: 10_000 }, 'leaseDuration'],
-    [{ renewDeadline: 2_400, retryPeriod: 2_000 }, 'renewDeadline'],
-    [{ retryPeriod: 0 }, 'retryPeriod'],
-    [{ leaseDuration: Number.NaN }, 'leaseDuration'],
+    [{ leaseDurationMs: 10_000, renewDeadlineMs: 10_000 }, 'leaseDurationMs'],
+    [{ renewDeadlineMs: 2_400, retryPeriodMs: 2_000 }, 'renewDeadlineMs'],
+    [{ retryPeriodMs: 0 }, 'retryPeriodMs'],
+    [{ leaseDurationMs: Number.NaN }, 'leaseDurationMs'],
   ])('rejects %o naming the field %s', (options, field) => {
     const make = () =>
       new LeaderElector({
@@ -147,6 +147,21 @@ describe('LeaderElector options', () => {
       expect((error as InvalidArgumentError).reason).toBe('InvalidArgument');
       expect((error as InvalidArgumentError).field).toBe(field);
     }
+  });
+
+  it.each([
+    ['leaseDuration', 'leaseDurationMs'],
+    ['renewDeadline', 'renewDeadlineMs'],
+    ['retryPeriod', 'retryPeriodMs'],
+  ])('rejects the old name %s, naming the new one %s', (oldName, newName) => {
+    const make = () =>
+      new LeaderElector({
+        lock: new FakeLock(new FakeStore(), 'a'),
+        callbacks: { onStartedLeading() {}, onStoppedLeading() {} },
+        ...{ [oldName]: 5_000 },
+      });
+    expect(make).toThrow(InvalidArgumentError);
+    expect(make).toThrow(`invalid ${oldName}: renamed to ${newName}`);
   });
 
   it('rejects an empty identity', () => {
@@ -179,7 +194,7 @@ describe('LeaderElector', () => {
     await a.done;
   });
 
-  it('renews every retryPeriod, keeping acquireTime', async () => {
+  it('renews every retryPeriodMs, keeping acquireTime', async () => {
     const clock = new FakeClock();
     const store = new FakeStore();
     const start = clock.now();
@@ -195,7 +210,7 @@ describe('LeaderElector', () => {
     await a.done;
   });
 
-  it('does not take over a lease until leaseDuration passes with no observed change', async () => {
+  it('does not take over a lease until leaseDurationMs passes with no observed change', async () => {
     const clock = new FakeClock();
     const store = new FakeStore();
     const a = candidate(store, 'a', clock);
@@ -213,7 +228,7 @@ describe('LeaderElector', () => {
     store.down = false;
     expect(store.record!.holderIdentity).toBe('a');
     // Simulate a frozen leader that no longer writes: b observed the last change at most one
-    // retry ago, and must wait a full leaseDuration from that observation.
+    // retry ago, and must wait a full leaseDurationMs from that observation.
     const frozenAt = clock.now();
     await advance(clock, DEFAULT_LEASE_DURATION_MS - 2 * DEFAULT_RETRY_PERIOD_MS);
     expect(b.elector.isLeader()).toBe(false);
@@ -280,7 +295,7 @@ describe('LeaderElector', () => {
     expect(a.log).toEqual(['leader:a', 'started', 'leader:', 'stopped']);
     expect(a.leadingSignal()!.aborted).toBe(true);
     expect(store.record).toMatchObject({ holderIdentity: '', leaseDurationSeconds: 1 });
-    // b retries within retryPeriod × (1 + jitter); random() is 0 here.
+    // b retries within retryPeriodMs × (1 + jitter); random() is 0 here.
     await advance(clock, DEFAULT_RETRY_PERIOD_MS);
     expect(b.elector.isLeader()).toBe(true);
     expect(store.record).toMatchObject({ holderIdentity: 'b', leaderTransitions: 1 });
@@ -328,7 +343,7 @@ describe('LeaderElector', () => {
     expect(store.record!.holderIdentity).toBe('a');
   });
 
-  it('stops leading when renewal fails for renewDeadline, not before', async () => {
+  it('stops leading when renewal fails for renewDeadlineMs, not before', async () => {
     const clock = new FakeClock();
     const store = new FakeStore();
     const a = candidate(store, 'a', clock);
@@ -347,7 +362,7 @@ describe('LeaderElector', () => {
     expect(a.lock.events).toEqual(['became leader', 'stopped leading']);
   });
 
-  it('stops leading after renewDeadline when renewals hang (requests aborted at the deadline)', async () => {
+  it('stops leading after renewDeadlineMs when renewals hang (requests aborted at the deadline)', async () => {
     const clock = new FakeClock();
     const store = new FakeStore();
     const a = candidate(store, 'a', clock);
@@ -375,7 +390,7 @@ describe('LeaderElector', () => {
     await a.done;
   });
 
-  it('check() fails for a leader stuck for longer than leaseDuration + tolerance', async () => {
+  it('check() fails for a leader stuck for longer than leaseDurationMs + tolerance', async () => {
     const fake = new FakeClock();
     let stuck = false;
     // A clock whose new timers never fire once `stuck`: the renew loop hangs, time goes on.
@@ -393,12 +408,12 @@ describe('LeaderElector', () => {
     await advance(fake, DEFAULT_LEASE_DURATION_MS + 4_000);
     expect(a.elector.isLeader()).toBe(true);
     expect(a.elector.check(5_000)).toBe(true);
-    await advance(fake, 4_000); // the last renewal was at most one retryPeriod after stuck
+    await advance(fake, 4_000); // the last renewal was at most one retryPeriodMs after stuck
     expect(a.elector.check(5_000)).toBe(false);
     expect(a.elector.check()).toBe(false);
   });
 
-  it('survives failed renewals shorter than renewDeadline', async () => {
+  it('survives failed renewals shorter than renewDeadlineMs', async () => {
     const clock = new FakeClock();
     const store = new FakeStore();
     const a = candidate(store, 'a', clock);

@@ -1,6 +1,12 @@
 //! Leader election on a lock object, with client-go's timing and semantics (`tools/leaderelection`).
 
-import { type Clock, InvalidArgumentError, realClock, sleep } from '@ctrlkit/core';
+import {
+  type Clock,
+  InvalidArgumentError,
+  realClock,
+  rejectRenamedOptions,
+  sleep,
+} from '@ctrlkit/core';
 import { type Logger, noopLogger } from '../logger.js';
 import { LeaderElectionError } from './leader-election-error.js';
 import type { LeaderElectionRecord, ResourceLock } from './resource-lock.js';
@@ -11,7 +17,7 @@ export const DEFAULT_LEASE_DURATION_MS = 15_000;
 export const DEFAULT_RENEW_DEADLINE_MS = 10_000;
 /** client-go's default retry period: 2 s. */
 export const DEFAULT_RETRY_PERIOD_MS = 2_000;
-/** client-go's `JitterFactor`: waits between acquire attempts are `retryPeriod × (1 + rand × 1.2)`. */
+/** client-go's `JitterFactor`: waits between acquire attempts are `retryPeriodMs × (1 + rand × 1.2)`. */
 export const JITTER_FACTOR = 1.2;
 
 /** The callbacks of a {@link LeaderElector} (client-go's `LeaderCallbacks`). */
@@ -39,22 +45,22 @@ export interface LeaderElectorOptions {
    * How long, in ms, non-leaders wait after the last observed change of the record before
    * taking over. It is written into the record in whole seconds, rounded up, and candidates
    * go by the duration in the record they observe, as client-go does.
-   * Default {@link DEFAULT_LEASE_DURATION_MS} (15 s). Must be greater than `renewDeadline`.
+   * Default {@link DEFAULT_LEASE_DURATION_MS} (15 s). Must be greater than `renewDeadlineMs`.
    */
-  leaseDuration?: number;
+  leaseDurationMs?: number;
   /**
    * How long, in ms, the leader keeps retrying a failed renewal before it gives up leading.
    * Default {@link DEFAULT_RENEW_DEADLINE_MS} (10 s). Must be greater than
-   * `JITTER_FACTOR × retryPeriod`.
+   * `JITTER_FACTOR × retryPeriodMs`.
    */
-  renewDeadline?: number;
+  renewDeadlineMs?: number;
   /** How long, in ms, to wait between attempts. Default {@link DEFAULT_RETRY_PERIOD_MS} (2 s). */
-  retryPeriod?: number;
+  retryPeriodMs?: number;
   /** The callbacks. */
   callbacks: LeaderCallbacks;
   /**
    * Release the lock when `run`'s signal aborts (client-go's `ReleaseOnCancel`), by writing an
-   * empty holder, so a successor takes over at once instead of after `leaseDuration`.
+   * empty holder, so a successor takes over at once instead of after `leaseDurationMs`.
    * Default `true` (client-go's default is false). The work behind `onStartedLeading` must stop
    * when its signal aborts, as a successor may start right away.
    */
@@ -77,6 +83,13 @@ const emptyRecord: LeaderElectionRecord = {
   leaderTransitions: 0,
 };
 
+/** The options renamed to say their unit, by old name. */
+const RENAMED_OPTIONS = {
+  leaseDuration: 'leaseDurationMs',
+  renewDeadline: 'renewDeadlineMs',
+  retryPeriod: 'retryPeriodMs',
+} as const;
+
 function invalid(field: string, problem: string): InvalidArgumentError {
   return new InvalidArgumentError(field, problem);
 }
@@ -87,24 +100,24 @@ function invalid(field: string, problem: string): InvalidArgumentError {
  *
  * Guarantees (as client-go's):
  * - A candidate takes the lock only when it is free (empty holder) or when the record has not
- *   changed for `leaseDuration` as observed by this process's own clock since it last saw it
+ *   changed for `leaseDurationMs` as observed by this process's own clock since it last saw it
  *   change; the remote `renewTime` is never compared with the local clock.
  * - Writes are conditional on the version last read (optimistic concurrency): of two
  *   candidates racing, one write fails and that candidate keeps waiting.
- * - The leader renews every `retryPeriod`; if no renewal succeeds for `renewDeadline`, it stops
+ * - The leader renews every `retryPeriodMs`; if no renewal succeeds for `renewDeadlineMs`, it stops
  *   leading (the `onStartedLeading` signal aborts) before any other candidate can take over,
- *   as `renewDeadline < leaseDuration`.
+ *   as `renewDeadlineMs < leaseDurationMs`.
  * - `leaderTransitions` counts takeovers; `acquireTime` is kept while the same holder renews.
  *
  * Caveats: leadership is a lease on time, not a lock on the world: with clock-rate skew
- * between processes, or a leader paused longer than `leaseDuration - renewDeadline`, two
+ * between processes, or a leader paused longer than `leaseDurationMs - renewDeadlineMs`, two
  * processes can briefly both act as leader. Fence writes if that matters.
  */
 export class LeaderElector {
   readonly #lock: ResourceLock;
-  readonly #leaseDuration: number;
-  readonly #renewDeadline: number;
-  readonly #retryPeriod: number;
+  readonly #leaseDurationMs: number;
+  readonly #renewDeadlineMs: number;
+  readonly #retryPeriodMs: number;
   readonly #callbacks: LeaderCallbacks;
   readonly #releaseOnCancel: boolean;
   readonly #name: string;
@@ -120,29 +133,31 @@ export class LeaderElector {
   #leading = false;
   #running = false;
 
+  /** @throws InvalidArgumentError naming the option at fault, or the new name of a renamed one. */
   constructor(options: LeaderElectorOptions) {
-    const leaseDuration = options.leaseDuration ?? DEFAULT_LEASE_DURATION_MS;
-    const renewDeadline = options.renewDeadline ?? DEFAULT_RENEW_DEADLINE_MS;
-    const retryPeriod = options.retryPeriod ?? DEFAULT_RETRY_PERIOD_MS;
+    rejectRenamedOptions(options, RENAMED_OPTIONS);
+    const leaseDurationMs = options.leaseDurationMs ?? DEFAULT_LEASE_DURATION_MS;
+    const renewDeadlineMs = options.renewDeadlineMs ?? DEFAULT_RENEW_DEADLINE_MS;
+    const retryPeriodMs = options.retryPeriodMs ?? DEFAULT_RETRY_PERIOD_MS;
     for (const [field, value] of [
-      ['leaseDuration', leaseDuration],
-      ['renewDeadline', renewDeadline],
-      ['retryPeriod', retryPeriod],
+      ['leaseDurationMs', leaseDurationMs],
+      ['renewDeadlineMs', renewDeadlineMs],
+      ['retryPeriodMs', retryPeriodMs],
     ] as const) {
       if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0) {
         throw invalid(field, `must be a finite number of ms > 0, got ${String(value)}`);
       }
     }
-    if (!(leaseDuration > renewDeadline)) {
+    if (!(leaseDurationMs > renewDeadlineMs)) {
       throw invalid(
-        'leaseDuration',
-        `must be greater than renewDeadline (${renewDeadline} ms), got ${leaseDuration} ms`,
+        'leaseDurationMs',
+        `must be greater than renewDeadlineMs (${renewDeadlineMs} ms), got ${leaseDurationMs} ms`,
       );
     }
-    if (!(renewDeadline > JITTER_FACTOR * retryPeriod)) {
+    if (!(renewDeadlineMs > JITTER_FACTOR * retryPeriodMs)) {
       throw invalid(
-        'renewDeadline',
-        `must be greater than ${JITTER_FACTOR} × retryPeriod (${JITTER_FACTOR * retryPeriod} ms), got ${renewDeadline} ms`,
+        'renewDeadlineMs',
+        `must be greater than ${JITTER_FACTOR} × retryPeriodMs (${JITTER_FACTOR * retryPeriodMs} ms), got ${renewDeadlineMs} ms`,
       );
     }
     if (options.lock === undefined || options.lock === null) {
@@ -160,9 +175,9 @@ export class LeaderElector {
       throw invalid('callbacks', 'onStartedLeading and onStoppedLeading are required');
     }
     this.#lock = options.lock;
-    this.#leaseDuration = leaseDuration;
-    this.#renewDeadline = renewDeadline;
-    this.#retryPeriod = retryPeriod;
+    this.#leaseDurationMs = leaseDurationMs;
+    this.#renewDeadlineMs = renewDeadlineMs;
+    this.#retryPeriodMs = retryPeriodMs;
     this.#callbacks = options.callbacks;
     this.#releaseOnCancel = options.releaseOnCancel ?? true;
     this.#name = options.name ?? options.lock.describe();
@@ -184,20 +199,20 @@ export class LeaderElector {
 
   /**
    * For a health endpoint (client-go's `HealthzAdaptor.Check`): false when this candidate
-   * believes it leads but has not renewed for longer than `leaseDuration +
+   * believes it leads but has not renewed for longer than `leaseDurationMs +
    * maxTolerableExpiredLeaseMs` (a stuck leader that should be restarted); true otherwise,
    * also when it does not lead.
    */
   check(maxTolerableExpiredLeaseMs = 0): boolean {
     if (!this.isLeader()) return true;
     return (
-      this.#clock.now() - this.#observedTime <= this.#leaseDuration + maxTolerableExpiredLeaseMs
+      this.#clock.now() - this.#observedTime <= this.#leaseDurationMs + maxTolerableExpiredLeaseMs
     );
   }
 
   /**
    * Competes for the lock until `signal` aborts: acquires it, calls `onStartedLeading`, renews
-   * it, and when renewal fails for `renewDeadline` or `signal` aborts, stops leading (releasing
+   * it, and when renewal fails for `renewDeadlineMs` or `signal` aborts, stops leading (releasing
    * the lock if `releaseOnCancel`). Resolves when done; `onStoppedLeading` has then been called.
    * An elector runs once: a second call rejects with `LeaderElectionError` (`AlreadyRunning`).
    */
@@ -251,35 +266,35 @@ export class LeaderElector {
     }
   }
 
-  /** Tries every `retryPeriod` (jittered) until it holds the lock; false if `signal` aborted first. */
+  /** Tries every `retryPeriodMs` (jittered) until it holds the lock; false if `signal` aborted first. */
   async #acquire(signal: AbortSignal): Promise<boolean> {
     this.#logger.info({ lock: this.#name }, 'attempting to acquire leader lease');
     while (!signal.aborted) {
-      // Each attempt is bounded by renewDeadline, so a hung request cannot stall the loop.
-      const acquired = await this.#attempt(signal, this.#clock.now() + this.#renewDeadline);
+      // Each attempt is bounded by renewDeadlineMs, so a hung request cannot stall the loop.
+      const acquired = await this.#attempt(signal, this.#clock.now() + this.#renewDeadlineMs);
       this.#maybeReportTransition();
       if (acquired) {
         this.#lock.recordEvent('became leader');
         this.#logger.info({ lock: this.#name }, 'successfully acquired lease');
         return true;
       }
-      const wait = this.#retryPeriod * (1 + this.#random() * JITTER_FACTOR);
+      const wait = this.#retryPeriodMs * (1 + this.#random() * JITTER_FACTOR);
       await sleep(this.#clock, wait, signal);
     }
     return false;
   }
 
-  /** Renews every `retryPeriod`; returns when `signal` aborts or a renewal fails for `renewDeadline`. */
+  /** Renews every `retryPeriodMs`; returns when `signal` aborts or a renewal fails for `renewDeadlineMs`. */
   async #renew(signal: AbortSignal): Promise<void> {
     while (!signal.aborted) {
-      const deadline = this.#clock.now() + this.#renewDeadline;
+      const deadline = this.#clock.now() + this.#renewDeadlineMs;
       let renewed = false;
       for (;;) {
         renewed = await this.#attempt(signal, deadline);
         if (renewed || signal.aborted) break;
         const left = deadline - this.#clock.now();
         if (left <= 0) break;
-        await sleep(this.#clock, Math.min(this.#retryPeriod, left), signal);
+        await sleep(this.#clock, Math.min(this.#retryPeriodMs, left), signal);
         if (signal.aborted || this.#clock.now() >= deadline) break;
       }
       this.#maybeReportTransition();
@@ -290,12 +305,12 @@ export class LeaderElector {
       if (!renewed) {
         this.#lock.recordEvent('stopped leading');
         this.#logger.warn(
-          { lock: this.#name, renewDeadlineMs: this.#renewDeadline },
+          { lock: this.#name, renewDeadlineMs: this.#renewDeadlineMs },
           'failed to renew lease: stopped leading',
         );
         return;
       }
-      await sleep(this.#clock, this.#retryPeriod, signal);
+      await sleep(this.#clock, this.#retryPeriodMs, signal);
     }
   }
 
@@ -340,7 +355,7 @@ export class LeaderElector {
     const wallNow = this.#wallTime();
     return {
       holderIdentity: this.#lock.identity(),
-      leaseDurationSeconds: Math.ceil(this.#leaseDuration / 1000),
+      leaseDurationSeconds: Math.ceil(this.#leaseDurationMs / 1000),
       acquireTime: wallNow,
       renewTime: wallNow,
       leaderTransitions: 0,
@@ -444,7 +459,7 @@ export class LeaderElector {
    * Writes an empty holder with a 1 s lease so that a successor takes over at once. As
    * client-go, it reads the lock first: a renewal aborted by the stop may have been applied
    * by the server after all, and a write with the version cached before it would conflict.
-   * A conflict (another late write) is retried with a fresh read until `renewDeadline`.
+   * A conflict (another late write) is retried with a fresh read until `renewDeadlineMs`.
    * Nothing is written when the lock turns out to be held by another.
    */
   async #release(): Promise<void> {
@@ -452,7 +467,7 @@ export class LeaderElector {
     const controller = new AbortController();
     const timer = this.#clock.setTimer(
       () => controller.abort(new Error('release timed out')),
-      this.#renewDeadline,
+      this.#renewDeadlineMs,
     );
     try {
       await this.#releaseUntilDone(controller.signal);

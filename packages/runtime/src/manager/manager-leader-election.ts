@@ -67,16 +67,16 @@ function newElector(
   try {
     return new LeaderElector({
       lock,
-      ...(election.leaseDurationMs !== undefined && { leaseDuration: election.leaseDurationMs }),
-      ...(election.renewDeadlineMs !== undefined && { renewDeadline: election.renewDeadlineMs }),
-      ...(election.retryPeriodMs !== undefined && { retryPeriod: election.retryPeriodMs }),
+      ...(election.leaseDurationMs !== undefined && { leaseDurationMs: election.leaseDurationMs }),
+      ...(election.renewDeadlineMs !== undefined && { renewDeadlineMs: election.renewDeadlineMs }),
+      ...(election.retryPeriodMs !== undefined && { retryPeriodMs: election.retryPeriodMs }),
       releaseOnCancel: election.releaseOnCancel ?? true,
       name: election.leaseName,
       ...rest,
     });
   } catch (error) {
     if (InvalidArgumentError.isInstance(error)) {
-      const field = `leaderElection.${error.field === 'lock.identity' ? 'identity' : `${error.field}Ms`}`;
+      const field = `leaderElection.${error.field === 'lock.identity' ? 'identity' : error.field}`;
       throw new InvalidArgumentError(field, error.message);
     }
     throw error;

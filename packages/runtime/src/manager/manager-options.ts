@@ -1,7 +1,7 @@
 //! The options of a Manager, their defaults, and their checks at construction.
 
 import type { Clock, Logger } from '@ctrlkit/core';
-import { InvalidArgumentError } from '@ctrlkit/core';
+import { InvalidArgumentError, rejectRenamedOptions } from '@ctrlkit/core';
 import type { KubeConfig } from '@kubernetes/client-node';
 import type { SharedInformerFactoryOptions } from '../informers/shared-informer-factory.js';
 
@@ -126,6 +126,15 @@ export function checkManagerOptions(options: ManagerOptions): void {
     if (typeof election !== 'object' || election === null) {
       throw new InvalidArgumentError('leaderElection', 'expected an object');
     }
+    rejectRenamedOptions(
+      election,
+      {
+        leaseDuration: 'leaseDurationMs',
+        renewDeadline: 'renewDeadlineMs',
+        retryPeriod: 'retryPeriodMs',
+      },
+      'leaderElection',
+    );
     for (const key of Object.keys(election)) {
       if (!knownElectionOptions.has(key)) {
         throw new InvalidArgumentError(`leaderElection.${key}`, 'unknown option');

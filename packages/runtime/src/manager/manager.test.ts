@@ -97,6 +97,14 @@ describe('Manager options', () => {
     expect((error as InvalidArgumentError).field).toBe(field);
   });
 
+  it('rejects leader election timings under their old names, naming the new ones', () => {
+    expect(() =>
+      manager({
+        leaderElection: { leaseName: 'l', leaseNamespace: 'ns', leaseDuration: 15_000 },
+      } as never),
+    ).toThrow('invalid leaderElection.leaseDuration: renamed to leaderElection.leaseDurationMs');
+  });
+
   it('rejects an invalid runnable and health check, naming the field', () => {
     const m = manager();
     expect(() => m.add({ name: '', start: () => {} })).toThrow(/runnable\.name/);

@@ -29,7 +29,7 @@ describe('PrometheusReconcileMetrics', () => {
       terminal: () => {
         throw new TerminalError('bad spec');
       },
-      later: () => ({ requeueAfter: 60_000 }),
+      later: () => ({ requeueAfterMs: 60_000 }),
       again: () => ({ requeue: true }),
     };
     let active = -1;

@@ -19,9 +19,9 @@ describe('Request', () => {
     const seen: unknown[] = [];
     const reconcile = requestReconciler((request) => {
       seen.push(request);
-      return { requeueAfter: 5 };
+      return { requeueAfterMs: 5 };
     });
-    expect(await reconcile('ns/a', new AbortController().signal)).toEqual({ requeueAfter: 5 });
+    expect(await reconcile('ns/a', new AbortController().signal)).toEqual({ requeueAfterMs: 5 });
     expect(seen).toEqual([{ namespace: 'ns', name: 'a' }]);
   });
 });
