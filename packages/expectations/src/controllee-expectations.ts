@@ -50,9 +50,9 @@ export class ControlleeExpectations implements Expectations {
     return [this.#add, this.#del];
   }
 
-  /** True when more than `timeout` ms have passed since `timestamp` (strictly). */
-  isExpired(now: number, timeout: number): boolean {
-    return now - this.timestamp > timeout;
+  /** True when more than `timeoutMs` have passed since `timestamp` (strictly). */
+  isExpired(now: number, timeoutMs: number): boolean {
+    return now - this.timestamp > timeoutMs;
   }
 
   /** For logs: key, timestamp, add and del. */

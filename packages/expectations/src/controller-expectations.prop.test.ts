@@ -109,7 +109,7 @@ describe('ControllerExpectations properties', () => {
     fc.assert(
       fc.property(fc.array(op, { maxLength: 50 }), (ops) => {
         const clock = new FakeClock(0);
-        const exp = new ControllerExpectations({ clock, timeout });
+        const exp = new ControllerExpectations({ clock, timeoutMs: timeout });
         const model: Model = new Map();
         for (const o of ops) {
           applyReal(exp, clock, o);

@@ -16,7 +16,7 @@ function setup(timeout?: number) {
     clock,
     logger,
     name: 'test',
-    ...(timeout ? { timeout } : {}),
+    ...(timeout ? { timeoutMs: timeout } : {}),
   });
   return { clock, logger, exp };
 }
@@ -34,7 +34,7 @@ describe('constants', () => {
 describe('ControllerExpectations', () => {
   it('upstream "ControllerExpectations": concurrent observations, negative counters, reset and TTL expiry', async () => {
     const clock = new FakeClock(0);
-    const exp = new ControllerExpectations({ clock, timeout: 30_000 });
+    const exp = new ControllerExpectations({ clock, timeoutMs: 30_000 });
     const adds = 10;
     const dels = 30;
     exp.setExpectations(key, adds, dels);
@@ -230,8 +230,13 @@ describe('ControllerExpectations', () => {
   });
 
   it('validates its options at construction', () => {
-    expect(() => new ControllerExpectations({ timeout: -1 })).toThrow(/options\.timeout/);
-    expect(() => new ControllerExpectations({ timeout: Number.NaN })).toThrow(/options\.timeout/);
+    expect(() => new ControllerExpectations({ timeoutMs: -1 })).toThrow(/options\.timeoutMs/);
+    expect(() => new ControllerExpectations({ timeoutMs: Number.NaN })).toThrow(
+      /options\.timeoutMs/,
+    );
+    expect(() => new ControllerExpectations({ timeout: 30_000 } as never)).toThrow(
+      'invalid options.timeout: renamed to options.timeoutMs',
+    );
     expect(() => new ControllerExpectations({ name: '' })).toThrow(/options\.name/);
     expect(() => new ControllerExpectations({ clock: {} as never })).toThrow(/options\.clock/);
     expect(() => new ControllerExpectations({ logger: { debug() {} } as never })).toThrow(

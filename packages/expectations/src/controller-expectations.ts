@@ -1,6 +1,6 @@
 /** KubeVirt's ControllerExpectations: a barrier that holds a controller until its writes are seen. */
 
-import { type Clock, type Logger, realClock } from '@ctrlkit/core';
+import { type Clock, type Logger, realClock, rejectRenamedOptions } from '@ctrlkit/core';
 import { ControlleeExpectations } from './controllee-expectations.js';
 import { assertCount, assertDuration, assertHasMethods, assertKey } from './internal/validate.js';
 
@@ -25,10 +25,11 @@ export interface ControllerExpectationsOptions {
   /** A name for log lines. Default `DefaultExpectationsName` ("n/a"). */
   name?: string;
   /**
-   * After how long (ms) an unfulfilled record counts as satisfied; expiry is strict
-   * (`now - timestamp > timeout`). Default `ExpectationsTimeout` (5 minutes).
+   * After how many ms an unfulfilled record counts as satisfied; expiry is strict
+   * (`now - timestamp > timeoutMs`). Default `ExpectationsTimeout` (5 minutes). The old
+   * name `timeout` is rejected with an `InvalidArgumentError` naming this one.
    */
-  timeout?: number;
+  timeoutMs?: number;
   /** Where time comes from. Default `realClock`. */
   clock?: Clock;
   /** Receives a debug line per change. Default: no logging. */
@@ -81,18 +82,19 @@ export class ControllerExpectations implements ControllerExpectationsInterface {
   /** The name given in the options, for logs. */
   readonly name: string;
   readonly #records = new Map<string, ControlleeExpectations>();
-  readonly #timeout: number;
+  readonly #timeoutMs: number;
   readonly #clock: Clock;
   readonly #logger: Logger | undefined;
 
   constructor(options: ControllerExpectationsOptions = {}) {
-    const { name = DefaultExpectationsName, timeout = ExpectationsTimeout } = options;
+    rejectRenamedOptions(options, { timeout: 'timeoutMs' }, 'options');
+    const { name = DefaultExpectationsName, timeoutMs = ExpectationsTimeout } = options;
     assertKey(name, 'options.name');
-    assertDuration(timeout, 'options.timeout');
+    assertDuration(timeoutMs, 'options.timeoutMs');
     assertHasMethods(options.clock, 'options.clock', ['now']);
     assertHasMethods(options.logger, 'options.logger', ['debug', 'info', 'warn', 'error']);
     this.name = name;
-    this.#timeout = timeout;
+    this.#timeoutMs = timeoutMs;
     this.#clock = options.clock ?? realClock;
     this.#logger = options.logger;
   }
@@ -125,7 +127,7 @@ export class ControllerExpectations implements ControllerExpectationsInterface {
       );
       return true;
     }
-    if (exp.isExpired(this.#clock.now(), this.#timeout)) {
+    if (exp.isExpired(this.#clock.now(), this.#timeoutMs)) {
       this.#logger?.debug({ name: this.name, ...exp.toJSON() }, 'controller expectations expired');
       return true;
     }

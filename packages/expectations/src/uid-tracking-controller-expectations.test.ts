@@ -12,7 +12,7 @@ const rc = 'default/rs';
 function setup() {
   const clock = new FakeClock(0);
   const logger = new RecordingLogger();
-  const inner = new ControllerExpectations({ clock, timeout: 30_000 });
+  const inner = new ControllerExpectations({ clock, timeoutMs: 30_000 });
   const exp = new UIDTrackingControllerExpectations({ expectations: inner, logger });
   return { clock, logger, inner, exp };
 }

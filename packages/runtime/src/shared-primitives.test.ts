@@ -60,7 +60,7 @@ describe('shared primitives', () => {
     const logger = pinoInto(lines);
 
     const queue = newTypedDelayingQueue<string>({ clock });
-    const expectations = new ControllerExpectations({ clock, logger, timeout: 60_000 });
+    const expectations = new ControllerExpectations({ clock, logger, timeoutMs: 60_000 });
     const written: CoreV1Event[] = [];
     const sink = recordingSink(written);
     const recorder = new EventRecorder({ component: 'c', host: 'h', sink, clock, logger });
@@ -87,7 +87,7 @@ describe('shared primitives', () => {
   it('one InvalidArgumentError.isInstance catches a bad option of every package', async () => {
     const errors = [
       thrown(() => newBucketRateLimiter({ qps: -1, burst: 1 })),
-      thrown(() => new ControllerExpectations({ timeout: -1 })),
+      thrown(() => new ControllerExpectations({ timeoutMs: -1 })),
       thrown(() => new EventRecorder({ component: '', sink: recordingSink() })),
       await startControlPlane({ startTimeoutMs: -5, logger: pinoInto([]) }).catch(
         (error: unknown) => error,
