@@ -96,7 +96,7 @@ describe('shared primitives', () => {
     expect(errors.map((e) => InvalidArgumentError.isInstance(e))).toEqual([true, true, true, true]);
     expect(errors.map((e) => (e as InvalidArgumentError).field)).toEqual([
       'options.qps',
-      'options.timeout',
+      'options.timeoutMs',
       'component',
       'startTimeoutMs',
     ]);
