@@ -47,7 +47,10 @@ export function buildVirtualKubelet(flags: Flags, logger: Logger): VirtualKubele
   const provider = newProvider(flags, internalIP);
   const node = virtualNode(flags);
   provider.configureNode(node);
-  const nodeController = new NodeController(new NaiveNodeProvider(), node, core, {
+  const nodeController = new NodeController({
+    provider: new NaiveNodeProvider(),
+    node,
+    nodes: core,
     pingIntervalMs: flags.nodePingIntervalMs,
     statusUpdateIntervalMs: flags.nodeStatusUpdateIntervalMs,
     lease: flags.enableNodeLease

@@ -137,9 +137,9 @@ const provider = {
 };
 
 const stop = new AbortController();
-const node = new NodeController(
-  new NaiveNodeProvider(),
-  {
+const node = new NodeController({
+  provider: new NaiveNodeProvider(),
+  node: {
     metadata: {
       name: values.nodename,
       labels: { type: 'virtual-kubelet', 'kubernetes.io/role': 'agent' },
@@ -151,9 +151,9 @@ const node = new NodeController(
       ],
     },
   },
-  core,
-  { lease: { client: leases } },
-);
+  nodes: core,
+  lease: { client: leases },
+});
 const rest = new RestClient(kubeConfig, {
   onRequest: (info) => count(info.verb === 'watch' ? 'WATCH' : 'GET'),
 });

@@ -32,23 +32,12 @@ export {
   DEFAULT_STATUS_UPDATE_INTERVAL_MS,
   type ErrorHandler,
   NodeController,
-  type NodeControllerOpt,
   type NodeControllerOptions,
   type NodeLeaseOptions,
   type NodesClient,
   updateNodeStatus,
-  withNodeEnableLeaseV1,
-  withNodeEnableLeaseV1WithRenewInterval,
-  withNodePingInterval,
-  withNodePingTimeout,
-  withNodeStatusUpdateErrorHandler,
-  withNodeStatusUpdateInterval,
 } from './node-controller.js';
-export {
-  CONFLICTING_LEASE_CONFIGURATION_MESSAGE,
-  NodeControllerError,
-  type NodeControllerErrorReason,
-} from './node-controller-error.js';
+export { NodeControllerError, type NodeControllerErrorReason } from './node-controller-error.js';
 export {
   type LeasesClient,
   MAX_LEASE_UPDATE_ATTEMPTS,

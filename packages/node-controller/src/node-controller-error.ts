@@ -4,8 +4,6 @@ import { CtrlkitError } from '@ctrlkit/core';
 
 /** What went wrong, for a program to branch on. */
 export type NodeControllerErrorReason =
-  /** Node lease options were given more than once (the seed's `ErrConflictingLeaseControllerConfiguration`). */
-  | 'ConflictingLeaseControllerConfiguration'
   /** The last ping of the provider failed, so the node status was not updated (the seed's `nodeNotReadyError`). */
   | 'NodeNotReady'
   /** The provider did not answer a ping within `pingTimeoutMs` (Go's `context.DeadlineExceeded`). */
@@ -14,10 +12,6 @@ export type NodeControllerErrorReason =
   | 'RegistrationFailed'
   /** `run` was called a second time. */
   | 'AlreadyRunning';
-
-/** The message of the seed's `ErrConflictingLeaseControllerConfiguration`. */
-export const CONFLICTING_LEASE_CONFIGURATION_MESSAGE =
-  'Multiple, conflicting lease configurations have been put into place';
 
 /** An error of the {@link NodeController}; `reason` says which. */
 export class NodeControllerError extends CtrlkitError {

@@ -7,8 +7,6 @@ import {
   DEFAULT_LEASE_DURATION_SECONDS,
   NodeController,
   updateNodeStatus,
-  withNodeEnableLeaseV1,
-  withNodePingInterval,
 } from './node-controller.js';
 import { NodeControllerError } from './node-controller-error.js';
 import { NaiveNodeProvider, type NodeProvider, newNaiveNodeProvider } from './node-provider.js';
@@ -37,7 +35,10 @@ describe('NodeController', () => {
   it('TestNodeRun: without a lease the status is patched every ping and no lease is touched; a notify reaches the node', async () => {
     const { clock, kube, abort } = setup();
     const provider = newNaiveNodeProvider();
-    const nc = new NodeController(provider, testNode(), kube, {
+    const nc = new NodeController({
+      provider,
+      node: testNode(),
+      nodes: kube,
       pingIntervalMs: 1,
       statusUpdateIntervalMs: 1,
       clock,
@@ -65,7 +66,10 @@ describe('NodeController', () => {
 
   it('TestNodeRun with a lease: the lease is created in kube-node-lease, held by the node, owned by it, and renewed', async () => {
     const { clock, kube, abort } = setup();
-    const nc = new NodeController(new NaiveNodeProvider(), testNode(), kube, {
+    const nc = new NodeController({
+      provider: new NaiveNodeProvider(),
+      node: testNode(),
+      nodes: kube,
       clock,
       lease: { client: kube, leaseDurationSeconds: 40, renewIntervalMs: 1 },
     });
@@ -90,7 +94,10 @@ describe('NodeController', () => {
     const { clock, kube, abort } = setup();
     const provider = newNaiveNodeProvider();
     let handled: unknown;
-    const nc = new NodeController(provider, testNode(), kube, {
+    const nc = new NodeController({
+      provider,
+      node: testNode(),
+      nodes: kube,
       clock,
       pingIntervalMs: 1,
       statusUpdateErrorHandler: (_signal, error) => {
@@ -112,7 +119,10 @@ describe('NodeController', () => {
 
   it('an error handler can re-create a deleted node, and the retried update then succeeds', async () => {
     const { clock, kube, abort } = setup();
-    const nc = new NodeController(new NaiveNodeProvider(), testNode(), kube, {
+    const nc = new NodeController({
+      provider: new NaiveNodeProvider(),
+      node: testNode(),
+      nodes: kube,
       clock,
       pingIntervalMs: 5,
       statusUpdateErrorHandler: async (_signal, error) => {
@@ -176,7 +186,10 @@ describe('NodeController', () => {
         notify = cb;
       },
     };
-    const nc = new NodeController(provider, testNode(), kube, {
+    const nc = new NodeController({
+      provider,
+      node: testNode(),
+      nodes: kube,
       clock,
       pingIntervalMs: 10,
       statusUpdateIntervalMs: 60,
@@ -201,7 +214,13 @@ describe('NodeController', () => {
       metadata: { name: 'vk-node', annotations: { beforeAnnotation: 'value' } },
     });
     const provider = newNaiveNodeProvider();
-    const nc = new NodeController(provider, testNode(), kube, { clock, pingIntervalMs: 5 });
+    const nc = new NodeController({
+      provider,
+      node: testNode(),
+      nodes: kube,
+      clock,
+      pingIntervalMs: 5,
+    });
     const run = nc.run(abort.signal);
     await nc.ready;
     const update = testNode();
@@ -225,7 +244,7 @@ describe('NodeController', () => {
       ...testNode(),
       status: { conditions: [{ type: 'BaseCondition', status: 'True' }] },
     };
-    const nc = new NodeController(provider, base, kube, { clock, pingIntervalMs: 5 });
+    const nc = new NodeController({ provider, node: base, nodes: kube, clock, pingIntervalMs: 5 });
     const run = nc.run(abort.signal);
     await nc.ready;
     const withAnnotation = structuredClone(base);
@@ -276,7 +295,10 @@ describe('NodeController', () => {
       },
       notifyNodeStatus: () => {},
     };
-    const nc = new NodeController(provider, testNode(), kube, {
+    const nc = new NodeController({
+      provider,
+      node: testNode(),
+      nodes: kube,
       clock,
       pingIntervalMs: 10,
       pingTimeoutMs: 100,
@@ -300,7 +322,13 @@ describe('NodeController', () => {
       },
       notifyNodeStatus: () => {},
     };
-    const nc = new NodeController(provider, testNode(), kube, { clock, pingIntervalMs: 10 });
+    const nc = new NodeController({
+      provider,
+      node: testNode(),
+      nodes: kube,
+      clock,
+      pingIntervalMs: 10,
+    });
     const run = nc.run(abort.signal);
     await nc.ready;
     healthy = false;
@@ -329,7 +357,12 @@ describe('NodeController', () => {
       if (a.verb === 'create') throw apiError(500, 'boom');
       return undefined;
     });
-    const nc = new NodeController(new NaiveNodeProvider(), testNode(), kube, { clock });
+    const nc = new NodeController({
+      provider: new NaiveNodeProvider(),
+      node: testNode(),
+      nodes: kube,
+      clock,
+    });
     await expect(nc.run(abort.signal)).rejects.toThrow(
       /^error registering node with kubernetes: boom/,
     );
@@ -344,67 +377,61 @@ describe('NodeController', () => {
 
 describe('NodeController options', () => {
   const kube = new FakeKube();
+  const required = () => ({ provider: new NaiveNodeProvider(), node: testNode(), nodes: kube });
   it('rejects a lease duration whose renew interval rounds to 0 s, naming the option', () => {
     expect(
-      () =>
-        new NodeController(
-          new NaiveNodeProvider(),
-          testNode(),
-          kube,
-          {},
-          withNodeEnableLeaseV1(kube, 3),
-        ),
+      () => new NodeController({ ...required(), lease: { client: kube, leaseDurationSeconds: 3 } }),
     ).toThrow(expect.objectContaining({ field: 'lease.leaseDurationSeconds' }));
   });
 
   it('rejects a ping timeout of 0 ("Node ping timeout is 0")', () => {
-    expect(
-      () => new NodeController(new NaiveNodeProvider(), testNode(), kube, { pingTimeoutMs: 0 }),
-    ).toThrow(/Node ping timeout is 0/);
+    expect(() => new NodeController({ ...required(), pingTimeoutMs: 0 })).toThrow(
+      /Node ping timeout is 0/,
+    );
   });
 
   it('rejects a renew interval not shorter than the duration', () => {
     expect(
       () =>
-        new NodeController(new NaiveNodeProvider(), testNode(), kube, {
+        new NodeController({
+          ...required(),
           lease: { client: kube, leaseDurationSeconds: 10, renewIntervalMs: 10_000 },
         }),
     ).toThrow(InvalidArgumentError);
   });
 
-  it('ErrConflictingLeaseControllerConfiguration when the lease is configured twice', () => {
-    let error: unknown;
-    try {
-      new NodeController(
-        new NaiveNodeProvider(),
-        testNode(),
-        kube,
-        { lease: { client: kube } },
-        withNodeEnableLeaseV1(kube, 40),
-      );
-    } catch (e) {
-      error = e;
-    }
-    expect(nodeControllerReason(error)).toBe('ConflictingLeaseControllerConfiguration');
-    expect((error as Error).message).toBe(
-      'Multiple, conflicting lease configurations have been put into place',
+  it('0 means the default', () => {
+    expect(() => new NodeController({ ...required(), pingIntervalMs: 0 })).not.toThrow();
+    expect(DEFAULT_LEASE_DURATION_SECONDS).toBe(40);
+    expect(() => new NodeController({ ...required(), pingIntervalMs: -1 })).toThrow(
+      expect.objectContaining({ field: 'pingIntervalMs' }),
     );
   });
 
-  it('later options win, and 0 means the default', () => {
-    expect(
-      () =>
-        new NodeController(
-          new NaiveNodeProvider(),
-          testNode(),
-          kube,
-          { pingIntervalMs: 0 },
-          withNodePingInterval(5),
-        ),
-    ).not.toThrow();
-    expect(DEFAULT_LEASE_DURATION_SECONDS).toBe(40);
-    expect(
-      () => new NodeController(new NaiveNodeProvider(), testNode(), kube, { pingIntervalMs: -1 }),
-    ).toThrow(expect.objectContaining({ field: 'pingIntervalMs' }));
+  it('rejects a missing provider, node name or Node client, naming it', () => {
+    const { provider, node, nodes } = required();
+    const fieldOf = (options: object) => {
+      try {
+        new NodeController(options as never);
+      } catch (error) {
+        return InvalidArgumentError.isInstance(error) ? error.field : undefined;
+      }
+      return undefined;
+    };
+    expect(fieldOf({ node, nodes })).toBe('provider');
+    expect(fieldOf({ provider, node: { metadata: {} }, nodes })).toBe('node.metadata.name');
+    expect(fieldOf({ provider, node })).toBe('nodes');
+  });
+
+  it('rejects the positional form (provider, node, nodes, options), which is gone', () => {
+    const make = () =>
+      new (NodeController as unknown as new (...args: unknown[]) => NodeController)(
+        new NaiveNodeProvider(),
+        testNode(),
+        kube,
+        {},
+      );
+    expect(make).toThrow(InvalidArgumentError);
+    expect(make).toThrow(/one options object \{ provider, node, nodes, \.\.\. \}/);
   });
 });

@@ -20,10 +20,7 @@ import {
 import { NodeLeaseController } from './internal/node-lease-controller.js';
 import { NodePingController } from './internal/node-ping-controller.js';
 import { nodeStatusPatch } from './internal/node-status-patch.js';
-import {
-  CONFLICTING_LEASE_CONFIGURATION_MESSAGE,
-  NodeControllerError,
-} from './node-controller-error.js';
+import { NodeControllerError } from './node-controller-error.js';
 import type { LeasesClient } from './node-lease.js';
 import type { NodeProvider } from './node-provider.js';
 
@@ -60,8 +57,17 @@ export interface NodeLeaseOptions {
   renewIntervalMs?: number;
 }
 
-/** Options of {@link NodeController}. */
+/**
+ * Options of {@link NodeController}: one object, as the seed's `NewNodeController(p, node,
+ * nodes, opts...)` with its functional options (`WithNodePingInterval`, …) folded in.
+ */
 export interface NodeControllerOptions {
+  /** The node's backend (the seed's `NodeProvider`), e.g. `new NaiveNodeProvider()`. Required. */
+  provider: NodeProvider;
+  /** The Node to register; `metadata.name` is required. Copied at construction. */
+  node: V1Node;
+  /** The Node client; client-node's `CoreV1Api` satisfies it. Required. */
+  nodes: NodesClient;
   /** Ms between pings; without a lease, also between status updates. `0`/absent: {@link DEFAULT_PING_INTERVAL_MS}. */
   pingIntervalMs?: number;
   /** Ms a ping may take before it counts as failed (`PingTimeout`). Absent: no limit. `0` is rejected. */
@@ -70,74 +76,12 @@ export interface NodeControllerOptions {
   statusUpdateIntervalMs?: number;
   /** Called when a status update fails. Absent: the error is logged and the next update tries again. */
   statusUpdateErrorHandler?: ErrorHandler;
-  /** Turns the node lease on. Absent: no lease, the status is updated every ping. */
+  /** Turns the node lease on (`WithNodeEnableLeaseV1`). Absent: no lease, the status is updated every ping. */
   lease?: NodeLeaseOptions;
   /** Default: the real clock. */
   clock?: Clock;
   /** Default: no logging. */
   logger?: Logger;
-}
-
-/**
- * A functional option (the seed's `NodeControllerOpt`), applied in order after the options
- * object; later ones win. Throws to reject the configuration.
- */
-export type NodeControllerOpt = (options: NodeControllerOptions) => void;
-
-/** Turns the v1 node lease on (`WithNodeEnableLeaseV1`); `leaseDurationSeconds` 0 means 40. */
-export function withNodeEnableLeaseV1(
-  client: LeasesClient,
-  leaseDurationSeconds: number,
-): NodeControllerOpt {
-  return withNodeEnableLeaseV1WithRenewInterval(client, leaseDurationSeconds, undefined);
-}
-
-/** Turns the v1 node lease on with an explicit renew interval in ms (`WithNodeEnableLeaseV1WithRenewInterval`). */
-export function withNodeEnableLeaseV1WithRenewInterval(
-  client: LeasesClient,
-  leaseDurationSeconds: number,
-  renewIntervalMs: number | undefined,
-): NodeControllerOpt {
-  if (client === undefined || client === null) {
-    throw new InvalidArgumentError('lease.client', 'a lease client is required');
-  }
-  return (options) => {
-    if (options.lease !== undefined) {
-      throw new NodeControllerError(
-        'ConflictingLeaseControllerConfiguration',
-        CONFLICTING_LEASE_CONFIGURATION_MESSAGE,
-      );
-    }
-    options.lease = { client, leaseDurationSeconds, renewIntervalMs };
-  };
-}
-
-/** Sets `pingIntervalMs` (`WithNodePingInterval`). */
-export function withNodePingInterval(ms: number): NodeControllerOpt {
-  return (options) => {
-    options.pingIntervalMs = ms;
-  };
-}
-
-/** Sets `pingTimeoutMs` (`WithNodePingTimeout`). */
-export function withNodePingTimeout(ms: number): NodeControllerOpt {
-  return (options) => {
-    options.pingTimeoutMs = ms;
-  };
-}
-
-/** Sets `statusUpdateIntervalMs` (`WithNodeStatusUpdateInterval`). */
-export function withNodeStatusUpdateInterval(ms: number): NodeControllerOpt {
-  return (options) => {
-    options.statusUpdateIntervalMs = ms;
-  };
-}
-
-/** Sets `statusUpdateErrorHandler` (`WithNodeStatusUpdateErrorHandler`). */
-export function withNodeStatusUpdateErrorHandler(handler: ErrorHandler): NodeControllerOpt {
-  return (options) => {
-    options.statusUpdateErrorHandler = handler;
-  };
 }
 
 /**
@@ -176,35 +120,12 @@ export class NodeController {
   #resolveDone!: () => void;
 
   /**
-   * @param provider the node's backend
-   * @param node the Node to register; its name is required
-   * @param nodes the Node client (client-node's `CoreV1Api`)
-   * @throws InvalidArgumentError naming the option at fault; NodeControllerError
-   *   `ConflictingLeaseControllerConfiguration` when the lease is configured twice
+   * @throws InvalidArgumentError naming the option at fault (`provider`, `node.metadata.name`,
+   *   `nodes`, `pingIntervalMs`, `lease.leaseDurationSeconds`, …)
    */
-  constructor(
-    provider: NodeProvider,
-    node: V1Node,
-    nodes: NodesClient,
-    options: NodeControllerOptions = {},
-    ...opts: NodeControllerOpt[]
-  ) {
-    if (
-      provider === null ||
-      typeof provider?.ping !== 'function' ||
-      typeof provider.notifyNodeStatus !== 'function'
-    ) {
-      throw new InvalidArgumentError('provider', 'must implement ping and notifyNodeStatus');
-    }
-    if (typeof node?.metadata?.name !== 'string' || node.metadata.name === '') {
-      throw new InvalidArgumentError('node.metadata.name', 'must not be empty');
-    }
-    if (nodes === null || typeof nodes !== 'object') {
-      throw new InvalidArgumentError('nodes', 'a Node client is required');
-    }
-    const o: NodeControllerOptions = { ...options };
-    for (const opt of opts) opt(o);
-
+  constructor(options: NodeControllerOptions) {
+    const o = checkOptions(options);
+    const { provider, node, nodes } = o;
     this.#provider = provider;
     this.#nodes = nodes;
     this.#node = structuredClone(node);
@@ -218,23 +139,7 @@ export class NodeController {
       'statusUpdateIntervalMs',
       DEFAULT_STATUS_UPDATE_INTERVAL_MS,
     );
-    if (o.pingTimeoutMs !== undefined) {
-      if (o.pingTimeoutMs === 0)
-        throw new InvalidArgumentError('pingTimeoutMs', 'Node ping timeout is 0');
-      if (!(o.pingTimeoutMs > 0) || !Number.isFinite(o.pingTimeoutMs)) {
-        throw new InvalidArgumentError(
-          'pingTimeoutMs',
-          `must be a number of ms > 0, got ${o.pingTimeoutMs}`,
-        );
-      }
-    }
     this.#pingTimeoutMs = o.pingTimeoutMs;
-    if (
-      o.statusUpdateErrorHandler !== undefined &&
-      typeof o.statusUpdateErrorHandler !== 'function'
-    ) {
-      throw new InvalidArgumentError('statusUpdateErrorHandler', 'must be a function');
-    }
     this.#errorHandler = o.statusUpdateErrorHandler;
     this.#lease = o.lease === undefined ? undefined : validateLease(o.lease);
     this.#clock = o.clock ?? realClock;
@@ -413,6 +318,51 @@ export async function updateNodeStatus(
       await sleep(clock, STATUS_PATCH_DELAY_MS * (1 + Math.random() * STATUS_PATCH_JITTER), signal);
     }
   }
+}
+
+/** Throws InvalidArgumentError for the first option at fault; returns the options. */
+function checkOptions(options: NodeControllerOptions): NodeControllerOptions {
+  if (options === null || typeof options !== 'object') {
+    throw new InvalidArgumentError('options', 'must be an object { provider, node, nodes, ... }');
+  }
+  const o = options as Partial<NodeControllerOptions> & Partial<NodeProvider>;
+  if (o.provider === undefined && typeof o.ping === 'function') {
+    throw new InvalidArgumentError(
+      'options',
+      'NodeController takes one options object { provider, node, nodes, ... }, not (provider, node, nodes, options)',
+    );
+  }
+  const { provider, node, nodes } = o;
+  if (
+    provider === null ||
+    typeof provider?.ping !== 'function' ||
+    typeof provider.notifyNodeStatus !== 'function'
+  ) {
+    throw new InvalidArgumentError('provider', 'must implement ping and notifyNodeStatus');
+  }
+  if (typeof node?.metadata?.name !== 'string' || node.metadata.name === '') {
+    throw new InvalidArgumentError('node.metadata.name', 'must not be empty');
+  }
+  if (nodes === null || typeof nodes !== 'object') {
+    throw new InvalidArgumentError('nodes', 'a Node client is required');
+  }
+  if (o.pingTimeoutMs !== undefined) {
+    if (o.pingTimeoutMs === 0)
+      throw new InvalidArgumentError('pingTimeoutMs', 'Node ping timeout is 0');
+    if (!(o.pingTimeoutMs > 0) || !Number.isFinite(o.pingTimeoutMs)) {
+      throw new InvalidArgumentError(
+        'pingTimeoutMs',
+        `must be a number of ms > 0, got ${o.pingTimeoutMs}`,
+      );
+    }
+  }
+  if (
+    o.statusUpdateErrorHandler !== undefined &&
+    typeof o.statusUpdateErrorHandler !== 'function'
+  ) {
+    throw new InvalidArgumentError('statusUpdateErrorHandler', 'must be a function');
+  }
+  return options;
 }
 
 function intervalOrDefault(value: number | undefined, field: string, fallback: number): number {

@@ -31,12 +31,15 @@ it('runs the README example: the node registers and a pod bound to it reaches Ru
     getPods: async () => [...pods.values()],
   };
 
-  const nodeController = new NodeController(
-    new NaiveNodeProvider(),
-    { metadata: { name: 'vk-demo' }, status: { conditions: [{ type: 'Ready', status: 'True' }] } },
-    core,
-    { lease: { client: kubeConfig.makeApiClient(CoordinationV1Api) } },
-  );
+  const nodeController = new NodeController({
+    provider: new NaiveNodeProvider(),
+    node: {
+      metadata: { name: 'vk-demo' },
+      status: { conditions: [{ type: 'Ready', status: 'True' }] },
+    },
+    nodes: core,
+    lease: { client: kubeConfig.makeApiClient(CoordinationV1Api) },
+  });
   const factory = new SharedInformerFactory(kubeConfig);
   const podController = new PodController({
     podClient: core,

@@ -20,23 +20,24 @@ export async function startAgent(
   nodeName: string,
   provider: PodLifecycleHandler,
   options: {
-    node?: NodeControllerOptions;
+    node?: Partial<NodeControllerOptions>;
     pods?: Partial<PodControllerConfig>;
     workers?: number;
   } = {},
 ): Promise<Agent> {
   const core = kubeConfig.makeApiClient(CoreV1Api);
-  const node = new NodeController(
-    new NaiveNodeProvider(),
-    {
+  const node = new NodeController({
+    provider: new NaiveNodeProvider(),
+    node: {
       apiVersion: 'v1',
       kind: 'Node',
       metadata: { name: nodeName, labels: { type: 'virtual-kubelet' } },
       status: { conditions: [{ type: 'Ready', status: 'True', reason: 'KubeletReady' }] },
     },
-    core,
-    { lease: { client: kubeConfig.makeApiClient(CoordinationV1Api) }, ...options.node },
-  );
+    nodes: core,
+    lease: { client: kubeConfig.makeApiClient(CoordinationV1Api) },
+    ...options.node,
+  });
   const factory = new SharedInformerFactory(kubeConfig);
   const recorder = new EventRecorder({ component: `${nodeName}/pod-controller`, kubeConfig });
   const pods = new PodController({
