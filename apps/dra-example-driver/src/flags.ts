@@ -3,6 +3,9 @@
 import { type FlagTable, flagUsage, InvalidArgumentError, parseFlagTable } from '@ctrlkit/runtime';
 import { DEFAULT_NUM_DEVICES } from './devices.js';
 
+/** Log levels of pino that `--log-level` accepts. */
+const LOG_LEVELS = ['trace', 'debug', 'info', 'warn', 'error', 'fatal'] as const;
+
 /** The parsed flags. */
 export interface Flags {
   kubeconfig: string;
@@ -11,7 +14,7 @@ export interface Flags {
   partitions: number;
   metricsBindAddress: string;
   healthProbeBindAddress: string;
-  logLevel: string;
+  logLevel: (typeof LOG_LEVELS)[number];
   help: boolean;
 }
 
@@ -19,20 +22,20 @@ const FLAGS = {
   kubeconfig: {
     type: 'string',
     default: '',
-    help: 'kubeconfig file; empty: KUBECONFIG, in-cluster, then ~/.kube/config',
+    help: 'kubeconfig file; when unset: $KUBECONFIG, in-cluster, then ~/.kube/config',
   },
   'node-name': {
     type: 'string',
     env: 'NODE_NAME',
     default: '',
-    help: 'the node whose GPUs are published (required; env NODE_NAME)',
+    help: 'the node whose GPUs are published (required)',
   },
   'num-devices': {
     type: 'integer',
     env: 'NUM_DEVICES',
     default: DEFAULT_NUM_DEVICES,
     min: 0,
-    help: 'simulated GPUs on the node (env NUM_DEVICES)',
+    help: 'simulated GPUs on the node',
   },
   partitions: {
     type: 'integer',
@@ -54,6 +57,7 @@ const FLAGS = {
   'log-level': {
     type: 'string',
     default: 'info',
+    choices: LOG_LEVELS,
     help: 'trace, debug, info, warn, error or fatal (JSON lines on stdout)',
   },
   help: { type: 'boolean', default: false, help: 'print this help and exit' },
@@ -67,13 +71,8 @@ export function usage(): string {
       '',
       'Publishes simulated GPUs of one node as DRA ResourceSlices (driver gpu.example.com).',
     ],
-    column: 32,
-    placeholder: '',
-    quoteDefaults: true,
   });
 }
-
-const logLevels = new Set(['trace', 'debug', 'info', 'warn', 'error', 'fatal']);
 
 /**
  * Parses `argv` (without node and script), falling back to `env` and the defaults; throws
@@ -94,8 +93,6 @@ export function parseFlags(argv: readonly string[], env: NodeJS.ProcessEnv = pro
   if (flags.help) return flags;
   if (flags.nodeName === '')
     throw new InvalidArgumentError('--node-name', 'is required (or set NODE_NAME)');
-  if (!logLevels.has(flags.logLevel))
-    throw new InvalidArgumentError('--log-level', `must be one of ${[...logLevels].join(', ')}`);
   if (flags.numDevices > 128)
     throw new InvalidArgumentError('--num-devices', 'at most 128 GPUs fit one ResourceSlice');
   if (flags.partitions > 0 && flags.numDevices * (flags.partitions + 1) > 64) {

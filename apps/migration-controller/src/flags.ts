@@ -63,7 +63,7 @@ export const FLAGS = {
     default: MAX_VM_INFLIGHT,
     min: 1,
     env: 'MAX_VM_INFLIGHT',
-    help: 'VMs migrated at once per source provider (Forklift MAX_VM_INFLIGHT; env MAX_VM_INFLIGHT)',
+    help: 'VMs migrated at once per source provider, as in Forklift',
   },
   'metrics-bind-address': {
     type: 'string',
@@ -85,12 +85,14 @@ export const FLAGS = {
   destination: {
     type: 'string',
     default: 'kubevirt',
+    choices: DESTINATIONS,
     help: "where VMs go: 'kubevirt' (DataVolumes, conversion pods, VirtualMachines; needs KubeVirt and CDI) or 'configmap' (a ConfigMap per disk and VM, to try plans without KubeVirt)",
   },
   'log-level': {
     type: 'string',
     default: 'info',
-    help: `${LOG_LEVELS.join(', ')} (JSON lines on stdout)`,
+    choices: LOG_LEVELS,
+    help: 'trace, debug, info, warn, error or fatal (JSON lines on stdout)',
   },
   help: { type: 'boolean', default: false, help: 'print this help and exit' },
 } satisfies FlagTable;
@@ -104,8 +106,6 @@ export function usage(): string {
       "Runs Forklift's Plan, Migration, Provider, NetworkMap, StorageMap and Hook controllers",
       '(group forklift.ctrlkit.dev) on one manager.',
     ],
-    column: 56,
-    quoteDefaults: true,
   });
 }
 
@@ -115,13 +115,6 @@ export function usage(): string {
  */
 export function parseFlags(argv: readonly string[], env: NodeJS.ProcessEnv = process.env): Flags {
   const values = parseFlagTable(FLAGS, argv, env);
-  const logLevel = values['log-level'] as Flags['logLevel'];
-  if (!LOG_LEVELS.includes(logLevel)) {
-    throw new InvalidArgumentError(
-      '--log-level',
-      `unknown level "${logLevel}" (known: ${LOG_LEVELS.join(', ')})`,
-    );
-  }
   const leaderElectionId = values['leader-election-id'];
   if (!/^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$/.test(leaderElectionId)) {
     throw new InvalidArgumentError(
@@ -136,13 +129,6 @@ export function parseFlags(argv: readonly string[], env: NodeJS.ProcessEnv = pro
       `must be an absolute path, got ${JSON.stringify(ovaCatalogPath)}`,
     );
   }
-  const destination = values.destination as Flags['destination'];
-  if (!DESTINATIONS.includes(destination)) {
-    throw new InvalidArgumentError(
-      '--destination',
-      `unknown destination "${destination}" (known: ${DESTINATIONS.join(', ')})`,
-    );
-  }
   return {
     kubeconfig: values.kubeconfig,
     leaderElect: values['leader-elect'],
@@ -152,8 +138,8 @@ export function parseFlags(argv: readonly string[], env: NodeJS.ProcessEnv = pro
     metricsBindAddress: values['metrics-bind-address'],
     healthProbeBindAddress: values['health-probe-bind-address'],
     ovaCatalogPath,
-    destination,
-    logLevel,
+    destination: values.destination,
+    logLevel: values['log-level'],
     help: values.help,
   };
 }

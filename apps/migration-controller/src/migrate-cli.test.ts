@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseMigrateArgs, runMigrate } from './migrate-cli.js';
+import { migrateUsage, parseMigrateArgs, runMigrate } from './migrate-cli.js';
 
 describe('ctrlkit-migrate arguments', () => {
   it('status PLAN with -n/--namespace and --kubeconfig', () => {
@@ -14,6 +14,25 @@ describe('ctrlkit-migrate arguments', () => {
       namespace: 'x',
     });
     expect(parseMigrateArgs(['--help'])).toEqual({ command: 'help' });
+  });
+
+  it('--help comes out of a flag table, in the layout of the other apps', () => {
+    expect(
+      migrateUsage(),
+    ).toBe(`Usage: ctrlkit-migrate status PLAN [-n NAMESPACE] [--kubeconfig PATH]
+
+Prints a migration plan's progress: its conditions, and every VM's pipeline steps
+(phase, step, progress, started, completed, error).
+
+Flags:
+  -n, --namespace string
+        namespace of the plan; when unset: the kubeconfig context's, else "default"
+  --kubeconfig string
+        kubeconfig file; when unset: $KUBECONFIG, in-cluster, then ~/.kube/config
+  -h, --help
+        print this help and exit
+`);
+    expect(parseMigrateArgs(['-h'])).toEqual({ command: 'help' });
   });
 
   it('a missing plan, an unknown command or extra arguments is a usage error (exit 2)', async () => {

@@ -1,9 +1,13 @@
 //! The command line of ctrlkit-migrate: `status PLAN [-n NAMESPACE] [--kubeconfig PATH]`.
 
-import { parseArgs } from 'node:util';
 import { InvalidArgumentError } from '@ctrlkit/core';
 import { GROUP, PLURALS, type Plan, VERSION } from '@ctrlkit/plan-migration';
-import { loadKubeConfig } from '@ctrlkit/runtime';
+import {
+  type FlagTable,
+  flagUsage,
+  loadKubeConfig,
+  parseFlagTableWithArgs,
+} from '@ctrlkit/runtime';
 import { ApiException, CustomObjectsApi } from '@kubernetes/client-node';
 import { renderPlanStatus } from './status-table.js';
 
@@ -17,41 +21,37 @@ export type MigrateCommand =
       kubeconfig: string | undefined;
     };
 
+/** Every flag of `ctrlkit-migrate`. */
+const MIGRATE_FLAGS = {
+  namespace: {
+    type: 'string',
+    short: 'n',
+    help: 'namespace of the plan; when unset: the kubeconfig context\'s, else "default"',
+  },
+  kubeconfig: {
+    type: 'string',
+    help: 'kubeconfig file; when unset: $KUBECONFIG, in-cluster, then ~/.kube/config',
+  },
+  help: { type: 'boolean', short: 'h', help: 'print this help and exit' },
+} satisfies FlagTable;
+
 /** The text of `ctrlkit-migrate --help`. */
 export function migrateUsage(): string {
-  return [
-    'Usage: ctrlkit-migrate status PLAN [-n NAMESPACE] [--kubeconfig PATH]',
-    '',
-    "Prints a migration plan's progress: its conditions, and every VM's pipeline steps",
-    '(phase, step, progress, started, completed, error).',
-    '',
-    'Flags:',
-    '  -n, --namespace <value>   namespace of the plan (default: the kubeconfig context\'s, else "default")',
-    '  --kubeconfig <value>      kubeconfig file (default: $KUBECONFIG, in-cluster, then ~/.kube/config)',
-    '  -h, --help                print this help and exit (default false)',
-    '',
-  ].join('\n');
+  return flagUsage(MIGRATE_FLAGS, {
+    header: [
+      'Usage: ctrlkit-migrate status PLAN [-n NAMESPACE] [--kubeconfig PATH]',
+      '',
+      "Prints a migration plan's progress: its conditions, and every VM's pipeline steps",
+      '(phase, step, progress, started, completed, error).',
+    ],
+  });
 }
 
 /** Parses `argv` (without node and script); throws InvalidArgumentError naming what is wrong. */
 export function parseMigrateArgs(argv: readonly string[]): MigrateCommand {
-  let parsed: ReturnType<typeof parseArgs>;
-  try {
-    parsed = parseArgs({
-      args: [...argv],
-      options: {
-        namespace: { type: 'string', short: 'n' },
-        kubeconfig: { type: 'string' },
-        help: { type: 'boolean', short: 'h' },
-      },
-      allowPositionals: true,
-      strict: true,
-    });
-  } catch (error) {
-    throw new InvalidArgumentError('flags', (error as Error).message);
-  }
-  if (parsed.values.help === true) return { command: 'help' };
-  const [command, plan, ...extra] = parsed.positionals;
+  const parsed = parseFlagTableWithArgs(MIGRATE_FLAGS, argv);
+  if (parsed.flags.help) return { command: 'help' };
+  const [command, plan, ...extra] = parsed.args;
   if (command !== 'status')
     throw new InvalidArgumentError(
       'command',
@@ -63,8 +63,8 @@ export function parseMigrateArgs(argv: readonly string[]): MigrateCommand {
   return {
     command,
     plan,
-    namespace: parsed.values.namespace as string | undefined,
-    kubeconfig: parsed.values.kubeconfig as string | undefined,
+    namespace: parsed.flags.namespace,
+    kubeconfig: parsed.flags.kubeconfig,
   };
 }
 

@@ -9,11 +9,17 @@ import {
 } from '@ctrlkit/node-controller';
 import { type FlagTable, flagUsage, parseFlagTable } from '@ctrlkit/runtime';
 
+/** The providers `--provider` accepts. */
+export const PROVIDERS = ['mock', 'process'] as const;
+
+/** Log levels of pino that `--log-level` accepts. */
+export const LOG_LEVELS = ['trace', 'debug', 'info', 'warn', 'error', 'fatal'] as const;
+
 /** The parsed flags. */
 export interface Flags {
   kubeconfig: string | undefined;
   nodename: string;
-  provider: 'mock' | 'process';
+  provider: (typeof PROVIDERS)[number];
   podSyncWorkers: number;
   enableNodeLease: boolean;
   nodeLeaseDurationSeconds: number;
@@ -29,7 +35,7 @@ export interface Flags {
   mockCreateFailureRate: number;
   kubeApiQps: number;
   kubeApiBurst: number;
-  logLevel: 'trace' | 'debug' | 'info' | 'warn' | 'error' | 'fatal';
+  logLevel: (typeof LOG_LEVELS)[number];
   help: boolean;
 }
 
@@ -38,12 +44,13 @@ export const FLAGS = {
   kubeconfig: {
     type: 'string',
     default: undefined,
-    help: 'kubeconfig file; default: $KUBECONFIG, in-cluster, then ~/.kube/config',
+    help: 'kubeconfig file; when unset: $KUBECONFIG, in-cluster, then ~/.kube/config',
   },
   nodename: { type: 'string', default: 'virtual-kubelet', help: 'name of the virtual Node' },
   provider: {
     type: 'string',
     default: 'mock',
+    choices: PROVIDERS,
     help: 'provider that runs the pods: mock, or process (each container a local child process)',
   },
   'pod-sync-workers': { type: 'integer', default: 10, min: 1, help: 'workers per pod queue' },
@@ -83,7 +90,7 @@ export const FLAGS = {
   'internal-ip': {
     type: 'string',
     default: undefined,
-    help: "the node's InternalIP; default: the first non-loopback IPv4 address, $VKUBELET_POD_IP",
+    help: "the node's InternalIP; when unset: $VKUBELET_POD_IP, then the first non-loopback IPv4 address",
   },
   'listen-port': {
     type: 'integer',
@@ -94,7 +101,7 @@ export const FLAGS = {
   'tls-cert-file': {
     type: 'string',
     default: undefined,
-    help: 'serving certificate (PEM) of the kubelet API; default: a self-signed one',
+    help: 'serving certificate (PEM) of the kubelet API; when unset: a self-signed one',
   },
   'tls-key-file': {
     type: 'string',
@@ -102,18 +109,22 @@ export const FLAGS = {
     help: 'private key (PEM) of --tls-cert-file',
   },
   'mock-start-latency': {
-    type: 'string',
-    default: '0',
+    type: 'number',
+    default: 0,
+    min: 0,
     help: 'mock provider: ms before a created pod runs',
   },
   'mock-create-failure-rate': {
-    type: 'string',
-    default: '0',
+    type: 'number',
+    default: 0,
+    min: 0,
+    max: 1,
     help: 'mock provider: fraction (0..1) of pod creations that fail',
   },
   'kube-api-qps': {
-    type: 'string',
-    default: '50',
+    type: 'number',
+    default: 50,
+    min: 1,
     help: 'client-side requests per second to the apiserver',
   },
   'kube-api-burst': {
@@ -125,6 +136,7 @@ export const FLAGS = {
   'log-level': {
     type: 'string',
     default: 'info',
+    choices: LOG_LEVELS,
     help: 'trace, debug, info, warn, error or fatal (JSON lines on stdout)',
   },
   help: { type: 'boolean', default: false, help: 'print this help and exit' },
@@ -138,32 +150,12 @@ export function usage(): string {
       '',
       'A virtual Kubernetes node whose pods run on a provider.',
     ],
-    column: 44,
   });
 }
 
 /** Parses `argv` (without node and script); throws InvalidArgumentError naming a bad flag. */
 export function parseFlags(argv: string[]): Flags {
   const values = parseFlagTable(FLAGS, argv);
-  const num = (name: keyof typeof FLAGS, min: number, max = Infinity): number => {
-    const n = Number(values[name]);
-    if (!(n >= min && n <= max))
-      throw new InvalidArgumentError(
-        `--${name}`,
-        `must be a number in [${min}, ${max}], got ${values[name]}`,
-      );
-    return n;
-  };
-  const provider = values.provider;
-  if (provider !== 'mock' && provider !== 'process')
-    throw new InvalidArgumentError(
-      '--provider',
-      `unknown provider "${provider}" (known: mock, process)`,
-    );
-  const logLevel = values['log-level'];
-  if (!['trace', 'debug', 'info', 'warn', 'error', 'fatal'].includes(logLevel)) {
-    throw new InvalidArgumentError('--log-level', `unknown level "${logLevel}"`);
-  }
   const nodename = values.nodename;
   if (!/^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$/.test(nodename)) {
     throw new InvalidArgumentError(
@@ -180,7 +172,7 @@ export function parseFlags(argv: string[]): Flags {
   return {
     kubeconfig: values.kubeconfig,
     nodename,
-    provider,
+    provider: values.provider,
     podSyncWorkers: values['pod-sync-workers'],
     enableNodeLease: values['enable-node-lease'],
     nodeLeaseDurationSeconds: values['node-lease-duration-seconds'],
@@ -192,11 +184,11 @@ export function parseFlags(argv: string[]): Flags {
     listenPort: values['listen-port'],
     tlsCertFile: values['tls-cert-file'],
     tlsKeyFile: values['tls-key-file'],
-    mockStartLatencyMs: num('mock-start-latency', 0),
-    mockCreateFailureRate: num('mock-create-failure-rate', 0, 1),
-    kubeApiQps: num('kube-api-qps', 1),
+    mockStartLatencyMs: values['mock-start-latency'],
+    mockCreateFailureRate: values['mock-create-failure-rate'],
+    kubeApiQps: values['kube-api-qps'],
     kubeApiBurst: values['kube-api-burst'],
-    logLevel: logLevel as Flags['logLevel'],
+    logLevel: values['log-level'],
     help: values.help,
   };
 }

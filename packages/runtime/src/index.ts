@@ -20,6 +20,7 @@ export {
   type FlagValueTypes,
   flagUsage,
   parseFlagTable,
+  parseFlagTableWithArgs,
   type UsageOptions,
 } from './cli/flags.js';
 export { type MainIo, type MainProgram, runMain } from './cli/main.js';

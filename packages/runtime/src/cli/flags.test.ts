@@ -1,6 +1,6 @@
 import { InvalidArgumentError } from '@ctrlkit/core';
 import { describe, expect, it } from 'vitest';
-import { type FlagTable, flagUsage, parseFlagTable } from './flags.js';
+import { type FlagTable, flagUsage, parseFlagTable, parseFlagTableWithArgs } from './flags.js';
 
 const table = {
   kubeconfig: { type: 'string', help: 'kubeconfig file' },
@@ -120,38 +120,117 @@ describe('parseFlagTable', () => {
     expect(failure(['--workers']).message).toContain('--workers');
     expect(failure(['--help=yes']).field).toBe('flags');
   });
+
+  it("words parseArgs' complaints as the other flag errors", () => {
+    expect(failure(['--bogus']).message).toBe("invalid flags: unknown flag '--bogus'");
+    expect(failure(['stray']).message).toBe("invalid flags: unexpected argument 'stray'");
+    expect(failure(['--help=yes']).message).toBe("invalid flags: flag '--help' takes no value");
+    expect(failure(['--workers']).message).toBe(
+      "invalid flags: flag '--workers' needs a value (--name=-x for a value that starts with a dash)",
+    );
+  });
+});
+
+describe('parseFlagTable: numbers, ranges, choices and short flags', () => {
+  const more = {
+    rate: { type: 'number', default: 0, min: 0, max: 1, help: 'a fraction' },
+    qps: { type: 'number', default: 50, min: 1, help: 'requests per second' },
+    level: { type: 'string', default: 'info', choices: ['info', 'debug'] as const, help: 'level' },
+    count: { type: 'integer', default: 8, min: 0, max: 128, help: 'how many' },
+    namespace: { type: 'string', short: 'n', help: 'namespace' },
+  } satisfies FlagTable;
+  const fail = (argv: string[]): InvalidArgumentError => {
+    try {
+      parseFlagTable(more, argv, {});
+    } catch (error) {
+      if (InvalidArgumentError.isInstance(error)) return error;
+      throw error;
+    }
+    throw new Error(`parsed ${argv.join(' ')}`);
+  };
+
+  it('parses numbers and short flags, typing a flag with choices as their union', () => {
+    const values = parseFlagTable(more, ['--rate=0.25', '--qps', '2.5', '-n', 'ns'], {});
+    expect(values).toEqual({ rate: 0.25, qps: 2.5, level: 'info', count: 8, namespace: 'ns' });
+    const level: 'info' | 'debug' = values.level;
+    expect(level).toBe('info');
+    expect(parseFlagTable(more, ['--level=debug', '--count=128'], {})).toMatchObject({
+      level: 'debug',
+      count: 128,
+    });
+  });
+
+  it('rejects a value out of range, not a number, or not a choice, naming the flag', () => {
+    expect(fail(['--rate=2']).message).toBe(
+      'invalid --rate: must be a number >= 0 and <= 1, got "2"',
+    );
+    expect(fail(['--qps=x']).message).toBe('invalid --qps: must be a number >= 1, got "x"');
+    expect(fail(['--qps=Infinity']).field).toBe('--qps');
+    expect(fail(['--count=129']).message).toBe(
+      'invalid --count: must be an integer >= 0 and <= 128, got "129"',
+    );
+    expect(fail(['--level=loud']).message).toBe(
+      'invalid --level: must be one of info, debug, got "loud"',
+    );
+  });
+
+  it('parseFlagTableWithArgs returns the positional arguments, flags between them', () => {
+    expect(parseFlagTableWithArgs(more, ['status', '-n', 'ns', 'plan-1'], {})).toEqual({
+      flags: { rate: 0, qps: 50, level: 'info', count: 8, namespace: 'ns' },
+      args: ['status', 'plan-1'],
+    });
+  });
 });
 
 describe('flagUsage', () => {
-  it('lists every flag, its alias and default after the header, aligned at the column', () => {
+  it("lays out every flag as Go's flag.PrintDefaults: spellings and type, then help, env and a non-zero default", () => {
     expect(
-      flagUsage(table, { header: ['Usage: prog [flags]', '', 'Does things.'], column: 40 }),
+      flagUsage(table, { header: ['Usage: prog [flags]', '', 'Does things.'] }),
     ).toBe(`Usage: prog [flags]
 
 Does things.
 
 Flags:
-  --kubeconfig <value>                  kubeconfig file (default (none))
-  --node-name <value>                   the node (default )
-  --workers <value>                     workers (default 10)
-  --offset <value>                      any integer (default (none))
-  --metrics-bind-address, --metrics-addr <value> address of /metrics (default :8080)
-  --lease                               renew a lease (default true)
-  --verbose                             say more (default false)
-  --help                                print this help and exit (default false)
+  --kubeconfig string
+        kubeconfig file
+  --node-name string
+        the node (env NODE_NAME)
+  --workers int
+        workers (env WORKERS) (default 10)
+  --offset int
+        any integer
+  --metrics-bind-address, --metrics-addr string
+        address of /metrics (default ":8080")
+  --lease
+        renew a lease (default true)
+  --verbose
+        say more (env VERBOSE)
+  --help
+        print this help and exit
 `);
   });
 
-  it('quotes value defaults and leaves out the placeholder when asked', () => {
-    const text = flagUsage(table, {
-      header: ['Usage: prog'],
-      column: 24,
-      placeholder: '',
-      quoteDefaults: true,
-    });
-    expect(text).toContain('\n  --node-name           the node (default "")\n');
-    expect(text).toContain('\n  --workers             workers (default "10")\n');
-    expect(text).toContain('\n  --kubeconfig          kubeconfig file (default (none))\n');
-    expect(text).toContain('\n  --lease               renew a lease (default true)\n');
+  it('shows short spellings first, float for a number, and leaves out zero defaults', () => {
+    const text = flagUsage(
+      {
+        namespace: { type: 'string', short: 'n', default: '', help: 'namespace' },
+        rate: { type: 'number', default: 0.5, help: 'a fraction' },
+        zero: { type: 'number', default: 0, help: 'zero' },
+        off: { type: 'boolean', default: false, help: 'off' },
+      },
+      { header: ['Usage: prog'] },
+    );
+    expect(text).toBe(`Usage: prog
+
+Flags:
+  -n, --namespace string
+        namespace
+  --rate float
+        a fraction (default 0.5)
+  --zero float
+        zero
+  --off
+        off
+`);
   });
 });
