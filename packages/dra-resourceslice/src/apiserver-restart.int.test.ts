@@ -37,8 +37,8 @@ it('converges after the apiserver restarted during a sync', async () => {
     queue,
     // A create whose answer was lost in the restart may leave a second slice for a pool;
     // the informer event of it brings a sync after 1 s, which deletes the redundant one.
-    syncDelay: 1_000,
-    mutationCacheTTL: 1_000,
+    syncDelayMs: 1_000,
+    mutationCacheTTLMs: 1_000,
     errorHandler: (error, message) => errors.push(`${message}: ${error.message}`),
   });
   try {

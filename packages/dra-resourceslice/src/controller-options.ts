@@ -1,6 +1,6 @@
 //! The ResourceSlice controller's options, their defaults and their validation.
 
-import { type Clock, InvalidArgumentError, type Logger } from '@ctrlkit/core';
+import { type Clock, InvalidArgumentError, type Logger, rejectRenamedOptions } from '@ctrlkit/core';
 import type { TypedRateLimitingInterface } from '@ctrlkit/workqueue';
 import type { KubeConfig } from '@kubernetes/client-node';
 import type { QUEUE_NAME, startController } from './controller.js';
@@ -41,10 +41,10 @@ export interface Options {
   resources?: DriverResources;
   /** The work queue of pool names. Default: a rate-limited queue named {@link QUEUE_NAME}. */
   queue?: TypedRateLimitingInterface<string>;
-  /** TTL of the mutation cache, in ms; 0 allowed. Default {@link DEFAULT_MUTATION_CACHE_TTL_MS}. */
-  mutationCacheTTL?: number;
-  /** Delay from an informer event to the pool's sync, in ms; 0 allowed. Default {@link DEFAULT_SYNC_DELAY_MS}. */
-  syncDelay?: number;
+  /** TTL of the mutation cache, in ms (was `mutationCacheTTL`); 0 allowed. Default {@link DEFAULT_MUTATION_CACHE_TTL_MS}. */
+  mutationCacheTTLMs?: number;
+  /** Delay from an informer event to the pool's sync, in ms (was `syncDelay`); 0 allowed. Default {@link DEFAULT_SYNC_DELAY_MS}. */
+  syncDelayMs?: number;
   /**
    * Called for every problem; the controller retries API errors after it returns. A
    * {@link DroppedFieldsError} means the apiserver dropped fields of disabled features.
@@ -65,8 +65,8 @@ const optionKeys = new Set([
   'owner',
   'resources',
   'queue',
-  'mutationCacheTTL',
-  'syncDelay',
+  'mutationCacheTTLMs',
+  'syncDelayMs',
   'errorHandler',
   'signal',
   'clock',
@@ -81,7 +81,7 @@ export function isNodeOwner(owner: Owner | undefined): owner is Owner {
 /** The duration option `field` in ms, validated, or `fallback`. */
 export function duration(
   options: Options,
-  field: 'mutationCacheTTL' | 'syncDelay',
+  field: 'mutationCacheTTLMs' | 'syncDelayMs',
   fallback: number,
 ): number {
   const value = options[field];
@@ -100,6 +100,10 @@ export function checkOptions(options: Options): void {
   if (options === null || typeof options !== 'object') {
     throw new InvalidArgumentError('options', 'must be an object');
   }
+  rejectRenamedOptions(options, {
+    mutationCacheTTL: 'mutationCacheTTLMs',
+    syncDelay: 'syncDelayMs',
+  });
   for (const key of Object.keys(options)) {
     if (!optionKeys.has(key)) throw new InvalidArgumentError(key, 'unknown option');
   }

@@ -183,7 +183,7 @@ describe('upstream scenarios (TestControllerSyncPool) against kube-apiserver', (
 
   it('remove-pool', async () => {
     await runScenario(kubeConfig, {
-      syncDelay: 0,
+      syncDelayMs: 0,
       initial: () => [{ name: 's1', spec: { devices: [device('device')] } }],
       resources: () => ({ pools: {} }),
       stats: { numDeletes: 1 },

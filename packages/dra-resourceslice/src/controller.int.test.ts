@@ -52,8 +52,8 @@ async function start(
   resources: DriverResources,
   extra: {
     clock?: FakeClock | typeof realClock;
-    syncDelay?: number;
-    mutationCacheTTL?: number;
+    syncDelayMs?: number;
+    mutationCacheTTLMs?: number;
     fault?: Parameters<typeof countingClient>[1];
   } = {},
 ) {
@@ -68,8 +68,8 @@ async function start(
     resources,
     queue,
     clock,
-    syncDelay: extra.syncDelay,
-    mutationCacheTTL: extra.mutationCacheTTL,
+    syncDelayMs: extra.syncDelayMs,
+    mutationCacheTTLMs: extra.mutationCacheTTLMs,
     errorHandler: (error, message) => errors.push(`${message}: ${error.message}`),
   });
   running.push(controller);
@@ -133,7 +133,7 @@ describe('ResourceSlice controller against kube-apiserver', () => {
       { pools: { 'node-a': { slices: [{ devices: gpus(2) }] } } },
       {
         clock: realClock,
-        syncDelay: 600_000,
+        syncDelayMs: 600_000,
         fault: async (call) => {
           if (call !== 'update' || conflicted) return;
           // Someone else changes the slice just before the controller's PUT, which still
@@ -164,26 +164,26 @@ describe('ResourceSlice controller against kube-apiserver', () => {
 
   it('a slice deleted behind the controller is recreated within the sync delay', async () => {
     const driver = nextDriver();
-    const syncDelay = 1_000;
-    const mutationCacheTTL = 200;
+    const syncDelayMs = 1_000;
+    const mutationCacheTTLMs = 200;
     const { controller } = await start(
       driver,
       { pools: { 'node-a': { slices: [{ devices: gpus(2) }] } } },
       {
         clock: realClock,
-        syncDelay,
-        mutationCacheTTL,
+        syncDelayMs,
+        mutationCacheTTLMs,
       },
     );
     await eventually(() => controller.getStats().numCreates === 1);
     const [slice] = await listSlices(driver);
     // Past the mutation cache TTL of the create, as upstream assumes for a quick recreate.
-    await new Promise((resolve) => setTimeout(resolve, mutationCacheTTL + 50));
+    await new Promise((resolve) => setTimeout(resolve, mutationCacheTTLMs + 50));
     const deletedAt = Date.now();
     await resourceApi.deleteResourceSlice({ name: slice?.metadata?.name ?? '' });
     await eventually(() => controller.getStats().numCreates === 2, 10_000);
     const took = Date.now() - deletedAt;
-    expect(took).toBeLessThan(syncDelay + 2_000);
+    expect(took).toBeLessThan(syncDelayMs + 2_000);
     const slices = await listSlices(driver);
     expect(slices).toHaveLength(1);
     expect(slices[0]?.metadata?.name).not.toBe(slice?.metadata?.name);

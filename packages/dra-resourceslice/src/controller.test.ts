@@ -35,15 +35,24 @@ describe('startController options', () => {
 
   it('rejects negative durations, bad owners, unknown options', async () => {
     const base = { kubeClient: kubeConfig, driverName: 'gpu.example.com' };
-    expect((await rejection({ ...base, syncDelay: -1 })).field).toBe('syncDelay');
-    expect((await rejection({ ...base, mutationCacheTTL: Number.NaN })).field).toBe(
-      'mutationCacheTTL',
+    expect((await rejection({ ...base, syncDelayMs: -1 })).field).toBe('syncDelayMs');
+    expect((await rejection({ ...base, mutationCacheTTLMs: Number.NaN })).field).toBe(
+      'mutationCacheTTLMs',
     );
     expect(
       (await rejection({ ...base, owner: { apiVersion: 'v1', kind: 'Node', name: '' } })).field,
     ).toBe('owner.name');
     expect((await rejection({ ...base, extra: 1 } as Partial<Options>)).field).toBe('extra');
     expect((await rejection({ ...base, queue: {} as Options['queue'] })).field).toBe('queue');
+  });
+
+  it('rejects the old option names, naming the new ones', async () => {
+    const base = { kubeClient: kubeConfig, driverName: 'gpu.example.com' };
+    const old = (extra: object) => rejection({ ...base, ...extra } as Partial<Options>);
+    expect((await old({ syncDelay: 0 })).message).toBe('invalid syncDelay: renamed to syncDelayMs');
+    expect((await old({ mutationCacheTTL: 1_000 })).message).toBe(
+      'invalid mutationCacheTTL: renamed to mutationCacheTTLMs',
+    );
   });
 
   it('rejects with the abort reason when stopped before the informer synced', async () => {

@@ -59,8 +59,8 @@ export class Controller {
   readonly #owner: Owner | undefined;
   readonly #client: KubeClient;
   readonly #queue: TypedRateLimitingInterface<string>;
-  readonly #mutationCacheTTL: number;
-  readonly #syncDelay: number;
+  readonly #mutationCacheTTLMs: number;
+  readonly #syncDelayMs: number;
   readonly #errorHandler: ErrorHandler;
   readonly #clock: Clock;
   readonly #logger: Logger;
@@ -82,8 +82,12 @@ export class Controller {
       : newKubeClient(options.kubeClient);
     this.#clock = options.clock ?? realClock;
     this.#logger = options.logger ?? noopLogger;
-    this.#mutationCacheTTL = duration(options, 'mutationCacheTTL', DEFAULT_MUTATION_CACHE_TTL_MS);
-    this.#syncDelay = duration(options, 'syncDelay', DEFAULT_SYNC_DELAY_MS);
+    this.#mutationCacheTTLMs = duration(
+      options,
+      'mutationCacheTTLMs',
+      DEFAULT_MUTATION_CACHE_TTL_MS,
+    );
+    this.#syncDelayMs = duration(options, 'syncDelayMs', DEFAULT_SYNC_DELAY_MS);
     this.#queue =
       options.queue ??
       newTypedRateLimitingQueue<string>(defaultControllerRateLimiter({ clock: this.#clock }), {
@@ -116,26 +120,26 @@ export class Controller {
         this.#informer.indexer,
         POOL_NAME_INDEX,
         indexFunc,
-        this.#mutationCacheTTL,
+        this.#mutationCacheTTLMs,
         this.#clock,
       ),
       stats: this.#stats,
       resources: () => this.#resources,
       errorHandler: this.#errorHandler,
       clock: this.#clock,
-      mutationCacheTTL: this.#mutationCacheTTL,
+      mutationCacheTTLMs: this.#mutationCacheTTLMs,
     });
     this.#informer.addEventHandler({
-      onAdd: (slice) => this.#queue.addAfter(poolNameOf(slice), this.#syncDelay),
+      onAdd: (slice) => this.#queue.addAfter(poolNameOf(slice), this.#syncDelayMs),
       onUpdate: (oldSlice, newSlice) => {
-        this.#queue.addAfter(poolNameOf(oldSlice), this.#syncDelay);
+        this.#queue.addAfter(poolNameOf(oldSlice), this.#syncDelayMs);
         if (poolNameOf(oldSlice) !== poolNameOf(newSlice)) {
-          this.#queue.addAfter(poolNameOf(newSlice), this.#syncDelay);
+          this.#queue.addAfter(poolNameOf(newSlice), this.#syncDelayMs);
         }
       },
       onDelete: (obj) => {
         const slice = DeletedFinalStateUnknown.isInstance<V1ResourceSlice>(obj) ? obj.obj : obj;
-        this.#queue.addAfter(poolNameOf(slice), this.#syncDelay);
+        this.#queue.addAfter(poolNameOf(slice), this.#syncDelayMs);
       },
     });
   }

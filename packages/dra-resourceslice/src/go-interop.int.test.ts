@@ -174,7 +174,7 @@ async function startTs(driver: string, resources: DriverResources, node?: string
     owner,
     resources,
     queue,
-    syncDelay: SYNC_DELAY_MS,
+    syncDelayMs: SYNC_DELAY_MS,
     errorHandler: (error, message) => errors.push(`${message}: ${error.message}`),
   });
   const counts = (): Counts => {

@@ -36,7 +36,7 @@ export interface PoolSyncOptions {
   errorHandler: ErrorHandler;
   clock: Clock;
   /** TTL of the mutation cache in ms: a pool with recent adds is synced again after it. */
-  mutationCacheTTL: number;
+  mutationCacheTTLMs: number;
 }
 
 /** Syncs one pool at a time (the controller's single worker calls it). */
@@ -191,19 +191,19 @@ export class PoolSyncer {
    * is synced again once it expires.
    */
   #requeueWhileAddsCached(poolName: string, start: number, added: boolean): void {
-    const { clock, mutationCacheTTL, queue } = this.#o;
+    const { clock, mutationCacheTTLMs, queue } = this.#o;
     const now = clock.now();
     if (added) {
       this.#lastAddByPool.set(poolName, now);
     } else {
       const lastAdd = this.#lastAddByPool.get(poolName);
-      if (lastAdd !== undefined && start > lastAdd + mutationCacheTTL) {
+      if (lastAdd !== undefined && start > lastAdd + mutationCacheTTLMs) {
         this.#lastAddByPool.delete(poolName);
       }
     }
     const lastAdd = this.#lastAddByPool.get(poolName);
     if (lastAdd !== undefined) {
-      queue.addAfter(poolName, lastAdd + mutationCacheTTL - now);
+      queue.addAfter(poolName, lastAdd + mutationCacheTTLMs - now);
     }
   }
 

@@ -35,7 +35,7 @@ export interface Env {
 export interface Scenario {
   /** 'node' (uid node-uid), 'node-lookup' (uid looked up), 'app' (apps/v1 Something, uid app-uid), 'none'. */
   owner?: 'node' | 'node-lookup' | 'app' | 'none';
-  syncDelay?: number;
+  syncDelayMs?: number;
   initial?: (
     env: Env,
   ) => Array<{ name: string; spec: Partial<NonNullable<V1ResourceSlice['spec']>> }>;
@@ -145,14 +145,14 @@ export async function runScenario(kubeConfig: KubeConfig, scenario: Scenario): P
     owner,
     resources: scenario.resources(env),
     queue,
-    syncDelay: scenario.syncDelay,
+    syncDelayMs: scenario.syncDelayMs,
     clock,
     errorHandler: (error, message) => errors.push(`${message}: ${error.message}`),
   });
   try {
     const want: Stats = { numCreates: 0, numUpdates: 0, numDeletes: 0, ...scenario.stats };
     await eventually(() => queue.idle() && queue.processed > 0, 20_000, 'first pass');
-    if (scenario.syncDelay === 0) {
+    if (scenario.syncDelayMs === 0) {
       // Informer events of the pass are synced at once; wait until they have been.
       await eventually(
         async () => (await listSlices(kubeConfig, env.driver)).length === 0 || queue.idle(),
