@@ -42,8 +42,8 @@ describe('metrics', () => {
     const first = await q.get();
     expect(first.item).toBe('foo');
     expect(m.depth).toBe(0);
-    expect(m.latency).toHaveLength(1);
-    expect(m.latency[0]).toBeCloseTo(5e-5, 6);
+    expect(m.latencySeconds).toHaveLength(1);
+    expect(m.latencySeconds[0]).toBeCloseTo(5e-5, 6);
 
     for (let i = 0; i < 5; i++) q.add('foo');
     expect(m.adds).toBe(2);
@@ -51,14 +51,14 @@ describe('metrics', () => {
 
     clock.step(0.025);
     q.done('foo');
-    expect(m.workDuration).toHaveLength(1);
-    expect(m.workDuration[0]).toBeCloseTo(2.5e-5, 6);
+    expect(m.workDurationSeconds).toHaveLength(1);
+    expect(m.workDurationSeconds[0]).toBeCloseTo(2.5e-5, 6);
     expect(m.depth).toBe(1);
 
     await q.get();
     expect(m.depth).toBe(0);
-    expect(m.latency).toHaveLength(2);
-    expect(m.latency[1]).toBeCloseTo(2.5e-5, 6);
+    expect(m.latencySeconds).toHaveLength(2);
+    expect(m.latencySeconds[1]).toBeCloseTo(2.5e-5, 6);
 
     // The gauges refresh on the 500 ms ticker: the first tick after the get.
     clock.step(UNFINISHED_WORK_UPDATE_PERIOD_MS - 0.075);
@@ -67,8 +67,8 @@ describe('metrics', () => {
     expect(m.longestRunningProcessorSeconds).toBeCloseTo(age, 6);
 
     q.done('foo');
-    expect(m.workDuration).toHaveLength(2);
-    expect(m.workDuration[1]).toBeCloseTo(age, 6);
+    expect(m.workDurationSeconds).toHaveLength(2);
+    expect(m.workDurationSeconds[1]).toBeCloseTo(age, 6);
     q.shutDown();
   });
 

@@ -6,8 +6,10 @@ import type { MetricsProvider } from '../metrics.js';
 export interface RecordedQueueMetrics {
   depth: number;
   adds: number;
-  latency: number[];
-  workDuration: number[];
+  /** Each observed time in the queue (`workqueue_queue_duration_seconds`), in seconds. */
+  latencySeconds: number[];
+  /** Each observed processing time (`workqueue_work_duration_seconds`), in seconds. */
+  workDurationSeconds: number[];
   unfinishedWorkSeconds: number;
   longestRunningProcessorSeconds: number;
   retries: number;
@@ -24,8 +26,8 @@ export class RecordingMetricsProvider implements MetricsProvider {
       recorded = {
         depth: 0,
         adds: 0,
-        latency: [],
-        workDuration: [],
+        latencySeconds: [],
+        workDurationSeconds: [],
         unfinishedWorkSeconds: 0,
         longestRunningProcessorSeconds: 0,
         retries: 0,
@@ -47,12 +49,12 @@ export class RecordingMetricsProvider implements MetricsProvider {
 
   newLatencyMetric(name: string) {
     const m = this.get(name);
-    return { observe: (seconds: number) => void m.latency.push(seconds) };
+    return { observe: (seconds: number) => void m.latencySeconds.push(seconds) };
   }
 
   newWorkDurationMetric(name: string) {
     const m = this.get(name);
-    return { observe: (seconds: number) => void m.workDuration.push(seconds) };
+    return { observe: (seconds: number) => void m.workDurationSeconds.push(seconds) };
   }
 
   newUnfinishedWorkSecondsMetric(name: string) {
