@@ -27,6 +27,8 @@ export interface PlanHarnessOptions {
   warm?: boolean;
   settings?: Partial<MigrationSettings>;
   hookRunner?: ScriptedHookRunner;
+  /** The inventory names of the VMs, by index. Default: the id (`vm-0`...). */
+  names?: readonly string[];
   /** Edits each plan VM entry. */
   vm?: (vm: PlanVM, index: number) => PlanVM;
   /** The source provider's type (its itinerary). Default `simulated`. */
@@ -73,7 +75,7 @@ export class PlanHarness {
     const n = options.vms ?? 3;
     this.inventory = Array.from({ length: n }, (_, i) => ({
       id: `vm-${i}`,
-      name: `vm-${i}`,
+      name: options.names?.[i] ?? `vm-${i}`,
       powerState: 'On' as const,
       networks: ['net-1'],
       disks: Array.from({ length: options.disks ?? 1 }, (_, d) => ({

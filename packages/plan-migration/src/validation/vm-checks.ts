@@ -9,6 +9,7 @@ import { Category, conditionsOf, True } from '../conditions.js';
 import { isDNS1123Subdomain } from '../name-templates.js';
 import type { SourceAccess, ValidationInput } from '../validation.js';
 import { findVM } from '../vm-status.js';
+import { type Resolution, resolveVMRefs } from './vm-refs.js';
 
 /** A condition listing the VMs it holds for. */
 interface ItemsCondition {
@@ -28,6 +29,12 @@ function item(type: string, reason: string, category: string, message: string): 
 function vmConditions() {
   return {
     notFound: item(ConditionType.VMNotFound, Reason.NotFound, Category.Critical, 'VM not found.'),
+    ambiguous: item(
+      ConditionType.VMNotUnique,
+      Reason.Ambiguous,
+      Category.Critical,
+      'VM reference is ambiguous.',
+    ),
     notUnique: item(
       ConditionType.DuplicateVM,
       Reason.NotUnique,
@@ -89,17 +96,22 @@ interface Seen {
 }
 
 /**
- * Checks each VM of the spec (not while the plan is Executing; Succeeded VMs skipped), and
- * sets one condition per kind of problem listing the VMs that have it. Stops, as upstream
- * with a nil provider, when the source is not usable.
+ * Resolves each VM reference of the spec (a name-only one gets its id, from the status or
+ * the source inventory: see {@link resolveVMRefs}), then checks each VM (not while the plan
+ * is Executing; Succeeded VMs skipped), and sets one condition per kind of problem listing
+ * the VMs that have it: `VMNotFound`, `VMNotUnique` (a name matching several VMs),
+ * `DuplicateVM` (the same resolved id twice)... Stops, as upstream with a nil provider, when
+ * the source is not usable.
  */
 export async function validateVMs(input: ValidationInput): Promise<void> {
   const { plan, clock, source } = input;
   const cnd = conditionsOf(planStatus(plan), clock);
+  const vms = plan.spec.vms ?? [];
+  const resolutions = await resolveVMRefs(vms, plan.status?.migration, source?.inventory);
   if (cnd.hasCondition(ConditionType.Executing)) return;
   const conditions = vmConditions();
   const seen: Seen = { ids: new Set(), targetNames: new Set() };
-  for (const vm of plan.spec.vms ?? []) {
+  for (const [i, vm] of vms.entries()) {
     const status = findVM(plan.status?.migration, vm);
     if (status !== undefined && conditionsOf(status, clock).hasCondition(ConditionType.Succeeded))
       continue;
@@ -113,8 +125,9 @@ export async function validateVMs(input: ValidationInput): Promise<void> {
       });
       continue;
     }
-    if (source === undefined) return;
-    await validateVM(input, source, vm, conditions, seen);
+    const resolution = resolutions[i];
+    if (source === undefined || resolution === undefined) return;
+    await validateVM(input, source, vm, resolution, conditions, seen);
   }
   for (const c of Object.values(conditions)) {
     if (c.items.length > 0) cnd.setCondition(c);
@@ -126,16 +139,19 @@ async function validateVM(
   input: ValidationInput,
   source: SourceAccess,
   vm: PlanVM,
+  resolution: Resolution,
   conditions: VMConditions,
   seen: Seen,
 ): Promise<void> {
   const { plan } = input;
-  const ref = refString(vm);
-  const found = await source.inventory.findVM(vm);
-  if (found === undefined) {
-    conditions.notFound.items.push(ref);
+  if (resolution.kind !== 'found') {
+    (resolution.kind === 'notFound' ? conditions.notFound : conditions.ambiguous).items.push(
+      refString(vm),
+    );
     return;
   }
+  const found = resolution.vm;
+  const ref = refString(vm);
   validateNames(vm, found, ref, conditions, seen);
   if (input.references.networkMap !== undefined && !(await source.validator.networksMapped(vm))) {
     conditions.unmappedNetwork.items.push(ref);
@@ -166,7 +182,7 @@ function validateNames(
   } else if (!isDNS1123Subdomain(vm.targetName)) {
     conditions.targetNameInvalid.items.push(ref);
   }
-  const id = vm.id ?? '';
+  const id = found.id;
   if (seen.ids.has(id)) conditions.notUnique.items.push(ref);
   else seen.ids.add(id);
   if (vm.targetName) {
