@@ -22,7 +22,7 @@ import {
   waitFor,
 } from './internal/forklift-test-objects.js';
 import { LABEL_PLAN_NAME, LABEL_PLAN_NAMESPACE } from './labels.js';
-import { PlanController } from './plan-controller.js';
+import { PLAN_FINALIZER, PlanController } from './plan-controller.js';
 import { SimulatedSource } from './simulated-source.js';
 
 const mergePatch = setHeaderOptions('Content-Type', PatchStrategy.MergePatch);
@@ -341,6 +341,46 @@ describe('PlanController against a real apiserver', () => {
       (d) => d.every((cm) => cm.metadata?.labels?.vmID !== 'vm-1'),
     );
     expect(disks.map((d) => d.metadata?.labels?.vmID)).toEqual(['vm-0']);
+    expect((await t.targetObjects('vm')).map((v) => v.metadata?.name)).toEqual(['vm-0']);
+  });
+
+  it('a Plan deleted while the controller is stopped is cleaned up (its finalizer held it) once the controller is back', async () => {
+    const t = await setup({ vms: 2, rate: 1000, diskMiBOf: (i) => (i === 0 ? 100 : 100_000) });
+    const first = t.start();
+    await t.plan();
+    await t.migration();
+    const running = await t.untilPlan(
+      'vm-0 done, vm-1 copying',
+      (p) => vmTypes(p, 'vm-0').includes('Succeeded') && vmStatus(p, 'vm-1')?.phase === 'CopyDisks',
+    );
+    expect(running.metadata.finalizers).toEqual([PLAN_FINALIZER]);
+    first.stop.abort();
+    await first.done;
+    await custom.deleteNamespacedCustomObject({
+      group: GROUP,
+      version: VERSION,
+      plural: PLURALS.Plan,
+      namespace: t.namespace,
+      name: 'plan',
+    });
+    // Nobody runs the cleanup: the Plan stays, being deleted, and so do vm-1's disks.
+    const held = await t.readPlan();
+    expect(held.metadata.deletionTimestamp).toBeDefined();
+    expect((await t.targetObjects('disk')).map((d) => d.metadata?.labels?.vmID).sort()).toEqual([
+      'vm-0',
+      'vm-1',
+    ]);
+    t.start();
+    await waitFor(
+      'the Plan gone',
+      () =>
+        t.readPlan().then(
+          () => 'present',
+          (e: unknown) => (e as ApiException<unknown>).code,
+        ),
+      (code) => code === 404,
+    );
+    expect((await t.targetObjects('disk')).map((d) => d.metadata?.labels?.vmID)).toEqual(['vm-0']);
     expect((await t.targetObjects('vm')).map((v) => v.metadata?.name)).toEqual(['vm-0']);
   });
 

@@ -6,6 +6,7 @@ import {
   DeletedFinalStateUnknown,
   deletionHandlingMetaNamespaceKeyFunc,
   type EventRecorderLike,
+  finalizer,
   type Logger,
   noopLogger,
   SharedInformerFactory,
@@ -47,6 +48,7 @@ import {
 } from './plan-controller/metrics.js';
 import { migrationMirror } from './plan-controller/migration-mirror.js';
 import { type PlanReconcileInput, reconcilePlan } from './plan-reconcile.js';
+import { FAST_REQ } from './requeue.js';
 import { type MigrationSettings, migrationSettings } from './settings.js';
 import type { PlanReferences } from './validation.js';
 import {
@@ -119,6 +121,13 @@ export interface PlanControllerOptions {
   logger?: Logger;
 }
 
+/**
+ * The finalizer the controller keeps on every Plan, so that a Plan's cleanup (archive,
+ * then its orphans) runs before the Plan goes, even when it was deleted while the
+ * controller was down.
+ */
+export const PLAN_FINALIZER = 'forklift.ctrlkit.dev/plan-cleanup';
+
 /** Plans reconciled at once by default: 10, as Forklift's MAX_CONCURRENT_RECONCILES. */
 export const DEFAULT_PLAN_WORKERS = 10;
 
@@ -128,6 +137,7 @@ const gvr = (kind: keyof typeof PLURALS) => ({
   resource: PLURALS[kind],
 });
 const mergePatch = setHeaderOptions('Content-Type', PatchStrategy.MergePatch);
+const FAST = { requeueAfterMs: FAST_REQ };
 
 /**
  * Reconciles Plans: validation, conditions, execution and the per-VM pipeline, writing
@@ -239,9 +249,23 @@ export class PlanController {
     // reconcile builds on must include the last one written.
     const cached = await this.#readPlan(namespace, name);
     if (cached === undefined) {
+      // Gone (its delete event): clean up what is left; this is all a plan deleted before it
+      // got the finalizer gets.
       await this.#cleanupDeletedPlan(key, namespace, name);
       return undefined;
     }
+    const result = await finalizer(this.#o.kubeConfig, PLAN_FINALIZER, cached, (event) =>
+      event.type === 'Apply' ? this.#apply(key, cached) : this.#cleanup(key, cached),
+    );
+    // The finalizer was just added (an update event that a generation filter may drop): come back.
+    if (result === undefined) return cached.metadata.deletionTimestamp ? undefined : FAST;
+    if (result.requeueAfterMs === 0) return undefined;
+    return { requeueAfterMs: this.#o.pollIntervalMs ?? result.requeueAfterMs };
+  }
+
+  /** One reconcile of a live plan; writes its status and the Migration mirror. */
+  async #apply(key: string, cached: Plan): Promise<{ requeueAfterMs: number }> {
+    const { namespace = '', name = '' } = cached.metadata;
     const plan = structuredClone(cached);
     const before = JSON.stringify(plan.status ?? {});
     const result = await reconcilePlan(this.#reconcileInput(key, cached, plan));
@@ -264,8 +288,18 @@ export class PlanController {
         await this.#writeStatus('Migration', mirror.namespace, mirror.name, mirror.status);
     }
     observeVMs(this.#metrics, plan);
-    if (result.requeueAfterMs === 0) return undefined;
-    return { requeueAfterMs: this.#o.pollIntervalMs ?? result.requeueAfterMs };
+    return { requeueAfterMs: result.requeueAfterMs };
+  }
+
+  /**
+   * A plan being deleted (the finalizer's Cleanup): the archive's best-effort cleanup of
+   * every VM, then its orphans. Runs again until it succeeds; then the finalizer goes.
+   */
+  async #cleanup(key: string, cached: Plan): Promise<{ requeueAfterMs: number }> {
+    const { namespace = '', name = '' } = cached.metadata;
+    await this.#reconcileInput(key, cached, structuredClone(cached)).archive();
+    await this.#cleanupDeletedPlan(key, namespace, name);
+    return { requeueAfterMs: 0 };
   }
 
   /** A deleted plan: deletes what it left on the destination. */
