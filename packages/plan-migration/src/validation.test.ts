@@ -186,6 +186,29 @@ describe('validation', () => {
     expect(find(h, 'NotValid')).toMatchObject({ message: 'Volume name template is invalid.' });
   });
 
+  it('name templates: Forklift syntax is Ready; an invalid one names the field and the error; output must be a DNS-1123 label', async () => {
+    const h = setup();
+    h.plan.spec.pvcNameTemplate =
+      '{{if eq .DiskIndex .RootDiskIndex}}root{{else}}data{{end}}-{{ .VmName | lower | trunc 10 }}';
+    h.plan.spec.networkNameTemplate = '{{ printf "net-%02d" .NetworkIndex }}';
+    await h.reconcile();
+    expect(h.planConditions()).toEqual(['Ready']);
+    const g = setup();
+    g.plan.spec.pvcNameTemplate = '{{.PlanName}}.{{.DiskIndex}}';
+    const vm = g.plan.spec.vms[1];
+    if (vm) vm.pvcNameTemplate = '{{ nope .VmName }}';
+    await g.reconcile();
+    expect(find(g, 'NotValid')).toMatchObject({
+      category: 'Critical',
+      message: 'PVC name template is invalid.',
+      items: [
+        'spec.pvcNameTemplate: Template output is not a valid k8s label [test-plan.0]',
+        'spec.vms[1].pvcNameTemplate: template: function "nope" not defined',
+      ],
+    });
+    expect(find(g, 'Ready')).toBeUndefined();
+  });
+
   it('VM checks are suspended while Executing; Succeeded VMs are skipped', async () => {
     const h = setup();
     h.addMigration();

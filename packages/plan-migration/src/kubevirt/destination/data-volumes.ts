@@ -3,7 +3,7 @@
 import type { DiskTransfer } from '../../adapter.js';
 import type { Task, VMStatus } from '../../api/plan.js';
 import { labelSelector, withoutMigration } from '../../labels.js';
-import { isValidTemplate } from '../../name-templates.js';
+import { renderLabel } from '../../name-templates.js';
 import { DATA_VOLUMES, type DataVolume } from '../crds.js';
 import { diskStorage } from '../disk-storage.js';
 import {
@@ -95,7 +95,7 @@ function dvName(
   const template = vm.pvcNameTemplate || c.plan.spec.pvcNameTemplate;
   if (template) {
     return {
-      name: isValidTemplate(template, {
+      name: renderLabel(template, {
         VmName: vm.name ?? '',
         TargetVmName: vm.newName || vm.name || '',
         PlanName: c.plan.metadata.name ?? '',
