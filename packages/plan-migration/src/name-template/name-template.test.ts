@@ -84,7 +84,9 @@ describe('name templates (Go text/template with sprig)', () => {
       'dva 13',
     );
     expect(render('{{regexReplaceAll "[^a-z0-9]+" (lower .VmName) "-"}}')).toBe('my-vm');
-    expect(render('{{regexReplaceAll "(v)(m)" .VmId "${2}${1}"}}')).toBe('mv-7');
+    // Go's ${1} group references in the replacement.
+    const swap = ['{{regexReplaceAll "(v)(m)" .VmId "', '$', '{2}', '$', '{1}"}}'].join('');
+    expect(render(swap)).toBe('mv-7');
     expect(render('{{if contains "VM" .VmName}}{{hasPrefix "My" .VmName}}{{end}}')).toBe('true');
     expect(render('{{/* a comment */}}x{{print 1 2 "a" 3}}')).toBe('x1 2a3');
   });
