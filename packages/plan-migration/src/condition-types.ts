@@ -76,6 +76,8 @@ export const ResourceConditionType = {
   AppliancePropertyUnresolved: 'AppliancePropertyUnresolved',
   /** ctrlkit: `.ova` archives with no `*.ovf` descriptor. */
   ApplianceDescriptorNotFound: 'ApplianceDescriptorNotFound',
+  /** An OVA catalog file is an OVF 0.9 descriptor (Warn, NotSupported). */
+  ApplianceVersionNotSupported: 'ApplianceVersionNotSupported',
 } as const;
 
 /** Condition reasons. */

@@ -10,6 +10,7 @@ import { OvaSource } from './ova-source.js';
 import { makeCatalogDir, writeCatalogFiles } from './testing/catalog-folder.js';
 import {
   MALFORMED_OVF,
+  OVF_09,
   UNRESOLVED_PROPERTY_OVF,
   VIRTUALBOX_OVF,
   VMWARE_OVF,
@@ -51,6 +52,7 @@ describe('inspectOvaProvider', () => {
         'bad/broken.ovf': MALFORMED_OVF,
         'templated.ovf': UNRESOLVED_PROPERTY_OVF,
         'empty-archive.ova': [{ name: 'disk.vmdk', content: 'x' }],
+        'old/legacy.ovf': OVF_09,
       },
       NOW - 60_000,
     );
@@ -74,6 +76,14 @@ describe('inspectOvaProvider', () => {
       reason: 'NotFound',
       items: ['empty-archive.ova'],
     });
+    expect(byType.get('ApplianceVersionNotSupported')).toMatchObject({
+      category: 'Warn',
+      reason: 'NotSupported',
+      items: ['old/legacy.ovf'],
+    });
+    expect(byType.get('ApplianceVersionNotSupported')?.message).toContain(
+      '1 appliance file(s) in OVF 0.9 (not read), their VMs are not in the inventory: old/legacy.ovf: an OVF 0.9 descriptor',
+    );
     expect(byType.has('Ready')).toBe(true);
     // The caller puts them on Provider.status with the package's Conditions: none is a blocker.
     const conditions = new Conditions([], clock);

@@ -44,6 +44,12 @@ const PROBLEM_CONDITIONS: Array<{
     what: 'using \u0024{property} values that are not set',
   },
   {
+    reasons: ['UnsupportedOvfVersion'],
+    type: ResourceConditionType.ApplianceVersionNotSupported,
+    reason: Reason.NotSupported,
+    what: 'in OVF 0.9 (not read)',
+  },
+  {
     reasons: ['OvfNotFound'],
     type: ResourceConditionType.ApplianceDescriptorNotFound,
     reason: Reason.NotFound,
@@ -57,7 +63,7 @@ const PROBLEM_CONDITIONS: Array<{
  * - the catalog folder is missing or unreadable: `ConnectionTestFailed` (Critical, `Tested`);
  * - else `ConnectionTestSucceeded` (Required), `InventoryCreated` (Advisory, `Completed`), one
  *   Warn condition per kind of problem file (`ApplianceMalformed`, `AppliancePropertyUnresolved`,
- *   `ApplianceDescriptorNotFound`; message naming each file and its error, files in `items`),
+ *   `ApplianceDescriptorNotFound`, `ApplianceVersionNotSupported`; message naming each file and its error, files in `items`),
  *   and `Ready` (Required). A problem file does not block the provider: its VMs are just
  *   not in the inventory.
  *

@@ -8,9 +8,12 @@ import { parseOvf } from './ovf-parser.js';
 import { makeCatalogDir, writeCatalogFiles } from './testing/catalog-folder.js';
 import {
   COLLECTION_OVF,
+  DEPLOYMENT_OPTIONS_OVF,
   FEWER_FILES_OVF,
   MALFORMED_OVF,
+  OVF_09,
   OVIRT_OVF,
+  TEXT_PLACEHOLDER_OVF,
   UNRESOLVED_PROPERTY_OVF,
   VIRTUALBOX_OVF,
   VMWARE_OVF,
@@ -166,6 +169,33 @@ describe('OvaInventory', () => {
       ['bad.ovf', 'MalformedOvf'],
       ['templated.ovf', 'UnresolvedProperty'],
     ]);
+  });
+
+  it('lists a VM whose description holds a placeholder without value; reports an OVF 0.9 file', async () => {
+    const { inventory } = await inventoryOf({
+      'texty.ovf': TEXT_PLACEHOLDER_OVF,
+      'old.ovf': OVF_09,
+    });
+    const catalog = await inventory.catalog();
+    expect(catalog.vms.map((vm) => [vm.name, vm.cpuCount])).toEqual([['texty', 2]]);
+    expect(catalog.problems.map((p) => [p.file.split('/').pop(), p.reason])).toEqual([
+      ['old.ovf', 'UnsupportedOvfVersion'],
+    ]);
+  });
+
+  it("takes the default DeploymentOption's CPU and memory, and a delta disk with its base", () => {
+    const path = '/ova/sized/sized.ovf';
+    const envelope = parseOvf(DEPLOYMENT_OPTIONS_OVF, path);
+    const { vms } = applianceInventory(path, envelope);
+    expect(vms[0]).toMatchObject({ cpuCount: 8, memoryMiB: 16384 });
+    expect(vms[0]?.disks.map((d) => d.fileName)).toEqual(['base.vmdk', 'delta.vmdk']);
+    const small = DEPLOYMENT_OPTIONS_OVF.replace(' ovf:default="true"', '');
+    expect(applianceInventory(path, parseOvf(small, path)).vms[0]).toMatchObject({
+      cpuCount: 2,
+      memoryMiB: 2048,
+    });
+    // The id stays the one upstream computes (from every item), whichever configuration is the default.
+    expect(applianceInventory(path, parseOvf(small, path)).vms[0]?.id).toBe(vms[0]?.id);
   });
 
   it('reports a file it cannot read as Unreadable', async () => {

@@ -7,8 +7,10 @@ import type { Ref } from '../api/ref.js';
 import { diskId, networkId, type UpstreamDisk, vmId } from './ids.js';
 import { OvaError, type OvaErrorReason } from './ova-error.js';
 import {
+  itemsOf,
   type OvfDisk,
   type OvfEnvelope,
+  type OvfItem,
   type OvfVirtualSystem,
   ResourceType,
   unitBytes,
@@ -248,7 +250,10 @@ export function applianceInventory(
     vms: [],
   }));
   const vms = envelope.systems.map((system) => {
-    const hardware = readHardware(system, path);
+    // Ids hash what upstream reads (every item); the VM's hardware is the default configuration's.
+    const hardware = readHardware(system, system.items, path);
+    const items = itemsOf(system, envelope.defaultConfiguration);
+    const selected = items === system.items ? hardware : readHardware(system, items, path);
     const id = vmId(system.id, {
       name: system.name,
       ovfPath: path,
@@ -259,7 +264,10 @@ export function applianceInventory(
       disks: upstreamDisks,
       networks: envelope.networks,
     });
-    const referenced = new Set(system.items.flatMap((i) => i.hostResources.map(diskRef)));
+    const referenced = withParents(
+      new Set(items.flatMap((i) => i.hostResources.map(diskRef))),
+      envelope.disks,
+    );
     const own =
       referenced.size === 0 && envelope.systems.length === 1
         ? disks
@@ -271,11 +279,11 @@ export function applianceInventory(
       powerState: 'Off',
       disks: own.map(({ diskId: _d, ovaPath: _p, vms: _v, ...disk }) => disk),
       networks: [
-        ...new Set(hardware.nics.filter((n) => n.network !== '').map((n) => addNetwork(n.network))),
+        ...new Set(selected.nics.filter((n) => n.network !== '').map((n) => addNetwork(n.network))),
       ],
-      nics: hardware.nics,
-      ...(hardware.memoryMiB === undefined ? {} : { memoryMiB: hardware.memoryMiB }),
-      ...(hardware.hasCpu ? { cpuCount: Number(hardware.upstream.cpuCount) } : {}),
+      nics: selected.nics,
+      ...(selected.memoryMiB === undefined ? {} : { memoryMiB: selected.memoryMiB }),
+      ...(selected.hasCpu ? { cpuCount: Number(selected.upstream.cpuCount) } : {}),
       osType: system.osType,
       exportSource: envelope.exportSource,
       ovaPath: path,
@@ -307,8 +315,24 @@ function diskRef(hostResource: string): string {
   return trimmed.startsWith('disk/') ? trimmed.slice(5) : '';
 }
 
-/** What upstream reads of a system's hardware items and VMware configs, and the NICs and memory. */
-function readHardware(system: OvfVirtualSystem, path: string) {
+/**
+ * The disk ids of `ids` and of every disk they are deltas of (`ovf:parentRef` chains), so
+ * a delta disk is migrated with its base.
+ */
+function withParents(ids: Set<string>, disks: readonly OvfDisk[]): Set<string> {
+  const parent = new Map(disks.map((d) => [d.diskId, d.parentRef]));
+  const out = new Set<string>();
+  for (let id of ids) {
+    while (id !== '' && !out.has(id)) {
+      out.add(id);
+      id = parent.get(id) ?? '';
+    }
+  }
+  return out;
+}
+
+/** What upstream reads of hardware `items` and the system's VMware configs, and the NICs and memory. */
+function readHardware(system: OvfVirtualSystem, items: readonly OvfItem[], path: string) {
   const upstream = {
     firmware: '',
     secureBoot: false,
@@ -325,7 +349,7 @@ function readHardware(system: OvfVirtualSystem, path: string) {
   const nics: InventoryNIC[] = [];
   let hasCpu = false;
   let hasMemory = false;
-  for (const item of system.items) {
+  for (const item of items) {
     switch (item.resourceType) {
       case ResourceType.Processor:
         hasCpu = true;

@@ -16,6 +16,8 @@ export type OvaErrorReason =
   | 'MalformedOvf'
   /** An OVF descriptor still holds `${property}` placeholders where values are needed. */
   | 'UnresolvedProperty'
+  /** An OVF 0.9 descriptor (`<Section xsi:type=…>`): only OVF 1.x and 2.x are read. */
+  | 'UnsupportedOvfVersion'
   /** The VM is not in the catalog's inventory. */
   | 'VMNotFound'
   /** The operation (snapshot, disk transfer) does not exist for OVA: the pipeline is cold, through virt-v2v. */

@@ -3,9 +3,12 @@ import { OvaError } from './ova-error.js';
 import { parseOvf, unitBytes } from './ovf-parser.js';
 import {
   COLLECTION_OVF,
+  DEPLOYMENT_OPTIONS_OVF,
   FEWER_FILES_OVF,
   MALFORMED_OVF,
+  OVF_09,
   OVIRT_OVF,
+  TEXT_PLACEHOLDER_OVF,
   UNRESOLVED_PROPERTY_OVF,
   VIRTUALBOX_OVF,
   VMWARE_OVF,
@@ -93,6 +96,53 @@ describe('parseOvf', () => {
     expect(error.reason).toBe('UnresolvedProperty');
     expect(error.file).toBe('/ova/x.ovf');
     expect(error.message).toContain('\u0024{disk.size}');
+  });
+
+  it('tolerates a placeholder without value in a text field (kept as written); numbers still need one', () => {
+    const envelope = parseOvf(TEXT_PLACEHOLDER_OVF, 'a');
+    expect(envelope.networks[0]?.description).toBe('Owned by \u0024{vm.owner}');
+    expect(envelope.systems[0]?.items[0]).toMatchObject({
+      description: 'CPUs of \u0024{vm.owner}',
+      virtualQuantity: 2n,
+    });
+    const quantity = failure(
+      TEXT_PLACEHOLDER_OVF.replace(
+        '<rasd:VirtualQuantity>2<',
+        '<rasd:VirtualQuantity>\u0024{cpus}<',
+      ),
+    );
+    expect(quantity.reason).toBe('UnresolvedProperty');
+    expect(quantity.message).toBe(
+      '/ova/x.ovf: <Item> VirtualQuantity refers to property \u0024{cpus}, which has no value',
+    );
+  });
+
+  it('reports an OVF 0.9 descriptor as UnsupportedOvfVersion naming the file, instead of no VMs', () => {
+    const error = failure(OVF_09);
+    expect(error.reason).toBe('UnsupportedOvfVersion');
+    expect(error.file).toBe('/ova/x.ovf');
+    expect(error.message).toContain(
+      '/ova/x.ovf: an OVF 0.9 descriptor (<Section xsi:type="ovf:DiskSection_Type">)',
+    );
+  });
+
+  it('reads the default DeploymentOption, item configurations and disk parentRefs', () => {
+    const envelope = parseOvf(DEPLOYMENT_OPTIONS_OVF, 'a');
+    expect(envelope.defaultConfiguration).toBe('large');
+    expect(envelope.systems[0]?.items.map((i) => i.configurations)).toEqual([
+      ['large'],
+      ['large'],
+      ['small'],
+      ['small'],
+      [],
+    ]);
+    expect(envelope.disks.map((d) => [d.diskId, d.parentRef])).toEqual([
+      ['d-base', ''],
+      ['d-delta', 'd-base'],
+    ]);
+    expect(parseOvf(VMWARE_OVF, 'a').defaultConfiguration).toBeUndefined();
+    const firstIsDefault = DEPLOYMENT_OPTIONS_OVF.replace(' ovf:default="true"', '');
+    expect(parseOvf(firstIsDefault, 'a').defaultConfiguration).toBe('small');
   });
 
   it('resolves a property placeholder from the ProductSection default value', () => {

@@ -33,6 +33,8 @@ export interface OvfDisk {
   capacityBytes: number;
   format: string;
   populatedSize: bigint;
+  /** `ovf:parentRef`: the diskId of the disk this one is a delta of; '' for a base disk. */
+  parentRef: string;
 }
 
 /** A `NetworkSection/Network`. */
@@ -58,6 +60,8 @@ export interface OvfItem {
   hostResources: string[];
   /** VMware's `vmw:CoresPerSocket`, as written. */
   coresPerSocket: string;
+  /** `ovf:configuration`: the DeploymentOption configurations the item belongs to; empty: all. */
+  configurations: string[];
 }
 
 /** A `VirtualSystem`. */
@@ -86,6 +90,11 @@ export interface OvfEnvelope {
   networks: OvfNetwork[];
   /** Every virtual system, also those inside (nested) `VirtualSystemCollection`s, in document order. */
   systems: OvfVirtualSystem[];
+  /**
+   * The `DeploymentOptionSection`'s default configuration (`ovf:default="true"`, else the
+   * first); undefined when the descriptor declares none.
+   */
+  defaultConfiguration: string | undefined;
 }
 
 const VMWARE_NS = 'http://www.vmware.com/schema/ovf';
@@ -100,11 +109,14 @@ const SOURCE_BY_NAMESPACE: Record<string, ExportSource> = {
  * Parses the OVF descriptor `xml` (read from `file`, named in errors).
  *
  * `${name}` placeholders are resolved from the `ProductSection` properties' default values
- * (`ovf:value`).
+ * (`ovf:value`); one without a value stays as written in a text field (a description), and
+ * is an error only in a number (a capacity, a quantity) or unit.
  *
  * Errors: `OvaError` `MalformedOvf` for XML that is not well-formed, a root that is not an
  * `Envelope`, or a number or unit that does not parse; `UnresolvedProperty` for a
- * `${name}` placeholder with no default value, in a field the inventory reads.
+ * `${name}` placeholder with no default value in a number or unit; `UnsupportedOvfVersion`
+ * for an OVF 0.9 descriptor (`<Section xsi:type=…>`, `<Content>`), whose VMs would
+ * otherwise silently be none.
  */
 export function parseOvf(xml: string, file: string): OvfEnvelope {
   let root: XmlElement;
@@ -123,6 +135,7 @@ export function parseOvf(xml: string, file: string): OvfEnvelope {
       { file },
     );
   }
+  checkVersion(root, file);
   const r = new Reader(file, properties(root));
   const files = children(childNamed(root, 'References'), 'File').map((f) => ({
     id: r.attr(f, 'id'),
@@ -142,6 +155,7 @@ export function parseOvf(xml: string, file: string): OvfEnvelope {
         Number(capacity) * r.units(units === '' ? 'byte' : units, 'capacityAllocationUnits'),
       format: r.attr(d, 'format'),
       populatedSize: r.int(d, r.attr(d, 'populatedSize'), 'ovf:populatedSize'),
+      parentRef: r.attr(d, 'parentRef'),
     };
   });
   const networks = children(childNamed(root, 'NetworkSection'), 'Network').map((n) => ({
@@ -160,7 +174,38 @@ export function parseOvf(xml: string, file: string): OvfEnvelope {
     disks,
     networks,
     systems,
+    defaultConfiguration: defaultConfiguration(root),
   };
+}
+
+/** The default configuration of the `DeploymentOptionSection`, if any. */
+function defaultConfiguration(root: XmlElement): string | undefined {
+  const configs = children(childNamed(root, 'DeploymentOptionSection'), 'Configuration');
+  const chosen = configs.find((c) => attr(c, 'default') === 'true') ?? configs[0];
+  return chosen === undefined ? undefined : (attr(chosen, 'id') ?? '');
+}
+
+/**
+ * The items of `system` in `configuration` (all of them when undefined): those without
+ * `ovf:configuration` and those listing it.
+ */
+export function itemsOf(system: OvfVirtualSystem, configuration: string | undefined): OvfItem[] {
+  if (configuration === undefined) return system.items;
+  return system.items.filter(
+    (i) => i.configurations.length === 0 || i.configurations.includes(configuration),
+  );
+}
+
+/** OVF 0.9 (VMware's pre-DMTF format): sections are `<Section xsi:type=…>` and systems `<Content>`. */
+function checkVersion(root: XmlElement, file: string): void {
+  const old = root.children.find((c) => c.local === 'Section' || c.local === 'Content');
+  if (old === undefined) return;
+  const type = attr(old, 'type');
+  throw new OvaError(
+    'UnsupportedOvfVersion',
+    `${file}: an OVF 0.9 descriptor (<${old.local}${type === undefined ? '' : ` xsi:type="${type}"`}>): only OVF 1.x and 2.x descriptors are read; convert it (e.g. ovftool) to OVF 1.0`,
+    { file },
+  );
 }
 
 /**
@@ -202,37 +247,36 @@ class Reader {
     readonly props: ReadonlyMap<string, string>,
   ) {}
 
-  resolve(value: string, where: string): string {
-    let out = '';
-    let at = 0;
-    for (;;) {
-      const start = value.indexOf('${', at);
-      if (start === -1) return out + value.slice(at);
-      const end = value.indexOf('}', start);
-      if (end === -1) return out + value.slice(at);
-      const name = value.slice(start + 2, end);
-      const resolved = this.props.get(name);
-      if (resolved === undefined) {
-        throw new OvaError(
-          'UnresolvedProperty',
-          `${this.file}: ${where} refers to property \${${name}}, which has no value`,
-          { file: this.file },
-        );
-      }
-      out += value.slice(at, start) + resolved;
-      at = end + 1;
-    }
+  /**
+   * `value` with its `${name}` placeholders replaced by the properties' values; one
+   * without a value stays as written (text fields tolerate it, as Forklift's parser reads
+   * them verbatim; numbers check it in {@link Reader.int}).
+   */
+  resolve(value: string): string {
+    return value.replace(/\$\{([^}]*)\}/g, (whole, name: string) => this.props.get(name) ?? whole);
+  }
+
+  /** Throws `UnresolvedProperty` for a placeholder left in `value`, a field that needs a value. */
+  needValue(value: string, where: string): void {
+    const name = /\$\{([^}]*)\}/.exec(value)?.[1];
+    if (name === undefined) return;
+    throw new OvaError(
+      'UnresolvedProperty',
+      `${this.file}: ${where} refers to property \${${name}}, which has no value`,
+      { file: this.file },
+    );
   }
 
   attr(e: XmlElement, local: string): string {
-    return this.resolve(attr(e, local) ?? '', `<${e.local}> attribute ${local}`);
+    return this.resolve(attr(e, local) ?? '');
   }
 
   text(e: XmlElement | undefined): string {
-    return e === undefined ? '' : this.resolve(e.text, `<${e.local}>`);
+    return e === undefined ? '' : this.resolve(e.text);
   }
 
   int(e: XmlElement, value: string, what: string): bigint {
+    this.needValue(value, `<${e.local}> ${what}`);
     const trimmed = value.trim();
     if (trimmed === '') return 0n;
     if (!/^[-+]?\d+$/.test(trimmed)) {
@@ -246,6 +290,7 @@ class Reader {
   }
 
   units(units: string, what: string): number {
+    this.needValue(units, what);
     const bytes = unitBytes(units);
     if (bytes === undefined) {
       throw new OvaError('MalformedOvf', `${this.file}: unknown ${what} '${units}'`, {
@@ -294,6 +339,9 @@ class Reader {
       connection: text('Connection'),
       hostResources: childrenNamed(i, 'HostResource').map((h) => this.text(h)),
       coresPerSocket: text('CoresPerSocket'),
+      configurations: this.attr(i, 'configuration')
+        .split(/\s+/)
+        .filter((c) => c !== ''),
     };
   }
 }

@@ -339,3 +339,58 @@ export const MALFORMED_OVF = `<?xml version="1.0"?>
   <VirtualSystem ovf:id="broken"><Name>broken</Name>
 </Envelope>
 `;
+
+/** A `${vm.owner}` placeholder without value in a description: text, not a number. */
+export const TEXT_PLACEHOLDER_OVF = `<?xml version="1.0"?>
+<Envelope ${ENVELOPE_NS}>
+  <References><File ovf:id="file1" ovf:href="t.vmdk"/></References>
+  <DiskSection><Disk ovf:diskId="d1" ovf:fileRef="file1" ovf:capacity="1073741824"/></DiskSection>
+  <NetworkSection><Network ovf:name="lan"><Description>Owned by \${vm.owner}</Description></Network></NetworkSection>
+  <VirtualSystem ovf:id="texty"><Name>texty</Name>
+    <VirtualHardwareSection>
+      <Item><rasd:Description>CPUs of \${vm.owner}</rasd:Description><rasd:ResourceType>3</rasd:ResourceType><rasd:VirtualQuantity>2</rasd:VirtualQuantity></Item>
+      <Item><rasd:ResourceType>17</rasd:ResourceType><rasd:HostResource>ovf:/disk/d1</rasd:HostResource></Item>
+    </VirtualHardwareSection>
+  </VirtualSystem>
+</Envelope>
+`;
+
+/** OVF 0.9 (VMware's pre-DMTF format): `<Section xsi:type=…>` and `<Content>`. */
+export const OVF_09 = `<?xml version="1.0" encoding="UTF-8"?>
+<Envelope xmlns="http://www.vmware.com/schema/ovf/1/envelope" xmlns:ovf="http://www.vmware.com/schema/ovf/1/envelope" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance">
+  <References><File ovf:href="old.vmdk" ovf:id="file1"/></References>
+  <Section xsi:type="ovf:DiskSection_Type"><Info>disks</Info><Disk ovf:capacity="8" ovf:diskId="vmdisk1" ovf:fileRef="file1"/></Section>
+  <Content ovf:id="old-vm" xsi:type="ovf:VirtualSystem_Type"><Info>A VM</Info><Name>old-vm</Name></Content>
+</Envelope>
+`;
+
+/**
+ * A DeploymentOptionSection (small, default large) whose CPU and memory items differ per
+ * configuration, the large ones first; and a delta disk (`ovf:parentRef`) over its base.
+ */
+export const DEPLOYMENT_OPTIONS_OVF = `<?xml version="1.0"?>
+<Envelope ${ENVELOPE_NS}>
+  <References>
+    <File ovf:id="base" ovf:href="base.vmdk"/>
+    <File ovf:id="delta" ovf:href="delta.vmdk"/>
+  </References>
+  <DiskSection>
+    <Disk ovf:diskId="d-base" ovf:fileRef="base" ovf:capacity="4" ovf:capacityAllocationUnits="byte * 2^30"/>
+    <Disk ovf:diskId="d-delta" ovf:fileRef="delta" ovf:parentRef="d-base" ovf:capacity="4" ovf:capacityAllocationUnits="byte * 2^30"/>
+  </DiskSection>
+  <DeploymentOptionSection>
+    <Info>Sizes</Info>
+    <Configuration ovf:id="small"><Label>Small</Label><Description>2 CPUs</Description></Configuration>
+    <Configuration ovf:id="large" ovf:default="true"><Label>Large</Label><Description>8 CPUs</Description></Configuration>
+  </DeploymentOptionSection>
+  <VirtualSystem ovf:id="sized"><Name>sized</Name>
+    <VirtualHardwareSection>
+      <Item ovf:configuration="large"><rasd:ResourceType>3</rasd:ResourceType><rasd:VirtualQuantity>8</rasd:VirtualQuantity></Item>
+      <Item ovf:configuration="large"><rasd:AllocationUnits>byte * 2^20</rasd:AllocationUnits><rasd:ResourceType>4</rasd:ResourceType><rasd:VirtualQuantity>16384</rasd:VirtualQuantity></Item>
+      <Item ovf:configuration="small"><rasd:ResourceType>3</rasd:ResourceType><rasd:VirtualQuantity>2</rasd:VirtualQuantity></Item>
+      <Item ovf:configuration="small"><rasd:AllocationUnits>byte * 2^20</rasd:AllocationUnits><rasd:ResourceType>4</rasd:ResourceType><rasd:VirtualQuantity>2048</rasd:VirtualQuantity></Item>
+      <Item><rasd:ResourceType>17</rasd:ResourceType><rasd:HostResource>ovf:/disk/d-delta</rasd:HostResource></Item>
+    </VirtualHardwareSection>
+  </VirtualSystem>
+</Envelope>
+`;
