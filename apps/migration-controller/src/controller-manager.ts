@@ -49,6 +49,7 @@ export function buildControllerManager(
   const wiring = sourceWiring({
     ovaCatalogPath: flags.ovaCatalogPath,
     destination: flags.destination,
+    virtV2vImage: flags.virtV2vImage,
     kubeConfig,
   });
   const shared = { kubeConfig, informerFactory: manager.informerFactory, logger };

@@ -49,6 +49,8 @@ Flags:
         where the OVA catalog (NFS share) of ova providers is mounted (default "/ova")
   --destination string
         where VMs go: 'kubevirt' (DataVolumes, conversion pods, VirtualMachines; needs KubeVirt and CDI) or 'configmap' (a ConfigMap per disk and VM, to try plans without KubeVirt) (default "kubevirt")
+  --virt-v2v-image string
+        image of the guest conversion (virt-v2v) pods, as in Forklift (env VIRT_V2V_IMAGE) (default "quay.io/kubev2v/forklift-virt-v2v:latest")
   --log-level string
         trace, debug, info, warn, error or fatal (JSON lines on stdout) (default "info")
   --help
@@ -68,6 +70,7 @@ Flags:
       healthProbeBindAddress: ':8081',
       ovaCatalogPath: '/ova',
       destination: 'kubevirt',
+      virtV2vImage: 'quay.io/kubev2v/forklift-virt-v2v:latest',
       logLevel: 'info',
       help: false,
     });
@@ -87,6 +90,18 @@ Flags:
       leaderElect: true,
       leaderElectionNamespace: 'ns',
     });
+  });
+
+  it('--virt-v2v-image, else VIRT_V2V_IMAGE, else the default; an empty one is rejected', () => {
+    expect(parseFlags(['--virt-v2v-image=registry.local/v2v:1.2'], {}).virtV2vImage).toBe(
+      'registry.local/v2v:1.2',
+    );
+    expect(parseFlags([], { VIRT_V2V_IMAGE: 'env/v2v:2' }).virtV2vImage).toBe('env/v2v:2');
+    expect(
+      parseFlags(['--virt-v2v-image', 'flag/v2v:3'], { VIRT_V2V_IMAGE: 'env/v2v:2' }).virtV2vImage,
+    ).toBe('flag/v2v:3');
+    expect(() => parseFlags(['--virt-v2v-image='], {})).toThrow(/--virt-v2v-image/);
+    expect(usage()).toContain('--virt-v2v-image');
   });
 
   it('rejects bad values naming the flag', () => {

@@ -1,7 +1,7 @@
 //! The command line of ctrlkit-migration-controller: every flag with its default and help.
 
 import { InvalidArgumentError } from '@ctrlkit/core';
-import { MAX_VM_INFLIGHT } from '@ctrlkit/plan-migration';
+import { DEFAULT_VIRT_V2V_IMAGE, MAX_VM_INFLIGHT } from '@ctrlkit/plan-migration';
 import {
   DEFAULT_HEALTH_PROBE_BIND_ADDRESS,
   DEFAULT_METRICS_BIND_ADDRESS,
@@ -32,6 +32,7 @@ export interface Flags {
   healthProbeBindAddress: string;
   ovaCatalogPath: string;
   destination: (typeof DESTINATIONS)[number];
+  virtV2vImage: string;
   logLevel: (typeof LOG_LEVELS)[number];
   help: boolean;
 }
@@ -88,6 +89,12 @@ export const FLAGS = {
     choices: DESTINATIONS,
     help: "where VMs go: 'kubevirt' (DataVolumes, conversion pods, VirtualMachines; needs KubeVirt and CDI) or 'configmap' (a ConfigMap per disk and VM, to try plans without KubeVirt)",
   },
+  'virt-v2v-image': {
+    type: 'string',
+    default: DEFAULT_VIRT_V2V_IMAGE,
+    env: 'VIRT_V2V_IMAGE',
+    help: 'image of the guest conversion (virt-v2v) pods, as in Forklift',
+  },
   'log-level': {
     type: 'string',
     default: 'info',
@@ -110,7 +117,7 @@ export function usage(): string {
 }
 
 /**
- * Parses `argv` (without node and script), falling back to `env` (`MAX_VM_INFLIGHT`) and
+ * Parses `argv` (without node and script), falling back to `env` (`MAX_VM_INFLIGHT`, `VIRT_V2V_IMAGE`) and
  * the defaults; throws InvalidArgumentError naming a bad flag.
  */
 export function parseFlags(argv: readonly string[], env: NodeJS.ProcessEnv = process.env): Flags {
@@ -129,6 +136,13 @@ export function parseFlags(argv: readonly string[], env: NodeJS.ProcessEnv = pro
       `must be an absolute path, got ${JSON.stringify(ovaCatalogPath)}`,
     );
   }
+  const virtV2vImage = values['virt-v2v-image'];
+  if (virtV2vImage.trim() === '' || /\s/.test(virtV2vImage)) {
+    throw new InvalidArgumentError(
+      '--virt-v2v-image',
+      `must be an image reference, got ${JSON.stringify(virtV2vImage)}`,
+    );
+  }
   return {
     kubeconfig: values.kubeconfig,
     leaderElect: values['leader-elect'],
@@ -139,6 +153,7 @@ export function parseFlags(argv: readonly string[], env: NodeJS.ProcessEnv = pro
     healthProbeBindAddress: values['health-probe-bind-address'],
     ovaCatalogPath,
     destination: values.destination,
+    virtV2vImage,
     logLevel: values['log-level'],
     help: values.help,
   };

@@ -59,6 +59,8 @@ const VMS = { group: 'kubevirt.io', version: 'v1', plural: 'virtualmachines' };
 /** The hook image the PodJobSimulator fails, with this message. */
 const FAILING_HOOK_IMAGE = 'quay.io/example/fail-hook:latest';
 const HOOK_FAILURE = 'hook playbook failed: the guest agent is not reachable';
+/** The conversion pods' image, given with --virt-v2v-image. */
+const VIRT_V2V_IMAGE = 'registry.example/forklift-virt-v2v:test';
 
 let kubeConfig: KubeConfig;
 let custom: CustomObjectsApi;
@@ -157,6 +159,7 @@ beforeAll(async () => {
     '--metrics-addr=0',
     '--healthz-addr=0',
     `--ova-catalog-path=${catalogPath}`,
+    `--virt-v2v-image=${VIRT_V2V_IMAGE}`,
   ]);
 });
 
@@ -339,6 +342,7 @@ describe.concurrent('OVA provider → KubeVirt, the built controller as the depl
       expect(pod?.status?.phase).toBe('Succeeded');
       expect(pod?.metadata?.labels).toMatchObject({ ...labels(name), 'forklift.app': 'virt-v2v' });
       const container = pod?.spec?.containers[0];
+      expect(container?.image).toBe(VIRT_V2V_IMAGE);
       expect(container?.env).toEqual([
         { name: 'V2V_vmName', value: name },
         { name: 'V2V_diskPath', value: diskPath[name] },

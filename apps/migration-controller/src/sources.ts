@@ -40,6 +40,8 @@ export interface SourceWiringOptions {
   ovaCatalogPath: string;
   /** Where VMs go (`--destination`). */
   destination: Flags['destination'];
+  /** The conversion pods' image (`--virt-v2v-image`). Default: the KubeVirt destination's. */
+  virtV2vImage?: string;
   /** The cluster, for the hook runner. */
   kubeConfig: KubeConfig;
   clock?: Clock;
@@ -144,7 +146,11 @@ export function sourceWiring(options: SourceWiringOptions): SourceWiring {
       sources,
       hookRunner: new JobHookRunner({ kubeConfig: options.kubeConfig }),
       ...(options.destination === 'kubevirt' && {
-        destination: (context) => new KubeVirtDestination(context),
+        destination: (context) =>
+          new KubeVirtDestination({
+            ...context,
+            ...(options.virtV2vImage !== undefined && { virtV2vImage: options.virtV2vImage }),
+          }),
       }),
     },
     inspectors: {
