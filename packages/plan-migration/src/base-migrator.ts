@@ -1,7 +1,7 @@
 //! The shared per-VM strategy: cold and warm itineraries, steps, pipeline and reset (Forklift's migrator/base).
 
 import type { Clock } from '@ctrlkit/core';
-import type { Builder, InventoryVM, Migrator } from './adapter.js';
+import type { Builder, Inventory, InventoryVM, Migrator } from './adapter.js';
 import type { Plan, PlanVM, Step, VMStatus } from './api/plan.js';
 import { isWarm } from './api/plan.js';
 import type { ProviderType } from './api/provider.js';
@@ -84,6 +84,18 @@ export const WARM_ITINERARY: readonly ItineraryStep<Flag>[] = [
   step(Phase.Completed),
 ];
 
+/**
+ * Phases no source or destination of this package performs yet: waiting for a Windows
+ * guest's reboots on the destination, the warm preflight inspection, and converting an
+ * OpenStack snapshot. By default they are left off every itinerary (their predicates
+ * would otherwise put a step there that can only fail).
+ */
+export const UNSUPPORTED_PHASES: ReadonlySet<string> = new Set([
+  Phase.WaitForGuestReboots,
+  Phase.PreflightInspection,
+  Phase.ConvertOpenstackSnapshot,
+]);
+
 /** Source types whose guests virt-v2v converts. */
 const CONVERSION_SOURCES: ReadonlySet<ProviderType> = new Set(['vsphere', 'ova', 'hyperv', 'ec2']);
 
@@ -95,8 +107,14 @@ export interface BaseMigratorOptions {
   builder: Builder;
   clock: Clock;
   settings: MigrationSettings;
-  /** Inventory of the plan's VMs by id (guest OS, shared disks). */
+  /** Inventory of the plan's VMs by id (guest OS, shared disks): see {@link inventoryById}. */
   inventory: ReadonlyMap<string, InventoryVM>;
+  /**
+   * Phases left off the itinerary whatever their predicates say, because nothing here can
+   * perform them. Default {@link UNSUPPORTED_PHASES}; an empty set gives Forklift's
+   * itineraries as they are.
+   */
+  unsupportedPhases?: ReadonlySet<string>;
   /** Skip guest conversion (`spec.skipGuestConversion`). Default false. */
   skipGuestConversion?: boolean;
   /** Run the warm preflight inspection. Default false. */
@@ -136,9 +154,9 @@ export class BaseMigrator implements Migrator {
 
   itinerary(vm: PlanVM): Itinerary<Flag> {
     const warm = isWarm(this.#o.plan);
-    return new Itinerary<Flag>(warm ? 'Warm' : '', warm ? WARM_ITINERARY : COLD_ITINERARY, (f) =>
-      this.#evaluate(vm, f),
-    );
+    const unsupported = this.#o.unsupportedPhases ?? UNSUPPORTED_PHASES;
+    const steps = (warm ? WARM_ITINERARY : COLD_ITINERARY).filter((s) => !unsupported.has(s.name));
+    return new Itinerary<Flag>(warm ? 'Warm' : '', steps, (f) => this.#evaluate(vm, f));
   }
 
   async pipeline(vm: PlanVM): Promise<Step[]> {
@@ -360,4 +378,9 @@ export function nextPhase(migrator: Migrator, vm: VMStatus, clock: Clock): void 
     markStarted(nextStep, clock);
     nextStep.phase = 'Running';
   }
+}
+
+/** The source inventory's VMs by id, for {@link BaseMigratorOptions.inventory}. */
+export async function inventoryById(inventory: Inventory): Promise<Map<string, InventoryVM>> {
+  return new Map((await inventory.listVMs()).map((vm) => [vm.id, vm]));
 }

@@ -28,6 +28,7 @@ import {
   type Ensurer,
   type GuestConversion,
   type Inventory,
+  type InventoryVM,
   isGuestConversion,
   type Validator,
 } from './adapter.js';
@@ -36,7 +37,7 @@ import type { NetworkMap, StorageMap } from './api/mapping.js';
 import type { Migration } from './api/migration.js';
 import type { Plan } from './api/plan.js';
 import type { Provider } from './api/provider.js';
-import { BaseMigrator } from './base-migrator.js';
+import { BaseMigrator, inventoryById } from './base-migrator.js';
 import { ConfigMapDestination } from './configmap-destination.js';
 import { GROUP, PLURALS, VERSION } from './crds.js';
 import { type HookRunner, MigrationRunner } from './migration-runner.js';
@@ -331,9 +332,11 @@ export class PlanController {
         ...(refs.storageMap && { storageMap: refs.storageMap }),
         kubeConfig: this.#o.kubeConfig,
       });
-    const runner = (migration: Migration | undefined) => {
+    const runner = async (migration: Migration | undefined) => {
       if (source === undefined) throw new Error(`plan ${key}: no adapter for the source provider`);
-      return this.#runner(cached, plan, refs, source, destination(migration), migration);
+      // The itinerary's predicates read the VMs as the source inventory describes them.
+      const inventory = await inventoryById(source.inventory);
+      return this.#runner(cached, plan, refs, source, destination(migration), migration, inventory);
     };
     return {
       plan,
@@ -353,7 +356,7 @@ export class PlanController {
       getMigration: (ns, mName) => this.#lister<Migration>('Migration').namespace(ns).get(mName),
       listMigrations: () => this.#lister<Migration>('Migration').list(),
       run: async (m) => {
-        const r = runner(m);
+        const r = await runner(m);
         try {
           return await r.run();
         } finally {
@@ -362,7 +365,7 @@ export class PlanController {
       },
       cancel: async (m) => {
         if (source === undefined) return;
-        const r = runner(m);
+        const r = await runner(m);
         try {
           await r.cancel();
         } finally {
@@ -370,7 +373,7 @@ export class PlanController {
         }
       },
       archive: async () => {
-        if (source !== undefined) await runner(undefined).archive();
+        if (source !== undefined) await (await runner(undefined)).archive();
       },
     };
   }
@@ -383,6 +386,7 @@ export class PlanController {
     source: SourceAdapter,
     destination: Destination,
     migration: Migration | undefined,
+    inventory: ReadonlyMap<string, InventoryVM>,
   ): MigrationRunner {
     return new MigrationRunner({
       plan,
@@ -400,7 +404,7 @@ export class PlanController {
         builder: source.builder,
         clock: this.#clock,
         settings: this.#settings,
-        inventory: new Map(),
+        inventory,
       }),
       settings: this.#settings,
       clock: this.#clock,
