@@ -15,7 +15,10 @@ export interface Pool {
    * without a Node owner: the devices are available on all nodes.
    */
   nodeSelector?: V1NodeSelector;
-  /** Can be left at 0; the controller bumps the generation when it must. Only a higher value than the published one matters. */
+  /**
+   * Can be left at 0; the controller bumps the generation when it must. Only a higher value
+   * than the published one matters: a lower one, negative included, is ignored (as v0.35).
+   */
   generation?: number;
   /**
    * All ResourceSlices the driver wants to publish for this pool, one per entry. The driver

@@ -20,6 +20,15 @@ const devices = (n: number, extra = {}) =>
   Array.from({ length: n }, (_, i) => ({ name: `gpu-${i}`, ...extra }));
 
 describe('validateApiLimits', () => {
+  it('accepts a negative pool generation (ignored, as v0.35), rejects a fraction', () => {
+    expect(
+      problem({ pools: { p: { generation: -5, slices: [{ devices: [] }] } } }),
+    ).toBeUndefined();
+    const error = problem({ pools: { p: { generation: 1.5, slices: [{ devices: [] }] } } });
+    expect(error?.field).toBe('generation');
+    expect(error?.message).toMatch(/generation: must be an integer/);
+  });
+
   it('accepts 128 devices, rejects 129 naming the field', () => {
     expect(problem({ pools: { p: { slices: [{ devices: devices(128) }] } } })).toBeUndefined();
     const error = problem({ pools: { p: { slices: [{ devices: devices(129) }] } } });

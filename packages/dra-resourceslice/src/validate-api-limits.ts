@@ -95,11 +95,9 @@ export function validatePoolLimits(name: string, pool: Pool, context: ApiLimitsC
     if (!isDnsSubdomain(part))
       fail('', `pool name part ${JSON.stringify(part)} must be a DNS subdomain`);
   }
-  if (
-    pool.generation !== undefined &&
-    !(Number.isSafeInteger(pool.generation) && pool.generation >= 0)
-  ) {
-    fail('generation', 'must be an integer >= 0');
+  // A negative generation is allowed, as in v0.35: only a higher one than the published one matters.
+  if (pool.generation !== undefined && !Number.isSafeInteger(pool.generation)) {
+    fail('generation', 'must be an integer');
   }
   if (pool.nodeSelector !== undefined) {
     if (context.nodeName)
