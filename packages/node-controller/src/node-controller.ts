@@ -296,7 +296,7 @@ export class NodeController {
 
 /**
  * Reads the node named like `node` and patches its status, labels and annotations three-way
- * towards `node`, retrying a Conflict up to 5 times 10 ms apart. Returns the patched node;
+ * towards `node` (a strategic merge patch: conditions and addresses merge by type), retrying a Conflict up to 5 times 10 ms apart. Returns the patched node;
  * throws NotFound when it does not exist.
  */
 export async function updateNodeStatus(
@@ -311,7 +311,7 @@ export async function updateNodeStatus(
     try {
       return await nodes.patchNodeStatus(
         { name, body: nodeStatusPatch(server, node) },
-        setHeaderOptions('Content-Type', PatchStrategy.MergePatch),
+        setHeaderOptions('Content-Type', PatchStrategy.StrategicMergePatch),
       );
     } catch (error) {
       if (!isConflict(error) || step >= STATUS_PATCH_STEPS || signal.aborted) throw error;

@@ -1,6 +1,6 @@
 //! The three-way patch of a node's status, labels and annotations.
 
-import type { V1Node, V1NodeCondition, V1NodeStatus } from '@kubernetes/client-node';
+import type { V1Node } from '@kubernetes/client-node';
 import {
   LAST_APPLIED_NODE_STATUS_ANNOTATION,
   LAST_APPLIED_OBJECT_META_ANNOTATION,
@@ -17,15 +17,28 @@ interface AppliedMeta {
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 
 /**
- * A JSON merge patch (RFC 7386) that moves `server` to what `desired` says, three-way: what the
- * controller applied last (in `server`'s last-applied annotations) and `desired` no longer
- * has is removed; what others added is kept. Conditions merge by `type`. Carries `server`'s
- * resourceVersion, so a concurrent write makes it fail with 409 Conflict.
+ * The lists of `NodeStatus` that the Kubernetes schema merges by a key
+ * (`patchStrategy:"merge"`); every other list is atomic (replaced whole).
+ */
+export const NODE_STATUS_MERGE_KEYS: Readonly<Record<string, string>> = {
+  conditions: 'type',
+  addresses: 'type',
+};
+
+/**
+ * A strategic merge patch that moves `server` to what `desired` says, three-way as
+ * virtual-kubelet's (`CreateThreeWayMergePatch` of the status): what the controller applied
+ * last (in `server`'s last-applied annotations) and `desired` no longer has is removed; what
+ * others added is kept. Conditions and addresses merge by `type` (an item the controller
+ * applied last and dropped gets a `$patch: delete` directive; others' items are untouched);
+ * other lists (images, ...) and scalars are set as desired; lists and fields `desired` does
+ * not set are left to their writers. Carries `server`'s resourceVersion, so a concurrent write
+ * makes it fail with 409 Conflict.
  */
 export function nodeStatusPatch(server: V1Node, desired: V1Node): Record<string, unknown> {
   const serverAnnotations = server.metadata?.annotations ?? {};
   const lastMeta = parseJson<AppliedMeta>(serverAnnotations[LAST_APPLIED_OBJECT_META_ANNOTATION]);
-  const lastStatus = parseJson<V1NodeStatus>(
+  const lastStatus = parseJson<Record<string, Json>>(
     serverAnnotations[LAST_APPLIED_NODE_STATUS_ANNOTATION],
   );
 
@@ -48,18 +61,16 @@ export function nodeStatusPatch(server: V1Node, desired: V1Node): Record<string,
   annotations[LAST_APPLIED_NODE_STATUS_ANNOTATION] = JSON.stringify(desiredStatus);
 
   const status: Record<string, Json> = {};
-  for (const key of Object.keys((lastStatus as Record<string, unknown> | undefined) ?? {})) {
+  for (const key of Object.keys(lastStatus ?? {})) {
     if (!(key in desiredStatus)) status[key] = null;
   }
   for (const [key, value] of Object.entries(desiredStatus)) {
-    if (key === 'conditions') continue;
-    status[key] = value;
+    const mergeKey = NODE_STATUS_MERGE_KEYS[key];
+    status[key] =
+      mergeKey !== undefined && Array.isArray(value)
+        ? mergeListPatch(mergeKey, asList(lastStatus?.[key]), value)
+        : value;
   }
-  status.conditions = mergeConditions(
-    toJson(server.status?.conditions ?? []) as unknown as V1NodeCondition[],
-    (lastStatus?.conditions ?? []) as V1NodeCondition[],
-    (desiredStatus.conditions ?? []) as unknown as V1NodeCondition[],
-  ) as unknown as Json;
 
   return {
     metadata: {
@@ -71,6 +82,38 @@ export function nodeStatusPatch(server: V1Node, desired: V1Node): Record<string,
   };
 }
 
+/**
+ * The patch of a list merged by `mergeKey`: each desired item (with `null` for the fields the
+ * same item had when last applied and no longer has), then a `$patch: delete` directive for
+ * each item last applied whose key `desired` no longer has.
+ */
+function mergeListPatch(mergeKey: string, last: Json[], desired: Json[]): Json[] {
+  const keyOf = (item: Json): Json | undefined =>
+    item !== null && typeof item === 'object' && !Array.isArray(item) ? item[mergeKey] : undefined;
+  const lastByKey = new Map(last.map((item) => [keyOf(item), item]));
+  const desiredKeys = new Set(desired.map(keyOf));
+  const patch: Json[] = desired.map((item) => {
+    const before = lastByKey.get(keyOf(item));
+    if (!isObject(item) || !isObject(before)) return item;
+    const cleared: Record<string, Json> = {};
+    for (const field of Object.keys(before)) if (!(field in item)) cleared[field] = null;
+    return { ...cleared, ...item };
+  });
+  for (const [key] of lastByKey) {
+    if (key !== undefined && !desiredKeys.has(key))
+      patch.push({ [mergeKey]: key, $patch: 'delete' });
+  }
+  return patch;
+}
+
+function isObject(value: Json | undefined): value is { [key: string]: Json } {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
+}
+
+function asList(value: Json | undefined): Json[] {
+  return Array.isArray(value) ? value : [];
+}
+
 /** Keys of `desired` set; keys of `last` missing from `desired` set to null (removed). */
 function mapPatch(
   last: Record<string, string> | undefined,
@@ -80,26 +123,6 @@ function mapPatch(
   for (const key of Object.keys(last ?? {})) if (!(key in desired)) patch[key] = null;
   for (const [key, value] of Object.entries(desired)) patch[key] = value;
   return patch;
-}
-
-/** Server conditions, minus those the controller applied last and dropped since, with desired ones replaced or added by type. */
-function mergeConditions(
-  server: V1NodeCondition[],
-  last: V1NodeCondition[],
-  desired: V1NodeCondition[],
-): V1NodeCondition[] {
-  const desiredByType = new Map(desired.map((c) => [c.type, c]));
-  const dropped = new Set(last.map((c) => c.type).filter((type) => !desiredByType.has(type)));
-  const merged: V1NodeCondition[] = [];
-  const seen = new Set<string>();
-  for (const condition of server) {
-    if (dropped.has(condition.type)) continue;
-    const replacement = desiredByType.get(condition.type);
-    merged.push(replacement ?? condition);
-    seen.add(condition.type);
-  }
-  for (const condition of desired) if (!seen.has(condition.type)) merged.push(condition);
-  return merged;
 }
 
 function withoutLastApplied(

@@ -8,6 +8,7 @@ import {
   type V1Node,
   type V1Pod,
 } from '@kubernetes/client-node';
+import { NODE_STATUS_MERGE_KEYS } from '../internal/node-status-patch.js';
 
 /** The resources the fake knows. */
 export type FakeResource = 'nodes' | 'leases' | 'pods' | 'configmaps' | 'secrets' | 'services';
@@ -152,7 +153,7 @@ export class FakeKube {
         name: param.name,
         body: param.body,
       },
-      () => this.#mergePatch('nodes', '', param.name, param.body),
+      () => this.#mergePatch('nodes', '', param.name, param.body, NODE_STATUS_PATCH_KEYS),
     );
 
   deleteNode = async (param: { name: string }): Promise<V1Node> =>
@@ -367,6 +368,7 @@ export class FakeKube {
     namespace: string,
     name: string,
     patch: unknown,
+    mergeKeys: ReadonlyMap<string, string> = new Map(),
   ): KubernetesObject {
     const current = this.#mustGet(resource, namespace, name);
     const rv = (patch as { metadata?: { resourceVersion?: string } }).metadata?.resourceVersion;
@@ -376,7 +378,12 @@ export class FakeKube {
         `Operation cannot be fulfilled on ${resource} "${name}": the object has been modified`,
       );
     }
-    const merged = applyMergePatch(JSON.parse(JSON.stringify(current)), patch) as KubernetesObject;
+    const merged = applyMergePatch(
+      JSON.parse(JSON.stringify(current)),
+      patch,
+      mergeKeys,
+      '',
+    ) as KubernetesObject;
     return this.#write(resource, merged, 'MODIFIED');
   }
 
@@ -433,7 +440,25 @@ function matches(obj: KubernetesObject, selector: Map<string, string>): boolean 
   return true;
 }
 
-function applyMergePatch(target: unknown, patch: unknown): unknown {
+/** The node status lists a strategic merge patch merges by key, by their path. */
+const NODE_STATUS_PATCH_KEYS: ReadonlyMap<string, string> = new Map(
+  Object.entries(NODE_STATUS_MERGE_KEYS).map(([field, key]) => [`status.${field}`, key]),
+);
+
+/**
+ * A JSON merge patch (RFC 7386), strategic for the lists at the paths of `mergeKeys`: their
+ * items merge with the target's item of the same key, and `$patch: delete` removes one.
+ */
+function applyMergePatch(
+  target: unknown,
+  patch: unknown,
+  mergeKeys: ReadonlyMap<string, string>,
+  path: string,
+): unknown {
+  const mergeKey = mergeKeys.get(path);
+  if (mergeKey !== undefined && Array.isArray(patch)) {
+    return mergeList(Array.isArray(target) ? target : [], patch, mergeKey, mergeKeys, path);
+  }
   if (patch === null || typeof patch !== 'object' || Array.isArray(patch)) return patch;
   const result: Record<string, unknown> =
     target !== null && typeof target === 'object' && !Array.isArray(target)
@@ -441,7 +466,30 @@ function applyMergePatch(target: unknown, patch: unknown): unknown {
       : {};
   for (const [k, v] of Object.entries(patch)) {
     if (v === null) delete result[k];
-    else result[k] = applyMergePatch(result[k], v);
+    else result[k] = applyMergePatch(result[k], v, mergeKeys, path === '' ? k : `${path}.${k}`);
+  }
+  return result;
+}
+
+function mergeList(
+  target: unknown[],
+  patch: unknown[],
+  mergeKey: string,
+  mergeKeys: ReadonlyMap<string, string>,
+  path: string,
+): unknown[] {
+  const result = [...target];
+  for (const item of patch as Array<Record<string, unknown>>) {
+    const index = result.findIndex(
+      (t) => (t as Record<string, unknown> | null)?.[mergeKey] === item[mergeKey],
+    );
+    if (item.$patch === 'delete') {
+      if (index >= 0) result.splice(index, 1);
+    } else if (index >= 0) {
+      result[index] = applyMergePatch(result[index], item, mergeKeys, `${path}[]`);
+    } else {
+      result.push(applyMergePatch({}, item, mergeKeys, `${path}[]`));
+    }
   }
   return result;
 }
