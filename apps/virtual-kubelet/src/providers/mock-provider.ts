@@ -3,6 +3,7 @@
 import { type Clock, InvalidArgumentError, realClock } from '@ctrlkit/core';
 import { notFound, type PodLifecycleHandler, type PodNotifier } from '@ctrlkit/node-controller';
 import type { V1Node, V1NodeCondition, V1Pod, V1PodStatus } from '@kubernetes/client-node';
+import { CpuCounters } from './cpu-counters.js';
 
 /** Default capacity of the mock node, as virtual-kubelet's mock provider: 20 CPUs, 100Gi, 20 pods. */
 export const DEFAULT_MOCK_CAPACITY = { cpu: '20', memory: '100Gi', pods: '20' } as const;
@@ -59,6 +60,7 @@ export class MockProvider implements PodLifecycleHandler, PodNotifier {
     capacity: { cpu: string; memory: string; pods: string };
   };
   readonly #startTime = new Date();
+  readonly #cpu = new CpuCounters();
   #notify: (pod: V1Pod) => void = () => {};
 
   constructor(options: MockProviderOptions) {
@@ -174,6 +176,7 @@ export class MockProvider implements PodLifecycleHandler, PodNotifier {
     const k = key(pod.metadata?.namespace, pod.metadata?.name);
     if (!this.#pods.has(k)) throw notFound(`pod "${k}" is not known to the provider`);
     this.#pods.delete(k);
+    this.#cpu.forget(`${k}/`);
     const now = new Date();
     const deleted = structuredClone(pod);
     deleted.status = {
@@ -216,26 +219,32 @@ export class MockProvider implements PodLifecycleHandler, PodNotifier {
     return [...this.#pods.values()].map((p) => structuredClone(p));
   }
 
-  /** Node and pod usage figures, random as the mock's (`GetStatsSummary`). */
+  /**
+   * Node and pod usage figures (`GetStatsSummary`): usage in nano cores random as the mock's;
+   * the cumulative CPU time grows from the pod's start at that usage, so it never decreases
+   * for a container or the node.
+   */
   getStatsSummary(nodeName: string): StatsSummary {
-    const time = new Date().toISOString();
+    const nowMs = this.#options.clock.now();
+    const time = new Date(nowMs).toISOString();
     const random = this.#options.random;
-    const cpu = (): CpuStats => {
-      const nano = Math.floor(random() * 10_000_000);
-      return { time, usageNanoCores: nano, usageCoreNanoSeconds: nano * 1000 };
-    };
     const memory = (): MemoryStats => {
       const bytes = Math.floor(random() * 100_000_000) + 1;
       return { time, usageBytes: bytes, workingSetBytes: bytes };
     };
-    const pods = [...this.#pods.values()].map((pod) => {
-      const started = new Date(pod.status?.startTime ?? this.#startTime).toISOString();
-      const containers = (pod.spec?.containers ?? []).map((c) => ({
-        name: c.name,
-        startTime: started,
-        cpu: cpu(),
-        memory: memory(),
-      }));
+    const pods = [...this.#pods.entries()].map(([k, pod]) => {
+      const startDate = new Date(pod.status?.startTime ?? this.#startTime);
+      const started = startDate.toISOString();
+      const containers = (pod.spec?.containers ?? []).map((c) => {
+        const nano = Math.floor(random() * 10_000_000);
+        const total = this.#cpu.accumulate(`${k}/${c.name}`, startDate.getTime(), nowMs, nano);
+        return {
+          name: c.name,
+          startTime: started,
+          cpu: { time, usageNanoCores: nano, usageCoreNanoSeconds: total },
+          memory: memory(),
+        };
+      });
       const sum = (f: (c: (typeof containers)[number]) => number) =>
         containers.reduce((a, c) => a + f(c), 0);
       return {
@@ -266,7 +275,7 @@ export class MockProvider implements PodLifecycleHandler, PodNotifier {
         cpu: {
           time,
           usageNanoCores: total((p) => p.cpu.usageNanoCores),
-          usageCoreNanoSeconds: total((p) => p.cpu.usageCoreNanoSeconds),
+          usageCoreNanoSeconds: this.#cpu.nodeNs,
         },
         memory: {
           time,
