@@ -2,9 +2,14 @@
 
 import { createServer, type Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
-import type { Logger } from '@ctrlkit/core';
+import { InvalidArgumentError, type Logger } from '@ctrlkit/core';
 import type { V1Pod } from '@kubernetes/client-node';
 import type { StatsSummary } from '../providers/mock-provider.js';
+import {
+  type ContainerLogsProvider,
+  parseContainerLogQuery,
+  serveContainerLogs,
+} from './container-logs.js';
 import type { ServingCert } from './self-signed-cert.js';
 
 /** What the API reads from the provider. */
@@ -12,7 +17,9 @@ export interface KubeletApiProvider {
   getPods(signal: AbortSignal): Promise<V1Pod[]>;
   getStatsSummary(nodeName: string): StatsSummary;
   /** The output of a container, when the provider keeps it. */
-  getContainerLogs?(namespace: string, pod: string, container: string): string;
+  getContainerLogs?: ContainerLogsProvider['getContainerLogs'];
+  /** New output of a container as it is written (`follow`), when the provider keeps it. */
+  followContainerLogs?: ContainerLogsProvider['followContainerLogs'];
 }
 
 /** Options of {@link startKubeletApiServer}. */
@@ -38,7 +45,8 @@ export async function startKubeletApiServer(
   const server = createServer(
     { cert: options.cert.cert, key: options.cert.key, requestCert: false },
     (req, res) => {
-      const path = new URL(req.url ?? '/', 'https://localhost').pathname;
+      const url = new URL(req.url ?? '/', 'https://localhost');
+      const path = url.pathname;
       const reply = (status: number, body: string, type = 'application/json'): void => {
         res.writeHead(status, { 'Content-Type': type });
         res.end(body);
@@ -74,11 +82,20 @@ export async function startKubeletApiServer(
         }
         const logs = /^\/containerLogs\/([^/]+)\/([^/]+)\/([^/]+)\/?$/.exec(path);
         if (logs !== null && provider.getContainerLogs !== undefined) {
+          const getContainerLogs = provider.getContainerLogs.bind(provider);
+          const followContainerLogs = provider.followContainerLogs?.bind(provider);
           try {
-            const text = provider.getContainerLogs(logs[1] ?? '', logs[2] ?? '', logs[3] ?? '');
-            return reply(200, text, 'text/plain');
+            const query = parseContainerLogQuery(url.searchParams);
+            const target: [string, string, string] = [logs[1] ?? '', logs[2] ?? '', logs[3] ?? ''];
+            return serveContainerLogs(
+              { getContainerLogs, followContainerLogs },
+              target,
+              query,
+              res,
+            );
           } catch (error) {
-            return reply(404, JSON.stringify({ error: (error as Error).message }));
+            const status = InvalidArgumentError.isInstance(error) ? 400 : 404;
+            return reply(status, JSON.stringify({ error: (error as Error).message }));
           }
         }
         if (

@@ -8,6 +8,7 @@ describe('CpuCounters', () => {
     expect(counters.accumulate('p/a', 0, 3_000, 2_000_000)).toBe(4_000_000);
     expect(counters.accumulate('p/b', 1_000, 3_000, 500_000)).toBe(1_000_000);
     expect(counters.nodeNs).toBe(5_000_000);
+    expect(counters.nanoCores('p/a')).toBe(2_000_000);
   });
 
   it('never decreases: a lower measured total keeps the counter; a forgotten pod stays in the node', () => {

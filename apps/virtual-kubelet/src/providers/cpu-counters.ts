@@ -7,7 +7,7 @@
  * increase of every container's, so it keeps growing when a pod goes.
  */
 export class CpuCounters {
-  readonly #containers = new Map<string, { atMs: number; totalNs: number }>();
+  readonly #containers = new Map<string, { atMs: number; totalNs: number; nanoCores: number }>();
   #nodeNs = 0;
 
   /**
@@ -26,16 +26,24 @@ export class CpuCounters {
    * process) is not a decrease: the counter keeps its value. Returns its total in ns.
    */
   observe(id: string, totalNs: number, nowMs: number): number {
-    const before = this.#containers.get(id)?.totalNs ?? 0;
+    const last = this.#containers.get(id);
+    const before = last?.totalNs ?? 0;
     const after = Math.max(before, Math.round(totalNs));
     this.#nodeNs += after - before;
-    this.#containers.set(id, { atMs: nowMs, totalNs: after });
+    const sinceMs = last === undefined ? 0 : nowMs - last.atMs;
+    const nanoCores = sinceMs > 0 ? Math.round(((after - before) * 1000) / sinceMs) : 0;
+    this.#containers.set(id, { atMs: nowMs, totalNs: after, nanoCores });
     return after;
   }
 
   /** The total of counter `id` in ns (0 when never sampled). */
   total(id: string): number {
     return this.#containers.get(id)?.totalNs ?? 0;
+  }
+
+  /** The usage of counter `id` in nano cores between its last two samples (0 before two). */
+  nanoCores(id: string): number {
+    return this.#containers.get(id)?.nanoCores ?? 0;
   }
 
   /** Drops the counters whose id starts with `prefix` (a deleted pod's); the node keeps their time. */

@@ -1,29 +1,23 @@
 //! The `process` provider: each container of a pod runs as a local child process.
 
 import { type ChildProcess, spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import { type Clock, InvalidArgumentError, realClock } from '@ctrlkit/core';
-import {
-  invalidInput,
-  notFound,
-  type PodLifecycleHandler,
-  type PodNotifier,
-} from '@ctrlkit/node-controller';
-import type {
-  V1ContainerState,
-  V1ContainerStatus,
-  V1Node,
-  V1Pod,
-  V1PodStatus,
-} from '@kubernetes/client-node';
+import { notFound, type PodLifecycleHandler, type PodNotifier } from '@ctrlkit/node-controller';
+import type { V1Node, V1Pod, V1PodStatus } from '@kubernetes/client-node';
+import { ContainerLog, type ContainerLogOptions } from './container-log.js';
+import { CpuCounters } from './cpu-counters.js';
 import { DEFAULT_MOCK_CAPACITY, type StatsSummary } from './mock-provider.js';
+import { type Container, containerStatus, goDuration, newContainer } from './process-container.js';
+import { processCpuNs, rssBytes } from './process-stats.js';
 
-/** First delay before restarting a container, in ms; doubles up to {@link MAX_RESTART_BACKOFF_MS} (the kubelet's CrashLoopBackOff). */
-export const INITIAL_RESTART_BACKOFF_MS = 1_000;
+export { LOG_BUFFER_BYTES } from './container-log.js';
+
+/** First delay before restarting a container, in ms: 10 s, doubling up to {@link MAX_RESTART_BACKOFF_MS} (the kubelet's CrashLoopBackOff). */
+export const INITIAL_RESTART_BACKOFF_MS = 10_000;
 /** The longest restart delay, in ms: 5 min, as the kubelet's. */
 export const MAX_RESTART_BACKOFF_MS = 300_000;
-/** Bytes of each container's output kept for logs. */
-export const LOG_BUFFER_BYTES = 1 << 20;
+/** A back-off not used for this long (2 × the longest delay, as the kubelet's) starts again at {@link INITIAL_RESTART_BACKOFF_MS}. */
+const RESTART_BACKOFF_RESET_MS = 2 * MAX_RESTART_BACKOFF_MS;
 /** Grace period in s when a pod gives none. */
 const DEFAULT_GRACE_SECONDS = 30;
 
@@ -37,33 +31,27 @@ export interface ProcessProviderOptions {
   clock?: Clock;
 }
 
-interface Container {
-  name: string;
-  image: string;
-  command: string[];
-  env: Record<string, string>;
-  process: ChildProcess | undefined;
-  state: V1ContainerState;
-  lastState: V1ContainerState | undefined;
-  restartCount: number;
-  backoffMs: number;
-  logs: Buffer[];
-  logBytes: number;
-}
-
 interface RunningPod {
   pod: V1Pod;
+  initContainers: Container[];
   containers: Container[];
+  /** All init containers completed (or there are none). */
+  initialized: boolean;
+  /** An init container failed under restartPolicy Never: the pod failed. */
+  initFailed: boolean;
   deleting: boolean;
   startTime: Date;
 }
 
 /**
  * Runs each container as a child process: `command` + `args` with the resolved env (no
- * image is pulled; a container needs a `command`). The restart policy is honoured
- * (Always, OnFailure, Never, with the kubelet's doubling back-off), exit codes become
- * terminated states (`Completed` for 0, else `Error`), and stdout/stderr are kept
- * (the last {@link LOG_BUFFER_BYTES} per container) for {@link ProcessProvider.getContainerLogs}.
+ * image is pulled; a container needs a `command`). Init containers run one after the other
+ * to completion before the app containers (a failing one is restarted, or fails the pod
+ * under restartPolicy Never, as the kubelet). The restart policy is honoured (Always,
+ * OnFailure, Never, with the kubelet's back-off), exit codes become terminated states
+ * (`Completed` for 0, else `Error`), stdout/stderr are kept (the last
+ * {@link LOG_BUFFER_BYTES} of the current and the previous run per container) for
+ * {@link ProcessProvider.getContainerLogs}, and CPU and memory come from /proc.
  */
 export class ProcessProvider implements PodLifecycleHandler, PodNotifier {
   readonly #pods = new Map<string, RunningPod>();
@@ -71,6 +59,7 @@ export class ProcessProvider implements PodLifecycleHandler, PodNotifier {
   readonly #port: number;
   readonly #clock: Clock;
   readonly #startTime = new Date();
+  readonly #cpu = new CpuCounters();
   #notify: (pod: V1Pod) => void = () => {};
 
   constructor(options: ProcessProviderOptions) {
@@ -111,37 +100,35 @@ export class ProcessProvider implements PodLifecycleHandler, PodNotifier {
   async createPod(_signal: AbortSignal, pod: V1Pod): Promise<void> {
     const k = key(pod.metadata?.namespace, pod.metadata?.name);
     if (this.#pods.has(k)) return;
-    const containers: Container[] = [];
-    for (const c of pod.spec?.containers ?? []) {
-      const command = [...(c.command ?? []), ...(c.args ?? [])];
-      if ((c.command ?? []).length === 0) {
-        throw invalidInput(
-          `container "${c.name}" has no command: the process provider runs commands, not images`,
-        );
-      }
-      containers.push({
-        name: c.name,
-        image: c.image ?? '',
-        command,
-        env: Object.fromEntries((c.env ?? []).map((e) => [e.name, e.value ?? ''])),
-        process: undefined,
-        state: { waiting: { reason: 'ContainerCreating' } },
-        lastState: undefined,
-        restartCount: 0,
-        backoffMs: INITIAL_RESTART_BACKOFF_MS,
-        logs: [],
-        logBytes: 0,
-      });
-    }
+    const initContainers = (pod.spec?.initContainers ?? []).map((c) => newContainer(c, true));
+    const containers = (pod.spec?.containers ?? []).map((c) => newContainer(c, false));
     const running: RunningPod = {
       pod: structuredClone(pod),
+      initContainers,
       containers,
+      initialized: initContainers.length === 0,
+      initFailed: false,
       deleting: false,
       startTime: new Date(),
     };
+    if (!running.initialized) {
+      for (const c of containers) c.state = { waiting: { reason: 'PodInitializing' } };
+    }
     this.#pods.set(k, running);
-    for (const container of containers) this.#start(running, container);
+    this.#startNext(running);
     this.#report(running);
+  }
+
+  /** Starts the first init container not yet completed, or every app container once all completed. */
+  #startNext(running: RunningPod): void {
+    if (running.deleting) return;
+    const pending = running.initContainers.find((c) => c.state.terminated?.exitCode !== 0);
+    if (pending !== undefined) {
+      this.#start(running, pending);
+      return;
+    }
+    running.initialized = true;
+    for (const container of running.containers) this.#start(running, container);
   }
 
   async updatePod(_signal: AbortSignal, pod: V1Pod): Promise<void> {
@@ -163,8 +150,13 @@ export class ProcessProvider implements PodLifecycleHandler, PodNotifier {
       (pod.metadata?.deletionGracePeriodSeconds ??
         pod.spec?.terminationGracePeriodSeconds ??
         DEFAULT_GRACE_SECONDS) * 1000;
-    await Promise.all(running.containers.map((c) => stopProcess(c.process, graceMs, this.#clock)));
+    await Promise.all(
+      [...running.initContainers, ...running.containers].map((c) =>
+        stopProcess(c.process, graceMs, this.#clock),
+      ),
+    );
     this.#pods.delete(k);
+    this.#cpu.forget(`${k}/`);
     const status = this.#status(running);
     status.phase = status.phase === 'Failed' ? 'Failed' : 'Succeeded';
     this.#notify({ ...structuredClone(running.pod), status });
@@ -192,30 +184,73 @@ export class ProcessProvider implements PodLifecycleHandler, PodNotifier {
     }));
   }
 
-  /** The kept output of a container (stdout and stderr interleaved). */
-  getContainerLogs(namespace: string, name: string, container: string): string {
-    const running = this.#pods.get(key(namespace, name));
-    const c = running?.containers.find((x) => x.name === container);
-    if (c === undefined)
-      throw notFound(`container "${container}" of pod "${namespace}/${name}" is not known`);
-    return Buffer.concat(c.logs).toString('utf8');
+  /**
+   * The kept output of a container (stdout and stderr interleaved), of its previous run with
+   * `previous`, limited by `tailLines` and `sinceSeconds` as the kubelet's `/containerLogs`.
+   */
+  getContainerLogs(
+    namespace: string,
+    name: string,
+    container: string,
+    options: ContainerLogOptions = {},
+  ): string {
+    return this.#containerLog(namespace, name, container, options.previous).read(
+      options,
+      this.#clock.now(),
+    );
   }
 
-  /** Memory (RSS) of each container's process; CPU is not measured (0). */
+  /**
+   * Calls `onData` with each chunk the container writes from now on and `onEnd` when its
+   * current run ends (at once when it is not running); returns the unsubscribe.
+   */
+  followContainerLogs(
+    namespace: string,
+    name: string,
+    container: string,
+    onData: (text: string) => void,
+    onEnd: () => void,
+  ): () => void {
+    return this.#containerLog(namespace, name, container, false).follow(onData, onEnd);
+  }
+
+  #containerLog(
+    namespace: string,
+    name: string,
+    container: string,
+    previous = false,
+  ): ContainerLog {
+    const running = this.#pods.get(key(namespace, name));
+    const c = running && allContainers(running).find((x) => x.name === container);
+    if (c === undefined)
+      throw notFound(`container "${container}" of pod "${namespace}/${name}" is not known`);
+    if (!previous) return c.log;
+    if (c.previousLog === undefined)
+      throw notFound(`previous terminated container "${container}" in pod "${name}" not found`);
+    return c.previousLog;
+  }
+
+  /**
+   * Memory (RSS) and CPU of each container's process, from /proc; the cumulative CPU time
+   * includes the container's earlier runs and never decreases, for a container, a pod or
+   * the node (a deleted pod's time stays in the node's).
+   */
   getStatsSummary(nodeName: string): StatsSummary {
-    const time = new Date().toISOString();
-    const cpu = { time, usageNanoCores: 0, usageCoreNanoSeconds: 0 };
-    const pods = [...this.#pods.values()].map((r) => {
-      const containers = r.containers.map((c) => {
+    const nowMs = this.#clock.now();
+    const time = new Date(nowMs).toISOString();
+    const pods = [...this.#pods.entries()].map(([k, r]) => {
+      const stats = allContainers(r).map((c) => {
+        const id = `${k}/${c.name}`;
+        const totalNs = this.#cpu.observe(id, c.cpuBaseNs + processCpuNs(c.process?.pid), nowMs);
         const bytes = rssBytes(c.process?.pid);
         return {
           name: c.name,
           startTime: r.startTime.toISOString(),
-          cpu,
+          cpu: { time, usageNanoCores: this.#cpu.nanoCores(id), usageCoreNanoSeconds: totalNs },
           memory: { time, usageBytes: bytes, workingSetBytes: bytes },
         };
       });
-      const bytes = containers.reduce((a, c) => a + c.memory.usageBytes, 0);
+      const sum = (f: (c: (typeof stats)[number]) => number) => stats.reduce((a, c) => a + f(c), 0);
       return {
         podRef: {
           name: r.pod.metadata?.name ?? '',
@@ -223,36 +258,53 @@ export class ProcessProvider implements PodLifecycleHandler, PodNotifier {
           uid: r.pod.metadata?.uid ?? '',
         },
         startTime: r.startTime.toISOString(),
-        containers,
-        cpu,
-        memory: { time, usageBytes: bytes, workingSetBytes: bytes },
+        containers: stats.slice(r.initContainers.length),
+        cpu: {
+          time,
+          usageNanoCores: sum((c) => c.cpu.usageNanoCores),
+          usageCoreNanoSeconds: sum((c) => c.cpu.usageCoreNanoSeconds),
+        },
+        memory: {
+          time,
+          usageBytes: sum((c) => c.memory.usageBytes),
+          workingSetBytes: sum((c) => c.memory.workingSetBytes),
+        },
       };
     });
-    const total = pods.reduce((a, p) => a + p.memory.usageBytes, 0);
+    const total = (f: (p: (typeof pods)[number]) => number) => pods.reduce((a, p) => a + f(p), 0);
     return {
       node: {
         nodeName,
         startTime: this.#startTime.toISOString(),
-        cpu,
-        memory: { time, usageBytes: total, workingSetBytes: total },
+        cpu: {
+          time,
+          usageNanoCores: total((p) => p.cpu.usageNanoCores),
+          usageCoreNanoSeconds: this.#cpu.nodeNs,
+        },
+        memory: {
+          time,
+          usageBytes: total((p) => p.memory.usageBytes),
+          workingSetBytes: total((p) => p.memory.workingSetBytes),
+        },
       },
       pods,
     };
   }
 
   #start(running: RunningPod, c: Container): void {
+    if (c.runs > 0) {
+      c.previousLog = c.log;
+      c.log = new ContainerLog();
+    }
+    c.runs++;
     const [file = '', ...args] = c.command;
     const child = spawn(file, args, {
       env: { PATH: process.env.PATH ?? '/usr/bin:/bin', ...c.env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     c.process = child;
-    const keep = (chunk: Buffer): void => {
-      c.logs.push(chunk);
-      c.logBytes += chunk.length;
-      while (c.logBytes > LOG_BUFFER_BYTES && c.logs.length > 1)
-        c.logBytes -= (c.logs.shift() as Buffer).length;
-    };
+    const log = c.log;
+    const keep = (chunk: Buffer): void => log.write(chunk, this.#clock.now());
     child.stdout?.on('data', keep);
     child.stderr?.on('data', keep);
     const startedAt = new Date();
@@ -264,6 +316,8 @@ export class ProcessProvider implements PodLifecycleHandler, PodNotifier {
     });
     const finish = (exitCode: number, reason: string, message?: string): void => {
       c.process = undefined;
+      c.cpuBaseNs = this.#cpu.total(containerId(running, c));
+      log.end();
       c.state = {
         terminated: {
           exitCode,
@@ -274,7 +328,8 @@ export class ProcessProvider implements PodLifecycleHandler, PodNotifier {
         },
       };
       this.#report(running);
-      this.#maybeRestart(running, c, exitCode);
+      if (c.init) this.#initFinished(running, c, exitCode);
+      else this.#maybeRestart(running, c, exitCode);
     };
     child.once('error', (error) => {
       if (!spawned) finish(128, 'StartError', error.message);
@@ -286,53 +341,82 @@ export class ProcessProvider implements PodLifecycleHandler, PodNotifier {
     });
   }
 
+  /**
+   * As the kubelet: a completed init container starts the next one (or the app containers);
+   * a failed one fails the pod under restartPolicy Never and is restarted otherwise.
+   */
+  #initFinished(running: RunningPod, c: Container, exitCode: number): void {
+    if (running.deleting || !this.#pods.has(podKey(running))) return;
+    if (exitCode === 0) {
+      this.#startNext(running);
+      this.#report(running);
+    } else if ((running.pod.spec?.restartPolicy ?? 'Always') === 'Never') {
+      running.initFailed = true;
+      this.#report(running);
+    } else {
+      this.#restart(running, c);
+    }
+  }
+
   #maybeRestart(running: RunningPod, c: Container, exitCode: number): void {
-    if (
-      running.deleting ||
-      !this.#pods.has(key(running.pod.metadata?.namespace, running.pod.metadata?.name))
-    )
-      return;
+    if (running.deleting || !this.#pods.has(podKey(running))) return;
     const policy = running.pod.spec?.restartPolicy ?? 'Always';
     if (policy === 'Never' || (policy === 'OnFailure' && exitCode === 0)) return;
+    this.#restart(running, c);
+  }
+
+  /**
+   * Restarts `c` with the kubelet's back-off: at once the first time, then after 10 s,
+   * doubling up to 5 min (waiting in `CrashLoopBackOff`); a back-off unused for 10 min
+   * starts over.
+   */
+  #restart(running: RunningPod, c: Container): void {
+    const nowMs = this.#clock.now();
+    if (c.backoffAtMs !== undefined && nowMs - c.backoffAtMs > RESTART_BACKOFF_RESET_MS) {
+      c.backoffMs = 0;
+    }
     const delay = c.backoffMs;
-    c.backoffMs = Math.min(c.backoffMs * 2, MAX_RESTART_BACKOFF_MS);
+    c.backoffMs =
+      delay === 0 ? INITIAL_RESTART_BACKOFF_MS : Math.min(delay * 2, MAX_RESTART_BACKOFF_MS);
+    c.backoffAtMs = nowMs;
     c.lastState = c.state;
-    c.state = {
-      waiting: {
-        reason: 'CrashLoopBackOff',
-        message: `back-off ${delay} ms restarting failed container`,
-      },
-    };
-    this.#report(running);
-    this.#clock.setTimer(() => {
+    const restart = (): void => {
       if (running.deleting) return;
       c.restartCount++;
       this.#start(running, c);
-    }, delay);
+    };
+    if (delay === 0) {
+      restart();
+      return;
+    }
+    c.state = {
+      waiting: {
+        reason: 'CrashLoopBackOff',
+        message: `back-off ${goDuration(delay)} restarting failed container=${c.name} pod=${running.pod.metadata?.name}_${running.pod.metadata?.namespace}(${running.pod.metadata?.uid ?? ''})`,
+      },
+    };
+    this.#report(running);
+    this.#clock.setTimer(restart, delay);
   }
 
   #status(running: RunningPod): V1PodStatus {
-    const statuses: V1ContainerStatus[] = running.containers.map((c) => ({
-      name: c.name,
-      image: c.image,
-      imageID: '',
-      ready: c.state.running !== undefined,
-      started: c.state.running !== undefined,
-      restartCount: c.restartCount,
-      state: structuredClone(c.state),
-      lastState: c.lastState === undefined ? undefined : structuredClone(c.lastState),
-    }));
     const policy = running.pod.spec?.restartPolicy ?? 'Always';
     const terminated = running.containers.every((c) => c.state.terminated !== undefined);
     const failed = running.containers.some((c) => (c.state.terminated?.exitCode ?? 0) !== 0);
     let phase: string;
-    if (running.containers.some((c) => c.state.running !== undefined)) phase = 'Running';
+    if (running.initFailed) phase = 'Failed';
+    else if (!running.initialized) phase = 'Pending';
+    else if (running.containers.some((c) => c.state.running !== undefined)) phase = 'Running';
     else if (terminated && (policy === 'Never' || (policy === 'OnFailure' && !failed)))
       phase = failed ? 'Failed' : 'Succeeded';
     else if (running.containers.some((c) => c.restartCount > 0 || c.lastState !== undefined))
       phase = 'Running';
     else phase = 'Pending';
+    const statuses = running.containers.map(containerStatus);
     const ready = phase === 'Running' && statuses.every((s) => s.ready);
+    const initialized = running.initialized
+      ? { type: 'Initialized', status: 'True' }
+      : { type: 'Initialized', status: 'False', reason: 'ContainersNotInitialized' };
     return {
       phase,
       hostIP: this.#internalIP,
@@ -341,16 +425,22 @@ export class ProcessProvider implements PodLifecycleHandler, PodNotifier {
       startTime: running.startTime,
       conditions: [
         { type: 'PodScheduled', status: 'True' },
-        { type: 'Initialized', status: 'True' },
+        initialized,
         { type: 'ContainersReady', status: ready ? 'True' : 'False' },
         { type: 'Ready', status: ready ? 'True' : 'False' },
       ],
+      ...(running.initContainers.length > 0 && {
+        initContainerStatuses: running.initContainers.map((c) => ({
+          ...containerStatus(c),
+          ready: c.state.terminated?.exitCode === 0,
+        })),
+      }),
       containerStatuses: statuses,
     };
   }
 
   #report(running: RunningPod): void {
-    if (!this.#pods.has(key(running.pod.metadata?.namespace, running.pod.metadata?.name))) return;
+    if (!this.#pods.has(podKey(running))) return;
     this.#notify({ ...structuredClone(running.pod), status: this.#status(running) });
   }
 }
@@ -373,16 +463,16 @@ function stopProcess(
   });
 }
 
-function rssBytes(pid: number | undefined): number {
-  if (pid === undefined) return 0;
-  try {
-    const line = readFileSync(`/proc/${pid}/status`, 'utf8')
-      .split('\n')
-      .find((l) => l.startsWith('VmRSS:'));
-    return line ? Number(line.split(/\s+/)[1]) * 1024 : 0;
-  } catch {
-    return 0;
-  }
+function allContainers(running: RunningPod): Container[] {
+  return [...running.initContainers, ...running.containers];
+}
+
+function podKey(running: RunningPod): string {
+  return key(running.pod.metadata?.namespace, running.pod.metadata?.name);
+}
+
+function containerId(running: RunningPod, c: Container): string {
+  return `${podKey(running)}/${c.name}`;
 }
 
 function key(namespace: string | undefined, name: string | undefined): string {
