@@ -54,12 +54,3 @@ export function startApp(bin, args, logPath) {
     },
   };
 }
-
-/** Polls `check` every 100 ms until it returns true; throws after `timeoutMs`. */
-export async function waitUntil(what, check, timeoutMs = 60_000) {
-  const deadline = performance.now() + timeoutMs;
-  while (!(await check().catch(() => false))) {
-    if (performance.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms: ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}

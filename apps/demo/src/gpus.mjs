@@ -1,8 +1,9 @@
 // Part 3: apps/dra-example-driver publishes the simulated GPUs of the virtual node as DRA
 // ResourceSlices; the demo reads them back.
 import { join } from 'node:path';
+import { waitFor } from '@ctrlkit/core/testing';
 import { ResourceV1Api } from '@kubernetes/client-node';
-import { binOf, startApp, waitUntil } from './apps.mjs';
+import { binOf, startApp } from './apps.mjs';
 import { say } from './say.mjs';
 
 /** Starts the DRA example driver for `nodeName`; returns the running app. */
@@ -23,7 +24,7 @@ export async function gpuDemo(plane, logDir, nodeName) {
     `ctrlkit-dra-example-driver --node-name ${nodeName} --num-devices ${numDevices} (log: ${logPath})`,
   );
   let slices = [];
-  await waitUntil('the ResourceSlices are published', async () => {
+  await waitFor('the ResourceSlices published', async () => {
     const list = await resource.listResourceSlice({ fieldSelector: `spec.nodeName=${nodeName}` });
     slices = list.items;
     return slices.reduce((n, s) => n + (s.spec.devices?.length ?? 0), 0) === numDevices;

@@ -6,6 +6,7 @@
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { waitFor } from '@ctrlkit/core/testing';
 import { createTestNamespace, installCRDs } from '@ctrlkit/envtest';
 import { renderPlanStatus } from '@ctrlkit/migration-controller';
 import {
@@ -30,7 +31,7 @@ import {
 } from '@ctrlkit/plan-migration/testing';
 import { SharedInformerFactory } from '@ctrlkit/runtime';
 import { CustomObjectsApi, StorageV1Api } from '@kubernetes/client-node';
-import { binOf, startApp, waitUntil } from './apps.mjs';
+import { binOf, startApp } from './apps.mjs';
 import { say } from './say.mjs';
 
 /** An OVA catalog as exporters write it: VMware and Xen `.ova` archives, VirtualBox and a multi-VM `.ovf`, and one broken file. */
@@ -120,7 +121,7 @@ export async function migrationDemo(plane, logDir) {
     });
     await create('Provider', 'ova', { type: 'ova', url: 'nfs.example:/exports/ova' });
     await create('Provider', 'host', { type: 'openshift' });
-    await waitUntil('the ova Provider Ready', async () =>
+    await waitFor('the ova Provider Ready', async () =>
       has(await read('Provider', 'ova'), 'Ready'),
     );
     for (const c of conditions(await read('Provider', 'ova'))) {
@@ -145,14 +146,14 @@ export async function migrationDemo(plane, logDir) {
       map: { network: { name: 'net' }, storage: { name: 'storage' } },
       vms: vms.map((vm) => ({ id: vm.id })),
     });
-    await waitUntil('the Plan Ready', async () => has(await read('Plan', 'move-all'), 'Ready'));
+    await waitFor('the Plan Ready', async () => has(await read('Plan', 'move-all'), 'Ready'));
     say(`Plan move-all Ready: ${vms.length} VMs → namespace ${target}; create Migration run-1`);
     await create('Migration', 'run-1', { plan: { name: 'move-all' } });
 
     const phases = new Map();
     let plan;
-    await waitUntil(
-      'the Plan Succeeded',
+    await waitFor(
+      'the Plan Succeeded or Failed',
       async () => {
         plan = await read('Plan', 'move-all');
         const moved = new Map(); // phase -> VMs that reached it since the last poll
@@ -164,7 +165,7 @@ export async function migrationDemo(plane, logDir) {
         for (const [phase, names] of moved) say(`  ${phase.padEnd(24)} ${names.join(', ')}`);
         return has(plan, 'Succeeded') || has(plan, 'Failed');
       },
-      180_000,
+      { timeoutMs: 180_000 },
     );
     console.log(`\n${renderPlanStatus(plan)}\n`);
     const vmsCreated = await custom.listNamespacedCustomObject({

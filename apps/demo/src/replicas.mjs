@@ -1,6 +1,7 @@
 // Part 1: the replicas showcase controller (@ctrlkit/runtime's Controller and informers,
 // @ctrlkit/workqueue, @ctrlkit/expectations) scales a ConfigMapSet up and down, and the
 // owned ConfigMaps converge each time.
+import { waitFor } from '@ctrlkit/core/testing';
 import { createTestNamespace, installCRDs } from '@ctrlkit/envtest';
 import {
   configMapSetCrd,
@@ -31,20 +32,20 @@ export async function replicasDemo(kubeConfig) {
   let overCreated = 0;
   let before = 0;
   const converge = async (replicas) => {
-    const deadline = performance.now() + 60_000;
     let last = -1;
-    while (performance.now() < deadline) {
-      const count = configMaps.indexer.size;
-      if (count !== last) say(`  ${count} of ${replicas} ConfigMaps owned by ${namespace}/${name}`);
-      last = count;
-      overCreated = Math.max(overCreated, count - Math.max(before, replicas));
-      if (count === replicas) {
-        before = replicas;
-        return;
-      }
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
-    throw new Error(`did not converge to ${replicas} ConfigMaps within 60 s`);
+    await waitFor(
+      `${replicas} ConfigMaps`,
+      () => {
+        const count = configMaps.indexer.size;
+        if (count !== last)
+          say(`  ${count} of ${replicas} ConfigMaps owned by ${namespace}/${name}`);
+        last = count;
+        overCreated = Math.max(overCreated, count - Math.max(before, replicas));
+        return count === replicas;
+      },
+      { timeoutMs: 60_000, intervalMs: 20 },
+    );
+    before = replicas;
   };
 
   try {

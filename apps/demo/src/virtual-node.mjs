@@ -1,9 +1,10 @@
 // Part 2: apps/virtual-kubelet registers a virtual Node and runs the pods bound to it on
 // its mock provider; the demo creates pods on the node, watches them run, deletes them.
 import { join } from 'node:path';
+import { waitFor } from '@ctrlkit/core/testing';
 import { createTestNamespace } from '@ctrlkit/envtest';
 import { CoreV1Api } from '@kubernetes/client-node';
-import { binOf, freePort, startApp, waitUntil } from './apps.mjs';
+import { binOf, freePort, startApp } from './apps.mjs';
 import { say } from './say.mjs';
 
 /** The virtual Node's name; the DRA driver publishes this node's GPUs. */
@@ -23,7 +24,7 @@ export async function virtualNodeDemo(plane, logDir) {
     logPath,
   );
   say(`ctrlkit-virtual-kubelet --nodename ${nodeName} --provider mock (log: ${logPath})`);
-  await waitUntil('the virtual node is Ready', async () => {
+  await waitFor('the virtual node Ready', async () => {
     const node = await core.readNode({ name: nodeName });
     return node.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True') ?? false;
   });
@@ -46,7 +47,7 @@ export async function virtualNodeDemo(plane, logDir) {
     });
   }
   let last = -1;
-  await waitUntil('the pods run', async () => {
+  await waitFor('the pods to run', async () => {
     const pods = await core.listNamespacedPod({ namespace });
     const running = pods.items.filter((p) => p.status?.phase === 'Running');
     if (running.length !== last) {
@@ -61,7 +62,7 @@ export async function virtualNodeDemo(plane, logDir) {
   for (const name of names.filter((n) => n.startsWith('worker'))) {
     await core.deleteNamespacedPod({ namespace, name });
   }
-  await waitUntil('the deleted pods are gone', async () => {
+  await waitFor('the deleted pods gone', async () => {
     const pods = await core.listNamespacedPod({ namespace });
     return pods.items.length === names.length - 2;
   });

@@ -3,7 +3,8 @@
 
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
+import { errorMessage } from '@ctrlkit/core';
+import { waitFor } from '@ctrlkit/core/testing';
 import { testKubeConfig, testKubeconfigPath } from '@ctrlkit/envtest/vitest';
 import { CoreV1Api, ResourceV1Api } from '@kubernetes/client-node';
 import { expect, it } from 'vitest';
@@ -37,12 +38,12 @@ it('publishes GPUs and leaves the slices in place on SIGTERM', async () => {
         fieldSelector: `spec.driver=gpu.example.com,spec.nodeName=${nodeName}`,
       })
     ).items;
-  const deadline = Date.now() + 60_000;
-  while ((await list()).length === 0) {
-    if (Date.now() > deadline) throw new Error(`no slice published; logs:\n${logs.join('')}`);
-    await sleep(100);
-  }
-  const [slice] = await list();
+  const [slice] = await waitFor('a slice published', list, {
+    until: (slices) => slices.length > 0,
+    timeoutMs: 60_000,
+  }).catch((error: unknown) => {
+    throw new Error(`${errorMessage(error)}; logs:\n${logs.join('')}`, { cause: error });
+  });
   expect(slice?.spec.devices?.map((d) => d.name)).toEqual(['gpu-0', 'gpu-1', 'gpu-2', 'gpu-3']);
   expect(slice?.metadata?.ownerReferences?.[0]).toMatchObject({
     kind: 'Node',

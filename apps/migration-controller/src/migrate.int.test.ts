@@ -1,6 +1,7 @@
 // End to end: the built controller, as the ServiceAccount of deploy/ with only the RBAC of
 // deploy/rbac.yaml and leader election on, runs a plan on a `simulated` Provider to Succeeded
 // (every Ready from its own controllers), and `ctrlkit-migrate status` prints its VMs and steps.
+import { waitFor } from '@ctrlkit/core/testing';
 import { createTestNamespace, installCRDs } from '@ctrlkit/envtest';
 import { testKubeConfig, testKubeconfigPath } from '@ctrlkit/envtest/vitest';
 import {
@@ -13,7 +14,7 @@ import {
 } from '@ctrlkit/plan-migration';
 import { CustomObjectsApi, StorageV1Api } from '@kubernetes/client-node';
 import { expect, it } from 'vitest';
-import { runBin, startBin, waitFor } from './internal/app-process.js';
+import { runBin, startBin } from './internal/app-process.js';
 import { serviceAccountKubeconfig } from './internal/service-account.js';
 
 it('runs a plan on the simulated source to Succeeded; ctrlkit-migrate status shows every VM and step', async () => {
@@ -83,7 +84,9 @@ it('runs a plan on the simulated source to Succeeded; ctrlkit-migrate status sho
       (p.status?.conditions ?? []).some((c) => c.type === type && c.status === 'True');
     await waitFor('the plan Ready', async () => has(await readPlan(), 'Ready'));
     await create('Migration', 'run-1', { plan: { name: 'plan' } });
-    await waitFor('the plan Succeeded', async () => has(await readPlan(), 'Succeeded'), 90_000);
+    await waitFor('the plan Succeeded', async () => has(await readPlan(), 'Succeeded'), {
+      timeoutMs: 90_000,
+    });
 
     const after = await status('plan');
     expect(after.code).toBe(0);

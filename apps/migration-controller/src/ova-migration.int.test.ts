@@ -4,6 +4,7 @@
 // archives and plain .ovf files from four exporters), migrates its VMs. CDI, KubeVirt and the
 // kubelet/Job controller, which envtest does not run, are the package's simulators, run here.
 // Every Ready comes from the app's own controllers.
+import { waitFor } from '@ctrlkit/core/testing';
 import { createTestNamespace, installCRDs } from '@ctrlkit/envtest';
 import { testKubeConfig, testKubeconfigPath } from '@ctrlkit/envtest/vitest';
 import {
@@ -50,7 +51,7 @@ import {
   type V1Secret,
 } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type AppProcess, runBin, startBin, waitFor } from './internal/app-process.js';
+import { type AppProcess, runBin, startBin } from './internal/app-process.js';
 import { serviceAccountKubeconfig } from './internal/service-account.js';
 
 const mergePatch = setHeaderOptions('Content-Type', PatchStrategy.MergePatch);
@@ -229,7 +230,7 @@ async function scenario(prefix: string) {
         last = await readPlan();
         return ok(last);
       },
-      timeoutMs,
+      { timeoutMs },
     ).catch((error: Error) => {
       throw new Error(`${error.message}; plan status: ${JSON.stringify(last?.status)}`);
     });
@@ -596,22 +597,16 @@ describe.concurrent('OVA provider → KubeVirt, the built controller as the depl
     });
     await custom.deleteNamespacedCustomObject({ ...t.path('Plan'), name: 'plan' });
     // The orphans go; xen-vm's VirtualMachine and the PVC it owns stay.
-    let last: unknown;
-    await waitFor('the orphans deleted', async () => {
-      last = await left();
-      return (
-        JSON.stringify(last) ===
-        JSON.stringify({
-          dataVolumes: [],
-          pods: [],
-          secrets: [],
-          configMaps: [],
-          pvcs: [xen],
-          pvs: [],
-        })
-      );
-    }).catch((error: Error) => {
-      throw new Error(`${error.message}: ${JSON.stringify(last)}`);
+    const gone = {
+      dataVolumes: [],
+      pods: [],
+      secrets: [],
+      configMaps: [],
+      pvcs: [xen],
+      pvs: [],
+    };
+    await waitFor('the orphans deleted', left, {
+      until: (l) => JSON.stringify(l) === JSON.stringify(gone),
     });
     const vms = await t.list<VirtualMachine>(VMS, labelled);
     expect(vms.map((v) => v.metadata.name)).toEqual(['xen-vm']);

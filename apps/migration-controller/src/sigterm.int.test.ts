@@ -1,12 +1,13 @@
 // The built binary against the test apiserver: with --leader-elect it takes the Lease and
 // reconciles (a Provider becomes Ready); on SIGTERM it exits 0 and releases the Lease. And
 // --help lists the flags and exits 0 without a cluster.
+import { waitFor } from '@ctrlkit/core/testing';
 import { createTestNamespace, installCRDs } from '@ctrlkit/envtest';
 import { testKubeConfig, testKubeconfigPath } from '@ctrlkit/envtest/vitest';
 import { API_VERSION, forkliftCrds, GROUP, PLURALS, VERSION } from '@ctrlkit/plan-migration';
 import { CoordinationV1Api, CustomObjectsApi } from '@kubernetes/client-node';
 import { expect, it } from 'vitest';
-import { runBin, startBin, waitFor } from './internal/app-process.js';
+import { runBin, startBin } from './internal/app-process.js';
 
 it('--help lists every flag with its default and exits 0', async () => {
   const { code, stdout } = await runBin('main', ['--help']);

@@ -2,6 +2,7 @@
 // `kubectl get --raw /api/v1/nodes/N/proxy/pods` and `kubectl top` reach it.
 import { createServer } from 'node:net';
 import { noopLogger } from '@ctrlkit/core';
+import { waitFor } from '@ctrlkit/core/testing';
 import { testKubeconfigPath } from '@ctrlkit/envtest/vitest';
 import { CoreV1Api } from '@kubernetes/client-node';
 import { expect, it } from 'vitest';
@@ -52,14 +53,12 @@ it('/pods, /runningpods/, /stats/summary and /metrics/resource answer through /a
         spec: { nodeName: 'vk-proxy', containers: [{ name: 'c', image: 'i' }] },
       },
     });
-    for (;;) {
-      if (
+    await waitFor(
+      'the pod proxied Running',
+      async () =>
         (await core.readNamespacedPod({ namespace: 'default', name: 'proxied' })).status?.phase ===
-        'Running'
-      )
-        break;
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
+        'Running',
+    );
     const proxy = (path: string) => core.connectGetNodeProxyWithPath({ name: 'vk-proxy', path });
     const pods = json(await proxy('pods'));
     expect(pods.kind).toBe('PodList');

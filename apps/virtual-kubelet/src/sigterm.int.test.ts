@@ -5,6 +5,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { createServer } from 'node:net';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { waitFor } from '@ctrlkit/core/testing';
 import { createTestNamespace } from '@ctrlkit/envtest';
 import { testKubeConfig, testKubeconfigPath } from '@ctrlkit/envtest/vitest';
 import { CoordinationV1Api, CoreV1Api, type V1Pod } from '@kubernetes/client-node';
@@ -58,14 +59,6 @@ function startApp(
   return { child, exited, logs };
 }
 
-async function waitFor(check: () => Promise<boolean>, timeoutMs = 60_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check().catch(() => false))) {
-    if (Date.now() > deadline) throw new Error('timed out');
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
-
 it('SIGTERM mid-run loses and deletes no pod; the restarted app runs them all', async () => {
   const kubeConfig = testKubeConfig();
   const core = kubeConfig.makeApiClient(CoreV1Api);
@@ -83,6 +76,7 @@ it('SIGTERM mid-run loses and deletes no pod; the restarted app runs them all', 
   const first = startApp(nodeName, port);
   try {
     await waitFor(
+      'the Node registered',
       async () => (await core.readNode({ name: nodeName })).metadata?.name === nodeName,
     );
     await Promise.all(
@@ -90,7 +84,7 @@ it('SIGTERM mid-run loses and deletes no pod; the restarted app runs them all', 
         core.createNamespacedPod({ namespace, body: pod(`a-${i}`) }),
       ),
     );
-    await waitFor(() => running(20));
+    await waitFor('20 running pods', () => running(20));
     // more pods arrive, and SIGTERM comes while they are being handled
     const more = Promise.all(
       Array.from({ length: 20 }, (_, i) =>
@@ -116,7 +110,7 @@ it('SIGTERM mid-run loses and deletes no pod; the restarted app runs them all', 
 
   const second = startApp(nodeName, port);
   try {
-    await waitFor(() => running(40), 90_000);
+    await waitFor('40 running pods', () => running(40), { timeoutMs: 90_000 });
   } finally {
     second.child.kill('SIGTERM');
     expect(await second.exited).toBe(0);

@@ -1,3 +1,4 @@
+import { waitFor } from '@ctrlkit/core/testing';
 import { createTestNamespace, installCRDs } from '@ctrlkit/envtest';
 import { testKubeConfig } from '@ctrlkit/envtest/vitest';
 import { ApiException, CustomObjectsApi, type KubeConfig } from '@kubernetes/client-node';
@@ -6,14 +7,8 @@ import { bucketFinalizer, startBucketController } from './bucket-controller.js';
 import { type Bucket, bucketCrd, group, plural, version } from './bucket-crd.js';
 import { ObjectStoreSimulator } from './object-store-simulator.js';
 
-/** Polls `check` until it returns true, up to 30 s. */
-async function until(check: () => Promise<boolean> | boolean, what: string): Promise<void> {
-  const deadline = Date.now() + 30_000;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
+/** How long the test waits for the controller, each time. */
+const waitMs = 30_000;
 
 let kubeConfig: KubeConfig;
 beforeAll(async () => {
@@ -48,26 +43,33 @@ it('creates the bucket, keeps the Bucket through an outage at deletion, and dele
       spec: { region: 'eu' },
     },
   });
-  await until(async () => (await get()).status?.phase === 'Ready', 'the Bucket to be Ready');
+  await waitFor('the Bucket to be Ready', async () => (await get()).status?.phase === 'Ready', {
+    timeoutMs: waitMs,
+  });
   expect(store.buckets.get(`${namespace}/photos`)).toEqual({ region: 'eu' });
   expect((await get()).metadata.finalizers).toEqual([bucketFinalizer]);
 
   // The store is down when the Bucket is deleted: the finalizer holds the object.
   store.outage = new Error('object store unavailable');
   await custom.deleteNamespacedCustomObject({ group, version, namespace, plural, name: 'photos' });
-  await until(async () => (await get()).metadata.deletionTimestamp !== undefined, 'the deletion');
+  await waitFor(
+    'the deletion',
+    async () => (await get()).metadata.deletionTimestamp !== undefined,
+    { timeoutMs: waitMs },
+  );
   expect(store.buckets.size).toBe(1);
   expect((await get()).metadata.finalizers).toEqual([bucketFinalizer]);
 
   // The store recovers: the retried cleanup deletes the bucket, then the Bucket goes.
   store.outage = undefined;
-  await until(
+  await waitFor(
+    'the Bucket to be gone',
     () =>
       get().then(
         () => false,
         (e: unknown) => e instanceof ApiException && e.code === 404,
       ),
-    'the Bucket to be gone',
+    { timeoutMs: waitMs },
   );
   expect(store.buckets.size).toBe(0);
   expect([store.creates, store.deletes]).toEqual([1, 1]);

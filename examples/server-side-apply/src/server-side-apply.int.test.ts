@@ -1,3 +1,4 @@
+import { waitFor } from '@ctrlkit/core/testing';
 import { createTestNamespace, installCRDs } from '@ctrlkit/envtest';
 import { testKubeConfig } from '@ctrlkit/envtest/vitest';
 import { apply } from '@ctrlkit/runtime';
@@ -11,14 +12,8 @@ import { beforeAll, expect, it } from 'vitest';
 import { fieldManager, startGreetingController } from './greeting-controller.js';
 import { type Greeting, greetingCrd, group, plural, version } from './greeting-crd.js';
 
-/** Polls `check` until it returns true, up to 30 s. */
-async function until(check: () => Promise<boolean>, what: string): Promise<void> {
-  const deadline = Date.now() + 30_000;
-  while (!(await check().catch(() => false))) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
+/** How long the test waits for the controller, each time. */
+const waitMs = 30_000;
 
 let kubeConfig: KubeConfig;
 beforeAll(async () => {
@@ -54,7 +49,9 @@ it('applies the ConfigMap and the status, prunes what the spec drops, keeps what
       spec: { message: 'hi', signature: 'ctrlkit' },
     },
   })) as Greeting;
-  await until(async () => (await configMap()).data?.message === 'hi', 'the ConfigMap');
+  await waitFor('the ConfigMap', async () => (await configMap()).data?.message === 'hi', {
+    timeoutMs: waitMs,
+  });
   const first = await configMap();
   expect(first.data).toEqual({ message: 'hi', signature: 'ctrlkit' });
   expect(first.metadata?.ownerReferences).toEqual([
@@ -70,7 +67,11 @@ it('applies the ConfigMap and the status, prunes what the spec drops, keeps what
       (f) => f.manager === fieldManager && f.operation === 'Apply',
     ),
   ).toBe(true);
-  await until(async () => (await greeting()).status?.configMap === 'hello-greeting', 'the status');
+  await waitFor(
+    'the status',
+    async () => (await greeting()).status?.configMap === 'hello-greeting',
+    { timeoutMs: waitMs },
+  );
 
   // Someone else labels the ConfigMap under their own field manager.
   const labelled: V1ConfigMap = {
@@ -92,13 +93,16 @@ it('applies the ConfigMap and the status, prunes what the spec drops, keeps what
       { op: 'remove', path: '/spec/signature' },
     ],
   });
-  await until(async () => (await configMap()).data?.message === 'hello again', 'the update');
+  await waitFor('the update', async () => (await configMap()).data?.message === 'hello again', {
+    timeoutMs: waitMs,
+  });
   const second = await configMap();
   expect(second.data).toEqual({ message: 'hello again' });
   expect(second.metadata?.labels).toEqual({ team: 'docs' });
-  await until(
-    async () => (await greeting()).status?.observedGeneration === 2,
+  await waitFor(
     'observedGeneration 2',
+    async () => (await greeting()).status?.observedGeneration === 2,
+    { timeoutMs: waitMs },
   );
   stop.abort();
   await done;

@@ -3,12 +3,13 @@
 // exactly one slice per pool and a further sync makes no call.
 
 import { realClock } from '@ctrlkit/core';
+import { waitFor } from '@ctrlkit/core/testing';
 import { type ControlPlane, startControlPlane } from '@ctrlkit/envtest';
 import { ResourceV1Api } from '@kubernetes/client-node';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startController } from './controller.js';
 import type { DriverResources } from './driver-resources.js';
-import { countingClient, eventually, trackingQueue } from './internal/test-harness.js';
+import { countingClient, trackingQueue } from './internal/test-harness.js';
 import { newKubeClient } from './kube-client.js';
 
 let plane: ControlPlane;
@@ -42,13 +43,13 @@ it('converges after the apiserver restarted during a sync', async () => {
     errorHandler: (error, message) => errors.push(`${message}: ${error.message}`),
   });
   try {
-    await eventually(() => controller.getStats().numCreates >= 10, 60_000);
+    await waitFor('10 slices created', () => controller.getStats().numCreates >= 10, {
+      timeoutMs: 60_000,
+    });
     await plane.restartApiServer();
-    await eventually(
-      () => controller.getStats().numCreates >= 100 && queue.idle(),
-      120_000,
-      'convergence',
-    );
+    await waitFor('convergence', () => controller.getStats().numCreates >= 100 && queue.idle(), {
+      timeoutMs: 120_000,
+    });
     const api = plane.kubeConfig.makeApiClient(ResourceV1Api);
     const list = await api.listResourceSlice({ fieldSelector: `spec.driver=${driver}` });
     const byPool = new Map<string, number>();
@@ -60,7 +61,11 @@ it('converges after the apiserver restarted during a sync', async () => {
     const calls = { ...client.calls };
     const processed = queue.processed;
     for (const pool of Object.keys(pools)) queue.add(pool);
-    await eventually(() => queue.idle() && queue.processed >= processed + 100, 60_000);
+    await waitFor(
+      'a second sync of the 100 pools',
+      () => queue.idle() && queue.processed >= processed + 100,
+      { timeoutMs: 60_000 },
+    );
     expect(client.calls).toEqual(calls);
   } finally {
     await controller.stop();

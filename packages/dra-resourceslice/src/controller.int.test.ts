@@ -3,7 +3,7 @@
 // perDeviceNodeSelection as the real apiserver validates it.
 
 import { realClock } from '@ctrlkit/core';
-import { FakeClock } from '@ctrlkit/core/testing';
+import { FakeClock, waitFor } from '@ctrlkit/core/testing';
 import { testKubeConfig } from '@ctrlkit/envtest/vitest';
 import {
   type KubeConfig,
@@ -14,7 +14,7 @@ import {
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type Controller, startController } from './controller.js';
 import type { DriverResources } from './driver-resources.js';
-import { countingClient, eventually, trackingQueue } from './internal/test-harness.js';
+import { countingClient, trackingQueue } from './internal/test-harness.js';
 import { newKubeClient } from './kube-client.js';
 
 let kubeConfig: KubeConfig;
@@ -81,10 +81,18 @@ describe('ResourceSlice controller against kube-apiserver', () => {
     const driver = nextDriver();
     const resources = { pools: { 'node-a': { slices: [{ devices: gpus(8) }] } } };
     const first = await start(driver, resources);
-    await eventually(() => first.queue.idle() && first.controller.getStats().numCreates === 1);
+    await waitFor(
+      'the first controller to create the slice',
+      () => first.queue.idle() && first.controller.getStats().numCreates === 1,
+      { timeoutMs: 20_000 },
+    );
     await first.controller.stop();
     const second = await start(driver, resources);
-    await eventually(() => second.queue.idle() && second.queue.processed >= 1);
+    await waitFor(
+      'the second controller to sync the pool',
+      () => second.queue.idle() && second.queue.processed >= 1,
+      { timeoutMs: 20_000 },
+    );
     expect(second.client.calls).toEqual({ create: 0, update: 0, delete: 0, readNode: 0 });
     expect(await listSlices(driver)).toHaveLength(1);
   });
@@ -94,10 +102,18 @@ describe('ResourceSlice controller against kube-apiserver', () => {
     const { controller, queue, client } = await start(driver, {
       pools: { 'node-a': { slices: [{ devices: gpus(8) }] } },
     });
-    await eventually(() => queue.idle() && controller.getStats().numCreates === 1);
+    await waitFor(
+      'the slice created',
+      () => queue.idle() && controller.getStats().numCreates === 1,
+      { timeoutMs: 20_000 },
+    );
     const processed = queue.processed;
     controller.update({ pools: { 'node-a': { slices: [{ devices: gpus(8).reverse() }] } } });
-    await eventually(() => queue.idle() && queue.processed > processed);
+    await waitFor(
+      'the reordered devices synced',
+      () => queue.idle() && queue.processed > processed,
+      { timeoutMs: 20_000 },
+    );
     expect(controller.getStats()).toEqual({ numCreates: 1, numUpdates: 1, numDeletes: 0 });
     expect(client.calls.update).toBe(1);
     const [slice] = await listSlices(driver);
@@ -114,14 +130,22 @@ describe('ResourceSlice controller against kube-apiserver', () => {
     const pools: DriverResources['pools'] = {};
     for (let p = 0; p < 100; p++) pools[`pool-${p}`] = { slices: [{ devices: gpus(100) }] };
     const { controller, queue, client } = await start(driver, { pools });
-    await eventually(() => queue.idle() && controller.getStats().numCreates === 100, 120_000);
+    await waitFor(
+      '100 slices created',
+      () => queue.idle() && controller.getStats().numCreates === 100,
+      { timeoutMs: 120_000 },
+    );
     const slices = await listSlices(driver);
     expect(slices).toHaveLength(100);
     expect(slices.reduce((n, s) => n + (s.spec?.devices?.length ?? 0), 0)).toBe(10_000);
     const calls = { ...client.calls };
     const processed = queue.processed;
     for (const pool of Object.keys(pools)) queue.add(pool);
-    await eventually(() => queue.idle() && queue.processed >= processed + 100, 60_000);
+    await waitFor(
+      'a second sync of the 100 pools',
+      () => queue.idle() && queue.processed >= processed + 100,
+      { timeoutMs: 60_000 },
+    );
     expect(client.calls).toEqual(calls);
   });
 
@@ -150,9 +174,13 @@ describe('ResourceSlice controller against kube-apiserver', () => {
         },
       },
     );
-    await eventually(() => controller.getStats().numCreates === 1);
+    await waitFor('the slice created', () => controller.getStats().numCreates === 1, {
+      timeoutMs: 20_000,
+    });
     controller.update({ pools: { 'node-a': { slices: [{ devices: gpus(3) }] } } });
-    await eventually(() => controller.getStats().numUpdates === 1);
+    await waitFor('the slice updated', () => controller.getStats().numUpdates === 1, {
+      timeoutMs: 20_000,
+    });
     expect(errors[0]).toMatch(
       /^processing ResourceSlice objects: update resource slice: Operation cannot be fulfilled on resourceslices.resource.k8s.io ".*": the object has been modified/,
     );
@@ -175,13 +203,17 @@ describe('ResourceSlice controller against kube-apiserver', () => {
         mutationCacheTTLMs,
       },
     );
-    await eventually(() => controller.getStats().numCreates === 1);
+    await waitFor('the slice created', () => controller.getStats().numCreates === 1, {
+      timeoutMs: 20_000,
+    });
     const [slice] = await listSlices(driver);
     // Past the mutation cache TTL of the create, as upstream assumes for a quick recreate.
     await new Promise((resolve) => setTimeout(resolve, mutationCacheTTLMs + 50));
     const deletedAt = Date.now();
     await resourceApi.deleteResourceSlice({ name: slice?.metadata?.name ?? '' });
-    await eventually(() => controller.getStats().numCreates === 2, 10_000);
+    await waitFor('the slice recreated', () => controller.getStats().numCreates === 2, {
+      timeoutMs: 10_000,
+    });
     const took = Date.now() - deletedAt;
     expect(took).toBeLessThan(syncDelayMs + 2_000);
     const slices = await listSlices(driver);
@@ -214,7 +246,7 @@ describe('ResourceSlice controller against kube-apiserver', () => {
         },
       },
     });
-    await eventually(() => errors.length > 0);
+    await waitFor('an error reported', () => errors.length > 0, { timeoutMs: 20_000 });
     // The controller always sets nodeName (Node owner), so the slice has two of nodeName,
     // nodeSelector, allNodes, perDeviceNodeSelection: v0.35 cannot publish such slices.
     expect(errors[0]).toContain('processing ResourceSlice objects: create resource slice: ');
@@ -235,7 +267,7 @@ describe('ResourceSlice controller against kube-apiserver', () => {
         },
       },
     });
-    await eventually(() => errors.length > 0);
+    await waitFor('an error reported', () => errors.length > 0, { timeoutMs: 20_000 });
     expect(errors[0]).toBe(
       'processing ResourceSlice objects: pool "node-a": slices[0].devices[0] (device "gpu-0").attributes["model"].string: must be at most 64 characters',
     );

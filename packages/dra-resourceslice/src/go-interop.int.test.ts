@@ -17,6 +17,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { realClock } from '@ctrlkit/core';
+import { waitFor } from '@ctrlkit/core/testing';
 import { testKubeConfig, testKubeconfigPath } from '@ctrlkit/envtest/vitest';
 import { CoreV1Api, type V1Device, type V1ResourceSlice } from '@kubernetes/client-node';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -28,7 +29,7 @@ import {
   type Pool,
 } from './driver-resources.js';
 import { listSlices } from './internal/scenario-runner.js';
-import { countingClient, eventually, trackingQueue } from './internal/test-harness.js';
+import { countingClient, trackingQueue } from './internal/test-harness.js';
 import { toWireResources } from './internal/wire.js';
 import { newKubeClient } from './kube-client.js';
 
@@ -205,16 +206,10 @@ async function startTs(driver: string, resources: DriverResources, node?: string
 
 /** Waits until `run` has synced `pools` pools (at least) and has settled; returns its counts. */
 async function settled(run: Run, pools: number): Promise<Counts> {
-  let last: Counts | undefined;
-  await eventually(
-    async () => {
-      last = await run.counts();
-      return last.idle && last.processed >= pools;
-    },
-    20_000,
-    `${pools} pool syncs and an idle queue`,
-  );
-  return last as Counts;
+  return await waitFor(`${pools} pool syncs and an idle queue`, () => run.counts(), {
+    until: (counts) => counts.idle && counts.processed >= pools,
+    timeoutMs: 20_000,
+  });
 }
 
 function newDriver(): string {
@@ -381,10 +376,10 @@ async function publish(
 ) {
   const first = await start(driver, resources, node);
   const counts = await settled(first, poolCount(resources));
-  await eventually(
-    async () => (await listSlices(testKubeConfig(), driver)).length === sliceCount(resources),
-    10_000,
+  await waitFor(
     'all slices listed',
+    async () => (await listSlices(testKubeConfig(), driver)).length === sliceCount(resources),
+    { timeoutMs: 10_000 },
   );
   const stopped = await first.stop();
   expect(writes(stopped)).toEqual(writes(counts));
@@ -682,11 +677,13 @@ describe(suite, () => {
     const go = await startGo(driver, slices(1));
     await settled(go, 1);
     await go.update(slices(2));
-    await eventually(async () => (await go.counts()).creates === 2, 10_000, 'Go added a slice');
-    await eventually(
-      async () => (await generations()).every((p) => p?.generation === 2),
-      10_000,
+    await waitFor('Go added a slice', async () => (await go.counts()).creates === 2, {
+      timeoutMs: 10_000,
+    });
+    await waitFor(
       'Go bumped the generation to 2',
+      async () => (await generations()).every((p) => p?.generation === 2),
+      { timeoutMs: 10_000 },
     );
     expect(writes(await go.stop())).toEqual({ creates: 2, updates: 1, deletes: 0, writes: 3 });
 

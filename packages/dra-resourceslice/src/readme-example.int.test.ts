@@ -1,11 +1,11 @@
 // The README example against the test control plane (kubeConfig from envtest instead of
 // loadFromDefault, a Node created first, console.log captured).
 
+import { waitFor } from '@ctrlkit/core/testing';
 import { testKubeConfig } from '@ctrlkit/envtest/vitest';
 import { CoreV1Api, ResourceV1Api } from '@kubernetes/client-node';
 import { expect, it } from 'vitest';
 import { startController } from './controller.js';
-import { eventually } from './internal/test-harness.js';
 
 it('runs the README example', async () => {
   const kubeConfig = testKubeConfig();
@@ -26,11 +26,15 @@ it('runs the README example', async () => {
       },
     },
   });
-  await eventually(() => controller.getStats().numCreates === 1);
+  await waitFor('the slice created', () => controller.getStats().numCreates === 1, {
+    timeoutMs: 20_000,
+  });
   controller.update({
     pools: { [nodeName]: { slices: [{ devices: [{ name: 'gpu-0' }, { name: 'gpu-1' }] }] } },
   });
-  await eventually(() => controller.getStats().numUpdates === 1);
+  await waitFor('the slice updated', () => controller.getStats().numUpdates === 1, {
+    timeoutMs: 20_000,
+  });
   console.log(controller.getStats());
   await controller.stop();
 

@@ -2,9 +2,9 @@ import { spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { createServer, type Server } from 'node:net';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { noopLogger } from '@ctrlkit/core';
+import { waitFor } from '@ctrlkit/core/testing';
 import {
   ApiException,
   ApisApi,
@@ -22,14 +22,6 @@ import { processesMentioning } from './internal/proc-scan.js';
 import { createTestNamespace } from './namespace.js';
 
 const logger = noopLogger;
-
-async function eventually(check: () => boolean, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await sleep(100);
-  }
-}
 
 describe('startControlPlane', () => {
   let plane: ControlPlane;
@@ -218,6 +210,10 @@ describe('failures and clean-up', () => {
     });
     expect(processesMentioning(directory)).toHaveLength(2);
     child.kill(signal);
-    await eventually(() => processesMentioning(directory).length === 0 && !existsSync(directory));
+    await waitFor(
+      'the control plane processes gone and their directory removed',
+      () => processesMentioning(directory).length === 0 && !existsSync(directory),
+      { timeoutMs: 10_000, intervalMs: 100 },
+    );
   });
 });

@@ -1,8 +1,9 @@
 // NodeController against a real apiserver: registration, status, and the node lease.
+import { waitFor } from '@ctrlkit/core/testing';
 import { testKubeConfig } from '@ctrlkit/envtest/vitest';
 import { CoordinationV1Api } from '@kubernetes/client-node';
 import { expect, it } from 'vitest';
-import { startAgent, waitFor } from './internal/int-helpers.js';
+import { startAgent } from './internal/int-helpers.js';
 import { NotifyingMemoryProvider } from './internal/test-harness.js';
 
 it('a Node registers, is Ready, and renews its lease in kube-node-lease (owned by the Node)', async () => {

@@ -1,9 +1,10 @@
 // PodController against a real apiserver: 100 pods run and are deleted gracefully; provider failures.
+import { waitFor } from '@ctrlkit/core/testing';
 import { createTestNamespace } from '@ctrlkit/envtest';
 import { testKubeConfig } from '@ctrlkit/envtest/vitest';
 import type { CoreV1Event, V1Pod } from '@kubernetes/client-node';
 import { expect, it } from 'vitest';
-import { startAgent, waitFor } from './internal/int-helpers.js';
+import { startAgent } from './internal/int-helpers.js';
 import { NotifyingMemoryProvider } from './internal/test-harness.js';
 
 const pod = (
@@ -101,7 +102,7 @@ it('env resolution: a missing mandatory ConfigMap gives MandatoryConfigMapNotFou
       'running',
       async () =>
         (await core.readNamespacedPod({ namespace, name: 'env' })).status?.phase === 'Running',
-      90_000,
+      { timeoutMs: 90_000 },
     );
     const created = provider.calls.find((c) => c.op === 'create');
     expect(created?.pod.spec?.containers[0]?.env).toContainEqual({

@@ -1,4 +1,5 @@
 // The README's example, run against the test control plane (kubeConfig from envtest).
+import { waitFor } from '@ctrlkit/core/testing';
 import { testKubeConfig } from '@ctrlkit/envtest/vitest';
 import { EventRecorder, SharedInformerFactory } from '@ctrlkit/runtime';
 import { CoordinationV1Api, CoreV1Api, type V1Pod } from '@kubernetes/client-node';
@@ -64,11 +65,12 @@ it('runs the README example: the node registers and a pod bound to it reaches Ru
       spec: { nodeName: 'vk-demo', containers: [{ name: 'c', image: 'nginx' }] },
     },
   });
-  for (;;) {
-    const pod = await core.readNamespacedPod({ namespace: 'default', name: 'readme-pod' });
-    if (pod.status?.phase === 'Running') break;
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
+  await waitFor(
+    'readme-pod Running',
+    async () =>
+      (await core.readNamespacedPod({ namespace: 'default', name: 'readme-pod' })).status?.phase ===
+      'Running',
+  );
   const node = await core.readNode({ name: 'vk-demo' });
   expect(node.status?.conditions?.find((c) => c.type === 'Ready')?.status).toBe('True');
   await core.deleteNamespacedPod({

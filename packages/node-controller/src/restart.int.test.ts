@@ -1,8 +1,9 @@
 // The apiserver restarted mid-run: every pod still converges (own control plane, as it is restarted).
+import { waitFor } from '@ctrlkit/core/testing';
 import { noopLogger, startControlPlane } from '@ctrlkit/envtest';
 import type { V1Pod } from '@kubernetes/client-node';
 import { expect, it } from 'vitest';
-import { startAgent, waitFor } from './internal/int-helpers.js';
+import { startAgent } from './internal/int-helpers.js';
 import { NotifyingMemoryProvider } from './internal/test-harness.js';
 
 it('pods created before and after an apiserver restart all reach Running, and deletes still finish', async () => {
@@ -31,7 +32,7 @@ it('pods created before and after an apiserver restart all reach Running, and de
           (await core.listNamespacedPod({ namespace: 'default' })).items.filter(
             (p) => p.status?.phase === 'Running',
           ).length === 40,
-        120_000,
+        { timeoutMs: 120_000 },
       );
       await Promise.all(
         [...before, ...after].map((n) =>
@@ -41,7 +42,7 @@ it('pods created before and after an apiserver restart all reach Running, and de
       await waitFor(
         'no pod left',
         async () => (await core.listNamespacedPod({ namespace: 'default' })).items.length === 0,
-        120_000,
+        { timeoutMs: 120_000 },
       );
       expect(provider.pods.size).toBe(0);
     } finally {

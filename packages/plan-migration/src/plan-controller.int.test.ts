@@ -1,4 +1,5 @@
 import { realClock } from '@ctrlkit/core';
+import { waitFor } from '@ctrlkit/core/testing';
 import { createTestNamespace, installCRDs } from '@ctrlkit/envtest';
 import { testKubeConfig } from '@ctrlkit/envtest/vitest';
 import {
@@ -15,12 +16,7 @@ import type { Migration } from './api/migration.js';
 import type { Plan } from './api/plan.js';
 import { LABEL_RESOURCE } from './configmap-destination.js';
 import { forkliftCrds, GROUP, PLURALS, VERSION } from './crds.js';
-import {
-  createForklift,
-  createReady,
-  getForklift,
-  waitFor,
-} from './internal/forklift-test-objects.js';
+import { createForklift, createReady, getForklift } from './internal/forklift-test-objects.js';
 import { LABEL_PLAN_NAME, LABEL_PLAN_NAMESPACE } from './labels.js';
 import { PLAN_FINALIZER, PlanController } from './plan-controller.js';
 import { SimulatedSource } from './simulated-source.js';
@@ -148,7 +144,7 @@ async function setup(options: {
   };
   const readPlan = () => getForklift<Plan>(custom, 'Plan', namespace, 'plan');
   const untilPlan = (what: string, ok: (p: Plan) => boolean, timeoutMs?: number) =>
-    waitFor(what, readPlan, ok, timeoutMs);
+    waitFor(what, readPlan, { until: ok, timeoutMs });
   const targetObjects = async (resource: 'vm' | 'disk') =>
     (
       await core.listNamespacedConfigMap({
@@ -195,7 +191,7 @@ describe('PlanController against a real apiserver', () => {
     const mig = await waitFor(
       'Migration mirror',
       () => getForklift<Migration>(custom, 'Migration', t.namespace, m),
-      (x) => trueTypes(x).includes('Succeeded'),
+      { until: (x) => trueTypes(x).includes('Succeeded') },
     );
     expect(mig.status?.vms).toHaveLength(10);
     expect(controller.statusWrites).toBeGreaterThan(0);
@@ -250,11 +246,9 @@ describe('PlanController against a real apiserver', () => {
     expect(vmStatus(p, 'vm-1')?.conditions?.find((c) => c.type === 'Canceled')?.reason).toBe(
       'UserRequested',
     );
-    await waitFor(
-      'vm-1 disks gone',
-      () => t.targetObjects('disk'),
-      (d) => d.every((cm) => cm.metadata?.labels?.vmID !== 'vm-1'),
-    );
+    await waitFor('vm-1 disks gone', () => t.targetObjects('disk'), {
+      until: (d) => d.every((cm) => cm.metadata?.labels?.vmID !== 'vm-1'),
+    });
   });
 
   it('editing the Plan mid-run (another NetworkMap) cancels the snapshot (Modified)', async () => {
@@ -335,11 +329,9 @@ describe('PlanController against a real apiserver', () => {
       namespace: t.namespace,
       name: 'plan',
     });
-    const disks = await waitFor(
-      'vm-1 disk gone',
-      () => t.targetObjects('disk'),
-      (d) => d.every((cm) => cm.metadata?.labels?.vmID !== 'vm-1'),
-    );
+    const disks = await waitFor('vm-1 disk gone', () => t.targetObjects('disk'), {
+      until: (d) => d.every((cm) => cm.metadata?.labels?.vmID !== 'vm-1'),
+    });
     expect(disks.map((d) => d.metadata?.labels?.vmID)).toEqual(['vm-0']);
     expect((await t.targetObjects('vm')).map((v) => v.metadata?.name)).toEqual(['vm-0']);
   });

@@ -9,7 +9,7 @@ import {
   checkMethods,
   checkOptions,
 } from './internal/validate.js';
-import type { KeyFunc } from './queue.js';
+import type { ItemKeyFunc } from './queue.js';
 
 /** Decides how long an item waits before it is retried (client-go's `TypedRateLimiter`). */
 export interface TypedRateLimiter<T> {
@@ -24,7 +24,7 @@ export interface TypedRateLimiter<T> {
 /** Per-item options of the limiters that count failures per item. */
 export interface ItemRateLimiterOptions<T> {
   /** The identity of an item, as in {@link QueueConfig.keyFunc}. Default: the item itself. */
-  keyFunc?: KeyFunc<T>;
+  keyFunc?: ItemKeyFunc<T>;
 }
 
 /** Options of {@link newBucketRateLimiter}. */

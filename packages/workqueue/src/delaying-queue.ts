@@ -4,7 +4,7 @@ import { type Clock, realClock, type Timer } from '@ctrlkit/core';
 import { ReadyHeap, type WaitingEntry } from './internal/ready-heap.js';
 import { checkFinite, checkFunction, checkOptions } from './internal/validate.js';
 import { type CounterMetric, globalMetricsProvider, type MetricsProvider } from './metrics.js';
-import { type GetResult, type KeyFunc, newTyped, type TypedInterface } from './queue.js';
+import { type GetResult, type ItemKeyFunc, newTyped, type TypedInterface } from './queue.js';
 
 /**
  * A work queue that can also add an item after a delay. Guarantees, beyond the queue's:
@@ -33,7 +33,7 @@ export interface DelayingQueueConfig<T> {
   /** The inner queue items are added to when due. Default: {@link newTyped} with this config's name, provider, clock and keyFunc. */
   queue?: TypedInterface<T>;
   /** The identity of an item, as in {@link QueueConfig.keyFunc}. */
-  keyFunc?: KeyFunc<T>;
+  keyFunc?: ItemKeyFunc<T>;
 }
 
 const delayingConfigKeys = ['name', 'metricsProvider', 'clock', 'queue', 'keyFunc'] as const;

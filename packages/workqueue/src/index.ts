@@ -39,6 +39,7 @@ export {
 export { type ParallelizeOptions, parallelizeUntil } from './parallelizer.js';
 export {
   type GetResult,
+  type ItemKeyFunc,
   type KeyFunc,
   newTyped,
   type Queue,

@@ -12,8 +12,14 @@ import { globalMetricsProvider, type MetricsProvider } from './metrics.js';
  */
 export type GetResult<T> = { item: T; shutdown: false } | { item: undefined; shutdown: true };
 
-/** Gives the identity of an item: two items with the same key are the same work. */
-export type KeyFunc<T> = (item: T) => string | number;
+/**
+ * Gives the identity of a queue item: two items with the same key are the same work. Not a
+ * cache's object key (`@ctrlkit/runtime`'s `KeyFunc`, client-go's `cache.KeyFunc`).
+ */
+export type ItemKeyFunc<T> = (item: T) => string | number;
+
+/** @deprecated Renamed {@link ItemKeyFunc}; this alias goes in the next minor version. */
+export type KeyFunc<T> = ItemKeyFunc<T>;
 
 /**
  * A work queue (client-go's `TypedInterface`). Guarantees:
@@ -77,7 +83,7 @@ export interface QueueConfig<T> {
    * The identity of an item. Default: the item itself, compared as a Map key compares
    * (strings and numbers by value, objects by reference); give one for object items.
    */
-  keyFunc?: KeyFunc<T>;
+  keyFunc?: ItemKeyFunc<T>;
 }
 
 const queueConfigKeys = ['name', 'metricsProvider', 'clock', 'queue', 'keyFunc'] as const;

@@ -5,7 +5,7 @@ import { rateLimiterMethods, type TypedRateLimiter } from './default-rate-limite
 import { newTypedDelayingQueue, type TypedDelayingInterface } from './delaying-queue.js';
 import { checkMethods, checkOptions } from './internal/validate.js';
 import type { MetricsProvider } from './metrics.js';
-import type { GetResult, KeyFunc } from './queue.js';
+import type { GetResult, ItemKeyFunc } from './queue.js';
 
 /** A delaying queue whose retries are paced by a rate limiter (client-go's `TypedRateLimitingInterface`). */
 export interface TypedRateLimitingInterface<T> extends TypedDelayingInterface<T> {
@@ -28,7 +28,7 @@ export interface RateLimitingQueueConfig<T> {
   /** The delaying queue underneath. Default: {@link newTypedDelayingQueue} with this config. */
   delayingQueue?: TypedDelayingInterface<T>;
   /** The identity of an item, as in {@link QueueConfig.keyFunc}. */
-  keyFunc?: KeyFunc<T>;
+  keyFunc?: ItemKeyFunc<T>;
 }
 
 const rateLimitingConfigKeys = [

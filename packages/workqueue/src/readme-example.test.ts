@@ -1,3 +1,4 @@
+import { waitFor } from '@ctrlkit/core/testing';
 import { expect, it } from 'vitest';
 import { defaultControllerRateLimiter, newTypedRateLimitingQueue, runWorkers } from './index.js';
 
@@ -20,7 +21,7 @@ it('runs the README example: workers reconcile keys, retry failures, and stop on
   );
 
   queue.add('default/nginx');
-  while (reconciled.length === 0) await new Promise((resolve) => setTimeout(resolve, 1));
+  await waitFor('the key reconciled', () => reconciled.length > 0);
   stop.abort();
   await running;
   expect(reconciled).toEqual(['default/nginx']);

@@ -9,7 +9,7 @@ import {
 } from '@ctrlkit/core';
 import { checkFunction, checkInteger, checkOptions } from './internal/validate.js';
 import { MaxRetriesError } from './max-retries-error.js';
-import type { KeyFunc } from './queue.js';
+import type { ItemKeyFunc } from './queue.js';
 import type { TypedRateLimitingInterface } from './rate-limiting-queue.js';
 
 /** How many times {@link defaultRetryFunc} lets an item be tried: 20, as in virtual-kubelet. */
@@ -56,7 +56,7 @@ export interface WorkersOptions<T> {
   /** The clock of `originallyAdded`. Default: {@link realClock}. */
   clock?: Clock;
   /** The identity of an item, as in {@link QueueConfig.keyFunc}. Default: the item itself. */
-  keyFunc?: KeyFunc<T>;
+  keyFunc?: ItemKeyFunc<T>;
 }
 
 const workersOptionKeys = [

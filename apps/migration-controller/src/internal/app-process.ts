@@ -45,16 +45,3 @@ export async function runBin(
   const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
   return { code, stdout, stderr };
 }
-
-/** Polls `check` every 100 ms until it holds; throws after `timeoutMs` with `what`. */
-export async function waitFor(
-  what: string,
-  check: () => Promise<boolean>,
-  timeoutMs = 60_000,
-): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check().catch(() => false))) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}

@@ -1,4 +1,5 @@
 import { isNotFound, noopLogger } from '@ctrlkit/core';
+import { waitFor } from '@ctrlkit/core/testing';
 import { isInvalidInput } from '@ctrlkit/node-controller';
 import type { V1Pod } from '@kubernetes/client-node';
 import { describe, expect, it } from 'vitest';
@@ -20,17 +21,21 @@ function pod(
   };
 }
 
+/** Waits (5 s at most) until the provider reports pod `name` in a state `check` accepts. */
 async function until(
   provider: ProcessProvider,
   name: string,
   check: (p: V1Pod) => boolean,
 ): Promise<V1Pod> {
-  for (let i = 0; i < 200; i++) {
-    const p = await provider.getPod(signal, 'ns', name);
-    if (p !== undefined && check(p)) return p;
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-  throw new Error(`pod ${name} never reached the expected state`);
+  const found = await waitFor(
+    `pod ${name} in the expected state`,
+    () => provider.getPod(signal, 'ns', name),
+    {
+      until: (p) => p !== undefined && check(p),
+      timeoutMs: 5_000,
+    },
+  );
+  return found!;
 }
 
 describe('ProcessProvider', () => {

@@ -1,6 +1,6 @@
 //! Test helper (not exported): runs one upstream scenario against a real apiserver.
 
-import { FakeClock } from '@ctrlkit/core/testing';
+import { FakeClock, waitFor } from '@ctrlkit/core/testing';
 import {
   CoreV1Api,
   type KubeConfig,
@@ -12,7 +12,7 @@ import { expect } from 'vitest';
 import { type Stats, startController } from '../controller.js';
 import type { DriverResources, Owner } from '../driver-resources.js';
 import { newKubeClient } from '../kube-client.js';
-import { countingClient, eventually, trackingQueue } from './test-harness.js';
+import { countingClient, trackingQueue } from './test-harness.js';
 
 let counter = 0;
 const run = Math.random().toString(36).slice(2, 6);
@@ -151,14 +151,15 @@ export async function runScenario(kubeConfig: KubeConfig, scenario: Scenario): P
   });
   try {
     const want: Stats = { numCreates: 0, numUpdates: 0, numDeletes: 0, ...scenario.stats };
-    await eventually(() => queue.idle() && queue.processed > 0, 20_000, 'first pass');
+    await waitFor('first pass', () => queue.idle() && queue.processed > 0, { timeoutMs: 20_000 });
     if (scenario.syncDelayMs === 0) {
       // Informer events of the pass are synced at once; wait until they have been.
-      await eventually(
+      await waitFor(
+        'the slices gone or an idle queue',
         async () => (await listSlices(kubeConfig, env.driver)).length === 0 || queue.idle(),
-        20_000,
+        { timeoutMs: 20_000 },
       );
-      await eventually(() => queue.idle(), 20_000);
+      await waitFor('an idle queue', () => queue.idle(), { timeoutMs: 20_000 });
     }
     expect(controller.getStats()).toEqual(want);
     expect(errors).toEqual(scenario.errors?.(env) ?? []);
@@ -171,11 +172,9 @@ export async function runScenario(kubeConfig: KubeConfig, scenario: Scenario): P
     const processed = queue.processed;
     const pools = new Set([...Object.keys(scenario.resources(env).pools), env.pool]);
     for (const pool of pools) queue.add(pool);
-    await eventually(
-      () => queue.idle() && queue.processed >= processed + pools.size,
-      20_000,
-      'second pass',
-    );
+    await waitFor('second pass', () => queue.idle() && queue.processed >= processed + pools.size, {
+      timeoutMs: 20_000,
+    });
     expect(client.calls).toEqual(calls);
     expect(controller.getStats()).toEqual(want);
   } finally {

@@ -1,6 +1,5 @@
-//! Test helpers (not exported): a call-counting KubeClient, a queue that tells when it is idle, waiting on conditions.
+//! Test helpers (not exported): a call-counting KubeClient, a queue that tells when it is idle.
 
-import { setTimeout as sleep } from 'node:timers/promises';
 import type { Clock } from '@ctrlkit/core';
 import {
   defaultControllerRateLimiter,
@@ -90,17 +89,4 @@ export function trackingQueue(clock: Clock): TypedRateLimitingInterface<string> 
     ).bind(inner);
   }
   return queue;
-}
-
-/** Resolves once `check` holds, polling every 20 ms; rejects after `timeoutMs`. */
-export async function eventually(
-  check: () => boolean | Promise<boolean>,
-  timeoutMs = 20_000,
-  what = 'condition',
-): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`${what} not met within ${timeoutMs} ms`);
-    await sleep(20);
-  }
 }

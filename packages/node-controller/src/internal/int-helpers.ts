@@ -68,23 +68,3 @@ export async function startAgent(
     },
   };
 }
-
-/** Polls `check` every 100 ms until it holds; throws after `timeoutMs`. */
-export async function waitFor(
-  what: string,
-  check: () => Promise<boolean>,
-  timeoutMs = 60_000,
-): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    let ok = false;
-    try {
-      ok = await check();
-    } catch {
-      ok = false;
-    }
-    if (ok) return;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}

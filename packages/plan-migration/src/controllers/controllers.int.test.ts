@@ -3,6 +3,7 @@
 // invalid paths, and a plan on the simulated source run to Succeeded with no Ready set by hand.
 
 import { realClock } from '@ctrlkit/core';
+import { waitFor } from '@ctrlkit/core/testing';
 import { createTestNamespace, installCRDs } from '@ctrlkit/envtest';
 import { testKubeConfig } from '@ctrlkit/envtest/vitest';
 import { SharedInformerFactory } from '@ctrlkit/runtime';
@@ -104,30 +105,18 @@ const conditionsOf = (r: Resource) =>
     .map((c) => [c.type, c.reason].filter(Boolean).join('/'))
     .sort();
 
-/** Waits until the object's conditions (type/reason, sorted) are `expected`, its generation observed. */
-async function until(
+/** Waits until the object's generation is observed and its conditions (type/reason, sorted) satisfy `ok`. */
+function until(
   kind: keyof typeof PLURALS,
   namespace: string,
   name: string,
   ok: (types: string[]) => boolean,
   timeoutMs = 30_000,
 ): Promise<Resource> {
-  const deadline = Date.now() + timeoutMs;
-  let last: Resource | undefined;
-  while (Date.now() < deadline) {
-    last = await get(kind, namespace, name).catch(() => undefined);
-    if (
-      last !== undefined &&
-      last.status?.observedGeneration === last.metadata.generation &&
-      ok(conditionsOf(last))
-    ) {
-      return last;
-    }
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  throw new Error(
-    `timed out waiting for ${kind} ${namespace}/${name}: ${JSON.stringify(last?.status)}`,
-  );
+  return waitFor(`${kind} ${namespace}/${name}`, () => get(kind, namespace, name), {
+    until: (r) => r.status?.observedGeneration === r.metadata.generation && ok(conditionsOf(r)),
+    timeoutMs,
+  });
 }
 const is =
   (...expected: string[]) =>

@@ -1,6 +1,5 @@
-//! Plumbing the integration tests share: creating forklift objects, marking them Ready as their controllers would, and waiting on a condition.
+//! Plumbing the integration tests share: creating forklift objects and marking them Ready as their controllers would.
 
-import { realClock, sleep } from '@ctrlkit/core';
 import { type CustomObjectsApi, PatchStrategy, setHeaderOptions } from '@kubernetes/client-node';
 import { API_VERSION, GROUP, PLURALS, VERSION } from '../crds.js';
 
@@ -66,21 +65,4 @@ export async function createReady(
       setHeaderOptions('Content-Type', PatchStrategy.MergePatch),
     );
   }
-}
-
-/** Reads with `get` every 50 ms until `ok`; throws naming `what` and the last value after `timeoutMs`. */
-export async function waitFor<T>(
-  what: string,
-  get: () => Promise<T>,
-  ok: (value: T) => boolean,
-  timeoutMs = 60_000,
-): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  let last: T | undefined;
-  while (Date.now() < deadline) {
-    last = await get();
-    if (ok(last)) return last;
-    await sleep(realClock, 50, new AbortController().signal);
-  }
-  throw new Error(`timed out waiting for ${what}: ${JSON.stringify(last)?.slice(0, 3000)}`);
 }

@@ -1,4 +1,5 @@
 import { realClock } from '@ctrlkit/core';
+import { waitFor } from '@ctrlkit/core/testing';
 import { createTestNamespace, installCRDs } from '@ctrlkit/envtest';
 import { testKubeConfig } from '@ctrlkit/envtest/vitest';
 import { SharedInformerFactory } from '@ctrlkit/runtime';
@@ -8,7 +9,7 @@ import type { Builder } from '../adapter.js';
 import type { Plan } from '../api/plan.js';
 import type { Ref } from '../api/ref.js';
 import { forkliftCrds, GROUP, PLURALS, VERSION } from '../crds.js';
-import { createForklift, createReady, waitFor } from '../internal/forklift-test-objects.js';
+import { createForklift, createReady } from '../internal/forklift-test-objects.js';
 import { PlanController } from '../plan-controller.js';
 import { SimulatedSource } from '../simulated-source.js';
 import { CdiSimulator } from '../testing/cdi-simulator.js';
@@ -134,7 +135,7 @@ describe('guest conversion through virt-v2v (an ova source)', () => {
           namespace,
           name: 'plan',
         }) as Promise<Plan>,
-      (p) => trueTypes(p.status).includes('Failed'),
+      { until: (p) => trueTypes(p.status).includes('Failed') },
     );
     const vm0 = p.status?.migration?.vms?.find((v) => v.id === 'vm-0');
     const vm1 = p.status?.migration?.vms?.find((v) => v.id === 'vm-1');

@@ -1,4 +1,5 @@
 import { realClock } from '@ctrlkit/core';
+import { waitFor } from '@ctrlkit/core/testing';
 import { createTestNamespace, installCRDs } from '@ctrlkit/envtest';
 import { testKubeConfig } from '@ctrlkit/envtest/vitest';
 import { SharedInformerFactory } from '@ctrlkit/runtime';
@@ -15,7 +16,7 @@ import {
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Plan } from '../api/plan.js';
 import { forkliftCrds, GROUP, PLURALS, VERSION } from '../crds.js';
-import { createForklift, createReady, waitFor } from '../internal/forklift-test-objects.js';
+import { createForklift, createReady } from '../internal/forklift-test-objects.js';
 import { PlanController } from '../plan-controller.js';
 import { SimulatedSource } from '../simulated-source.js';
 import { CdiSimulator } from '../testing/cdi-simulator.js';
@@ -192,7 +193,8 @@ async function setup(
       namespace,
       name: 'plan',
     }) as Promise<Plan>;
-  const untilPlan = (what: string, ok: (p: Plan) => boolean) => waitFor(what, readPlan, ok);
+  const untilPlan = (what: string, ok: (p: Plan) => boolean) =>
+    waitFor(what, readPlan, { until: ok });
   const list = async <T>(gvr: { group: string; version: string; resource: string }) =>
     (
       (await custom.listNamespacedCustomObject({
@@ -299,11 +301,9 @@ describe('KubeVirtDestination with the CDI, KubeVirt and Pod/Job simulators', ()
     expect(hookConfig?.data?.['playbook.yml']).toBe('- hosts: localhost\n');
     expect(JSON.parse(hookConfig?.data?.['plan.yml'] ?? '{}').targetNamespace).toBe(t.target);
     // The VirtualMachines.
-    const vms = await waitFor(
-      'VMs with status',
-      () => t.list<VirtualMachine>(VIRTUAL_MACHINES),
-      (l) => l.length === 2 && l.every((v) => v.status?.printableStatus !== undefined),
-    );
+    const vms = await waitFor('VMs with status', () => t.list<VirtualMachine>(VIRTUAL_MACHINES), {
+      until: (l) => l.length === 2 && l.every((v) => v.status?.printableStatus !== undefined),
+    });
     const byID = new Map(vms.map((v) => [v.metadata.labels?.vmID, v]));
     const vm0 = byID.get('vm-0');
     const vm1 = byID.get('vm-1');
@@ -381,11 +381,9 @@ describe('KubeVirtDestination with the CDI, KubeVirt and Pod/Job simulators', ()
     );
     const p = await t.untilPlan('Failed', (p) => trueTypes(p.status).includes('Failed'));
     expect(trueTypes(vmStatus(p, 'vm-1'))).toContain('Canceled');
-    await waitFor(
-      'vm-1 DataVolumes gone',
-      () => t.list<DataVolume>(DATA_VOLUMES),
-      (l) => l.length === 0,
-    );
+    await waitFor('vm-1 DataVolumes gone', () => t.list<DataVolume>(DATA_VOLUMES), {
+      until: (l) => l.length === 0,
+    });
     const left = await Promise.all([
       core.listNamespacedSecret({ namespace: t.target, labelSelector: 'vmID=vm-1' }),
       core.listNamespacedConfigMap({ namespace: t.target, labelSelector: 'vmID=vm-1' }),
@@ -427,11 +425,9 @@ describe('KubeVirtDestination with the CDI, KubeVirt and Pod/Job simulators', ()
     await destination.ensureDataVolumes(vm, tasks);
     expect(destination.writes).toBe(writes);
     expect(await t.list<DataVolume>(DATA_VOLUMES)).toHaveLength(2);
-    await waitFor(
-      'PVCs bound',
-      () => destination.diskTransfers(vm),
-      (d) => d.length === 2 && d.every((x) => x.phase === 'Succeeded'),
-    );
+    await waitFor('PVCs bound', () => destination.diskTransfers(vm), {
+      until: (d) => d.length === 2 && d.every((x) => x.phase === 'Succeeded'),
+    });
     const first = await destination.ensureVM(vm, { running: false });
     const second = await destination.ensureVM(vm, { running: false });
     expect(second).toEqual(first);
@@ -458,7 +454,7 @@ describe('KubeVirtDestination with the CDI, KubeVirt and Pod/Job simulators', ()
           namespace: t.target,
           labelSelector: 'vmID=vm-1',
         }),
-      (l) => l.items.length === 2,
+      { until: (l) => l.items.length === 2 },
     );
     await custom.deleteNamespacedCustomObject({
       group: GROUP,
@@ -480,7 +476,7 @@ describe('KubeVirtDestination with the CDI, KubeVirt and Pod/Job simulators', ()
           })
         ).items.filter((c) => c.metadata?.deletionTimestamp === undefined),
       ],
-      (left) => left.length === 0,
+      { until: (left) => left.length === 0 },
     );
     const vms = await t.list<VirtualMachine>(VIRTUAL_MACHINES);
     expect(vms.map((v) => v.metadata.name)).toEqual(['vm-0']);

@@ -1,5 +1,6 @@
 import { connect, createServer, type Server, type Socket } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { waitFor } from '@ctrlkit/core/testing';
 import {
   type ControlPlane,
   createTestNamespace,
@@ -13,13 +14,8 @@ import { newListWatch } from './list-watch.js';
 import { RestClient, type RestRequestInfo } from './rest-client.js';
 import { type ResourceEventHandler, SharedIndexInformer } from './shared-informer.js';
 
-async function eventually(check: () => boolean, timeoutMs = 30_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await sleep(25);
-  }
-}
+/** How long a test waits for the informer to catch up, unless it says. */
+const waitMs = 30_000;
 
 /** A TCP relay in front of the apiserver that a test can cut (refusing connections) and restore. */
 class Relay {
@@ -132,9 +128,11 @@ describe('SharedIndexInformer under faults', () => {
       body: { metadata: { name: 'after' } },
     });
     await core.deleteNamespacedConfigMap({ namespace, name: 'r0' });
-    await eventually(
+    await waitFor(
+      'the deletion of r0 and the creation of after',
       () =>
         log.includes('delete r0') && log.includes(`add after@${created.metadata?.resourceVersion}`),
+      { timeoutMs: waitMs },
     );
 
     const counts = new Map<string, number>();
@@ -188,7 +186,9 @@ describe('SharedIndexInformer under faults', () => {
     const stop = new AbortController();
     const running = informer.run(stop.signal);
     await informer.whenSynced();
-    await eventually(() => requests.some((r) => r.verb === 'watch'));
+    await waitFor('the first WATCH', () => requests.some((r) => r.verb === 'watch'), {
+      timeoutMs: waitMs,
+    });
     await sleep(200);
     log.length = 0;
 
@@ -207,7 +207,7 @@ describe('SharedIndexInformer under faults', () => {
     await plane.compactEtcd();
     await relay.listen();
 
-    await eventually(() => log.length >= 4);
+    await waitFor('four events', () => log.length >= 4, { timeoutMs: waitMs });
     await sleep(300);
     expect(log).toEqual([
       `tombstone ${namespace}/b last b@${initial.get('b')}`,

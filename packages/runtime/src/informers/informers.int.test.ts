@@ -1,4 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
+import { waitFor } from '@ctrlkit/core/testing';
 import { createTestNamespace, installCRDs } from '@ctrlkit/envtest';
 import { testKubeConfig } from '@ctrlkit/envtest/vitest';
 import {
@@ -15,13 +16,8 @@ import { RestClient, type RestRequestInfo } from './rest-client.js';
 import { SharedIndexInformer } from './shared-informer.js';
 import { SharedInformerFactory } from './shared-informer-factory.js';
 
-async function eventually(check: () => boolean, timeoutMs = 15_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await sleep(20);
-  }
-}
+/** How long a test waits for the informer to catch up, unless it says. */
+const waitMs = 15_000;
 
 let kubeConfig: KubeConfig;
 let core: CoreV1Api;
@@ -58,7 +54,11 @@ describe('SharedInformerFactory against a real apiserver', () => {
     const synced = await factory.waitForCacheSync(stop.signal);
     expect([...synced.values()]).toEqual([true]);
     await core.createNamespacedConfigMap({ namespace, body: { metadata: { name: 'shared' } } });
-    await eventually(() => seenOne.includes('shared') && seenTwo.includes('shared'));
+    await waitFor(
+      'both handlers to see shared',
+      () => seenOne.includes('shared') && seenTwo.includes('shared'),
+      { timeoutMs: waitMs },
+    );
     expect(seenTwo).toEqual(seenOne);
     expect(requests.filter((r) => r.verb === 'list')).toHaveLength(1);
     expect(requests.filter((r) => r.verb === 'watch')).toHaveLength(1);
@@ -87,7 +87,7 @@ describe('SharedInformerFactory against a real apiserver', () => {
       body: { metadata: { name: 'x', labels }, data: { v: '2' } },
     });
     await core.deleteNamespacedConfigMap({ namespace, name: 'x' });
-    await eventually(() => log.length === 3);
+    await waitFor('add, update and delete of x', () => log.length === 3, { timeoutMs: waitMs });
     expect(log).toEqual(['add x', 'update x 2', 'delete x']);
     const lister = factory.lister('configmaps', { labelSelector: 'suite=crud' });
     expect(lister.namespace(namespace).get('x')).toBeUndefined();
@@ -115,7 +115,9 @@ describe('SharedInformerFactory against a real apiserver', () => {
       namespace,
       body: { metadata: { name: 'sel-d', labels: { tier: 'front' } } },
     });
-    await eventually(() => byLabel.indexer.size === 3);
+    await waitFor('three selected ConfigMaps', () => byLabel.indexer.size === 3, {
+      timeoutMs: waitMs,
+    });
     expect(byField.indexer.size).toBe(1);
   });
 
@@ -126,7 +128,11 @@ describe('SharedInformerFactory against a real apiserver', () => {
     await factory.waitForCacheSync(stop.signal);
     expect(namespaces.indexer.getByKey(namespace)?.metadata?.name).toBe(namespace);
     const created = await createTestNamespace(kubeConfig, 'informers-cs-');
-    await eventually(() => namespaces.indexer.getByKey(created) !== undefined);
+    await waitFor(
+      'the new namespace in the cache',
+      () => namespaces.indexer.getByKey(created) !== undefined,
+      { timeoutMs: waitMs },
+    );
     expect(factory.lister('namespaces').get(created)?.kind).toBe('Namespace');
   });
 
@@ -145,7 +151,11 @@ describe('SharedInformerFactory against a real apiserver', () => {
     expect(requests.map((r) => r.verb)).toEqual(['watch']);
     expect(requests[0]?.url).toContain('sendInitialEvents=true');
     await core.createNamespacedConfigMap({ namespace, body: { metadata: { name: 'streamed-2' } } });
-    await eventually(() => informer.indexer.getByKey(`${namespace}/streamed-2`) !== undefined);
+    await waitFor(
+      'streamed-2 in the cache',
+      () => informer.indexer.getByKey(`${namespace}/streamed-2`) !== undefined,
+      { timeoutMs: waitMs },
+    );
     expect(requests).toHaveLength(1);
   });
 
@@ -230,7 +240,7 @@ describe('SharedInformerFactory against a real apiserver', () => {
       name: 'w1',
       body: [{ op: 'replace', path: '/spec/size', value: 2 }],
     });
-    await eventually(() => sizes.includes(2));
+    await waitFor('the size 2 seen', () => sizes.includes(2), { timeoutMs: waitMs });
     expect(
       factory
         .lister<KubernetesObject & { spec: { size: number } }>(gvr)
@@ -282,7 +292,7 @@ describe('newListWatchFromClient', () => {
     await sleep(200);
     await core.deleteNamespacedConfigMap({ namespace, name: 'lw-other' });
     await core.deleteNamespacedConfigMap({ namespace, name: 'lw-target' });
-    await eventually(() => events.length > 0);
+    await waitFor('a watch event', () => events.length > 0, { timeoutMs: waitMs });
     abort.abort();
     await watching;
     expect(events.map((e) => [e.type, e.object.metadata?.name])).toEqual([

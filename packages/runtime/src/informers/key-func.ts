@@ -5,7 +5,10 @@ import type { KubernetesObject } from '@kubernetes/client-node';
 
 const marker = Symbol.for('@ctrlkit/runtime/DeletedFinalStateUnknown');
 
-/** Computes the store key of an object. */
+/**
+ * Computes the store key of an object, `namespace/name` by default (client-go's
+ * `cache.KeyFunc`). Not a work queue item's identity: that is `@ctrlkit/workqueue`'s `ItemKeyFunc`.
+ */
 export type KeyFunc<T> = (obj: T) => string;
 
 /**

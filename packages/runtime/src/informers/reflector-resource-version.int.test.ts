@@ -6,7 +6,7 @@ import { once } from 'node:events';
 import * as http from 'node:http';
 import * as https from 'node:https';
 import type { AddressInfo } from 'node:net';
-import { setTimeout as sleep } from 'node:timers/promises';
+import { waitFor } from '@ctrlkit/core/testing';
 import {
   type ControlPlane,
   createTestNamespace,
@@ -22,13 +22,8 @@ import { SharedIndexInformer } from './shared-informer.js';
 
 const fastBackoff = { initialMs: 100, maxMs: 500 };
 
-async function eventually(check: () => boolean, timeoutMs = 30_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await sleep(25);
-  }
-}
+/** How long a test waits for the informer to catch up, unless it says. */
+const waitMs = 30_000;
 
 /** The query of each LIST request, in order. */
 function lists(requests: RestRequestInfo[]): Array<Record<string, string>> {
@@ -129,7 +124,7 @@ describe('reflector resourceVersion on the shared control plane (watch cache on)
     const stop = new AbortController();
     const running = informer.run(stop.signal);
     await informer.whenSynced();
-    await eventually(() => watches(requests).length > 0);
+    await waitFor('the first WATCH', () => watches(requests).length > 0, { timeoutMs: waitMs });
     expect(lists(requests)).toEqual([{ resourceVersion: '0', limit: '500' }]);
     expect(informer.indexer.list()).toHaveLength(510);
     expect(watches(requests)[0]?.resourceVersion).toBe(informer.lastSyncResourceVersion);
@@ -153,7 +148,7 @@ describe('reflector resourceVersion on the shared control plane (watch cache on)
     const running = informer.run(stop.signal);
     await informer.whenSynced();
     const synced = informer.lastSyncResourceVersion;
-    await eventually(() => lists(requests).length >= 3);
+    await waitFor('three LISTs', () => lists(requests).length >= 3, { timeoutMs: waitMs });
     // A relist from the last version: no limit, so the watch cache answers it.
     expect(lists(requests).slice(0, 2)).toEqual([
       { resourceVersion: '0', limit: '500' },
@@ -171,10 +166,12 @@ describe('reflector resourceVersion on the shared control plane (watch cache on)
       namespace,
       body: { metadata: { name: 'c' } },
     });
-    await eventually(
+    await waitFor(
+      'c in the cache at its version',
       () =>
         informer.indexer.getByKey(`${namespace}/c`)?.metadata?.resourceVersion ===
         c.metadata?.resourceVersion,
+      { timeoutMs: waitMs },
     );
     for (const query of lists(requests).slice(1)) {
       expect(query.limit).toBeUndefined();
@@ -212,7 +209,7 @@ describe('reflector resourceVersion across apiserver restarts and clusters (a pl
     const stop = new AbortController();
     const running = informer.run(stop.signal);
     await informer.whenSynced();
-    await eventually(() => watches(requests).length > 0);
+    await waitFor('the first WATCH', () => watches(requests).length > 0, { timeoutMs: waitMs });
     const synced = informer.lastSyncResourceVersion;
 
     // The new apiserver's watch cache starts past `synced`; etcd no longer has it either.
@@ -220,7 +217,7 @@ describe('reflector resourceVersion across apiserver restarts and clusters (a pl
     expect(await plane.compactEtcd()).toBeGreaterThan(Number(synced));
     await plane.startApiServer();
 
-    await eventually(() => lists(requests).length >= 2);
+    await waitFor('the relist', () => lists(requests).length >= 2, { timeoutMs: waitMs });
     expect(lists(requests)).toEqual([
       { resourceVersion: '0', limit: '500' },
       { resourceVersion: synced },
@@ -229,10 +226,12 @@ describe('reflector resourceVersion across apiserver restarts and clusters (a pl
       namespace,
       body: { metadata: { name: 'd' } },
     });
-    await eventually(
+    await waitFor(
+      'd in the cache at its version',
       () =>
         informer.indexer.getByKey(`${namespace}/d`)?.metadata?.resourceVersion ===
         d.metadata?.resourceVersion,
+      { timeoutMs: waitMs },
     );
     expect(informer.indexer.listKeys().sort()).toEqual(
       ['a', 'b', 'c', 'd'].map((n) => `${namespace}/${n}`),
@@ -281,7 +280,7 @@ describe('reflector resourceVersion across apiserver restarts and clusters (a pl
     const stop = new AbortController();
     const running = informer.run(stop.signal);
     await informer.whenSynced();
-    await eventually(() => watches(requests).length > 0);
+    await waitFor('the first WATCH', () => watches(requests).length > 0, { timeoutMs: waitMs });
     const synced = informer.lastSyncResourceVersion;
     expect(informer.indexer.listKeys().sort()).toEqual([
       `${namespace}/old-1`,
@@ -289,13 +288,15 @@ describe('reflector resourceVersion across apiserver restarts and clusters (a pl
     ]);
 
     proxy.switchTo(await listOnlyKubeConfig(behind.kubeConfig, namespace));
-    await eventually(() => lists(requests).length >= 3, 60_000);
+    await waitFor('three LISTs', () => lists(requests).length >= 3, { timeoutMs: 60_000 });
     expect(lists(requests).slice(0, 3)).toEqual([
       { resourceVersion: '0', limit: '500' },
       { resourceVersion: synced },
       { limit: '500' },
     ]);
-    await eventually(() => informer.indexer.listKeys().length === 1);
+    await waitFor('the cache holding new-1 only', () => informer.indexer.listKeys().length === 1, {
+      timeoutMs: waitMs,
+    });
     expect(informer.indexer.listKeys()).toEqual([`${namespace}/new-1`]);
     expect(proxy.statuses).toContain(504);
     stop.abort();

@@ -9,6 +9,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import { errorMessage } from '@ctrlkit/core';
+import { waitFor } from '@ctrlkit/core/testing';
 import { createTestNamespace } from '@ctrlkit/envtest';
 import { testKubeConfig, testKubeconfigPath } from '@ctrlkit/envtest/vitest';
 import { CoordinationV1Api, type V1Lease } from '@kubernetes/client-node';
@@ -126,21 +128,23 @@ function startTs(namespace: string, identity: string) {
   return candidate;
 }
 
-async function waitFor(what: string, condition: () => boolean, timeoutMs: number): Promise<void> {
-  const until = performance.now() + timeoutMs;
-  while (!condition()) {
-    if (performance.now() > until) {
-      const stderr = [...goProcesses]
-        .flatMap((g) => g.stderr)
-        .join('')
-        .split('\n')
-        .slice(-10);
-      throw new Error(
-        `${what}: not within ${timeoutMs} ms; logs:\n${logs.slice(-20).join('\n')}\ngo stderr:\n${stderr.join('\n')}`,
-      );
-    }
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
+/** Core's `waitFor`, with the electors' last log lines and the Go processes' stderr in a timeout's message. */
+async function waitLogged(
+  what: string,
+  condition: () => boolean,
+  timeoutMs: number,
+): Promise<void> {
+  await waitFor(what, condition, { timeoutMs }).catch((error: unknown) => {
+    const stderr = [...goProcesses]
+      .flatMap((g) => g.stderr)
+      .join('')
+      .split('\n')
+      .slice(-10);
+    throw new Error(
+      `${errorMessage(error)}; logs:\n${logs.slice(-20).join('\n')}\ngo stderr:\n${stderr.join('\n')}`,
+      { cause: error },
+    );
+  });
 }
 
 /** Waits for a child to exit, bounded; SIGKILLs it if it does not. */
@@ -213,16 +217,16 @@ describe(suite, () => {
     async () => {
       const namespace = await createTestNamespace(testKubeConfig(), 'le-interop-');
       const go = startGo(namespace, 'go-a', true);
-      await waitFor('client-go started leading', () => go.has('started') !== undefined, 15_000);
+      await waitLogged('client-go started leading', () => go.has('started') !== undefined, 15_000);
       expect(go.has('new-leader', 'go-a')).toBeDefined();
 
       const ts = startTs(namespace, 'ts-b');
-      await waitFor(
+      await waitLogged(
         'TS observed client-go as leader',
         () => ts.elector.getLeader() === 'go-a',
         5_000,
       );
-      await waitFor(
+      await waitLogged(
         'TS reported client-go as new leader',
         () => ts.leaders.includes('go-a'),
         1_000,
@@ -246,7 +250,11 @@ describe(suite, () => {
       go.child.kill('SIGTERM');
       expect(await exitOf(go, 10_000)).toEqual({ code: 0, signal: null });
       expect(go.has('stopped')).toBeDefined();
-      await waitFor('TS took over', () => ts.elector.isLeader(), timings.leaseDurationMs + 3_000);
+      await waitLogged(
+        'TS took over',
+        () => ts.elector.isLeader(),
+        timings.leaseDurationMs + 3_000,
+      );
       // Released: TS took over on a retry, well before a lease duration would have run out.
       expect(ts.startedAt()! - stoppedAt).toBeLessThan(timings.leaseDurationMs);
       const after = await readLease(namespace);
@@ -266,10 +274,10 @@ describe(suite, () => {
     async () => {
       const namespace = await createTestNamespace(testKubeConfig(), 'le-interop-');
       const ts = startTs(namespace, 'ts-a');
-      await waitFor('TS started leading', () => ts.elector.isLeader(), 5_000);
+      await waitLogged('TS started leading', () => ts.elector.isLeader(), 5_000);
 
       const go = startGo(namespace, 'go-b', true);
-      await waitFor(
+      await waitLogged(
         'client-go reported TS as leader',
         () => go.has('new-leader', 'ts-a') !== undefined,
         15_000,
@@ -289,7 +297,7 @@ describe(suite, () => {
       const stoppedAt = performance.now();
       ts.controller.abort();
       await ts.done;
-      await waitFor(
+      await waitLogged(
         'client-go took over',
         () => go.has('started') !== undefined,
         timings.leaseDurationMs + 3_000,
@@ -316,9 +324,9 @@ describe(suite, () => {
     async () => {
       const namespace = await createTestNamespace(testKubeConfig(), 'le-interop-');
       const go = startGo(namespace, 'go-a', false);
-      await waitFor('client-go started leading', () => go.has('started') !== undefined, 15_000);
+      await waitLogged('client-go started leading', () => go.has('started') !== undefined, 15_000);
       const ts = startTs(namespace, 'ts-b');
-      await waitFor(
+      await waitLogged(
         'TS observed client-go as leader',
         () => ts.elector.getLeader() === 'go-a',
         5_000,
@@ -332,7 +340,11 @@ describe(suite, () => {
       expect(left.spec).toMatchObject({ holderIdentity: 'go-a', leaseTransitions: 0 });
       const lastRenew = microTime(left.spec?.renewTime);
 
-      await waitFor('TS took over', () => ts.elector.isLeader(), timings.leaseDurationMs + 4_000);
+      await waitLogged(
+        'TS took over',
+        () => ts.elector.isLeader(),
+        timings.leaseDurationMs + 4_000,
+      );
       const tookOverAfter = ts.startedAt()! - crashedAt;
       // TS saw client-go's last renewal at most about one retry before the crash, and waited a
       // full lease duration from then.

@@ -1,3 +1,5 @@
+import { errorMessage } from '@ctrlkit/core';
+import { waitFor } from '@ctrlkit/core/testing';
 import { createTestNamespace } from '@ctrlkit/envtest';
 import { testKubeConfig } from '@ctrlkit/envtest/vitest';
 import { CoordinationV1Api, CoreV1Api } from '@kubernetes/client-node';
@@ -50,16 +52,17 @@ function startCandidate(
   return { elector, controller, done, leaders, startedAt: () => startedAt };
 }
 
-async function waitFor(condition: () => boolean, timeoutMs: number): Promise<void> {
-  const until = performance.now() + timeoutMs;
-  while (!condition()) {
-    if (performance.now() > until) {
-      throw new Error(
-        `condition not met within ${timeoutMs} ms; logs:\n${logs.slice(-10).join('\n')}`,
-      );
-    }
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
+/** Core's `waitFor`, with the electors' last warnings and errors in a timeout's message. */
+async function waitLogged(
+  what: string,
+  condition: () => boolean,
+  timeoutMs: number,
+): Promise<void> {
+  await waitFor(what, condition, { timeoutMs }).catch((error: unknown) => {
+    throw new Error(`${errorMessage(error)}; logs:\n${logs.slice(-10).join('\n')}`, {
+      cause: error,
+    });
+  });
 }
 
 describe('leader election on a real Lease', () => {
@@ -68,9 +71,9 @@ describe('leader election on a real Lease', () => {
     const namespace = await createTestNamespace(kubeConfig, 'le-');
     const recorder = new EventRecorder({ kubeConfig, component: 'elector-test' });
     const a = startCandidate(namespace, 'a', true, recorder);
-    await waitFor(() => a.elector.isLeader(), 5_000);
+    await waitLogged('a leads', () => a.elector.isLeader(), 5_000);
     const b = startCandidate(namespace, 'b');
-    await waitFor(() => b.elector.getLeader() === 'a', 5_000);
+    await waitLogged('b sees a as leader', () => b.elector.getLeader() === 'a', 5_000);
     expect(b.elector.isLeader()).toBe(false);
     await recorder.shutDown();
     const events = (await kubeConfig.makeApiClient(CoreV1Api).listNamespacedEvent({ namespace }))
@@ -98,7 +101,7 @@ describe('leader election on a real Lease', () => {
       .makeApiClient(CoordinationV1Api)
       .readNamespacedLease({ name: 'election', namespace });
     expect(['', 'b']).toContain(released.spec?.holderIdentity);
-    await waitFor(() => b.elector.isLeader(), timings.leaseDurationMs);
+    await waitLogged('b took over', () => b.elector.isLeader(), timings.leaseDurationMs);
     // b took over on its next retry, within the lease duration.
     expect(b.startedAt()! - stoppedAt).toBeLessThan(timings.leaseDurationMs);
     const after = await kubeConfig
@@ -114,15 +117,15 @@ describe('leader election on a real Lease', () => {
     const kubeConfig = testKubeConfig();
     const namespace = await createTestNamespace(kubeConfig, 'le-');
     const a = startCandidate(namespace, 'a', false);
-    await waitFor(() => a.elector.isLeader(), 5_000);
+    await waitLogged('a leads', () => a.elector.isLeader(), 5_000);
     const b = startCandidate(namespace, 'b');
-    await waitFor(() => b.elector.getLeader() === 'a', 5_000);
+    await waitLogged('b sees a as leader', () => b.elector.getLeader() === 'a', 5_000);
 
     // "Crash": a stops renewing and does not release.
     const crashedAt = performance.now();
     a.controller.abort();
     await a.done;
-    await waitFor(() => b.elector.isLeader(), timings.leaseDurationMs + 2_000);
+    await waitLogged('b took over', () => b.elector.isLeader(), timings.leaseDurationMs + 2_000);
     const tookOverAfter = b.startedAt()! - crashedAt;
     // b saw a's last renewal at most one retry before the crash, and waits a full lease from then.
     expect(tookOverAfter).toBeGreaterThanOrEqual(

@@ -1,5 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { errorMessage } from '@ctrlkit/core';
+import { waitFor } from '@ctrlkit/core/testing';
 import { createTestNamespace } from '@ctrlkit/envtest';
 import { testKubeConfig, testKubeconfigPath } from '@ctrlkit/envtest/vitest';
 import { CoreV1Api } from '@kubernetes/client-node';
@@ -45,23 +47,18 @@ function startReplica(namespace: string, identity: string): Replica {
   return replica;
 }
 
-async function waitFor<T>(
+/** Core's `waitFor` (20 s unless told), with the replicas' output in a timeout's message. */
+async function waitLogged<T>(
   what: string,
-  probe: () => Promise<T | undefined> | T | undefined,
+  check: () => T | Promise<T>,
   timeoutMs = 20_000,
 ): Promise<T> {
-  const until = performance.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined && value !== false) return value;
-    if (performance.now() > until) {
-      const output = replicas.map(
-        (r) => `${r.identity}: ${JSON.stringify(r.lines)} ${r.stderr.join('')}`,
-      );
-      throw new Error(`timed out waiting for ${what}\n${output.join('\n')}`);
-    }
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
+  return await waitFor(what, check, { timeoutMs }).catch((error: unknown) => {
+    const output = replicas.map(
+      (r) => `${r.identity}: ${JSON.stringify(r.lines)} ${r.stderr.join('')}`,
+    );
+    throw new Error(`${errorMessage(error)}\n${output.join('\n')}`, { cause: error });
+  });
 }
 
 const metricsOf = (replica: Replica) =>
@@ -82,14 +79,14 @@ it('only the leader reconciles; the standby takes over when the leader process i
   const a = startReplica(namespace, 'a');
   const b = startReplica(namespace, 'b');
   // Loading the package takes seconds on a busy machine.
-  await waitFor('both metrics endpoints', () => metricsOf(a) && metricsOf(b), 60_000);
-  const leader = await waitFor('a leader', () =>
+  await waitLogged('both metrics endpoints', () => metricsOf(a) && metricsOf(b), 60_000);
+  const leader = (await waitLogged('a leader', () =>
     [a, b].find((r) => r.lines.some((line) => line.leading === true)),
-  );
+  ))!;
   const standby = leader === a ? b : a;
 
   await core.createNamespacedConfigMap({ namespace, body: { metadata: { name: 'first' } } });
-  const first = await waitFor('the first reconcile', async () => {
+  const first = await waitLogged('the first reconcile', async () => {
     const cm = await core.readNamespacedConfigMap({ namespace, name: 'first' });
     return cm.data?.reconciledBy;
   });
@@ -101,7 +98,7 @@ it('only the leader reconciles; the standby takes over when the leader process i
   leader.child.kill('SIGKILL');
   const killedAt = performance.now();
   await core.createNamespacedConfigMap({ namespace, body: { metadata: { name: 'second' } } });
-  const second = await waitFor('the takeover', async () => {
+  const second = await waitLogged('the takeover', async () => {
     const cm = await core.readNamespacedConfigMap({ namespace, name: 'second' });
     return cm.data?.reconciledBy;
   });
@@ -114,7 +111,7 @@ it('only the leader reconciles; the standby takes over when the leader process i
   expect(await masterStatus(standby)).toBe(1);
 
   standby.child.kill('SIGTERM');
-  await waitFor('a graceful stop', () => standby.lines.some((line) => line.stopped === true));
+  await waitLogged('a graceful stop', () => standby.lines.some((line) => line.stopped === true));
   expect(standby.child.exitCode ?? (await new Promise((r) => standby.child.once('exit', r)))).toBe(
     0,
   );

@@ -1,3 +1,4 @@
+import { waitFor } from '@ctrlkit/core/testing';
 import { createTestNamespace } from '@ctrlkit/envtest';
 import { testKubeConfig } from '@ctrlkit/envtest/vitest';
 import { CoordinationV1Api, CoreV1Api, type V1ConfigMap } from '@kubernetes/client-node';
@@ -10,20 +11,6 @@ import { Manager } from './manager.js';
 // Short leader election timings (lease 4 s, renew deadline 3 s, retry 0.5 s), with room for a busy machine.
 const election = { leaseDurationMs: 4_000, renewDeadlineMs: 3_000, retryPeriodMs: 500 };
 const endpoints = { metricsBindAddress: '127.0.0.1:0', healthProbeBindAddress: '127.0.0.1:0' };
-
-async function waitFor<T>(
-  what: string,
-  probe: () => Promise<T | undefined> | T | undefined,
-  timeoutMs = 20_000,
-): Promise<T> {
-  const until = performance.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined && value !== false) return value;
-    if (performance.now() > until) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
 
 async function scrape(address: string | undefined, path = '/metrics') {
   const response = await fetch(`http://${address}${path}`);
@@ -75,7 +62,9 @@ describe('Manager on a real apiserver', () => {
     expect(manager.isLeader()).toBe(true);
 
     await core.createNamespacedConfigMap({ namespace, body: { metadata: { name: 'a' } } });
-    await waitFor('the reconcile', () => reconciled.includes(`${namespace}/a`));
+    await waitFor('the reconcile', () => reconciled.includes(`${namespace}/a`), {
+      timeoutMs: 20_000,
+    });
     const patched = await core.readNamespacedConfigMap({ namespace, name: 'a' });
     expect(patched.data).toEqual({ seen: 'yes' });
 

@@ -2,6 +2,7 @@
 // comes from envtest, the endpoints bind free ports, the Lease and the cache live in a test
 // namespace (other tests of the run fill the cluster with ConfigMaps), and the test stops
 // the manager instead of a signal.
+import { waitFor } from '@ctrlkit/core/testing';
 import { createTestNamespace } from '@ctrlkit/envtest';
 import { testKubeConfig } from '@ctrlkit/envtest/vitest';
 import { CoreV1Api, type V1ConfigMap } from '@kubernetes/client-node';
@@ -44,13 +45,13 @@ it('runs the manager README example', async () => {
   const running = manager.start(stop.signal);
 
   await core.createNamespacedConfigMap({ namespace, body: { metadata: { name: 'web' } } });
-  const until = performance.now() + 60_000;
-  for (;;) {
-    const cm = await core.readNamespacedConfigMap({ namespace, name: 'web' });
-    if (cm.metadata?.labels?.stamped === 'true') break;
-    if (performance.now() > until) throw new Error('the ConfigMap was not stamped within 60 s');
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
+  await waitFor(
+    'the ConfigMap stamped',
+    async () =>
+      (await core.readNamespacedConfigMap({ namespace, name: 'web' })).metadata?.labels?.stamped ===
+      'true',
+    { timeoutMs: 60_000 },
+  );
   const ready = await fetch(`http://${manager.healthProbeAddress}/readyz?verbose`);
   expect(await ready.text()).toBe('[+]api ok\n[+]informers ok\nhealthz check passed\n');
   stop.abort();
