@@ -37,6 +37,12 @@ function perObject(before, objects) {
   };
 }
 
+/** CPU time (user + system, all threads) since `start` (a `process.cpuUsage()`), in ms. */
+function cpuSince(start) {
+  const { user, system } = process.cpuUsage(start);
+  return (user + system) / 1000;
+}
+
 function memory() {
   const heap = liveHeap();
   return { heap, rss: process.memoryUsage().rss };
@@ -59,6 +65,7 @@ async function bare() {
   const conn = await connect(kubeConfig);
   const before = memory();
   const start = performance.now();
+  const cpuStart = process.cpuUsage();
   const { status, body, headersAt } = await call(
     conn,
     'GET',
@@ -68,6 +75,7 @@ async function bare() {
   if (status !== 200) throw new Error(`LIST: HTTP ${status}`);
   const list = JSON.parse(body.toString('utf8'));
   const syncedMs = performance.now() - start;
+  const cpuMs = cpuSince(cpuStart);
   const objects = list.items.length;
   const memoryFigures = perObject(before, objects);
   // The same objects without managedFields, metadata rebuilt (not `delete`d, which leaves
@@ -80,6 +88,7 @@ async function bare() {
   conn.agent.destroy();
   return {
     syncedMs,
+    cpuMs,
     strippedPerObject,
     headersMs: headersAt - start,
     receivedMs: receivedAt - start,
@@ -95,8 +104,10 @@ async function clientNode() {
   const api = kubeConfig.makeApiClient(CoreV1Api);
   const before = memory();
   const start = performance.now();
+  const cpuStart = process.cpuUsage();
   let adds = 0;
   let syncedAt = 0;
+  let cpuMs;
   const informer = makeInformer(kubeConfig, `/api/v1/namespaces/${namespace}/configmaps`, () =>
     api.listNamespacedConfigMap({ namespace }),
   );
@@ -104,7 +115,10 @@ async function clientNode() {
   // the cache is complete at the last one. start() resolves a little later, once the
   // watch is open.
   informer.on('add', () => {
-    if (++adds === expect) syncedAt = performance.now();
+    if (++adds === expect) {
+      syncedAt = performance.now();
+      cpuMs = cpuSince(cpuStart);
+    }
   });
   informer.on('update', onUpdate);
   let stopped = false;
@@ -117,9 +131,11 @@ async function clientNode() {
   const startedMs = performance.now() - start;
   const objects = informer.list(namespace).length;
   const syncedMs = (syncedAt || performance.now()) - start;
+  cpuMs ??= cpuSince(cpuStart);
   const memoryFigures = mode === 'sync' ? perObject(before, objects) : {};
   return {
     syncedMs,
+    cpuMs,
     startResolvedMs: startedMs,
     objects,
     ...memoryFigures,
@@ -143,6 +159,7 @@ async function ctrlkit() {
   }
   const before = memory();
   const start = performance.now();
+  const cpuStart = process.cpuUsage();
   const informer = await startCtrlkitInformer(runtime, {
     kubeConfig,
     namespace,
@@ -152,10 +169,12 @@ async function ctrlkit() {
   });
   await informer.synced;
   const syncedMs = performance.now() - start;
+  const cpuMs = cpuSince(cpuStart);
   const objects = informer.size();
   const memoryFigures = mode === 'sync' ? perObject(before, objects) : {};
   return {
     syncedMs,
+    cpuMs,
     objects,
     ...memoryFigures,
     keep: informer,
