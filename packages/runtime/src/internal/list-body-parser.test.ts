@@ -187,8 +187,15 @@ describe('ListBodyParser options', () => {
         fc.array(item, { maxLength: 4 }),
         fc.array(fc.nat({ max: 1500 }), { maxLength: 20 }),
         (items, cuts) => {
-          const body = { kind: 'WidgetList', apiVersion: 'g/v1', metadata: {}, items };
-          const bytes = Buffer.from(JSON.stringify(body), 'utf8');
+          const text = JSON.stringify({
+            kind: 'WidgetList',
+            apiVersion: 'g/v1',
+            metadata: {},
+            items,
+          });
+          // What JSON can carry (-0 comes back as 0).
+          const body = JSON.parse(text) as typeof typedList;
+          const bytes = Buffer.from(text, 'utf8');
           const parser = new ListBodyParser({ dropManagedFields: true, typeMeta: true });
           let at = 0;
           for (const cut of [...new Set(cuts)].sort((a, b) => a - b)) {
@@ -197,7 +204,7 @@ describe('ListBodyParser options', () => {
             at = cut;
           }
           parser.push(bytes.subarray(at));
-          expect(asCached(parser.end() as unknown as typeof body)).toEqual(asCached(body));
+          expect(asCached(parser.end() as unknown as typeof typedList)).toEqual(asCached(body));
         },
       ),
       { numRuns: 300 },

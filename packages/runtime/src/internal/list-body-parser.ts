@@ -59,9 +59,9 @@ const ITEM_WITHOUT_TYPE_META = Buffer.from('{"metadata":');
 export class ListBodyParser {
   readonly #dropManagedFields: boolean;
   readonly #typeMeta: boolean;
-  readonly #items: unknown[] = [];
+  #items: unknown[] = [];
   /** The body without the contents of `items` (so `"items":[]`), in pieces. */
-  readonly #envelope: Buffer[] = [];
+  #envelope: Buffer[] = [];
   /** The kept pieces of the item being received, when it spans chunks or has a cut. */
   #itemPieces: Buffer[] = [];
   #depth = 0;
@@ -267,7 +267,10 @@ export class ListBodyParser {
     return next;
   }
 
-  /** The whole list: its own fields and the items parsed so far (all of them, for a complete body). */
+  /**
+   * The whole list: its own fields and the items parsed so far (all of them, for a complete
+   * body). The parser lets go of them: call once.
+   */
   end(): ParsedList {
     if (this.#inString || this.#depth !== 0) {
       throw new SyntaxError('the list body ended before its JSON was complete');
@@ -279,7 +282,12 @@ export class ListBodyParser {
     if (envelope === null || typeof envelope !== 'object' || Array.isArray(envelope)) {
       throw new SyntaxError('a list body is a JSON object');
     }
-    return { ...envelope, items: this.#items };
+    // Hand the items over: a parser outlives its response (Node keeps the first request on
+    // a kept-alive socket reachable, and with it the listeners that hold this parser).
+    const items = this.#items;
+    this.#items = [];
+    this.#envelope = [];
+    return { ...envelope, items };
   }
 
   #closeTopString(chunk: Buffer, quote: number): void {
