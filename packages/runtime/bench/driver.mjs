@@ -1,6 +1,7 @@
 // One informer in a fresh process, so that heaps don't mix: run.mjs spawns
 //   node --expose-gc driver.mjs <bare|client-node|ctrlkit[ variant]> <sync|events> <kubeconfig> <namespace> <expect>
-// (the ctrlkit variants are CTRLKIT_VARIANTS of ctrlkit-informer.mjs)
+// (the ctrlkit variants are CTRLKIT_VARIANTS of ctrlkit-informer.mjs, and BASELINE: the
+// defaults on the build in BASELINE_DIST)
 // and reads JSON lines from stdout, as from tooling/go-bench/informer:
 //   sync:   {"kind":"sync","syncedMs":..,"objects":..,"heapPerObject":..,"rssPerObject":..,
 //           "rssMB":..,"freedPerObject":..}
@@ -11,7 +12,13 @@
 import { createInterface } from 'node:readline';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { CoreV1Api, KubeConfig, makeInformer } from '@kubernetes/client-node';
-import { CTRLKIT_VARIANTS, NotWiredError, startCtrlkitInformer } from './ctrlkit-informer.mjs';
+import {
+  BASELINE,
+  baselineModule,
+  CTRLKIT_VARIANTS,
+  NotWiredError,
+  startCtrlkitInformer,
+} from './ctrlkit-informer.mjs';
 import { call, connect } from './kube.mjs';
 
 const [which, mode, kubeconfigPath, namespace, expectText] = process.argv.slice(2);
@@ -151,7 +158,7 @@ async function clientNode() {
 async function ctrlkit() {
   let runtime;
   try {
-    runtime = await import('../dist/index.js');
+    runtime = await import(which === BASELINE ? baselineModule() : '../dist/index.js');
   } catch (error) {
     throw new NotWiredError(
       `../dist/index.js not loadable (pnpm --filter @ctrlkit/runtime build): ${error.message}`,
@@ -165,7 +172,7 @@ async function ctrlkit() {
     namespace,
     onAdd: () => {},
     onUpdate,
-    variant: which,
+    variant: which === BASELINE ? 'ctrlkit' : which,
   });
   await informer.synced;
   const syncedMs = performance.now() - start;
@@ -215,7 +222,10 @@ async function events(informer) {
   await informer.stop?.();
 }
 
-const run = which in CTRLKIT_VARIANTS ? ctrlkit : { bare, 'client-node': clientNode }[which];
+const run =
+  which in CTRLKIT_VARIANTS || which === BASELINE
+    ? ctrlkit
+    : { bare, 'client-node': clientNode }[which];
 if (run === undefined || !['sync', 'events'].includes(mode)) {
   throw new Error(`usage: driver.mjs <bare|client-node|ctrlkit[ variant]> <sync|events> ...`);
 }

@@ -3,7 +3,7 @@
 // variants side by side, the aims, and the notes.
 
 import { GO_VARIANTS } from './children.mjs';
-import { CTRLKIT_VARIANTS } from './ctrlkit-informer.mjs';
+import { BASELINE, CTRLKIT_VARIANTS } from './ctrlkit-informer.mjs';
 
 const median = (values) => {
   const sorted = [...values].sort((a, b) => a - b);
@@ -24,6 +24,12 @@ function spread(values, digits = 0) {
   const text = format(median(defined), digits);
   if (defined.length === 1) return text;
   return `${text} (${format(Math.min(...defined), digits)}–${format(Math.max(...defined), digits)})`;
+}
+
+/** CPU per watch event of `which` in the events run, in µs. */
+function cpuPerEvent(events, which) {
+  const r = events.results[which];
+  return r?.events ? (r.cpuMs * 1000) / r.events : undefined;
 }
 
 /** The figures of the sync runs: medians, per-run values, per-round ratios. */
@@ -47,10 +53,6 @@ function mainTable({ runs }, events, compactBytes, n, rounds) {
   const rate = (which) => {
     const r = events.results[which];
     return r && r.seconds > 0 ? r.events / r.seconds : undefined;
-  };
-  const cpuPerEvent = (which) => {
-    const r = events.results[which];
-    return r?.events ? (r.cpuMs * 1000) / r.events : undefined;
   };
   const syncRow = (workload, unit, field, aim, digits = 0) => ({
     workload,
@@ -83,7 +85,7 @@ function mainTable({ runs }, events, compactBytes, n, rounds) {
       'the cache itself, no compiled code (Node); floor: LIST items w/o managedFields',
     ),
     {
-      workload: `watch events handled/s (3 informers at once, same stream)`,
+      workload: 'watch events handled/s (the informers at once, same stream)',
       unit: 'events/s',
       cell: (which) => format(rate(which)),
       get: rate,
@@ -93,8 +95,8 @@ function mainTable({ runs }, events, compactBytes, n, rounds) {
     {
       workload: 'CPU per watch event (same stream)',
       unit: 'µs',
-      cell: (which) => format(cpuPerEvent(which), 1),
-      get: cpuPerEvent,
+      cell: (which) => format(cpuPerEvent(events, which), 1),
+      get: (which) => cpuPerEvent(events, which),
       floor: () => undefined,
       aim: '≤ 1.0× client-go',
     },
@@ -120,25 +122,28 @@ function mainTable({ runs }, events, compactBytes, n, rounds) {
   console.log(
     `time to synced, ratio of each round: ctrlkit ÷ client-go ${goRatios.map((r) => r.toFixed(2)).join(' / ') || '-'} (median ${spread(goRatios, 2)}); ctrlkit ÷ bare LIST ${bareRatios.map((r) => r.toFixed(2)).join(' / ') || '-'} (median ${spread(bareRatios, 2)})`,
   );
-  return { med, perRound, cpuPerEvent };
+  return { med, perRound, cpuPerEvent: (which) => cpuPerEvent(events, which) };
 }
 
-function variantsTable({ runs }, variants) {
+function variantsTable({ runs }, events, variants) {
   const { values, med, perRound } = syncFigures(runs);
-  const rows = ['ctrlkit', ...variants.ctrlkit, 'client-go', ...variants.go]
+  const rows = ['ctrlkit', BASELINE, ...variants.ctrlkit, 'client-go', ...variants.go]
     .filter((which) => runs[which]?.length)
     .map((which) => ({
       variant: which,
       options:
         which in GO_VARIANTS
           ? GO_VARIANTS[which].join(' ') || '(defaults: protobuf, streaming list)'
-          : JSON.stringify(CTRLKIT_VARIANTS[which]),
+          : which === BASELINE
+            ? `BASELINE_DIST=${process.env.BASELINE_DIST}`
+            : JSON.stringify(CTRLKIT_VARIANTS[which]),
       'synced ms': spread(values(which, 'syncedMs')),
       'CPU ms': format(med(which, 'cpuMs')),
       'apiserver CPU ms': format(med(which, 'apiServerCpuMs')),
       '÷ bare LIST': spread(perRound(which, 'bare'), 2),
       '÷ client-go': spread(perRound(which, 'client-go'), 2),
       'heap B/object': format(med(which, 'heapPerObject')),
+      'CPU µs/watch event': format(cpuPerEvent(events, which), 1),
     }));
   if (rows.length > 2) {
     console.log('\nsettings side by side (same rounds; medians (min–max), ratios per round):');
@@ -216,7 +221,7 @@ function runNotes({ runs }, events, informers, notes) {
 export function printReport({ sync, events, compactBytes, n, rounds, variants, notes, header }) {
   console.log(`\n${header.join('\n')}`);
   const figures = mainTable(sync, events, compactBytes, n, rounds);
-  variantsTable(sync, variants);
+  variantsTable(sync, events, variants);
   if (sync.runs.ctrlkit?.length) aims(figures, compactBytes);
   const informers = Object.keys(sync.runs);
   runNotes(sync, events, informers, notes);

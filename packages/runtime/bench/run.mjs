@@ -13,7 +13,9 @@
 // CTRLKIT_VARIANTS: 'ctrlkit list', 'ctrlkit stream', 'ctrlkit no gzip',
 // 'ctrlkit metadata'; '' for none), GO_VARIANTS (likewise for client-go, default all of
 // GO_VARIANTS in bench/children.mjs: 'client-go json', 'client-go list',
-// 'client-go json list'; '' for none).
+// 'client-go json list'; '' for none), BASELINE_DIST (the dist folder of another build of
+// this package, e.g. main's copied to packages/runtime/.baseline-dist so that its
+// dependencies resolve: measured as 'ctrlkit baseline' right after 'ctrlkit' in each round).
 //
 // 1. Seeds N ConfigMaps of ~1.47 KB of compact JSON each (managedFields included) in the
 //    namespace `ctrlkit-bench-informer`, 64 creates in flight; those already there are kept.
@@ -27,7 +29,7 @@
 //    Printed below the table: every run, RSS deltas, and for Node the heap freed when the
 //    synced informer is stopped and dropped ÷ N (the cache without the code compiled on the
 //    way).
-// 3. Events/s: the three informers run CONCURRENTLY in their own processes, synced, while
+// 3. Events/s: the three informers (and the baseline) run CONCURRENTLY in their own processes, synced, while
 //    one writer (this process) merge-patches the ConfigMaps round-robin, WRITERS requests in
 //    flight, for WRITE_SECONDS: every informer sees the same stream. Each counts the update
 //    events its handler receives, from the first to the last; events/s = count ÷ that span.
@@ -39,7 +41,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { apiServerCpu } from './apiserver-cpu.mjs';
 import { buildClientGo, GO_VARIANTS } from './children.mjs';
-import { CTRLKIT_VARIANTS } from './ctrlkit-informer.mjs';
+import { BASELINE, CTRLKIT_VARIANTS } from './ctrlkit-informer.mjs';
 import { callJson, connect } from './kube.mjs';
 import { printReport } from './report.mjs';
 import { eventRuns, seed, syncRuns } from './workloads.mjs';
@@ -96,6 +98,7 @@ async function main() {
     'client-node',
     ...(goBinary ? ['client-go'] : []),
     'ctrlkit',
+    ...(process.env.BASELINE_DIST ? [BASELINE] : []),
     ...variants.ctrlkit,
     ...(goBinary ? variants.go : []),
   ];
@@ -120,7 +123,7 @@ async function main() {
       notes.push('apiserver CPU: not readable here (needs Linux /proc); the row shows -.');
     }
     const sync = await syncRuns(setup, informers, rounds, apiServer);
-    const live = ['client-node', 'client-go', 'ctrlkit'].filter(
+    const live = ['client-node', 'client-go', 'ctrlkit', BASELINE].filter(
       (which) => informers.includes(which) && !sync.skipped[which],
     );
     console.error(`[bench] update stream for ${writeSeconds} s, informers: ${live.join(', ')}`);

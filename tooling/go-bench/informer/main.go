@@ -16,8 +16,10 @@
 //	              {"kind":"events","events":..,"seconds":..,"cpuMs":..}; the informer's
 //	              update handler does the counting.
 //
-// client-go runs with its defaults (JSON, the WatchListClient feature as client-go
-// v0.37 ships it, no transform: the cache keeps managedFields).
+// client-go runs with its defaults unless told otherwise: protobuf for built-in types
+// (its typed clients prefer it; -content-type application/json for JSON), the
+// WatchListClient feature (the streaming list) on as client-go v0.37 ships it (-watch-list
+// false for LIST+WATCH), no transform: the cache keeps managedFields.
 package main
 
 import (
