@@ -1,5 +1,7 @@
 // The one place that knows @ctrlkit/runtime's informer API. driver.mjs calls
 // startCtrlkitInformer() and needs nothing else from the package.
+import { resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
 
 /** Thrown when ../dist/index.js has no informer to benchmark yet; the column shows '-'. */
 export class NotWiredError extends Error {}
@@ -15,6 +17,20 @@ export const CTRLKIT_VARIANTS = {
   'ctrlkit no gzip': { disableCompression: true },
   'ctrlkit metadata': { metadataOnly: true },
 };
+
+/**
+ * The column of a second build of @ctrlkit/runtime, measured with the defaults in the same
+ * rounds when BASELINE_DIST names its `dist` folder (e.g. main's build copied into this
+ * package, where its dependencies resolve): before and after a change, on one machine state.
+ */
+export const BASELINE = 'ctrlkit baseline';
+
+/** The module URL of the baseline build (BASELINE_DIST/index.js). */
+export function baselineModule() {
+  const dist = process.env.BASELINE_DIST;
+  if (!dist) throw new NotWiredError('BASELINE_DIST is not set');
+  return pathToFileURL(resolve(dist, 'index.js')).href;
+}
 
 /**
  * Starts ctrlkit's shared informer on the ConfigMaps of `namespace` with its defaults (the
@@ -51,7 +67,10 @@ export async function startCtrlkitInformer(
     synced: informer.whenSynced(controller.signal),
     size: () => informer.indexer.size,
     stop: async () => {
-      controller.abort();
+      // A reason without a stack: Node keeps the first request of a kept-alive socket (and
+      // with it its signal) reachable, and the stack of a default AbortError would hold this
+      // function's closure, so the dropped informer would not be freed (driver.mjs measures that).
+      controller.abort('stopped by the bench');
       await factory.shutdown();
     },
   };

@@ -1,6 +1,7 @@
 // One informer in a fresh process, so that heaps don't mix: run.mjs spawns
 //   node --expose-gc driver.mjs <bare|client-node|ctrlkit[ variant]> <sync|events> <kubeconfig> <namespace> <expect>
-// (the ctrlkit variants are CTRLKIT_VARIANTS of ctrlkit-informer.mjs)
+// (the ctrlkit variants are CTRLKIT_VARIANTS of ctrlkit-informer.mjs, and BASELINE: the
+// defaults on the build in BASELINE_DIST)
 // and reads JSON lines from stdout, as from tooling/go-bench/informer:
 //   sync:   {"kind":"sync","syncedMs":..,"objects":..,"heapPerObject":..,"rssPerObject":..,
 //           "rssMB":..,"freedPerObject":..}
@@ -11,7 +12,13 @@
 import { createInterface } from 'node:readline';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { CoreV1Api, KubeConfig, makeInformer } from '@kubernetes/client-node';
-import { CTRLKIT_VARIANTS, NotWiredError, startCtrlkitInformer } from './ctrlkit-informer.mjs';
+import {
+  BASELINE,
+  baselineModule,
+  CTRLKIT_VARIANTS,
+  NotWiredError,
+  startCtrlkitInformer,
+} from './ctrlkit-informer.mjs';
 import { call, connect } from './kube.mjs';
 
 const [which, mode, kubeconfigPath, namespace, expectText] = process.argv.slice(2);
@@ -37,6 +44,12 @@ function perObject(before, objects) {
   };
 }
 
+/** CPU time (user + system, all threads) since `start` (a `process.cpuUsage()`), in ms. */
+function cpuSince(start) {
+  const { user, system } = process.cpuUsage(start);
+  return (user + system) / 1000;
+}
+
 function memory() {
   const heap = liveHeap();
   return { heap, rss: process.memoryUsage().rss };
@@ -59,6 +72,7 @@ async function bare() {
   const conn = await connect(kubeConfig);
   const before = memory();
   const start = performance.now();
+  const cpuStart = process.cpuUsage();
   const { status, body, headersAt } = await call(
     conn,
     'GET',
@@ -68,6 +82,7 @@ async function bare() {
   if (status !== 200) throw new Error(`LIST: HTTP ${status}`);
   const list = JSON.parse(body.toString('utf8'));
   const syncedMs = performance.now() - start;
+  const cpuMs = cpuSince(cpuStart);
   const objects = list.items.length;
   const memoryFigures = perObject(before, objects);
   // The same objects without managedFields, metadata rebuilt (not `delete`d, which leaves
@@ -80,6 +95,7 @@ async function bare() {
   conn.agent.destroy();
   return {
     syncedMs,
+    cpuMs,
     strippedPerObject,
     headersMs: headersAt - start,
     receivedMs: receivedAt - start,
@@ -95,8 +111,10 @@ async function clientNode() {
   const api = kubeConfig.makeApiClient(CoreV1Api);
   const before = memory();
   const start = performance.now();
+  const cpuStart = process.cpuUsage();
   let adds = 0;
   let syncedAt = 0;
+  let cpuMs;
   const informer = makeInformer(kubeConfig, `/api/v1/namespaces/${namespace}/configmaps`, () =>
     api.listNamespacedConfigMap({ namespace }),
   );
@@ -104,7 +122,10 @@ async function clientNode() {
   // the cache is complete at the last one. start() resolves a little later, once the
   // watch is open.
   informer.on('add', () => {
-    if (++adds === expect) syncedAt = performance.now();
+    if (++adds === expect) {
+      syncedAt = performance.now();
+      cpuMs = cpuSince(cpuStart);
+    }
   });
   informer.on('update', onUpdate);
   let stopped = false;
@@ -117,9 +138,11 @@ async function clientNode() {
   const startedMs = performance.now() - start;
   const objects = informer.list(namespace).length;
   const syncedMs = (syncedAt || performance.now()) - start;
+  cpuMs ??= cpuSince(cpuStart);
   const memoryFigures = mode === 'sync' ? perObject(before, objects) : {};
   return {
     syncedMs,
+    cpuMs,
     startResolvedMs: startedMs,
     objects,
     ...memoryFigures,
@@ -135,7 +158,7 @@ async function clientNode() {
 async function ctrlkit() {
   let runtime;
   try {
-    runtime = await import('../dist/index.js');
+    runtime = await import(which === BASELINE ? baselineModule() : '../dist/index.js');
   } catch (error) {
     throw new NotWiredError(
       `../dist/index.js not loadable (pnpm --filter @ctrlkit/runtime build): ${error.message}`,
@@ -143,19 +166,22 @@ async function ctrlkit() {
   }
   const before = memory();
   const start = performance.now();
+  const cpuStart = process.cpuUsage();
   const informer = await startCtrlkitInformer(runtime, {
     kubeConfig,
     namespace,
     onAdd: () => {},
     onUpdate,
-    variant: which,
+    variant: which === BASELINE ? 'ctrlkit' : which,
   });
   await informer.synced;
   const syncedMs = performance.now() - start;
+  const cpuMs = cpuSince(cpuStart);
   const objects = informer.size();
   const memoryFigures = mode === 'sync' ? perObject(before, objects) : {};
   return {
     syncedMs,
+    cpuMs,
     objects,
     ...memoryFigures,
     keep: informer,
@@ -196,7 +222,10 @@ async function events(informer) {
   await informer.stop?.();
 }
 
-const run = which in CTRLKIT_VARIANTS ? ctrlkit : { bare, 'client-node': clientNode }[which];
+const run =
+  which in CTRLKIT_VARIANTS || which === BASELINE
+    ? ctrlkit
+    : { bare, 'client-node': clientNode }[which];
 if (run === undefined || !['sync', 'events'].includes(mode)) {
   throw new Error(`usage: driver.mjs <bare|client-node|ctrlkit[ variant]> <sync|events> ...`);
 }

@@ -9,15 +9,17 @@
 //	              rounded up to WaitForCacheSync's 100 ms poll), check that the store holds
 //	              -expect objects, then report the time and the live heap (runtime.GC,
 //	              HeapAlloc delta) and RSS per cached object:
-//	              {"kind":"sync","syncedMs":..,"waitForCacheSyncMs":..,"objects":..,"heapPerObject":..,"rssPerObject":..,"rssMB":..}
+//	              {"kind":"sync","syncedMs":..,"cpuMs":..,"waitForCacheSyncMs":..,"objects":..,"heapPerObject":..,"rssPerObject":..,"rssMB":..}
 //	-mode events: start the informer, wait until synced, print {"kind":"ready"}, then read
 //	              commands on stdin: "start" resets the counters; "stop <writes>" waits
 //	              until <writes> update events were handled (or 3 s without one) and prints
 //	              {"kind":"events","events":..,"seconds":..,"cpuMs":..}; the informer's
 //	              update handler does the counting.
 //
-// client-go runs with its defaults (JSON, the WatchListClient feature as client-go
-// v0.37 ships it, no transform: the cache keeps managedFields).
+// client-go runs with its defaults unless told otherwise: protobuf for built-in types
+// (its typed clients prefer it; -content-type application/json for JSON), the
+// WatchListClient feature (the streaming list) on as client-go v0.37 ships it (-watch-list
+// false for LIST+WATCH), no transform: the cache keeps managedFields.
 package main
 
 import (
@@ -89,7 +91,15 @@ func main() {
 	namespace := flag.String("namespace", "", "namespace of the ConfigMaps")
 	mode := flag.String("mode", "sync", "sync or events")
 	expect := flag.Int("expect", 10000, "ConfigMaps expected in the namespace")
+	contentType := flag.String("content-type", "", "the wire format, e.g. application/json; default: client-go's (protobuf for built-in types)")
+	watchList := flag.String("watch-list", "", "true or false: the WatchListClient feature gate; default: client-go's (on in v0.37)")
 	flag.Parse()
+	if *watchList != "" {
+		// client-go reads its feature gates from KUBE_FEATURE_<name> at first use.
+		if err := os.Setenv("KUBE_FEATURE_WatchListClient", *watchList); err != nil {
+			fail("setenv: %v", err)
+		}
+	}
 	if *kubeconfig == "" || *namespace == "" {
 		fail("-kubeconfig and -namespace are required")
 	}
@@ -98,6 +108,7 @@ func main() {
 	if err != nil {
 		fail("kubeconfig: %v", err)
 	}
+	config.ContentType = *contentType
 	client, err := kubernetes.NewForConfig(config)
 	if err != nil {
 		fail("client: %v", err)
@@ -111,6 +122,7 @@ func main() {
 	heapBefore := liveHeap()
 	rssBefore := rssBytes()
 	start := time.Now()
+	cpuBefore := cpuMs()
 
 	factory := informers.NewSharedInformerFactoryWithOptions(client, 0, informers.WithNamespace(*namespace))
 	informer := factory.Core().V1().ConfigMaps().Informer()
@@ -145,6 +157,7 @@ func main() {
 		time.Sleep(time.Millisecond)
 	}
 	synced := time.Since(start)
+	cpuSynced := cpuMs() - cpuBefore
 	// What a controller waiting with cache.WaitForCacheSync (100 ms poll) would see.
 	cache.WaitForCacheSync(ctx.Done(), informer.HasSynced)
 	waited := time.Since(start)
@@ -159,6 +172,7 @@ func main() {
 		emit(map[string]any{
 			"kind":               "sync",
 			"syncedMs":           float64(synced.Microseconds()) / 1000,
+			"cpuMs":              cpuSynced,
 			"waitForCacheSyncMs": float64(waited.Microseconds()) / 1000,
 			"objects":            objects,
 			"heapPerObject":      heap / float64(objects),

@@ -2,7 +2,7 @@
 
 import type { KubernetesObject } from '@kubernetes/client-node';
 import { isExpiredError } from './errors/resource-version-unavailable.js';
-import type { ListWatch, ObjectList } from './list-watch.js';
+import type { ListRequestOptions, ListWatch, ObjectList } from './list-watch.js';
 
 /** The objects of a list and the version of the state they are. */
 export interface ListResult<T> {
@@ -16,7 +16,8 @@ export interface ListResult<T> {
  * A list at `resourceVersion` in pages of `limit` (0: one request): continue pages carry no
  * version; when one is answered 410 (its snapshot was compacted), `onContinueExpired` is
  * told and the whole list is asked again in one request at `resourceVersion`. Each item goes
- * through `transform`.
+ * through `transform`. `parsing` goes with every request (what the ListWatch may do while it
+ * parses: leave managedFields out, set kind and apiVersion).
  */
 export async function pagedList<T extends KubernetesObject>(
   listWatch: ListWatch<T>,
@@ -25,6 +26,7 @@ export async function pagedList<T extends KubernetesObject>(
   signal: AbortSignal,
   transform: ((obj: T) => T) | undefined,
   onContinueExpired: (error: unknown) => void,
+  parsing: Pick<ListRequestOptions, 'dropManagedFields' | 'itemTypeMeta'> = {},
 ): Promise<ListResult<T>> {
   const items: T[] = [];
   let listVersion = '';
@@ -35,13 +37,13 @@ export async function pagedList<T extends KubernetesObject>(
     try {
       page = await listWatch.list(
         continueToken === undefined
-          ? { resourceVersion, limit: limit || undefined, signal }
-          : { continue: continueToken, limit: limit || undefined, signal },
+          ? { ...parsing, resourceVersion, limit: limit || undefined, signal }
+          : { ...parsing, continue: continueToken, limit: limit || undefined, signal },
       );
     } catch (error) {
       if (continueToken === undefined || signal.aborted || !isExpiredError(error)) throw error;
       onContinueExpired(error);
-      const whole = await listWatch.list({ resourceVersion, signal });
+      const whole = await listWatch.list({ ...parsing, resourceVersion, signal });
       items.length = 0;
       collectPage(whole, items, transform);
       return { items, resourceVersion: whole.metadata?.resourceVersion ?? '', paginated };

@@ -27,6 +27,17 @@ export interface ListRequestOptions {
   labelSelector?: string;
   /** Added (with `,`) to the ListWatch's own field selector. */
   fieldSelector?: string;
+  /**
+   * The caller drops `metadata.managedFields` from every item (the informers' default
+   * transform): the ListWatch may leave the field out while it parses, sparing the objects
+   * it would build. Items may still carry it. Default `false`.
+   */
+  dropManagedFields?: boolean;
+  /**
+   * Items that carry no `kind` and `apiVersion` (those of built-in types' lists) get the
+   * list's (`kind` without `List`), as watch events carry them. Default `false`.
+   */
+  itemTypeMeta?: boolean;
   signal?: AbortSignal;
 }
 
@@ -189,13 +200,10 @@ class RestListWatch<T extends KubernetesObject> implements ListWatch<T> {
           this.#prefetched.set(key, nextBody);
         }
       : undefined;
-    return this.client.getList(
-      this.#path,
-      query,
-      accept,
-      options.signal,
-      onHead,
-    ) as unknown as Promise<ObjectList<T>>;
+    return this.client.getList(this.#path, query, accept, options.signal, onHead, {
+      dropManagedFields: options.dropManagedFields === true,
+      typeMeta: options.itemTypeMeta === true,
+    }) as unknown as Promise<ObjectList<T>>;
   }
 
   watch(options: WatchRequestOptions, onEvent: (event: WatchEvent<T>) => void): Promise<void> {
@@ -222,6 +230,8 @@ class RestListWatch<T extends KubernetesObject> implements ListWatch<T> {
 
 function prefetchKey(options: ListRequestOptions): string {
   return JSON.stringify([
+    options.dropManagedFields === true,
+    options.itemTypeMeta === true,
     options.continue,
     options.limit,
     options.labelSelector,

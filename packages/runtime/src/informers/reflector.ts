@@ -12,8 +12,9 @@ import {
 } from './errors/resource-version-unavailable.js';
 import { WatchStreamError } from './errors/watch-stream-error.js';
 import { type ListResult, pagedList } from './list-pager.js';
-import type { ListWatch, WatchEvent } from './list-watch.js';
+import type { ListRequestOptions, ListWatch, WatchEvent } from './list-watch.js';
 import { isExpiredStatus } from './rest-client.js';
+import { dropManagedFields } from './transform.js';
 
 /**
  * Objects per LIST page when the reflector pages (client-go's pager: 500): a list at `'0'`
@@ -104,6 +105,11 @@ export class Reflector<T extends KubernetesObject = KubernetesObject> {
   readonly #minWatchTimeoutMs: number;
   readonly #backoff: Backoff;
   readonly #transform: ((obj: T) => T) | undefined;
+  /**
+   * What every LIST asks the ListWatch to do while it parses: set the items' kind and
+   * apiVersion, and, when the transform is {@link dropManagedFields}, leave the field out.
+   */
+  readonly #parsing: Pick<ListRequestOptions, 'dropManagedFields' | 'itemTypeMeta'>;
   readonly #clock: Clock;
   readonly #logger: Logger;
   readonly #random: () => number;
@@ -149,6 +155,10 @@ export class Reflector<T extends KubernetesObject = KubernetesObject> {
       throw new InvalidArgumentError('transform', 'must be a function');
     }
     const transform = options.transform;
+    this.#parsing = {
+      itemTypeMeta: true,
+      ...(transform === dropManagedFields && { dropManagedFields: true }),
+    };
     this.#transform =
       transform === undefined
         ? undefined
@@ -315,6 +325,7 @@ export class Reflector<T extends KubernetesObject = KubernetesObject> {
           { reflector: this.name, resourceVersion, error: describe(error) },
           'a continue token expired; listing everything in one request',
         ),
+      this.#parsing,
     );
   }
 

@@ -332,27 +332,41 @@ export class SharedIndexInformer<T extends KubernetesObject = KubernetesObject>
     }
   }
 
+  // The three distributions call handlers directly (no closure per call): they run for
+  // every object of a list and every watch event.
   #distributeAdd(obj: T, initial: boolean): void {
     for (const listener of this.#listeners) {
-      const onAdd = listener.handler.onAdd;
-      if (onAdd !== undefined)
-        this.#call(listener, 'onAdd', () => onAdd.call(listener.handler, obj, initial));
+      const handler = listener.handler;
+      if (handler.onAdd === undefined || listener.removed) continue;
+      try {
+        handler.onAdd(obj, initial);
+      } catch (error) {
+        this.#handlerThrew('onAdd', error);
+      }
     }
   }
 
   #distributeUpdate(old: T, obj: T): void {
     for (const listener of this.#listeners) {
-      const onUpdate = listener.handler.onUpdate;
-      if (onUpdate !== undefined)
-        this.#call(listener, 'onUpdate', () => onUpdate.call(listener.handler, old, obj));
+      const handler = listener.handler;
+      if (handler.onUpdate === undefined || listener.removed) continue;
+      try {
+        handler.onUpdate(old, obj);
+      } catch (error) {
+        this.#handlerThrew('onUpdate', error);
+      }
     }
   }
 
   #distributeDelete(obj: T | DeletedFinalStateUnknown<T>): void {
     for (const listener of this.#listeners) {
-      const onDelete = listener.handler.onDelete;
-      if (onDelete !== undefined)
-        this.#call(listener, 'onDelete', () => onDelete.call(listener.handler, obj));
+      const handler = listener.handler;
+      if (handler.onDelete === undefined || listener.removed) continue;
+      try {
+        handler.onDelete(obj);
+      } catch (error) {
+        this.#handlerThrew('onDelete', error);
+      }
     }
   }
 
@@ -361,15 +375,19 @@ export class SharedIndexInformer<T extends KubernetesObject = KubernetesObject>
     try {
       fn();
     } catch (error) {
-      this.#logger.error(
-        {
-          informer: this.name,
-          callback,
-          error: error instanceof Error ? error.message : String(error),
-        },
-        'event handler threw',
-      );
+      this.#handlerThrew(callback, error);
     }
+  }
+
+  #handlerThrew(callback: string, error: unknown): void {
+    this.#logger.error(
+      {
+        informer: this.name,
+        callback,
+        error: error instanceof Error ? error.message : String(error),
+      },
+      'event handler threw',
+    );
   }
 
   #startResync(listener: Listener<T>): void {

@@ -39,6 +39,8 @@ export class Indexer<T extends KubernetesObject = KubernetesObject> {
   readonly #items = new Map<string, T>();
   readonly #indexers = new Map<string, IndexFunc<T>>();
   readonly #indices = new Map<string, Index>();
+  /** The indexes as an array, for the per-object loops of `add` and `delete`. */
+  readonly #indexList: Array<{ readonly fn: IndexFunc<T>; readonly index: Index }> = [];
 
   constructor(options: IndexerOptions<T> = {}) {
     if (options.keyFunc !== undefined && typeof options.keyFunc !== 'function') {
@@ -96,7 +98,7 @@ export class Indexer<T extends KubernetesObject = KubernetesObject> {
     const old = this.#items.get(key);
     if (old === undefined) return undefined;
     this.#items.delete(key);
-    for (const [name, fn] of this.#indexers) this.#unindex(name, fn(old), key);
+    for (const { fn, index } of this.#indexList) unindex(index, fn(old), key);
     return old;
   }
 
@@ -179,44 +181,45 @@ export class Indexer<T extends KubernetesObject = KubernetesObject> {
     this.#indexers.set(name, fn);
     const index: Index = new Map();
     this.#indices.set(name, index);
-    for (const [key, obj] of this.#items) this.#indexValues(index, fn(obj), key);
+    this.#indexList.push({ fn, index });
+    for (const [key, obj] of this.#items) indexValues(index, fn(obj), key);
   }
 
   #put(key: string, obj: T): void {
     const old = this.#items.get(key);
     this.#items.set(key, obj);
-    for (const [name, fn] of this.#indexers) {
-      const index = this.#indices.get(name) as Index;
+    const indexes = this.#indexList;
+    for (let i = 0; i < indexes.length; i++) {
+      const { fn, index } = indexes[i] as (typeof indexes)[number];
       const values = fn(obj);
       if (old === undefined) {
-        this.#indexValues(index, values, key);
+        indexValues(index, values, key);
         continue;
       }
       const oldValues = fn(old);
       if (oldValues.length === 1 && values.length === 1 && oldValues[0] === values[0]) continue;
-      this.#unindex(name, oldValues, key);
-      this.#indexValues(index, values, key);
+      unindex(index, oldValues, key);
+      indexValues(index, values, key);
     }
   }
+}
 
-  #indexValues(index: Index, values: readonly string[], key: string): void {
-    for (const value of values) {
-      let keys = index.get(value);
-      if (keys === undefined) {
-        keys = new Set();
-        index.set(value, keys);
-      }
-      keys.add(key);
+function indexValues(index: Index, values: readonly string[], key: string): void {
+  for (const value of values) {
+    let keys = index.get(value);
+    if (keys === undefined) {
+      keys = new Set();
+      index.set(value, keys);
     }
+    keys.add(key);
   }
+}
 
-  #unindex(name: string, values: readonly string[], key: string): void {
-    const index = this.#indices.get(name) as Index;
-    for (const value of values) {
-      const keys = index.get(value);
-      if (keys === undefined) continue;
-      keys.delete(key);
-      if (keys.size === 0) index.delete(value);
-    }
+function unindex(index: Index, values: readonly string[], key: string): void {
+  for (const value of values) {
+    const keys = index.get(value);
+    if (keys === undefined) continue;
+    keys.delete(key);
+    if (keys.size === 0) index.delete(value);
   }
 }
