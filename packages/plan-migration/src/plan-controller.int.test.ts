@@ -370,7 +370,7 @@ describe('PlanController against a real apiserver', () => {
           () => 'present',
           (e: unknown) => (e as ApiException<unknown>).code,
         ),
-      (code) => code === 404,
+      { until: (code) => code === 404 },
     );
     expect((await t.targetObjects('disk')).map((d) => d.metadata?.labels?.vmID)).toEqual(['vm-0']);
     expect((await t.targetObjects('vm')).map((v) => v.metadata?.name)).toEqual(['vm-0']);
