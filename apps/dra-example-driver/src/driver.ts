@@ -1,7 +1,8 @@
 //! The driver: a Manager runnable that publishes the node's GPUs with the ResourceSlice controller.
 
+import type { Logger } from '@ctrlkit/core';
 import { type Controller, startController } from '@ctrlkit/dra-resourceslice';
-import type { Logger, Manager } from '@ctrlkit/runtime';
+import type { Manager } from '@ctrlkit/runtime';
 import { Gauge } from 'prom-client';
 import { DRIVER_NAME, type GpuOptions, gpuResources } from './devices.js';
 

@@ -1,4 +1,4 @@
-import { InvalidArgumentError } from '@ctrlkit/runtime';
+import { InvalidArgumentError } from '@ctrlkit/core';
 import { describe, expect, it } from 'vitest';
 import { parseFlags, usage } from './flags.js';
 

@@ -1,6 +1,7 @@
 //! Command-line flags of ctrlkit-dra-example-driver.
 
-import { type FlagTable, flagUsage, InvalidArgumentError, parseFlagTable } from '@ctrlkit/runtime';
+import { InvalidArgumentError } from '@ctrlkit/core';
+import { type FlagTable, flagUsage, parseFlagTable } from '@ctrlkit/runtime/cli';
 import { DEFAULT_NUM_DEVICES } from './devices.js';
 
 /** Log levels of pino that `--log-level` accepts. */

@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 //! ctrlkit-dra-example-driver: flags, logger, Manager, signals.
 
-import { loadKubeConfig, Manager, runMain } from '@ctrlkit/runtime';
+import { loadKubeConfig, Manager } from '@ctrlkit/runtime';
+import { runMain } from '@ctrlkit/runtime/cli';
 import { pino } from 'pino';
 import { addDriver } from './driver.js';
 import { parseFlags, usage } from './flags.js';

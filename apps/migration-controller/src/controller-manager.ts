@@ -1,5 +1,6 @@
 //! The Manager of ctrlkit-migration-controller: the Plan, Migration, Provider, map and Hook controllers on one informer factory.
 
+import type { Logger } from '@ctrlkit/core';
 import {
   HookController,
   MigrationController,
@@ -8,7 +9,7 @@ import {
   ProviderController,
   StorageMapController,
 } from '@ctrlkit/plan-migration';
-import { type Logger, loadKubeConfig, Manager } from '@ctrlkit/runtime';
+import { loadKubeConfig, Manager } from '@ctrlkit/runtime';
 import type { KubeConfig } from '@kubernetes/client-node';
 import type { Flags } from './flags.js';
 import { sourceWiring } from './sources.js';

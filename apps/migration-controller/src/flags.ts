@@ -2,13 +2,11 @@
 
 import { InvalidArgumentError } from '@ctrlkit/core';
 import { DEFAULT_VIRT_V2V_IMAGE, MAX_VM_INFLIGHT } from '@ctrlkit/plan-migration';
+import { type FlagTable, flagUsage, parseFlagTable } from '@ctrlkit/runtime/cli';
 import {
   DEFAULT_HEALTH_PROBE_BIND_ADDRESS,
   DEFAULT_METRICS_BIND_ADDRESS,
-  type FlagTable,
-  flagUsage,
-  parseFlagTable,
-} from '@ctrlkit/runtime';
+} from '@ctrlkit/runtime/manager';
 
 /** The Lease name used with `--leader-elect` by default. */
 export const DEFAULT_LEADER_ELECTION_ID = 'ctrlkit-migration-controller';

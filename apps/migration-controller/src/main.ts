@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 //! ctrlkit-migration-controller: flags, JSON logs, signals, and the manager.
 
-import { runMain } from '@ctrlkit/runtime';
+import { runMain } from '@ctrlkit/runtime/cli';
 import { pino } from 'pino';
 import { buildControllerManager } from './controller-manager.js';
 import { parseFlags, usage } from './flags.js';

@@ -2,12 +2,8 @@
 
 import { InvalidArgumentError } from '@ctrlkit/core';
 import { GROUP, PLURALS, type Plan, VERSION } from '@ctrlkit/plan-migration';
-import {
-  type FlagTable,
-  flagUsage,
-  loadKubeConfig,
-  parseFlagTableWithArgs,
-} from '@ctrlkit/runtime';
+import { loadKubeConfig } from '@ctrlkit/runtime';
+import { type FlagTable, flagUsage, parseFlagTableWithArgs } from '@ctrlkit/runtime/cli';
 import { ApiException, CustomObjectsApi } from '@kubernetes/client-node';
 import { renderPlanStatus } from './status-table.js';
 

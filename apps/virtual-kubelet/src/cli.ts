@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 //! ctrlkit-virtual-kubelet: flags, JSON logs, signals, and the manager.
 
-import { runMain } from '@ctrlkit/runtime';
+import { runMain } from '@ctrlkit/runtime/cli';
 import { pino } from 'pino';
 import { parseFlags, usage } from './flags.js';
 import { buildVirtualKubelet } from './run.js';

@@ -7,7 +7,7 @@ import {
   DEFAULT_PING_INTERVAL_MS,
   DEFAULT_STATUS_UPDATE_INTERVAL_MS,
 } from '@ctrlkit/node-controller';
-import { type FlagTable, flagUsage, parseFlagTable } from '@ctrlkit/runtime';
+import { type FlagTable, flagUsage, parseFlagTable } from '@ctrlkit/runtime/cli';
 
 /** The providers `--provider` accepts. */
 export const PROVIDERS = ['mock', 'process'] as const;

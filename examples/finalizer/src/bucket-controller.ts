@@ -2,11 +2,11 @@
 
 import {
   Controller,
-  finalizer,
   patchStatus,
   requestReconciler,
   SharedInformerFactory,
 } from '@ctrlkit/runtime';
+import { finalizer } from '@ctrlkit/runtime/client';
 import type { KubeConfig } from '@kubernetes/client-node';
 import { type Bucket, group, plural, version } from './bucket-crd.js';
 import type { ObjectStoreSimulator } from './object-store-simulator.js';

@@ -1,6 +1,6 @@
 //! The Bucket custom resource: "keep a bucket in the (simulated) object store".
 
-import { type CustomResource, customResourceDefinition } from '@ctrlkit/runtime';
+import { type CustomResource, customResourceDefinition } from '@ctrlkit/runtime/crd';
 import { Type } from 'typebox';
 
 export const group = 'examples.ctrlkit.dev';

@@ -1,6 +1,6 @@
 // Writes crds/configmapset.yaml from the TypeBox schema in src/configmapset-crd.ts (built to dist/).
 import { fileURLToPath } from 'node:url';
-import { writeManifests } from '@ctrlkit/runtime';
+import { writeManifests } from '@ctrlkit/runtime/crd';
 import { configMapSetCrd, crdManifestPath, regenerateCrdsCommand } from '../dist/index.js';
 
 const file = fileURLToPath(new URL(`../${crdManifestPath}`, import.meta.url));

@@ -1,5 +1,5 @@
 import { fileURLToPath } from 'node:url';
-import { checkManifests } from '@ctrlkit/runtime';
+import { checkManifests } from '@ctrlkit/runtime/crd';
 import { expect, it } from 'vitest';
 import {
   type ConfigMapSet,

@@ -1,7 +1,7 @@
 //! The ConfigMapSet custom resource: "keep spec.replicas ConfigMaps like this one".
 //! Its TypeScript type and its CRD (crds/configmapset.yaml) both come from one TypeBox schema.
 
-import { type CustomResource, customResourceDefinition } from '@ctrlkit/runtime';
+import { type CustomResource, customResourceDefinition } from '@ctrlkit/runtime/crd';
 import { Type } from 'typebox';
 
 export const group = 'examples.ctrlkit.dev';

@@ -1,17 +1,16 @@
 //! The showcase controller: keeps spec.replicas ConfigMaps per ConfigMapSet, with
 //! controller expectations so a stale informer cache never makes it create or delete too many.
 
+import type { Logger } from '@ctrlkit/core';
 import { BurstReplicas, UIDTrackingControllerExpectations } from '@ctrlkit/expectations';
 import { bindUIDTrackingExpectations } from '@ctrlkit/expectations/informer';
+import { Controller, SharedInformerFactory } from '@ctrlkit/runtime';
 import {
-  Controller,
   enqueueRequestForOwner,
   isControlledBy,
-  type Logger,
   newControllerRef,
-  SharedInformerFactory,
-  splitMetaNamespaceKey,
-} from '@ctrlkit/runtime';
+} from '@ctrlkit/runtime/controller';
+import { splitMetaNamespaceKey } from '@ctrlkit/runtime/informers';
 import { CoreV1Api, type KubeConfig, type V1ConfigMap } from '@kubernetes/client-node';
 import { type ConfigMapSet, group, kind, ownerLabel, plural, version } from './configmapset-crd.js';
 

@@ -4,12 +4,14 @@ import {
   apply,
   applyStatus,
   Controller,
-  enqueueRequestForOwner,
-  generationChangedPredicate,
   requestReconciler,
   SharedInformerFactory,
-  setControllerReference,
 } from '@ctrlkit/runtime';
+import {
+  enqueueRequestForOwner,
+  generationChangedPredicate,
+  setControllerReference,
+} from '@ctrlkit/runtime/controller';
 import type { KubeConfig, V1ConfigMap } from '@kubernetes/client-node';
 import { type Greeting, group, plural, version } from './greeting-crd.js';
 

@@ -1,6 +1,6 @@
 //! The Greeting custom resource: "keep a ConfigMap with this message".
 
-import { type CustomResource, customResourceDefinition } from '@ctrlkit/runtime';
+import { type CustomResource, customResourceDefinition } from '@ctrlkit/runtime/crd';
 import { Type } from 'typebox';
 
 export const group = 'examples.ctrlkit.dev';

@@ -1,7 +1,11 @@
 //! The ResourceSlice controller: keeps a driver's desired pools and the cluster's slices in step.
 
 import { type Clock, type Logger, noopLogger, realClock } from '@ctrlkit/core';
-import { DeletedFinalStateUnknown, newListWatch, SharedIndexInformer } from '@ctrlkit/runtime';
+import {
+  DeletedFinalStateUnknown,
+  newListWatch,
+  SharedIndexInformer,
+} from '@ctrlkit/runtime/informers';
 import {
   defaultControllerRateLimiter,
   newTypedRateLimitingQueue,

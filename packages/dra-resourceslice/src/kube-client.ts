@@ -1,6 +1,6 @@
 //! The API calls the controller makes: ResourceSlice create/update/delete and a Node read.
 
-import { RestClient } from '@ctrlkit/runtime';
+import { RestClient } from '@ctrlkit/runtime/client';
 import type { KubeConfig, V1Node, V1ResourceSlice } from '@kubernetes/client-node';
 
 const SLICES = '/apis/resource.k8s.io/v1/resourceslices';

@@ -6,13 +6,9 @@
 import { readFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
-import {
-  ApiClientFactory,
-  CoreV1EventSink,
-  EventRecorder,
-  RestClient,
-  SharedInformerFactory,
-} from '@ctrlkit/runtime';
+import { SharedInformerFactory } from '@ctrlkit/runtime';
+import { ApiClientFactory, RestClient } from '@ctrlkit/runtime/client';
+import { CoreV1EventSink, EventRecorder } from '@ctrlkit/runtime/events';
 import { newItemExponentialFailureRateLimiter } from '@ctrlkit/workqueue';
 import { CoordinationV1Api, CoreV1Api, KubeConfig } from '@kubernetes/client-node';
 import { NaiveNodeProvider, NodeController, notFound, PodController } from '../dist/index.js';

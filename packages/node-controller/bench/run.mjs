@@ -17,7 +17,8 @@ import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { noopLogger, startControlPlane } from '@ctrlkit/envtest';
-import { newListWatch, RestClient, SharedIndexInformer } from '@ctrlkit/runtime';
+import { RestClient } from '@ctrlkit/runtime/client';
+import { newListWatch, SharedIndexInformer } from '@ctrlkit/runtime/informers';
 import { CoreV1Api } from '@kubernetes/client-node';
 
 const here = dirname(fileURLToPath(import.meta.url));

@@ -7,13 +7,13 @@ import {
   noopLogger,
   realClock,
 } from '@ctrlkit/core';
+import type { EventRecorderLike } from '@ctrlkit/runtime/events';
 import {
   DeletedFinalStateUnknown,
-  type EventRecorderLike,
   newLister,
   type ResourceEventHandler,
   type SharedIndexInformer,
-} from '@ctrlkit/runtime';
+} from '@ctrlkit/runtime/informers';
 import {
   defaultControllerRateLimiter,
   type MetricsProvider,

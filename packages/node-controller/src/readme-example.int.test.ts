@@ -1,7 +1,8 @@
 // The README's example, run against the test control plane (kubeConfig from envtest).
 import { waitFor } from '@ctrlkit/core/testing';
 import { testKubeConfig } from '@ctrlkit/envtest/vitest';
-import { EventRecorder, SharedInformerFactory } from '@ctrlkit/runtime';
+import { SharedInformerFactory } from '@ctrlkit/runtime';
+import { EventRecorder } from '@ctrlkit/runtime/events';
 import { CoordinationV1Api, CoreV1Api, type V1Pod } from '@kubernetes/client-node';
 import { expect, it } from 'vitest';
 import {

@@ -1,6 +1,6 @@
 // Writes crds/forklift.ctrlkit.dev.yaml from the TypeBox schemas (built to dist/).
 import { fileURLToPath } from 'node:url';
-import { writeManifests } from '@ctrlkit/runtime';
+import { writeManifests } from '@ctrlkit/runtime/crd';
 import { CRD_MANIFEST_PATH, forkliftCrds, REGENERATE_CRDS_COMMAND } from '../dist/index.js';
 
 const file = fileURLToPath(new URL(`../${CRD_MANIFEST_PATH}`, import.meta.url));

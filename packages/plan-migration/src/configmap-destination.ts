@@ -1,6 +1,6 @@
 //! A stand-in destination: disks and VMs recorded as labelled ConfigMaps in the target namespace (no KubeVirt or CDI needed).
 
-import { isNotFound } from '@ctrlkit/runtime';
+import { isNotFound } from '@ctrlkit/core';
 import type { CoreV1Api, V1ConfigMap } from '@kubernetes/client-node';
 import type { DestinationClient, DestinationVM, Ensurer } from './adapter.js';
 import type { Plan, Task, VMStatus } from './api/plan.js';

@@ -1,5 +1,5 @@
 import { fileURLToPath } from 'node:url';
-import { checkManifests } from '@ctrlkit/runtime';
+import { checkManifests } from '@ctrlkit/runtime/crd';
 import { describe, expect, it } from 'vitest';
 import { CRD_MANIFEST_PATH, forkliftCrds, REGENERATE_CRDS_COMMAND } from './crds.js';
 

@@ -1,6 +1,6 @@
 //! The CustomResourceDefinitions of group forklift.ctrlkit.dev/v1beta1, generated from the TypeBox schemas.
 
-import { customResourceDefinition, type PrinterColumn } from '@ctrlkit/runtime';
+import { customResourceDefinition, type PrinterColumn } from '@ctrlkit/runtime/crd';
 import type { V1CustomResourceDefinition } from '@kubernetes/client-node';
 import { type TSchema, Type } from 'typebox';
 import { HookSpecSchema, HookStatusSchema } from './api/hook.js';

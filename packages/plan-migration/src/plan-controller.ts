@@ -1,17 +1,20 @@
 //! The Plan controller on the runtime Controller: watches, reconcile, status writes, the Migration mirror, events and metrics.
 
-import { type Clock, InvalidArgumentError, realClock } from '@ctrlkit/core';
 import {
-  Controller,
-  DeletedFinalStateUnknown,
-  deletionHandlingMetaNamespaceKeyFunc,
-  type EventRecorderLike,
-  finalizer,
+  type Clock,
+  InvalidArgumentError,
   type Logger,
   noopLogger,
-  SharedInformerFactory,
+  realClock,
+} from '@ctrlkit/core';
+import { Controller, SharedInformerFactory } from '@ctrlkit/runtime';
+import { finalizer } from '@ctrlkit/runtime/client';
+import type { EventRecorderLike } from '@ctrlkit/runtime/events';
+import {
+  DeletedFinalStateUnknown,
+  deletionHandlingMetaNamespaceKeyFunc,
   splitMetaNamespaceKey,
-} from '@ctrlkit/runtime';
+} from '@ctrlkit/runtime/informers';
 import {
   ApiException,
   CoreV1Api,

@@ -3,7 +3,7 @@
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 
-/** Thrown when ../dist/index.js has no informer to benchmark yet; the column shows '-'. */
+/** Thrown when @ctrlkit/runtime/informers has no informer to benchmark yet; the column shows '-'. */
 export class NotWiredError extends Error {}
 
 /**
@@ -37,7 +37,7 @@ export function baselineModule() {
  * default transform, which drops managedFields), as a controller would, and registers
  * the two handlers. `variant` names an entry of {@link CTRLKIT_VARIANTS}.
  *
- * @param runtime the module `../dist/index.js` of @ctrlkit/runtime
+ * @param runtime the module `@ctrlkit/runtime/informers` (or a baseline build's index.js)
  * @param options `{ kubeConfig, namespace, onAdd(obj), onUpdate(oldObj, newObj) }`
  * @returns `{ synced: Promise<void>, size(): number, stop(): Promise<void> | void }`:
  *   `synced` resolves once the informer has synced (its `hasSynced()` turned true, or

@@ -158,10 +158,10 @@ async function clientNode() {
 async function ctrlkit() {
   let runtime;
   try {
-    runtime = await import(which === BASELINE ? baselineModule() : '../dist/index.js');
+    runtime = await import(which === BASELINE ? baselineModule() : '@ctrlkit/runtime/informers');
   } catch (error) {
     throw new NotWiredError(
-      `../dist/index.js not loadable (pnpm --filter @ctrlkit/runtime build): ${error.message}`,
+      `@ctrlkit/runtime/informers not loadable (pnpm --filter @ctrlkit/runtime build): ${error.message}`,
     );
   }
   const before = memory();

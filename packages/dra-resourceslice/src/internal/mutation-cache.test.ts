@@ -1,5 +1,5 @@
 import { FakeClock } from '@ctrlkit/core/testing';
-import { Indexer } from '@ctrlkit/runtime';
+import { Indexer } from '@ctrlkit/runtime/informers';
 import type { V1ResourceSlice } from '@kubernetes/client-node';
 import { describe, expect, it } from 'vitest';
 import { MUTATION_CACHE_SIZE, MutationCache } from './mutation-cache.js';

@@ -1,7 +1,7 @@
 //! client-go's integer-resource-version MutationCache (with adds) over an informer's indexer.
 
 import type { Clock } from '@ctrlkit/core';
-import type { Indexer } from '@ctrlkit/runtime';
+import type { Indexer } from '@ctrlkit/runtime/informers';
 import type { KubernetesObject } from '@kubernetes/client-node';
 
 /** Entries the cache keeps at most, as client-go's: 100. */

@@ -1,4 +1,4 @@
-import { Indexer, newLister } from '@ctrlkit/runtime';
+import { Indexer, newLister } from '@ctrlkit/runtime/informers';
 import { FakeRecorder } from '@ctrlkit/runtime/testing';
 import type {
   KubernetesObject,

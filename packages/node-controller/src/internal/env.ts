@@ -1,6 +1,7 @@
 //! Resolves a pod's environment before it goes to the provider, as the kubelet does.
 
-import type { EventRecorderLike, Lister } from '@ctrlkit/runtime';
+import type { EventRecorderLike } from '@ctrlkit/runtime/events';
+import type { Lister } from '@ctrlkit/runtime/informers';
 import type {
   V1ConfigMap,
   V1Container,

@@ -1,6 +1,7 @@
 //! Wiring for the integration tests: a node agent (NodeController + PodController) on a real apiserver.
 
-import { EventRecorder, SharedInformerFactory } from '@ctrlkit/runtime';
+import { SharedInformerFactory } from '@ctrlkit/runtime';
+import { EventRecorder } from '@ctrlkit/runtime/events';
 import { CoordinationV1Api, CoreV1Api, type KubeConfig, type V1Pod } from '@kubernetes/client-node';
 import { NodeController, type NodeControllerOptions } from '../node-controller.js';
 import { NaiveNodeProvider } from '../node-provider.js';

@@ -2,7 +2,7 @@
 
 import type { Clock, Logger } from '@ctrlkit/core';
 import { isConflict, isNotFound, sleep } from '@ctrlkit/core';
-import { formatMicroTime } from '@ctrlkit/runtime';
+import { formatMicroTime } from '@ctrlkit/runtime/leader-election';
 import type { V1Lease, V1MicroTime, V1Node } from '@kubernetes/client-node';
 import {
   type LeasesClient,

@@ -1,7 +1,8 @@
 //! What the pod controller's three queue handlers share: the caches, the provider, the queues and the known pods.
 
 import type { Clock, Logger } from '@ctrlkit/core';
-import type { EventRecorderLike, Lister } from '@ctrlkit/runtime';
+import type { EventRecorderLike } from '@ctrlkit/runtime/events';
+import type { Lister } from '@ctrlkit/runtime/informers';
 import type { TypedRateLimitingInterface } from '@ctrlkit/workqueue';
 import type { V1ConfigMap, V1Pod, V1Secret, V1Service } from '@kubernetes/client-node';
 import type { KnownPod, PodControllerConfig } from '../pod-controller.js';

@@ -2,7 +2,7 @@
 
 import type { Clock, Logger } from '@ctrlkit/core';
 import { isNotFound, sleep } from '@ctrlkit/core';
-import type { Lister } from '@ctrlkit/runtime';
+import type { Lister } from '@ctrlkit/runtime/informers';
 import type { V1ContainerStatus, V1Pod, V1PodStatus } from '@kubernetes/client-node';
 import type { PodLifecycleHandler, PodNotifier } from '../pod-lifecycle-handler.js';
 

@@ -1,7 +1,7 @@
 //! A PodController wired to a FakeKube and the runtime's real informers, for unit tests.
 
 import { FakeClock } from '@ctrlkit/core/testing';
-import { SharedIndexInformer } from '@ctrlkit/runtime';
+import { SharedIndexInformer } from '@ctrlkit/runtime/informers';
 import { FakeRecorder } from '@ctrlkit/runtime/testing';
 import { newItemExponentialFailureRateLimiter } from '@ctrlkit/workqueue';
 import type { KubernetesObject, V1Pod, V1PodStatus } from '@kubernetes/client-node';

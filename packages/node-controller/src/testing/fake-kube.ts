@@ -1,6 +1,6 @@
 //! An in-memory object tracker with the client methods the controllers call: the fake clientset of the unit tests.
 
-import type { ListWatch, ObjectList, WatchEvent } from '@ctrlkit/runtime';
+import type { ListWatch, ObjectList, WatchEvent } from '@ctrlkit/runtime/informers';
 import {
   ApiException,
   type KubernetesObject,

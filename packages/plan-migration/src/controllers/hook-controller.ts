@@ -1,6 +1,6 @@
 //! The Hook controller: validates image and playbook, writes the Ready condition (Forklift's hook controller).
 
-import { splitMetaNamespaceKey } from '@ctrlkit/runtime';
+import { splitMetaNamespaceKey } from '@ctrlkit/runtime/informers';
 import type { Hook } from '../api/hook.js';
 import { validateHook } from './hook-validation.js';
 import { ResourceController } from './internal/resource-controller.js';

@@ -1,6 +1,10 @@
 //! The NetworkMap and StorageMap controllers: validate references, write the Ready condition (Forklift's map controllers).
 
-import { DeletedFinalStateUnknown, type Lister, splitMetaNamespaceKey } from '@ctrlkit/runtime';
+import {
+  DeletedFinalStateUnknown,
+  type Lister,
+  splitMetaNamespaceKey,
+} from '@ctrlkit/runtime/informers';
 import type { V1StorageClass } from '@kubernetes/client-node';
 import type { NetworkMap, StorageMap } from '../api/mapping.js';
 import type { Provider } from '../api/provider.js';

@@ -1,14 +1,13 @@
 //! The Migration controller: plan reference and cancel-list validation, the Ready condition (Forklift's migration controller, less the mirror).
 
 import { InvalidArgumentError } from '@ctrlkit/core';
+import { DEFAULT_RETRY, retryOnConflict } from '@ctrlkit/runtime';
+import { setOwnerReference } from '@ctrlkit/runtime/controller';
 import {
-  DEFAULT_RETRY,
   DeletedFinalStateUnknown,
   type Lister,
-  retryOnConflict,
-  setOwnerReference,
   splitMetaNamespaceKey,
-} from '@ctrlkit/runtime';
+} from '@ctrlkit/runtime/informers';
 import { KubernetesObjectApi, PatchStrategy } from '@kubernetes/client-node';
 import type { Inventory } from '../adapter.js';
 import type { Migration } from '../api/migration.js';

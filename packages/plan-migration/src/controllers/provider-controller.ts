@@ -1,7 +1,7 @@
 //! The Provider controller: per-type inspection, the Ready condition, periodic re-inspection (Forklift's provider controller).
 
 import { InvalidArgumentError } from '@ctrlkit/core';
-import { splitMetaNamespaceKey } from '@ctrlkit/runtime';
+import { splitMetaNamespaceKey } from '@ctrlkit/runtime/informers';
 import type { Provider } from '../api/provider.js';
 import { Reason, ResourceConditionType } from '../condition-types.js';
 import { Category, type NewCondition, READY, True } from '../conditions.js';

@@ -1,6 +1,6 @@
 //! Ensuring a namespace exists, as both destinations do before anything else.
 
-import { isConflict, isNotFound } from '@ctrlkit/runtime';
+import { isConflict, isNotFound } from '@ctrlkit/core';
 import type { CoreV1Api } from '@kubernetes/client-node';
 
 /** Creates `namespace` unless it exists (another creator winning the race is fine); true when a create was sent. */

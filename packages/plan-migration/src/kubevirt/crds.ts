@@ -1,6 +1,6 @@
 //! Structural schemas of the KubeVirt, CDI and CSI snapshot CRDs the KubeVirt destination uses, and their object types.
 
-import { customResourceDefinition } from '@ctrlkit/runtime';
+import { customResourceDefinition } from '@ctrlkit/runtime/crd';
 import type { V1CustomResourceDefinition, V1ObjectMeta } from '@kubernetes/client-node';
 import { type Static, type TSchema, Type } from 'typebox';
 

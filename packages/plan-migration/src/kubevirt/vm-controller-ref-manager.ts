@@ -4,7 +4,7 @@ import {
   ControllerRefManager,
   type ControllerRefManagerOptions,
   type MatchFunc,
-} from '@ctrlkit/runtime';
+} from '@ctrlkit/runtime/controller';
 import { KUBEVIRT_GROUP, KUBEVIRT_VERSION, type VirtualMachine } from './crds.js';
 
 /**

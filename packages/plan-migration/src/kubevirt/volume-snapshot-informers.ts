@@ -1,10 +1,7 @@
 //! Typed informers of CSI VolumeSnapshots and VolumeSnapshotClasses over the runtime's informer factory.
 
-import type {
-  InformerForOptions,
-  SharedIndexInformer,
-  SharedInformerFactory,
-} from '@ctrlkit/runtime';
+import type { SharedInformerFactory } from '@ctrlkit/runtime';
+import type { InformerForOptions, SharedIndexInformer } from '@ctrlkit/runtime/informers';
 import {
   VOLUME_SNAPSHOT_CLASSES,
   VOLUME_SNAPSHOTS,

@@ -1,6 +1,6 @@
 //! The Plan controller's metrics and the events and metrics of a plan's outcome.
 
-import type { EventRecorderLike } from '@ctrlkit/runtime';
+import type { EventRecorderLike } from '@ctrlkit/runtime/events';
 import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
 import type { Plan } from '../api/plan.js';
 import { ConditionType } from '../condition-types.js';

@@ -1,13 +1,14 @@
 //! The loop the simulators share: one runtime Controller over one informer, stepping objects no faster than an interval.
 
-import { type Clock, InvalidArgumentError, realClock } from '@ctrlkit/core';
 import {
-  Controller,
+  type Clock,
+  InvalidArgumentError,
   type Logger,
   noopLogger,
-  type ResourceLike,
-  SharedInformerFactory,
-} from '@ctrlkit/runtime';
+  realClock,
+} from '@ctrlkit/core';
+import { Controller, SharedInformerFactory } from '@ctrlkit/runtime';
+import type { ResourceLike } from '@ctrlkit/runtime/informers';
 import type { KubeConfig, KubernetesObject } from '@kubernetes/client-node';
 
 /** Time between two steps of a simulated object, unless told otherwise: 50 ms. */

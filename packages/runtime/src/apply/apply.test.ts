@@ -1,8 +1,8 @@
 import { InvalidArgumentError } from '@ctrlkit/core';
 import { type KubernetesObject, PatchStrategy, type V1ConfigMap } from '@kubernetes/client-node';
 import { describe, expect, it } from 'vitest';
-import type { ObjectWriter, PatchRequest } from '../internal/object-client.js';
 import { apply, applyStatus } from './apply.js';
+import type { ObjectWriter, PatchRequest } from './object-writer.js';
 import { patchStatus } from './patch-status.js';
 
 /** Records the patches asked of it. */

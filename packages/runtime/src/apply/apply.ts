@@ -2,7 +2,8 @@
 
 import { InvalidArgumentError } from '@ctrlkit/core';
 import { type KubernetesObject, PatchStrategy } from '@kubernetes/client-node';
-import { type ClientSource, type ObjectWriter, objectClient } from '../internal/object-client.js';
+import { objectClient } from '../internal/object-client.js';
+import type { ClientSource, ObjectWriter } from './object-writer.js';
 
 /** Options of {@link apply} and {@link applyStatus}. */
 export interface ApplyOptions {

@@ -2,8 +2,9 @@
 
 import { InvalidArgumentError } from '@ctrlkit/core';
 import { type KubernetesObject, PatchStrategy } from '@kubernetes/client-node';
-import { type ClientSource, type ObjectWriter, objectClient } from '../internal/object-client.js';
+import { objectClient } from '../internal/object-client.js';
 import { checkTarget } from './apply.js';
+import type { ClientSource, ObjectWriter } from './object-writer.js';
 
 /** Options of {@link patchStatus}. */
 export interface PatchStatusOptions {

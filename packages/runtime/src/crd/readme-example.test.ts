@@ -4,8 +4,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Type } from 'typebox';
 import { expect, it } from 'vitest';
-import { type CustomResource, customResourceDefinition } from './custom-resource-definition.js';
-import { checkManifests, writeManifests } from './manifests.js';
+import {
+  type CustomResource,
+  checkManifests,
+  customResourceDefinition,
+  writeManifests,
+} from '../crd.js';
 
 it('runs the CRD README example', async () => {
   const dir = await mkdtemp(join(tmpdir(), 'readme-crd-'));

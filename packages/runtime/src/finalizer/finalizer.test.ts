@@ -1,8 +1,8 @@
 import { InvalidArgumentError } from '@ctrlkit/core';
 import type { KubernetesObject, V1ConfigMap } from '@kubernetes/client-node';
 import { describe, expect, it } from 'vitest';
+import type { JsonPatchOperation, ObjectWriter } from '../apply/object-writer.js';
 import { TerminalError } from '../controller/terminal-error.js';
-import type { JsonPatchOperation, ObjectWriter } from '../internal/object-client.js';
 import { finalizer } from './finalizer.js';
 import { FinalizerError } from './finalizer-error.js';
 import { addFinalizer, containsFinalizer, removeFinalizer } from './finalizers.js';

@@ -1,8 +1,9 @@
 //! Reconcile an object that needs cleanup before it may be deleted (kube-rs' `finalizer()`).
 
 import type { KubernetesObject } from '@kubernetes/client-node';
+import type { ClientSource, ObjectWriter } from '../apply/object-writer.js';
 import { TerminalError } from '../controller/terminal-error.js';
-import { type ClientSource, type ObjectWriter, objectClient } from '../internal/object-client.js';
+import { objectClient } from '../internal/object-client.js';
 import { FinalizerError } from './finalizer-error.js';
 import { addOperations, checkFinalizerName, checkKind, removeOperations } from './finalizers.js';
 

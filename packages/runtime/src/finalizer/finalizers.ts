@@ -2,12 +2,8 @@
 
 import { InvalidArgumentError } from '@ctrlkit/core';
 import type { KubernetesObject } from '@kubernetes/client-node';
-import {
-  type ClientSource,
-  type JsonPatchOperation,
-  type ObjectWriter,
-  objectClient,
-} from '../internal/object-client.js';
+import type { ClientSource, JsonPatchOperation, ObjectWriter } from '../apply/object-writer.js';
+import { objectClient } from '../internal/object-client.js';
 
 const qualifiedName =
   /^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*\/)?[A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?$/;

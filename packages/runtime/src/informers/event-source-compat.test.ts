@@ -1,8 +1,8 @@
 import type { KubernetesObject, V1ConfigMap } from '@kubernetes/client-node';
 import { describe, expect, it } from 'vitest';
 import type { EventSource } from '../controller/event-source.js';
+import { FakeListWatch } from '../testing/fake-list-watch.js';
 import { SharedIndexInformer } from './shared-informer.js';
-import { FakeListWatch } from './testing/fake-list-watch.js';
 
 describe('SharedIndexInformer as the controller loop sees it', () => {
   it('is an EventSource: the controller can register handlers and wait for the sync', async () => {

@@ -4,8 +4,7 @@ import { createTestNamespace } from '@ctrlkit/envtest';
 import { testKubeConfig } from '@ctrlkit/envtest/vitest';
 import { CoreV1Api, type V1ConfigMap } from '@kubernetes/client-node';
 import { expect, it } from 'vitest';
-import { deletionHandlingMetaNamespaceKeyFunc } from './key-func.js';
-import { SharedInformerFactory } from './shared-informer-factory.js';
+import { deletionHandlingMetaNamespaceKeyFunc, SharedInformerFactory } from '../informers.js';
 
 it('runs the informers README example', async () => {
   const kubeConfig = testKubeConfig();

@@ -1,6 +1,7 @@
 import { FakeClock } from '@ctrlkit/core/testing';
 import type { KubernetesObject } from '@kubernetes/client-node';
 import { afterEach, describe, expect, it } from 'vitest';
+import { FakeListWatch } from '../testing/fake-list-watch.js';
 import { ApiStatusError } from './errors/api-status-error.js';
 import { ResourceExpiredError } from './errors/resource-expired-error.js';
 import type { WatchEvent, WatchRequestOptions } from './list-watch.js';
@@ -10,7 +11,6 @@ import {
   type ReflectorSink,
   WATCH_IDLE_TIMEOUT_MS,
 } from './reflector.js';
-import { FakeListWatch } from './testing/fake-list-watch.js';
 
 const flush = () => new Promise<void>((resolve) => setImmediate(resolve));
 

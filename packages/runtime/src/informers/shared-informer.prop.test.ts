@@ -2,9 +2,9 @@ import { FakeClock } from '@ctrlkit/core/testing';
 import type { KubernetesObject } from '@kubernetes/client-node';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { FakeListWatch } from '../testing/fake-list-watch.js';
 import { DeletedFinalStateUnknown } from './key-func.js';
 import { SharedIndexInformer } from './shared-informer.js';
-import { FakeListWatch } from './testing/fake-list-watch.js';
 
 const flush = () => new Promise<void>((resolve) => setImmediate(resolve));
 

@@ -1,6 +1,7 @@
 import { FakeClock } from '@ctrlkit/core/testing';
 import type { KubernetesObject } from '@kubernetes/client-node';
 import { afterEach, describe, expect, it } from 'vitest';
+import { FakeListWatch } from '../testing/fake-list-watch.js';
 import { DeletedFinalStateUnknown } from './key-func.js';
 import { newLister } from './lister.js';
 import {
@@ -8,7 +9,6 @@ import {
   SharedIndexInformer,
   waitForCacheSync,
 } from './shared-informer.js';
-import { FakeListWatch } from './testing/fake-list-watch.js';
 
 const flush = () => new Promise<void>((resolve) => setImmediate(resolve));
 

@@ -8,45 +8,12 @@ import {
   KubernetesObjectApi,
   PatchStrategy,
 } from '@kubernetes/client-node';
-
-/** Where the helpers get their client from: a KubeConfig, or a client-node `KubernetesObjectApi`. */
-export type ClientSource = KubeConfig | KubernetesObjectApi;
-
-/** One RFC 6902 JSON patch operation. */
-export type JsonPatchOperation =
-  | { op: 'test' | 'add' | 'replace'; path: string; value: unknown }
-  | { op: 'remove'; path: string };
-
-/** How a patch is sent. */
-export interface PatchRequest {
-  /** `status` to write the status subresource. Default: the object itself. */
-  subresource?: 'status';
-  /** The field manager, required for server-side apply. */
-  fieldManager?: string;
-  /** Server-side apply only: take fields owned by other managers. */
-  force?: boolean;
-  /** `All` to validate without persisting. */
-  dryRun?: 'All';
-}
-
-/** The writes the helpers make; {@link objectClient} gives one for a {@link ClientSource}. */
-export interface ObjectWriter {
-  /** A JSON patch (`application/json-patch+json`) of `target` (identified by apiVersion, kind, namespace, name). */
-  jsonPatch<T extends KubernetesObject>(
-    target: KubernetesObject,
-    operations: readonly JsonPatchOperation[],
-    request?: PatchRequest,
-  ): Promise<T>;
-  /**
-   * A merge patch or server-side apply whose body is `body` (an object with apiVersion,
-   * kind and metadata; `metadata.managedFields` is left out).
-   */
-  patchObject<T extends KubernetesObject>(
-    body: KubernetesObject,
-    strategy: PatchStrategy,
-    request?: PatchRequest,
-  ): Promise<T>;
-}
+import type {
+  ClientSource,
+  JsonPatchOperation,
+  ObjectWriter,
+  PatchRequest,
+} from '../apply/object-writer.js';
 
 /**
  * client-node's `KubernetesObjectApi` (URL from API discovery, its serializer, its auth

@@ -7,7 +7,7 @@ import { testKubeConfig, testKubeconfigPath } from '@ctrlkit/envtest/vitest';
 import { CoreV1Api } from '@kubernetes/client-node';
 import { afterAll, expect, it } from 'vitest';
 
-// Two replicas of one manager (src/manager/replica-process.mjs, on the built package) in
+// Two replicas of one manager (test/replica-process.mjs, on the built package) in
 // separate processes, with a 3 s lease: only the leader reconciles; when its process is
 // SIGKILLed (no release), the other takes over once the lease has expired.
 
@@ -24,7 +24,7 @@ afterAll(() => {
 });
 
 function startReplica(namespace: string, identity: string): Replica {
-  const script = fileURLToPath(new URL('./replica-process.mjs', import.meta.url));
+  const script = fileURLToPath(new URL('../../test/replica-process.mjs', import.meta.url));
   const child = spawn(process.execPath, [script], {
     env: {
       ...process.env,

@@ -7,8 +7,7 @@ import { createTestNamespace } from '@ctrlkit/envtest';
 import { testKubeConfig } from '@ctrlkit/envtest/vitest';
 import { CoreV1Api, type V1ConfigMap } from '@kubernetes/client-node';
 import { expect, it } from 'vitest';
-import { Controller } from '../controller/controller.js';
-import { Manager } from './manager.js';
+import { Controller, Manager } from '../index.js';
 
 it('runs the manager README example', async () => {
   const kubeConfig = testKubeConfig();

@@ -1,7 +1,6 @@
 // The "Owner references" example of README.md, with an owner Deployment and a cluster-scoped owner.
 import { expect, it } from 'vitest';
-import { AlreadyOwnedError } from './already-owned-error.js';
-import { setControllerReference, setOwnerReference } from './owner-reference.js';
+import { AlreadyOwnedError, setControllerReference, setOwnerReference } from '../controller.js';
 
 it('runs the owner references README example', () => {
   const namespace = 'web';

@@ -1,12 +1,13 @@
 //! What every resource controller is: a runtime Controller over one forklift kind, its informers, and a status writer.
 
-import { type Clock, InvalidArgumentError, type Logger, realClock } from '@ctrlkit/core';
 import {
-  Controller,
+  type Clock,
+  InvalidArgumentError,
+  type Logger,
   noopLogger,
-  type ReconcileResult,
-  SharedInformerFactory,
-} from '@ctrlkit/runtime';
+  realClock,
+} from '@ctrlkit/core';
+import { Controller, type ReconcileResult, SharedInformerFactory } from '@ctrlkit/runtime';
 import type { PLURALS } from '../../crds.js';
 import { ConditionStatusWriter } from './condition-status.js';
 import { forkliftResource, type ResourceControllerOptions } from './resources.js';

@@ -1,7 +1,7 @@
 //! The forklift resources as informer resources, and the shared options of the resource controllers.
 
-import type { Clock } from '@ctrlkit/core';
-import type { Logger, SharedInformerFactory } from '@ctrlkit/runtime';
+import type { Clock, Logger } from '@ctrlkit/core';
+import type { SharedInformerFactory } from '@ctrlkit/runtime';
 import type { KubeConfig } from '@kubernetes/client-node';
 import { GROUP, PLURALS, VERSION } from '../../crds.js';
 

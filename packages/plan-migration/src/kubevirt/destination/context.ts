@@ -1,7 +1,7 @@
 //! What the KubeVirt destination's object modules share: the plan, the target namespace, the API clients and the write count.
 
 import type { Logger } from '@ctrlkit/core';
-import { isNotFound } from '@ctrlkit/runtime';
+import { isNotFound } from '@ctrlkit/core';
 import type {
   BatchV1Api,
   CoreV1Api,

@@ -1,6 +1,6 @@
 //! The KubeVirt VirtualMachine of a migrated VM, owner of its disk PVCs.
 
-import { isNotFound } from '@ctrlkit/runtime';
+import { isNotFound } from '@ctrlkit/core';
 import {
   PatchStrategy,
   setHeaderOptions,

@@ -1,18 +1,18 @@
-//! An in-memory ListWatch for unit tests: a resource's objects, history, pages and watches.
+//! An in-memory ListWatch for tests (client-go's `tools/cache/testing` fake source): a resource's objects, history, pages and watches, with levers for faults.
 
 import type { KubernetesObject } from '@kubernetes/client-node';
-import { ApiStatusError } from '../errors/api-status-error.js';
-import { ResourceExpiredError } from '../errors/resource-expired-error.js';
-import { CAUSE_RESOURCE_VERSION_TOO_LARGE } from '../errors/resource-version-unavailable.js';
-import { metaNamespaceKeyFunc } from '../key-func.js';
+import { ApiStatusError } from '../informers/errors/api-status-error.js';
+import { ResourceExpiredError } from '../informers/errors/resource-expired-error.js';
+import { CAUSE_RESOURCE_VERSION_TOO_LARGE } from '../informers/errors/resource-version-unavailable.js';
+import { metaNamespaceKeyFunc } from '../informers/key-func.js';
 import type {
   ListRequestOptions,
   ListWatch,
   ObjectList,
   WatchEvent,
   WatchRequestOptions,
-} from '../list-watch.js';
-import { INITIAL_EVENTS_END_ANNOTATION } from '../reflector.js';
+} from '../informers/list-watch.js';
+import { INITIAL_EVENTS_END_ANNOTATION } from '../informers/reflector.js';
 
 interface ActiveWatch<T extends KubernetesObject> {
   onEvent: (event: WatchEvent<T>) => void;

@@ -1,7 +1,7 @@
 //! An in-memory event recorder for tests (client-go's `record.FakeRecorder`).
 
 import { format } from 'node:util';
-import type { EventRecorderLike, EventSubject, EventType } from './event-recorder.js';
+import type { EventRecorderLike, EventSubject, EventType } from '../events/event-recorder.js';
 
 /**
  * Keeps events as strings `"<type> <reason> <message>"`, as client-go's `FakeRecorder` does,

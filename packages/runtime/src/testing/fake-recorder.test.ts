@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { EventRecorder, EventRecorderLike } from './event-recorder.js';
+import type { EventRecorder, EventRecorderLike } from '../events/event-recorder.js';
 import { FakeRecorder } from './fake-recorder.js';
 
 describe('FakeRecorder', () => {

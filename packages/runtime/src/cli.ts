@@ -1,0 +1,44 @@
+/**
+ * `@ctrlkit/runtime/cli`: the command line of a controller program, so that an app only
+ * declares its flags and its wiring.
+ *
+ * - {@link FlagTable}: every flag with its type, default, help, alias and environment
+ *   variable; {@link parseFlagTable} parses `argv` against it (the result is typed from the
+ *   table) and {@link flagUsage} prints the `--help` text.
+ * - {@link runMain}: the skeleton of `main` ({@link MainProgram}): flags, `--help`, a
+ *   logger, signals, exit codes.
+ *
+ * A first program:
+ * ```ts
+ * import { type FlagTable, flagUsage, parseFlagTable, runMain } from '@ctrlkit/runtime/cli';
+ * import { pino } from 'pino';
+ *
+ * const FLAGS = {
+ *   kubeconfig: { type: 'string', help: 'kubeconfig file' },
+ *   'log-level': { type: 'string', default: 'info', help: 'trace, debug, info, warn or error' },
+ *   help: { type: 'boolean', help: 'print this help and exit' },
+ * } satisfies FlagTable;
+ *
+ * process.exitCode = await runMain({
+ *   parse: (argv) => parseFlagTable(FLAGS, argv),
+ *   usage: () => flagUsage(FLAGS, { header: ['Usage: my-controller [flags]'], column: 30 }),
+ *   logger: (flags) => pino({ level: flags['log-level'] }),
+ *   run: async (flags, logger, signal) => { await manager.start(signal); },
+ * });
+ * ```
+ *
+ * @packageDocumentation
+ */
+
+export {
+  type FlagSpec,
+  type FlagTable,
+  type FlagType,
+  type FlagValues,
+  type FlagValueTypes,
+  flagUsage,
+  parseFlagTable,
+  parseFlagTableWithArgs,
+  type UsageOptions,
+} from './cli/flags.js';
+export { type MainIo, type MainProgram, runMain } from './cli/main.js';
