@@ -1,3 +1,9 @@
 import { ctrlkitTsupConfig } from '@ctrlkit/tsup-config';
 
-export default ctrlkitTsupConfig(['src/index.ts', 'src/informer.ts', 'src/testing.ts']);
+// One entry per subpath of package.json `exports`.
+export default ctrlkitTsupConfig([
+  'src/index.ts',
+  'src/informer.ts',
+  'src/kubevirt-reasons.ts',
+  'src/testing.ts',
+]);

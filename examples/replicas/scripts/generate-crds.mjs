@@ -1,7 +1,7 @@
 // Writes crds/configmapset.yaml from the TypeBox schema in src/configmapset-crd.ts (built to dist/).
 import { fileURLToPath } from 'node:url';
 import { writeManifests } from '@ctrlkit/runtime/crd';
-import { configMapSetCrd, crdManifestPath, regenerateCrdsCommand } from '../dist/index.js';
+import { configMapSetCrd, crdManifestPath, regenerateCrdsCommand } from '@ctrlkit/example-replicas';
 
 const file = fileURLToPath(new URL(`../${crdManifestPath}`, import.meta.url));
 await writeManifests(file, [configMapSetCrd], { regenerateCommand: regenerateCrdsCommand });

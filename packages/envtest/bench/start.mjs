@@ -5,7 +5,7 @@
 //
 // With the word `components`, kube-scheduler and kube-controller-manager start too.
 import { execFileSync } from 'node:child_process';
-import { COMPONENTS, noopLogger, resolveBinaries, startControlPlane } from '../dist/index.js';
+import { COMPONENTS, noopLogger, resolveBinaries, startControlPlane } from '@ctrlkit/envtest';
 
 const args = process.argv.slice(2);
 const runs = Number(args.find((a) => /^\d+$/.test(a)) ?? 5);

@@ -7,7 +7,7 @@ import {
   ControllerExpectations,
   ExpectationsStore,
   UIDTrackingControllerExpectations,
-} from '../dist/index.js';
+} from '@ctrlkit/expectations';
 
 const KEYS = 1_000;
 const UIDS = 100;

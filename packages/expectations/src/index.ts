@@ -1,9 +1,34 @@
 /**
- * @ctrlkit/expectations: remember what a controller just created or deleted until its
- * informer cache shows it. Two styles: `ControllerExpectations` (KubeVirt, a barrier, with
- * `UIDTrackingControllerExpectations`) and `ExpectationsStore` (Grove, UID bookkeeping
- * synced from the cache). The informer adapter is `@ctrlkit/expectations/informer`; fakes
- * are in `@ctrlkit/expectations/testing`.
+ * `@ctrlkit/expectations`: remember what a controller just created or deleted until its
+ * informer cache shows it, so it never acts twice on a stale view. Two styles, from the two
+ * upstreams:
+ *
+ * - **A barrier** (KubeVirt, kube-controller-manager): {@link ControllerExpectations}
+ *   counts the creates and deletes in flight per controller key, and a reconcile waits
+ *   until `satisfiedExpectations(key)`; {@link UIDTrackingControllerExpectations} also
+ *   tracks which objects are being deleted. {@link BurstReplicas} caps one sync's writes.
+ * - **A store** (Grove): {@link ExpectationsStore} keeps the UIDs of writes in flight and is
+ *   synced from the cache, so a reconcile corrects its arithmetic instead of waiting.
+ * - Keys: {@link expKeyFunc}, {@link uidSetKeyFunc}, {@link controlleeKeyFunc}; errors:
+ *   {@link KeyFuncError}, {@link ExpectationsError}.
+ *
+ * Where the rest lives: `@ctrlkit/expectations/informer` lowers expectations from an
+ * informer's events; `@ctrlkit/expectations/testing` has `FakeInformer` and
+ * `RecordingLogger`; `@ctrlkit/expectations/kubevirt-reasons` has KubeVirt's VMI
+ * controller reason constants. `Clock`, `Logger`, `InvalidArgumentError`, `realClock` and
+ * `noopLogger` are `@ctrlkit/core`'s, re-exported.
+ *
+ * A first program:
+ * ```ts
+ * import { ExpectationsStore } from '@ctrlkit/expectations';
+ *
+ * const store = new ExpectationsStore();
+ * store.syncExpectations('default/web', cachedPodUIDs); // what the informer cache lists
+ * const missing = desired - cachedPodUIDs.length - store.getCreateExpectations('default/web').length;
+ * store.expectCreations('default/web', createdUIDs); // the UIDs the creates returned
+ * ```
+ *
+ * @packageDocumentation
  */
 
 export type { Clock, Logger, Timer } from '@ctrlkit/core';
@@ -35,32 +60,3 @@ export {
   UIDTrackingControllerExpectations,
   uidSetKeyFunc,
 } from './uid-tracking-controller-expectations.js';
-export {
-  BackendStorageNotReadyReason,
-  ErrImagePullReason,
-  FailedAbortMigrationReason,
-  FailedBackendStorageCreateReason,
-  FailedBackendStorageProbeReason,
-  FailedCreatePodReason,
-  FailedDataVolumeImportReason,
-  FailedDeletePodReason,
-  FailedGatherhingClusterTopologyHints,
-  FailedGuaranteePodResourcesReason,
-  FailedHandOverPodReason,
-  FailedHotplugSyncReason,
-  FailedMigrationReason,
-  FailedPodPatchReason,
-  FailedPvcNotFoundReason,
-  ImagePullBackOffReason,
-  MigrationBackoffReason,
-  MigrationTargetPodUnschedulable,
-  MissingAttachmentPodReason,
-  NoSuitableNodesForHostModelMigration,
-  PVCNotReadyReason,
-  SuccessfulAbortMigrationReason,
-  SuccessfulCreatePodReason,
-  SuccessfulDeletePodReason,
-  SuccessfulHandOverPodReason,
-  SuccessfulMigrationReason,
-  UtilityVolumeMigrationPendingReason,
-} from './vmi-controller-reasons.js';

@@ -1,93 +1,31 @@
-/** Fakes for tests: a clock that moves only when told, an informer fed by hand, a logger that records. */
-
-import type { Logger } from '@ctrlkit/core';
-import type { DeletedFinalStateUnknown } from './controllee-key-func.js';
+/**
+ * `@ctrlkit/expectations/testing`: fakes for testing a controller's expectations without an
+ * informer or a real clock.
+ *
+ * - {@link FakeInformer}: an informer whose add, update and delete events a test emits by
+ *   hand, with the registration `@ctrlkit/expectations/informer` binds to.
+ * - {@link RecordingLogger}: a `Logger` that keeps every line ({@link LogEntry}).
+ * - `FakeClock`: `@ctrlkit/core/testing`'s, re-exported.
+ *
+ * A first test:
+ * ```ts
+ * import { ControllerExpectations } from '@ctrlkit/expectations';
+ * import { bindControllerExpectations } from '@ctrlkit/expectations/informer';
+ * import { FakeClock, FakeInformer } from '@ctrlkit/expectations/testing';
+ *
+ * const expectations = new ControllerExpectations({ clock: new FakeClock() });
+ * const pods = new FakeInformer<V1Pod>();
+ * bindControllerExpectations(pods, expectations);
+ * expectations.expectCreations('default/web', 1);
+ * pods.emitAdd({
+ *   metadata: { namespace: 'default', name: 'web-1', ownerReferences: [{ kind: 'ReplicaSet', name: 'web', controller: true }] },
+ * });
+ * expectations.satisfiedExpectations('default/web'); // true
+ * ```
+ *
+ * @packageDocumentation
+ */
 
 export { DEFAULT_FAKE_CLOCK_START_MS, FakeClock } from '@ctrlkit/core/testing';
-
-type Handler<A extends unknown[]> = (...args: A) => void;
-
-/**
- * An informer whose events a test emits by hand: it has the `onAdd`/`onUpdate`/`onDelete`
- * registration the `./informer` adapter needs, each returning an unsubscribe function.
- */
-export class FakeInformer<T> {
-  readonly #add = new Set<Handler<[T]>>();
-  readonly #update = new Set<Handler<[T, T]>>();
-  readonly #delete = new Set<Handler<[T | DeletedFinalStateUnknown<T>]>>();
-
-  /** Registers an add handler; returns its unsubscribe function. */
-  onAdd(handler: (obj: T) => void): () => void {
-    return subscribe(this.#add, handler);
-  }
-
-  /** Registers an update handler; returns its unsubscribe function. */
-  onUpdate(handler: (oldObj: T, newObj: T) => void): () => void {
-    return subscribe(this.#update, handler);
-  }
-
-  /** Registers a delete handler (it may receive a tombstone); returns its unsubscribe function. */
-  onDelete(handler: (obj: T | DeletedFinalStateUnknown<T>) => void): () => void {
-    return subscribe(this.#delete, handler);
-  }
-
-  /** The number of handlers registered, of all kinds. */
-  get handlerCount(): number {
-    return this.#add.size + this.#update.size + this.#delete.size;
-  }
-
-  /** Delivers an add event. */
-  emitAdd(obj: T): void {
-    for (const h of [...this.#add]) h(obj);
-  }
-
-  /** Delivers an update event. */
-  emitUpdate(oldObj: T, newObj: T): void {
-    for (const h of [...this.#update]) h(oldObj, newObj);
-  }
-
-  /** Delivers a delete event: the object, or a tombstone `{ key, obj }`. */
-  emitDelete(obj: T | DeletedFinalStateUnknown<T>): void {
-    for (const h of [...this.#delete]) h(obj);
-  }
-}
-
-function subscribe<H>(set: Set<H>, handler: H): () => void {
-  set.add(handler);
-  return () => {
-    set.delete(handler);
-  };
-}
-
-/** One line a `RecordingLogger` received. */
-export interface LogEntry {
-  level: 'debug' | 'info' | 'warn' | 'error';
-  obj: object;
-  msg: string | undefined;
-}
-
-/** A logger that keeps every line in `entries`, for tests that assert on logs. */
-export class RecordingLogger implements Logger {
-  /** Every line received, oldest first. */
-  readonly entries: LogEntry[] = [];
-
-  /** Records a debug line. */
-  debug(obj: object, msg?: string): void {
-    this.entries.push({ level: 'debug', obj, msg });
-  }
-
-  /** Records an info line. */
-  info(obj: object, msg?: string): void {
-    this.entries.push({ level: 'info', obj, msg });
-  }
-
-  /** Records a warning. */
-  warn(obj: object, msg?: string): void {
-    this.entries.push({ level: 'warn', obj, msg });
-  }
-
-  /** Records an error line. */
-  error(obj: object, msg?: string): void {
-    this.entries.push({ level: 'error', obj, msg });
-  }
-}
+export { FakeInformer } from './testing/fake-informer.js';
+export { type LogEntry, RecordingLogger } from './testing/recording-logger.js';

@@ -6,7 +6,7 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { defaultControllerRateLimiter, newTyped, newTypedDelayingQueue } from '../dist/index.js';
+import { defaultControllerRateLimiter, newTyped, newTypedDelayingQueue } from '@ctrlkit/workqueue';
 
 const n = Number(process.env.N ?? 1_000_000);
 const gc = globalThis.gc ?? (() => {});

@@ -1,4 +1,34 @@
-//! @ctrlkit/workqueue: client-go's work queue for TypeScript.
+/**
+ * `@ctrlkit/workqueue`: client-go's `util/workqueue` for TypeScript, the de-duplicating,
+ * delaying, rate-limited queue every controller is built around. One concept, one root; the
+ * prom-client adapter (an optional peer) is `@ctrlkit/workqueue/prometheus`, test helpers
+ * are `@ctrlkit/workqueue/testing`.
+ *
+ * - **Queues**, one layer each: {@link newTyped} (de-duplicating, one worker per item at a
+ *   time), {@link newTypedDelayingQueue} (+ `addAfter`), {@link newTypedRateLimitingQueue}
+ *   (+ `addRateLimited`, `forget`).
+ * - **Rate limiters**: {@link defaultControllerRateLimiter},
+ *   {@link newItemExponentialFailureRateLimiter}, {@link newBucketRateLimiter},
+ *   {@link newMaxOfRateLimiter}, … ({@link TypedRateLimiter}).
+ * - **Workers**: {@link runWorkers} with a retry policy ({@link defaultRetryFunc},
+ *   {@link MaxRetriesError}); {@link parallelizeUntil}.
+ * - **Metrics**: {@link MetricsProvider}, {@link setProvider}, {@link noopMetricsProvider}.
+ *
+ * `Clock`, `realClock`, `sleep`, `Logger`, `noopLogger` and `InvalidArgumentError` here are
+ * deprecated re-exports of `@ctrlkit/core`'s.
+ *
+ * A first program:
+ * ```ts
+ * import { defaultControllerRateLimiter, newTypedRateLimitingQueue, runWorkers } from '@ctrlkit/workqueue';
+ *
+ * const queue = newTypedRateLimitingQueue(defaultControllerRateLimiter<string>(), { name: 'pods' });
+ * const running = runWorkers(queue, async (key) => reconcile(key), { workers: 4, signal });
+ * queue.add('default/nginx'); // from your informer's event handlers
+ * await running; // after `signal` aborts and handed-out items are done
+ * ```
+ *
+ * @packageDocumentation
+ */
 
 import * as core from '@ctrlkit/core';
 

@@ -1,4 +1,24 @@
-//! Test helpers: a fake clock, and a metrics provider that records what it is told.
+/**
+ * `@ctrlkit/workqueue/testing`: {@link RecordingMetricsProvider}, a metrics provider that
+ * keeps each named queue's values in memory for assertions. `FakeClock` here is a
+ * deprecated re-export of `@ctrlkit/core/testing`'s.
+ *
+ * A first test:
+ * ```ts
+ * import { FakeClock } from '@ctrlkit/core/testing';
+ * import { newTypedDelayingQueue } from '@ctrlkit/workqueue';
+ * import { RecordingMetricsProvider } from '@ctrlkit/workqueue/testing';
+ *
+ * const metrics = new RecordingMetricsProvider();
+ * const clock = new FakeClock();
+ * const queue = newTypedDelayingQueue<string>({ name: 'q', metricsProvider: metrics, clock });
+ * queue.addAfter('a', 1_000);
+ * clock.step(1_000);
+ * metrics.get('q').adds; // 1
+ * ```
+ *
+ * @packageDocumentation
+ */
 
 import * as coreTesting from '@ctrlkit/core/testing';
 

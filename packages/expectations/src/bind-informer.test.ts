@@ -1,6 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import { ControllerExpectations } from './controller-expectations.js';
-import { ExpectationsStore } from './expectations-store.js';
 import {
   bindControllerExpectations,
   bindExpectationsStore,
@@ -8,7 +6,9 @@ import {
   type ControlleeEventHandlers,
   type ControlleeObject,
   controllerRefKey,
-} from './informer.js';
+} from './bind-informer.js';
+import { ControllerExpectations } from './controller-expectations.js';
+import { ExpectationsStore } from './expectations-store.js';
 import { FakeInformer, RecordingLogger } from './testing.js';
 import { UIDTrackingControllerExpectations } from './uid-tracking-controller-expectations.js';
 

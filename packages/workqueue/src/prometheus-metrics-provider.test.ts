@@ -2,7 +2,10 @@ import { FakeClock } from '@ctrlkit/core/testing';
 import { Registry } from 'prom-client';
 import { describe, expect, it } from 'vitest';
 import { newItemExponentialFailureRateLimiter } from './default-rate-limiters.js';
-import { PrometheusMetricsProvider, workqueueDurationBuckets } from './prometheus.js';
+import {
+  PrometheusMetricsProvider,
+  workqueueDurationBuckets,
+} from './prometheus-metrics-provider.js';
 import { newTypedRateLimitingQueue } from './rate-limiting-queue.js';
 
 describe('PrometheusMetricsProvider', () => {
