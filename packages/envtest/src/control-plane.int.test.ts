@@ -15,10 +15,10 @@ import {
   Watch,
 } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { processesMentioning } from '../test/proc-scan.js';
 import { type ControlPlane, startControlPlane } from './control-plane.js';
 import { PortInUseError } from './errors/port-in-use-error.js';
 import { ProcessExitedError } from './errors/process-exited-error.js';
-import { processesMentioning } from './internal/proc-scan.js';
 import { createTestNamespace } from './namespace.js';
 
 const logger = noopLogger;

@@ -1,4 +1,40 @@
-//! A real local Kubernetes control plane (etcd + kube-apiserver, kube-scheduler and kube-controller-manager on request) for tests and demos.
+/**
+ * `@ctrlkit/envtest`: a real local Kubernetes control plane (etcd and kube-apiserver on
+ * 127.0.0.1; kube-scheduler and kube-controller-manager on request) for tests and demos,
+ * controller-runtime's `envtest` for TypeScript.
+ *
+ * - **The control plane**: {@link startControlPlane} ({@link ControlPlaneOptions}) gives a
+ *   {@link ControlPlane}: its admin `kubeConfig`, user kubeconfigs, restarts (faults) and
+ *   `stop`.
+ * - **In it**: {@link createTestNamespace}, {@link installCRDs} (waits until Established),
+ *   {@link dryRunManifests} (a `deploy/` folder, server-side dry run).
+ * - **Components** on request (`components` option): kube-scheduler and
+ *   kube-controller-manager ({@link COMPONENTS}), each as its own user.
+ * - **Binaries**: {@link resolveBinaries} (`KUBEBUILDER_ASSETS`, the cache, or a one-time
+ *   build with Go: {@link buildBinaries}, {@link buildComponentBinaries}); certificates from
+ *   the control plane's CA: {@link createCertificate}.
+ * - **Errors**: {@link EnvtestError} and its subclasses ({@link BinariesMissingError},
+ *   {@link NotReadyError}, {@link ProcessExitedError}, …).
+ *
+ * With vitest, one control plane per run: `@ctrlkit/envtest/global-setup` (the global setup)
+ * and `@ctrlkit/envtest/vitest` (`testKubeConfig()` in a test, `envtestGlobalSetup(options)`).
+ * `InvalidArgumentError`, `Logger` and `noopLogger` are `@ctrlkit/core`'s, re-exported.
+ *
+ * A first program:
+ * ```ts
+ * import { createTestNamespace, startControlPlane } from '@ctrlkit/envtest';
+ *
+ * const plane = await startControlPlane(); // etcd + kube-apiserver, ready in a few seconds
+ * try {
+ *   const namespace = await createTestNamespace(plane.kubeConfig);
+ *   // … run the controller against plane.kubeConfig
+ * } finally {
+ *   await plane.stop(); // no process, no temp folder left
+ * }
+ * ```
+ *
+ * @packageDocumentation
+ */
 
 export { InvalidArgumentError, type Logger, noopLogger } from '@ctrlkit/core';
 export { type ControlPlaneBinaries, resolveBinaries } from './binaries.js';

@@ -1,59 +1,30 @@
-//! vitest integration: a global setup that runs one control plane per test run, and helpers for tests.
-//
-// In vitest.config.ts:  test: { globalSetup: ['@ctrlkit/envtest/global-setup'] }
-// or, with options, a file of your own:  export default envtestGlobalSetup({ watchCache: false });
-// In a test:            const kubeConfig = testKubeConfig();
-
-import { KubeConfig } from '@kubernetes/client-node';
-import { type ControlPlane, startControlPlane } from './control-plane.js';
-import { EnvtestError } from './errors/envtest-error.js';
-import type { ControlPlaneOptions } from './options.js';
-
-/** The environment variable through which the global setup hands the kubeconfig path to tests. */
-export const KUBECONFIG_ENV = 'CTRLKIT_ENVTEST_KUBECONFIG';
-/** The key under which the global setup `provide`s the kubeconfig path (`inject(PROVIDE_KEY)`). */
-export const PROVIDE_KEY = 'ctrlkitEnvtestKubeconfig';
-
-/** The part of vitest's `TestProject` the global setup uses. */
-export interface ProvidingProject {
-  provide(key: string, value: unknown): void;
-}
-
 /**
- * A vitest global setup function: starts a control plane before the run, hands its
- * kubeconfig path to the tests (environment variable {@link KUBECONFIG_ENV}, and
- * `provide(PROVIDE_KEY, path)`), and stops it at teardown.
+ * `@ctrlkit/envtest/vitest`: one control plane per vitest run, shared by a package's test
+ * files.
+ *
+ * - {@link envtestGlobalSetup}: a vitest global setup that starts a control plane before the
+ *   run (with your `ControlPlaneOptions`, from the root) and stops it at teardown; the one with
+ *   default options is `@ctrlkit/envtest/global-setup`.
+ * - {@link testKubeConfig} (and {@link testKubeconfigPath}): the admin `KubeConfig` of this
+ *   run's control plane, in a test. The path travels in {@link KUBECONFIG_ENV} and is
+ *   `provide`d as {@link PROVIDE_KEY}.
+ *
+ * A first test:
+ * ```ts
+ * // vitest.config.ts: test: { globalSetup: ['@ctrlkit/envtest/global-setup'] }
+ * import { testKubeConfig } from '@ctrlkit/envtest/vitest';
+ *
+ * const kubeConfig = testKubeConfig();
+ * ```
+ *
+ * @packageDocumentation
  */
-export function envtestGlobalSetup(
-  options: ControlPlaneOptions = {},
-): (project?: ProvidingProject) => Promise<() => Promise<void>> {
-  return async (project) => {
-    const plane: ControlPlane = await startControlPlane(options);
-    process.env[KUBECONFIG_ENV] = plane.kubeconfigPath;
-    project?.provide?.(PROVIDE_KEY, plane.kubeconfigPath);
-    return async () => {
-      delete process.env[KUBECONFIG_ENV];
-      await plane.stop();
-    };
-  };
-}
 
-/** The kubeconfig path the global setup handed over; throws `EnvtestError` (`NotReady`) when there is none. */
-export function testKubeconfigPath(): string {
-  const path = process.env[KUBECONFIG_ENV];
-  if (!path) {
-    throw new EnvtestError(
-      'NotReady',
-      `no control plane for this test run: ${KUBECONFIG_ENV} is not set; add '@ctrlkit/envtest/global-setup' ` +
-        'to test.globalSetup in vitest.config.ts',
-    );
-  }
-  return path;
-}
-
-/** An admin `KubeConfig` for the control plane of this test run (see `envtestGlobalSetup`). */
-export function testKubeConfig(): KubeConfig {
-  const kubeConfig = new KubeConfig();
-  kubeConfig.loadFromFile(testKubeconfigPath());
-  return kubeConfig;
-}
+export {
+  envtestGlobalSetup,
+  KUBECONFIG_ENV,
+  PROVIDE_KEY,
+  type ProvidingProject,
+  testKubeConfig,
+  testKubeconfigPath,
+} from './vitest-integration.js';
