@@ -14,8 +14,8 @@ import {
 } from '@ctrlkit/plan-migration';
 import { CustomObjectsApi, StorageV1Api } from '@kubernetes/client-node';
 import { expect, it } from 'vitest';
-import { runBin, startBin } from './internal/app-process.js';
-import { serviceAccountKubeconfig } from './internal/service-account.js';
+import { runBin, startBin } from '../test/app-process.js';
+import { serviceAccountKubeconfig } from '../test/service-account.js';
 
 it('runs a plan on the simulated source to Succeeded; ctrlkit-migrate status shows every VM and step', async () => {
   const kubeConfig = testKubeConfig();

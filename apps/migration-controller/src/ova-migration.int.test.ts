@@ -51,8 +51,8 @@ import {
   type V1Secret,
 } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type AppProcess, runBin, startBin } from './internal/app-process.js';
-import { serviceAccountKubeconfig } from './internal/service-account.js';
+import { type AppProcess, runBin, startBin } from '../test/app-process.js';
+import { serviceAccountKubeconfig } from '../test/service-account.js';
 
 const mergePatch = setHeaderOptions('Content-Type', PatchStrategy.MergePatch);
 const DV = { group: 'cdi.kubevirt.io', version: 'v1beta1', plural: 'datavolumes' };

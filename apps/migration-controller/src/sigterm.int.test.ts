@@ -7,7 +7,7 @@ import { testKubeConfig, testKubeconfigPath } from '@ctrlkit/envtest/vitest';
 import { API_VERSION, forkliftCrds, GROUP, PLURALS, VERSION } from '@ctrlkit/plan-migration';
 import { CoordinationV1Api, CustomObjectsApi } from '@kubernetes/client-node';
 import { expect, it } from 'vitest';
-import { runBin, startBin } from './internal/app-process.js';
+import { runBin, startBin } from '../test/app-process.js';
 
 it('--help lists every flag with its default and exits 0', async () => {
   const { code, stdout } = await runBin('main', ['--help']);

@@ -12,7 +12,7 @@ import {
 } from '@kubernetes/client-node';
 
 /** The app's deploy/ folder. */
-export const DEPLOY_DIR = join(dirname(fileURLToPath(import.meta.url)), '../../deploy');
+export const DEPLOY_DIR = join(dirname(fileURLToPath(import.meta.url)), '../deploy');
 
 /**
  * Grants deploy/rbac.yaml's ClusterRole (stored under a name of the tests, so the dry run of

@@ -4,7 +4,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-const dist = join(dirname(fileURLToPath(import.meta.url)), '../../dist');
+const dist = join(dirname(fileURLToPath(import.meta.url)), '../dist');
 
 /** A running `ctrlkit-migration-controller`, its exit and its log lines. */
 export interface AppProcess {
