@@ -13,8 +13,8 @@ import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
+import { newKubeClient, startController } from '@ctrlkit/dra-resourceslice';
 import { startControlPlane } from '@ctrlkit/envtest';
-import { newKubeClient, startController } from '../dist/index.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const POOLS = 100;

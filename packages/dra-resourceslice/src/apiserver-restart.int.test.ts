@@ -7,9 +7,9 @@ import { waitFor } from '@ctrlkit/core/testing';
 import { type ControlPlane, startControlPlane } from '@ctrlkit/envtest';
 import { ResourceV1Api } from '@kubernetes/client-node';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { countingClient, trackingQueue } from '../test/test-harness.js';
 import { startController } from './controller.js';
 import type { DriverResources } from './driver-resources.js';
-import { countingClient, trackingQueue } from './internal/test-harness.js';
 import { newKubeClient } from './kube-client.js';
 
 let plane: ControlPlane;

@@ -3,10 +3,10 @@
 import { type Clock, InvalidArgumentError, type Logger, rejectRenamedOptions } from '@ctrlkit/core';
 import type { TypedRateLimitingInterface } from '@ctrlkit/workqueue';
 import type { KubeConfig } from '@kubernetes/client-node';
+import type { KubeClient } from './adapter.js';
 import type { QUEUE_NAME, startController } from './controller.js';
 import type { DriverResources, Owner } from './driver-resources.js';
 import type { DroppedFieldsError } from './dropped-fields-error.js';
-import type { KubeClient } from './kube-client.js';
 import { isDnsSubdomain } from './validate-api-limits.js';
 
 /**

@@ -24,7 +24,7 @@ import {
   otherNodeSelector,
   runScenario,
   timeAdded,
-} from './internal/scenario-runner.js';
+} from '../test/scenario-runner.js';
 
 let kubeConfig: KubeConfig;
 beforeAll(() => {

@@ -12,9 +12,9 @@ import {
   type V1ResourceSlice,
 } from '@kubernetes/client-node';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { countingClient, trackingQueue } from '../test/test-harness.js';
 import { type Controller, startController } from './controller.js';
 import type { DriverResources } from './driver-resources.js';
-import { countingClient, trackingQueue } from './internal/test-harness.js';
 import { newKubeClient } from './kube-client.js';
 
 let kubeConfig: KubeConfig;

@@ -13,6 +13,7 @@ import {
   type TypedRateLimitingInterface,
 } from '@ctrlkit/workqueue';
 import type { V1ResourceSlice } from '@kubernetes/client-node';
+import type { KubeClient } from './adapter.js';
 import {
   checkOptions,
   DEFAULT_MUTATION_CACHE_TTL_MS,
@@ -32,7 +33,7 @@ import {
 import { MutationCache } from './internal/mutation-cache.js';
 import { PoolSyncer } from './internal/pool-sync.js';
 import { toWireResources } from './internal/wire.js';
-import { type KubeClient, newKubeClient } from './kube-client.js';
+import { newKubeClient } from './kube-client.js';
 
 /** The name of the default queue (and of its metrics): `node_resource_slices`. */
 export const QUEUE_NAME = 'node_resource_slices';

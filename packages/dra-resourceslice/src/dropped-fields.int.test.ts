@@ -7,7 +7,7 @@
 
 import { type ControlPlane, startControlPlane } from '@ctrlkit/envtest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { device, runScenario } from './internal/scenario-runner.js';
+import { device, runScenario } from '../test/scenario-runner.js';
 
 let plane: ControlPlane;
 

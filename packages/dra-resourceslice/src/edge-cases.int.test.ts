@@ -6,7 +6,7 @@
 import { testKubeConfig } from '@ctrlkit/envtest/vitest';
 import type { KubeConfig } from '@kubernetes/client-node';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { attrs, device, iso, runScenario, timeAdded } from './internal/scenario-runner.js';
+import { attrs, device, iso, runScenario, timeAdded } from '../test/scenario-runner.js';
 
 let kubeConfig: KubeConfig;
 beforeAll(() => {

@@ -21,6 +21,8 @@ import { waitFor } from '@ctrlkit/core/testing';
 import { testKubeConfig, testKubeconfigPath } from '@ctrlkit/envtest/vitest';
 import { CoreV1Api, type V1Device, type V1ResourceSlice } from '@kubernetes/client-node';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { listSlices } from '../test/scenario-runner.js';
+import { countingClient, trackingQueue } from '../test/test-harness.js';
 import { type Controller, startController } from './controller.js';
 import {
   type DriverResources,
@@ -28,8 +30,6 @@ import {
   type Owner,
   type Pool,
 } from './driver-resources.js';
-import { listSlices } from './internal/scenario-runner.js';
-import { countingClient, trackingQueue } from './internal/test-harness.js';
 import { toWireResources } from './internal/wire.js';
 import { newKubeClient } from './kube-client.js';
 

@@ -1,4 +1,38 @@
-//! @ctrlkit/dra-resourceslice: publishes a DRA driver's devices as ResourceSlices (k8s.io/dynamic-resource-allocation/resourceslice v0.35).
+/**
+ * `@ctrlkit/dra-resourceslice`: publishes a DRA driver's devices as `resource.k8s.io/v1`
+ * ResourceSlices and keeps them in step with the driver's desired pools, with the fewest
+ * API calls (`k8s.io/dynamic-resource-allocation/resourceslice` v0.35). One concept, one
+ * root:
+ *
+ * - **The controller**: {@link startController} ({@link Options}) gives a
+ *   {@link Controller}: `update(resources)`, `getStats()`, `stop()`.
+ * - **What to publish**: {@link DriverResources} → {@link Pool} → {@link Slice} (devices),
+ *   owned by an {@link Owner} (a Node, or the driver's object).
+ * - **The cluster**: a `KubeConfig`, or a {@link KubeClient} of your own
+ *   ({@link newKubeClient} builds the default one).
+ * - **Checks**: the API's limits ({@link validateApiLimits}, {@link validatePoolLimits} and
+ *   their constants), {@link devicesDeepEqual}.
+ * - **Errors**: {@link InvalidDriverResourcesError}, {@link DroppedFieldsError},
+ *   {@link ResourceSliceApiError}.
+ *
+ * A first program:
+ * ```ts
+ * import { startController } from '@ctrlkit/dra-resourceslice';
+ *
+ * const controller = await startController({
+ *   driverName: 'gpu.example.com',
+ *   kubeClient: kubeConfig,
+ *   owner: { apiVersion: 'v1', kind: 'Node', name: nodeName },
+ *   resources: { pools: { [nodeName]: { slices: [{ devices: [{ name: 'gpu-0' }] }] } } },
+ * });
+ * controller.update({ pools: { [nodeName]: { slices: [{ devices: [{ name: 'gpu-0' }, { name: 'gpu-1' }] }] } } });
+ * await controller.stop(); // the slices stay, as upstream
+ * ```
+ *
+ * @packageDocumentation
+ */
+
+export type { DeletePreconditions, KubeClient } from './adapter.js';
 
 export {
   Controller,
@@ -23,11 +57,7 @@ export {
 } from './driver-resources.js';
 export { DroppedFieldsError } from './dropped-fields-error.js';
 export { InvalidDriverResourcesError } from './invalid-driver-resources-error.js';
-export {
-  type DeletePreconditions,
-  type KubeClient,
-  newKubeClient,
-} from './kube-client.js';
+export { newKubeClient } from './kube-client.js';
 export {
   ResourceSliceApiError,
   type ResourceSliceApiOperation,

@@ -2,30 +2,9 @@
 
 import { RestClient } from '@ctrlkit/runtime/client';
 import type { KubeConfig, V1Node, V1ResourceSlice } from '@kubernetes/client-node';
+import type { KubeClient } from './adapter.js';
 
 const SLICES = '/apis/resource.k8s.io/v1/resourceslices';
-
-/** Preconditions of a delete. */
-export interface DeletePreconditions {
-  uid?: string;
-  resourceVersion?: string;
-}
-
-/**
- * What the controller needs to reach the cluster. Objects are plain JSON as the apiserver
- * sends them (attribute `int`, timestamps as RFC 3339 strings), which client-node's model
- * classes would rename. Failed calls reject with the runtime's `ApiStatusError` (HTTP
- * status as `statusCode`, the apiserver's Status as `status`) or a connection error.
- * {@link newKubeClient} makes one from a KubeConfig; tests wrap one to count calls.
- */
-export interface KubeClient {
-  /** For the informer's LIST and WATCH. */
-  readonly kubeConfig: KubeConfig;
-  createResourceSlice(slice: V1ResourceSlice): Promise<V1ResourceSlice>;
-  updateResourceSlice(slice: V1ResourceSlice): Promise<V1ResourceSlice>;
-  deleteResourceSlice(name: string, preconditions: DeletePreconditions): Promise<void>;
-  readNode(name: string): Promise<V1Node>;
-}
 
 /** A {@link KubeClient} on the runtime's `RestClient` (the KubeConfig's TLS and credentials). */
 export function newKubeClient(kubeConfig: KubeConfig): KubeClient {

@@ -6,12 +6,17 @@
 import { readFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
+import {
+  NaiveNodeProvider,
+  NodeController,
+  notFound,
+  PodController,
+} from '@ctrlkit/node-controller';
 import { SharedInformerFactory } from '@ctrlkit/runtime';
 import { ApiClientFactory, RestClient } from '@ctrlkit/runtime/client';
 import { CoreV1EventSink, EventRecorder } from '@ctrlkit/runtime/events';
 import { newItemExponentialFailureRateLimiter } from '@ctrlkit/workqueue';
 import { CoordinationV1Api, CoreV1Api, KubeConfig } from '@kubernetes/client-node';
-import { NaiveNodeProvider, NodeController, notFound, PodController } from '../dist/index.js';
 
 const { values } = parseArgs({
   options: {

@@ -1,6 +1,43 @@
-//! @ctrlkit/node-controller: virtual-kubelet's node package for TypeScript.
+/**
+ * `@ctrlkit/node-controller`: virtual-kubelet's `node` package for TypeScript. A virtual
+ * Node backed by something other than a machine, and the pods bound to it kept in step
+ * with that backend. One concept, one root; a fake clientset for tests is
+ * `@ctrlkit/node-controller/testing`.
+ *
+ * - **What you implement** (`adapter.ts`): {@link NodeProvider} (heartbeat and node
+ *   status; {@link NaiveNodeProvider} is the trivial one), {@link PodLifecycleHandler} (run,
+ *   update, delete and report pods) and optionally {@link PodNotifier} (push status changes).
+ * - **The node**: {@link NodeController} registers the Node, pings the provider, patches
+ *   its status three-way and renews its Lease in `kube-node-lease`.
+ * - **The pods**: {@link PodController} watches the pods bound to the node and drives the
+ *   provider (env resolved from ConfigMaps, Secrets and field refs before each create).
+ * - **Provider errors**: {@link notFound}, {@link invalidInput}, {@link ErrdefsError}, so the
+ *   controllers know what is done and what to retry; {@link NodeControllerError}.
+ *
+ * A first program:
+ * ```ts
+ * import { NaiveNodeProvider, NodeController, PodController } from '@ctrlkit/node-controller';
+ *
+ * const node = new NodeController(new NaiveNodeProvider(), { metadata: { name: 'vk' } }, core, {
+ *   lease: { client: coordination },
+ * });
+ * const pods = new PodController({ podClient: core, podInformer, configMapInformer, secretInformer,
+ *   serviceInformer, eventRecorder, provider });
+ * void node.run(signal);
+ * void pods.run(signal, 4);
+ * await Promise.all([node.ready, pods.ready]);
+ * ```
+ *
+ * @packageDocumentation
+ */
 
 export { defaultRetryFunc, MaxRetries, type ShouldRetryFunc } from '@ctrlkit/workqueue';
+export {
+  isPodNotifier,
+  type NodeProvider,
+  type PodLifecycleHandler,
+  type PodNotifier,
+} from './adapter.js';
 export {
   ReasonFailedToReadMandatoryConfigMap,
   ReasonFailedToReadMandatorySecret,
@@ -43,12 +80,7 @@ export {
   MAX_LEASE_UPDATE_ATTEMPTS,
   NODE_LEASE_NAMESPACE,
 } from './node-lease.js';
-export {
-  NaiveNodeProvider,
-  NaiveNodeProviderV2,
-  type NodeProvider,
-  newNaiveNodeProvider,
-} from './node-provider.js';
+export { NaiveNodeProvider, NaiveNodeProviderV2, newNaiveNodeProvider } from './node-provider.js';
 export {
   LAST_APPLIED_NODE_STATUS_ANNOTATION,
   LAST_APPLIED_OBJECT_META_ANNOTATION,
@@ -63,8 +95,3 @@ export {
   type PodEventFilterFunc,
   type PodsClient,
 } from './pod-controller.js';
-export {
-  isPodNotifier,
-  type PodLifecycleHandler,
-  type PodNotifier,
-} from './pod-lifecycle-handler.js';

@@ -3,8 +3,8 @@ import { waitFor } from '@ctrlkit/core/testing';
 import { testKubeConfig } from '@ctrlkit/envtest/vitest';
 import { CoordinationV1Api } from '@kubernetes/client-node';
 import { expect, it } from 'vitest';
-import { startAgent } from './internal/int-helpers.js';
-import { NotifyingMemoryProvider } from './internal/test-harness.js';
+import { startAgent } from '../test/int-helpers.js';
+import { NotifyingMemoryProvider } from '../test/test-harness.js';
 
 it('a Node registers, is Ready, and renews its lease in kube-node-lease (owned by the Node)', async () => {
   const kubeConfig = testKubeConfig();

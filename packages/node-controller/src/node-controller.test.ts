@@ -2,14 +2,15 @@ import { InvalidArgumentError, isNotFound } from '@ctrlkit/core';
 import { FakeClock } from '@ctrlkit/core/testing';
 import type { V1Lease, V1Node } from '@kubernetes/client-node';
 import { describe, expect, it } from 'vitest';
-import { advance, advanceUntil, flush } from './internal/test-helpers.js';
+import { advance, advanceUntil, flush } from '../test/test-helpers.js';
+import type { NodeProvider } from './adapter.js';
 import {
   DEFAULT_LEASE_DURATION_SECONDS,
   NodeController,
   updateNodeStatus,
 } from './node-controller.js';
 import { NodeControllerError } from './node-controller-error.js';
-import { NaiveNodeProvider, type NodeProvider, newNaiveNodeProvider } from './node-provider.js';
+import { NaiveNodeProvider, newNaiveNodeProvider } from './node-provider.js';
 import { apiError, FakeKube } from './testing.js';
 
 /** The reason of a NodeControllerError, or undefined for anything else. */

@@ -17,12 +17,12 @@ import {
   setHeaderOptions,
   type V1Node,
 } from '@kubernetes/client-node';
+import type { NodeProvider } from './adapter.js';
 import { NodeLeaseController } from './internal/node-lease-controller.js';
 import { NodePingController } from './internal/node-ping-controller.js';
 import { nodeStatusPatch } from './internal/node-status-patch.js';
 import { NodeControllerError } from './node-controller-error.js';
 import type { LeasesClient } from './node-lease.js';
-import type { NodeProvider } from './node-provider.js';
 
 /** How often the provider is pinged, in ms (the seed's `DefaultPingInterval`, 10 s). */
 export const DEFAULT_PING_INTERVAL_MS = 10_000;

@@ -1,22 +1,7 @@
-//! What a node's backend tells the NodeController: a heartbeat, and status changes.
+//! virtual-kubelet's naive node providers: healthy while running, and one that sends the status it is given.
 
 import type { V1Node } from '@kubernetes/client-node';
-
-/**
- * The backend of a virtual node (virtual-kubelet's `NodeProvider`).
- */
-export interface NodeProvider {
-  /**
-   * Checks that the backend is alive; a light heartbeat, called every ping interval.
-   * Rejecting marks the node unhealthy: status updates and lease renewals stop until it recovers.
-   */
-  ping(signal: AbortSignal): Promise<void>;
-  /**
-   * Registers `callback`, to be called with the whole node whenever its status changes.
-   * Must not block. The controller copies the node's status, labels and annotations.
-   */
-  notifyNodeStatus(signal: AbortSignal, callback: (node: V1Node) => void): void;
-}
+import type { NodeProvider } from './adapter.js';
 
 /**
  * A node provider that is healthy while its signal is live and never reports a status change

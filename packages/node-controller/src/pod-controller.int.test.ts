@@ -4,8 +4,8 @@ import { createTestNamespace } from '@ctrlkit/envtest';
 import { testKubeConfig } from '@ctrlkit/envtest/vitest';
 import type { CoreV1Event, V1Pod } from '@kubernetes/client-node';
 import { expect, it } from 'vitest';
-import { startAgent } from './internal/int-helpers.js';
-import { NotifyingMemoryProvider } from './internal/test-harness.js';
+import { startAgent } from '../test/int-helpers.js';
+import { NotifyingMemoryProvider } from '../test/test-harness.js';
 
 const pod = (
   name: string,

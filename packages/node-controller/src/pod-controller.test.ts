@@ -2,7 +2,6 @@ import { InvalidArgumentError } from '@ctrlkit/core';
 import { FakeRecorder } from '@ctrlkit/runtime/testing';
 import type { V1Pod } from '@kubernetes/client-node';
 import { describe, expect, it } from 'vitest';
-import { isInvalidInput } from './errdefs.js';
 import {
   type Harness,
   MemoryProvider,
@@ -10,8 +9,9 @@ import {
   startHarness,
   stopHarness,
   testPod,
-} from './internal/test-harness.js';
-import { advance, advanceUntil } from './internal/test-helpers.js';
+} from '../test/test-harness.js';
+import { advance, advanceUntil } from '../test/test-helpers.js';
+import { isInvalidInput } from './errdefs.js';
 import { PodController } from './pod-controller.js';
 import { apiError, FakeKube } from './testing.js';
 

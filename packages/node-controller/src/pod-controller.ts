@@ -23,13 +23,13 @@ import {
   type TypedRateLimiter,
 } from '@ctrlkit/workqueue';
 import type { CoreV1Api, V1ConfigMap, V1Pod, V1Secret, V1Service } from '@kubernetes/client-node';
+import { isPodNotifier, type PodLifecycleHandler } from './adapter.js';
 import { type PodControllerContext, podKey } from './internal/pod-controller-context.js';
 import { deleteDanglingPods, deletePodHandler } from './internal/pod-deletion.js';
 import { podShouldEnqueue, sameJson } from './internal/pod-equality.js';
 import { enqueuePodStatusUpdate, podStatusHandler } from './internal/pod-status-sync.js';
 import { syncPodHandler } from './internal/pod-sync.js';
 import { SyncProviderWrapper } from './internal/sync-provider-wrapper.js';
-import { isPodNotifier, type PodLifecycleHandler } from './pod-lifecycle-handler.js';
 
 /** How often a provider status update waits for the pod to be known, in ms (virtual-kubelet: 151 ms). */
 export const POD_STATUS_UPDATE_POLL_INTERVAL_MS = 151;

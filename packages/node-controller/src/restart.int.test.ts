@@ -3,8 +3,8 @@ import { waitFor } from '@ctrlkit/core/testing';
 import { noopLogger, startControlPlane } from '@ctrlkit/envtest';
 import type { V1Pod } from '@kubernetes/client-node';
 import { expect, it } from 'vitest';
-import { startAgent } from './internal/int-helpers.js';
-import { NotifyingMemoryProvider } from './internal/test-harness.js';
+import { startAgent } from '../test/int-helpers.js';
+import { NotifyingMemoryProvider } from '../test/test-harness.js';
 
 it('pods created before and after an apiserver restart all reach Running, and deletes still finish', async () => {
   const plane = await startControlPlane({ logger: noopLogger });

@@ -3,11 +3,11 @@
 import { type Clock, errorMessage, statusCode } from '@ctrlkit/core';
 import type { TypedRateLimitingInterface } from '@ctrlkit/workqueue';
 import type { V1ObjectMeta, V1OwnerReference, V1ResourceSlice } from '@kubernetes/client-node';
+import type { KubeClient } from '../adapter.js';
 import type { Stats } from '../controller.js';
 import { type ErrorHandler, isNodeOwner } from '../controller-options.js';
 import type { DriverResources, Owner, Pool, Slice } from '../driver-resources.js';
 import { DroppedFieldsError } from '../dropped-fields-error.js';
-import type { KubeClient } from '../kube-client.js';
 import {
   ResourceSliceApiError,
   type ResourceSliceApiOperation,

@@ -2,10 +2,10 @@ import { noopLogger } from '@ctrlkit/core';
 import { FakeClock } from '@ctrlkit/core/testing';
 import type { V1Lease, V1Node } from '@kubernetes/client-node';
 import { describe, expect, it } from 'vitest';
+import { advance } from '../../test/test-helpers.js';
 import { MAX_LEASE_UPDATE_ATTEMPTS, NODE_LEASE_NAMESPACE } from '../node-lease.js';
 import { apiError, FakeKube } from '../testing/fake-kube.js';
 import { NodeLeaseController } from './node-lease-controller.js';
-import { advance } from './test-helpers.js';
 
 function setup() {
   const kube = new FakeKube();

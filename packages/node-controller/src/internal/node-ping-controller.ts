@@ -1,8 +1,8 @@
 //! Pings the node provider on an interval, with at most one ping in flight.
 
 import type { Clock } from '@ctrlkit/core';
+import type { NodeProvider } from '../adapter.js';
 import { NodeControllerError } from '../node-controller-error.js';
-import type { NodeProvider } from '../node-provider.js';
 
 /** The outcome of the latest ping: `error` undefined when it succeeded. */
 export interface PingResult {

@@ -5,8 +5,8 @@ import type { EventRecorderLike } from '@ctrlkit/runtime/events';
 import type { Lister } from '@ctrlkit/runtime/informers';
 import type { TypedRateLimitingInterface } from '@ctrlkit/workqueue';
 import type { V1ConfigMap, V1Pod, V1Secret, V1Service } from '@kubernetes/client-node';
+import type { PodLifecycleHandler, PodNotifier } from '../adapter.js';
 import type { KnownPod, PodControllerConfig } from '../pod-controller.js';
-import type { PodLifecycleHandler, PodNotifier } from '../pod-lifecycle-handler.js';
 import type { SyncProviderWrapper } from './sync-provider-wrapper.js';
 
 /** The pod controller's state, handed to each queue's handlers. */

@@ -4,7 +4,7 @@ import type { Clock, Logger } from '@ctrlkit/core';
 import { isNotFound, sleep } from '@ctrlkit/core';
 import type { Lister } from '@ctrlkit/runtime/informers';
 import type { V1ContainerStatus, V1Pod, V1PodStatus } from '@kubernetes/client-node';
-import type { PodLifecycleHandler, PodNotifier } from '../pod-lifecycle-handler.js';
+import type { PodLifecycleHandler, PodNotifier } from '../adapter.js';
 
 /** How often the wrapper polls pod statuses, in ms. */
 export const SYNC_WRAPPER_POLL_INTERVAL_MS = 5_000;

@@ -1,6 +1,22 @@
-//! What a provider implements to run pods: create, update, delete and report them.
+//! What a provider implements: the node's heartbeat and status (NodeProvider), and its pods (PodLifecycleHandler, PodNotifier).
 
-import type { V1Pod, V1PodStatus } from '@kubernetes/client-node';
+import type { V1Node, V1Pod, V1PodStatus } from '@kubernetes/client-node';
+
+/**
+ * The backend of a virtual node (virtual-kubelet's `NodeProvider`).
+ */
+export interface NodeProvider {
+  /**
+   * Checks that the backend is alive; a light heartbeat, called every ping interval.
+   * Rejecting marks the node unhealthy: status updates and lease renewals stop until it recovers.
+   */
+  ping(signal: AbortSignal): Promise<void>;
+  /**
+   * Registers `callback`, to be called with the whole node whenever its status changes.
+   * Must not block. The controller copies the node's status, labels and annotations.
+   */
+  notifyNodeStatus(signal: AbortSignal, callback: (node: V1Node) => void): void;
+}
 
 /**
  * The backend that runs the node's pods (virtual-kubelet's `PodLifecycleHandler`). Errors

@@ -6,7 +6,7 @@ import {
   newTypedRateLimitingQueue,
   type TypedRateLimitingInterface,
 } from '@ctrlkit/workqueue';
-import type { KubeClient } from '../kube-client.js';
+import type { KubeClient } from '../src/adapter.js';
 
 /** API calls made through a {@link countingClient}, failures included. */
 export interface CallCounts {

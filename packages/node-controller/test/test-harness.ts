@@ -5,10 +5,10 @@ import { SharedIndexInformer } from '@ctrlkit/runtime/informers';
 import { FakeRecorder } from '@ctrlkit/runtime/testing';
 import { newItemExponentialFailureRateLimiter } from '@ctrlkit/workqueue';
 import type { KubernetesObject, V1Pod, V1PodStatus } from '@kubernetes/client-node';
-import { notFound } from '../errdefs.js';
-import { PodController, type PodControllerConfig } from '../pod-controller.js';
-import type { PodLifecycleHandler, PodNotifier } from '../pod-lifecycle-handler.js';
-import { FakeKube, type FakeResource } from '../testing/fake-kube.js';
+import type { PodLifecycleHandler, PodNotifier } from '../src/adapter.js';
+import { notFound } from '../src/errdefs.js';
+import { PodController, type PodControllerConfig } from '../src/pod-controller.js';
+import { FakeKube, type FakeResource } from '../src/testing/fake-kube.js';
 
 /** A provider that keeps pods in memory and runs them at once, like virtual-kubelet's mock. */
 export class MemoryProvider implements PodLifecycleHandler {

@@ -9,9 +9,9 @@ import {
   type V1ResourceSlice,
 } from '@kubernetes/client-node';
 import { expect } from 'vitest';
-import { type Stats, startController } from '../controller.js';
-import type { DriverResources, Owner } from '../driver-resources.js';
-import { newKubeClient } from '../kube-client.js';
+import { type Stats, startController } from '../src/controller.js';
+import type { DriverResources, Owner } from '../src/driver-resources.js';
+import { newKubeClient } from '../src/kube-client.js';
 import { countingClient, trackingQueue } from './test-harness.js';
 
 let counter = 0;

@@ -3,10 +3,10 @@
 import { SharedInformerFactory } from '@ctrlkit/runtime';
 import { EventRecorder } from '@ctrlkit/runtime/events';
 import { CoordinationV1Api, CoreV1Api, type KubeConfig, type V1Pod } from '@kubernetes/client-node';
-import { NodeController, type NodeControllerOptions } from '../node-controller.js';
-import { NaiveNodeProvider } from '../node-provider.js';
-import { PodController, type PodControllerConfig } from '../pod-controller.js';
-import type { PodLifecycleHandler } from '../pod-lifecycle-handler.js';
+import type { PodLifecycleHandler } from '../src/adapter.js';
+import { NodeController, type NodeControllerOptions } from '../src/node-controller.js';
+import { NaiveNodeProvider } from '../src/node-provider.js';
+import { PodController, type PodControllerConfig } from '../src/pod-controller.js';
 
 export interface Agent {
   node: NodeController;
