@@ -1,3 +1,12 @@
 import { ctrlkitTsupConfig } from '@ctrlkit/tsup-config';
 
-export default ctrlkitTsupConfig(['src/index.ts', 'src/testing.ts']);
+// One entry per subpath of package.json `exports`.
+export default ctrlkitTsupConfig([
+  'src/index.ts',
+  'src/api.ts',
+  'src/controllers.ts',
+  'src/kubevirt.ts',
+  'src/ova.ts',
+  'src/pipeline.ts',
+  'src/testing.ts',
+]);

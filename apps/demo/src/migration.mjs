@@ -9,15 +9,9 @@ import { join } from 'node:path';
 import { waitFor } from '@ctrlkit/core/testing';
 import { createTestNamespace, installCRDs } from '@ctrlkit/envtest';
 import { renderPlanStatus } from '@ctrlkit/migration-controller';
-import {
-  API_VERSION,
-  forkliftCrds,
-  GROUP,
-  kubevirtCrds,
-  OvaInventory,
-  PLURALS,
-  VERSION,
-} from '@ctrlkit/plan-migration';
+import { API_VERSION, forkliftCrds, GROUP, PLURALS, VERSION } from '@ctrlkit/plan-migration';
+import { kubevirtCrds } from '@ctrlkit/plan-migration/kubevirt';
+import { OvaInventory } from '@ctrlkit/plan-migration/ova';
 import {
   CdiSimulator,
   COLLECTION_OVF,

@@ -1,14 +1,14 @@
 //! The Manager of ctrlkit-migration-controller: the Plan, Migration, Provider, map and Hook controllers on one informer factory.
 
 import type { Logger } from '@ctrlkit/core';
+import { PlanController } from '@ctrlkit/plan-migration';
 import {
   HookController,
   MigrationController,
   NetworkMapController,
-  PlanController,
   ProviderController,
   StorageMapController,
-} from '@ctrlkit/plan-migration';
+} from '@ctrlkit/plan-migration/controllers';
 import { loadKubeConfig, Manager } from '@ctrlkit/runtime';
 import type { KubeConfig } from '@kubernetes/client-node';
 import type { Flags } from './flags.js';

@@ -1,7 +1,8 @@
 //! The command line of ctrlkit-migration-controller: every flag with its default and help.
 
 import { InvalidArgumentError } from '@ctrlkit/core';
-import { DEFAULT_VIRT_V2V_IMAGE, MAX_VM_INFLIGHT } from '@ctrlkit/plan-migration';
+import { MAX_VM_INFLIGHT } from '@ctrlkit/plan-migration';
+import { DEFAULT_VIRT_V2V_IMAGE } from '@ctrlkit/plan-migration/kubevirt';
 import { type FlagTable, flagUsage, parseFlagTable } from '@ctrlkit/runtime/cli';
 import {
   DEFAULT_HEALTH_PROBE_BIND_ADDRESS,

@@ -1,7 +1,8 @@
 //! The command line of ctrlkit-migrate: `status PLAN [-n NAMESPACE] [--kubeconfig PATH]`.
 
 import { InvalidArgumentError } from '@ctrlkit/core';
-import { GROUP, PLURALS, type Plan, VERSION } from '@ctrlkit/plan-migration';
+import { GROUP, PLURALS, VERSION } from '@ctrlkit/plan-migration';
+import type { Plan } from '@ctrlkit/plan-migration/api';
 import { loadKubeConfig } from '@ctrlkit/runtime';
 import { type FlagTable, flagUsage, parseFlagTableWithArgs } from '@ctrlkit/runtime/cli';
 import { ApiException, CustomObjectsApi } from '@kubernetes/client-node';

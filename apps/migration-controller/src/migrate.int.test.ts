@@ -4,14 +4,8 @@
 import { waitFor } from '@ctrlkit/core/testing';
 import { createTestNamespace, installCRDs } from '@ctrlkit/envtest';
 import { testKubeConfig, testKubeconfigPath } from '@ctrlkit/envtest/vitest';
-import {
-  API_VERSION,
-  forkliftCrds,
-  GROUP,
-  PLURALS,
-  type Plan,
-  VERSION,
-} from '@ctrlkit/plan-migration';
+import { API_VERSION, forkliftCrds, GROUP, PLURALS, VERSION } from '@ctrlkit/plan-migration';
+import type { Plan } from '@ctrlkit/plan-migration/api';
 import { CustomObjectsApi, StorageV1Api } from '@kubernetes/client-node';
 import { expect, it } from 'vitest';
 import { runBin, startBin } from '../test/app-process.js';

@@ -9,20 +9,19 @@ import { createTestNamespace, installCRDs } from '@ctrlkit/envtest';
 import { testKubeConfig, testKubeconfigPath } from '@ctrlkit/envtest/vitest';
 import {
   API_VERSION,
-  type DataVolume,
   forkliftCrds,
   GROUP,
   type InventoryVM,
-  kubevirtCrds,
-  type Migration,
-  OvaInventory,
-  OvaSource,
   PLURALS,
-  type Plan,
   VERSION,
-  type VirtualMachine,
-  type VMStatus,
 } from '@ctrlkit/plan-migration';
+import type { Migration, Plan, VMStatus } from '@ctrlkit/plan-migration/api';
+import {
+  type DataVolume,
+  kubevirtCrds,
+  type VirtualMachine,
+} from '@ctrlkit/plan-migration/kubevirt';
+import { OvaInventory, OvaSource } from '@ctrlkit/plan-migration/ova';
 import {
   CdiSimulator,
   COLLECTION_OVF,

@@ -2,23 +2,22 @@
 
 import { type Clock, InvalidArgumentError, realClock } from '@ctrlkit/core';
 import {
-  Category,
   DEFAULT_SIMULATED_COPY_RATE_MIB_PER_S,
-  inspectOvaProvider,
-  JobHookRunner,
-  KubeVirtDestination,
-  OvaInventory,
-  OvaSource,
   type PlanControllerOptions,
-  type Provider,
-  type ProviderInspector,
-  Reason,
-  ResourceConditionType,
   SimulatedSource,
   type SimulatedSourceOptions,
   type SourceAdapter,
-  True,
 } from '@ctrlkit/plan-migration';
+import {
+  Category,
+  type Provider,
+  Reason,
+  ResourceConditionType,
+  True,
+} from '@ctrlkit/plan-migration/api';
+import type { ProviderInspector } from '@ctrlkit/plan-migration/controllers';
+import { JobHookRunner, KubeVirtDestination } from '@ctrlkit/plan-migration/kubevirt';
+import { inspectOvaProvider, OvaInventory, OvaSource } from '@ctrlkit/plan-migration/ova';
 import type { KubeConfig } from '@kubernetes/client-node';
 import type { Flags } from './flags.js';
 

@@ -1,4 +1,4 @@
-import type { Plan } from '@ctrlkit/plan-migration';
+import type { Plan } from '@ctrlkit/plan-migration/api';
 import { describe, expect, it } from 'vitest';
 import { formatProgress, formatTable, renderPlanStatus, statusRows } from './status-table.js';
 

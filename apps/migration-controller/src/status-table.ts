@@ -1,6 +1,6 @@
 //! A plan's progress as text: a summary line and a table of every VM's pipeline steps.
 
-import type { Plan, Step, VMStatus } from '@ctrlkit/plan-migration';
+import type { Plan, Step, VMStatus } from '@ctrlkit/plan-migration/api';
 
 /** The columns of {@link renderPlanStatus}'s table. */
 export const STATUS_COLUMNS = [

@@ -21,8 +21,8 @@
 // one phase at most, so writes per VM phase fall as more VMs run at once.
 import { performance } from 'node:perf_hooks';
 import { FakeClock } from '@ctrlkit/core/testing';
-import { BaseMigrator } from '../dist/index.js';
-import { PlanHarness } from '../dist/testing.js';
+import { BaseMigrator } from '@ctrlkit/plan-migration/pipeline';
+import { PlanHarness } from '@ctrlkit/plan-migration/testing';
 
 const sizes = (process.env.SIZES ?? '10,100,200').split(',').map(Number);
 const disks = Number(process.env.DISKS ?? 2);
@@ -114,7 +114,7 @@ const { startControlPlane, installCRDs, createTestNamespace } = await import('@c
 const { CustomObjectsApi } = await import('@kubernetes/client-node');
 const { realClock } = await import('@ctrlkit/core');
 const { PlanController, SimulatedSource, forkliftCrds, GROUP, VERSION, PLURALS, API_VERSION } =
-  await import('../dist/index.js');
+  await import('@ctrlkit/plan-migration');
 const pollMs = Number(process.env.POLL_MS ?? 100);
 const plane = await startControlPlane({});
 try {

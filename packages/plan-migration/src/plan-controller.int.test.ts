@@ -12,11 +12,11 @@ import {
 } from '@kubernetes/client-node';
 import { Registry } from 'prom-client';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { createForklift, createReady, getForklift } from '../test/forklift-test-objects.js';
 import type { Migration } from './api/migration.js';
 import type { Plan } from './api/plan.js';
 import { LABEL_RESOURCE } from './configmap-destination.js';
 import { forkliftCrds, GROUP, PLURALS, VERSION } from './crds.js';
-import { createForklift, createReady, getForklift } from './internal/forklift-test-objects.js';
 import { LABEL_PLAN_NAME, LABEL_PLAN_NAMESPACE } from './labels.js';
 import { PLAN_FINALIZER, PlanController } from './plan-controller.js';
 import { SimulatedSource } from './simulated-source.js';

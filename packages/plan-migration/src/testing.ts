@@ -1,4 +1,30 @@
-//! Test helpers: an in-memory destination, a scripted hook runner, builders of plans and inventories, and simulators of CDI, KubeVirt, the kubelet and the Job controller.
+/**
+ * `@ctrlkit/plan-migration/testing`: running plans without a cluster, and stand-ins for what
+ * envtest does not run.
+ *
+ * - {@link PlanHarness}: drives the code the PlanController runs, reconcile by reconcile, on
+ *   a fake clock with a simulated source, an {@link InMemoryDestination} and a
+ *   {@link ScriptedHookRunner}; no API server.
+ * - Simulators, each a runtime `Controller` on a shared informer factory:
+ *   {@link CdiSimulator} (DataVolumes import), {@link KubeVirtSimulator} (VirtualMachines
+ *   run), {@link PodJobSimulator} (Pods and Jobs complete).
+ * - OVA fixtures: OVF descriptors per exporter ({@link VMWARE_OVF}, {@link VIRTUALBOX_OVF},
+ *   …), {@link writeCatalogFiles} and {@link makeCatalogDir} (a catalog folder),
+ *   {@link writeTar} (an `.ova` archive).
+ *
+ * A first test:
+ * ```ts
+ * import { FakeClock } from '@ctrlkit/core/testing';
+ * import { PlanHarness } from '@ctrlkit/plan-migration/testing';
+ *
+ * const h = new PlanHarness({ clock: new FakeClock(), vms: 3, diskMiB: 1000, copyRateMiBPerSecond: 100 });
+ * h.addMigration(); // a Migration: run the plan
+ * await h.runToEnd(); // reconcile, step the clock, until no requeue
+ * h.planConditions(); // ['Ready', 'Succeeded']
+ * ```
+ *
+ * @packageDocumentation
+ */
 
 export {
   type CatalogEntry,

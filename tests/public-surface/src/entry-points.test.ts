@@ -18,7 +18,7 @@ const packagesDir = join(repoDir, 'packages');
  */
 const ROOT_LIMITS: Record<string, number> = {
   '@ctrlkit/runtime': 30,
-  '@ctrlkit/plan-migration': 45,
+  '@ctrlkit/plan-migration': 50,
 };
 const DEFAULT_ROOT_LIMIT = 60;
 

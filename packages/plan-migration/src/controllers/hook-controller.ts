@@ -4,7 +4,7 @@ import { splitMetaNamespaceKey } from '@ctrlkit/runtime/informers';
 import type { Hook } from '../api/hook.js';
 import { validateHook } from './hook-validation.js';
 import { ResourceController } from './internal/resource-controller.js';
-import type { ResourceControllerOptions } from './internal/resources.js';
+import type { ResourceControllerOptions } from './resource-controller-options.js';
 
 /** Options of {@link HookController}. */
 export type HookControllerOptions = ResourceControllerOptions;

@@ -10,9 +10,10 @@ import type { NetworkMap, StorageMap } from '../api/mapping.js';
 import type { Provider } from '../api/provider.js';
 import type { NewCondition } from '../conditions.js';
 import { ResourceController } from './internal/resource-controller.js';
-import { forkliftResource, type ResourceControllerOptions } from './internal/resources.js';
+import { forkliftResource } from './internal/resources.js';
 import { validateNetworkMap, validateStorageMap } from './map-validation.js';
 import type { ProviderLookup } from './provider-pair.js';
+import type { ResourceControllerOptions } from './resource-controller-options.js';
 
 /** Options of {@link NetworkMapController} and {@link StorageMapController}. */
 export type MapControllerOptions = ResourceControllerOptions;

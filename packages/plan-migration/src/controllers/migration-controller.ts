@@ -19,7 +19,8 @@ import { Category, type NewCondition, READY, True } from '../conditions.js';
 import { API_VERSION, GROUP, VERSION } from '../crds.js';
 import { hasReady } from '../validation/ready.js';
 import { ResourceController } from './internal/resource-controller.js';
-import { forkliftResource, type ResourceControllerOptions } from './internal/resources.js';
+import { forkliftResource } from './internal/resources.js';
+import type { ResourceControllerOptions } from './resource-controller-options.js';
 
 /**
  * The Migration conditions this controller owns. The PlanController mirrors the plan's

@@ -7,7 +7,7 @@ import { Reason, ResourceConditionType } from '../condition-types.js';
 import { Category, type NewCondition, READY, True } from '../conditions.js';
 import { LONG_REQ, SLOW_REQ } from '../requeue.js';
 import { ResourceController } from './internal/resource-controller.js';
-import type { ResourceControllerOptions } from './internal/resources.js';
+import type { ResourceControllerOptions } from './resource-controller-options.js';
 
 /**
  * Inspects a provider of one type: tests its connection, reads its inventory or catalog,

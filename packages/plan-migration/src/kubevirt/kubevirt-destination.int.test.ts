@@ -14,9 +14,9 @@ import {
   type V1Secret,
 } from '@kubernetes/client-node';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { createForklift, createReady } from '../../test/forklift-test-objects.js';
 import type { Plan } from '../api/plan.js';
 import { forkliftCrds, GROUP, PLURALS, VERSION } from '../crds.js';
-import { createForklift, createReady } from '../internal/forklift-test-objects.js';
 import { PlanController } from '../plan-controller.js';
 import { SimulatedSource } from '../simulated-source.js';
 import { CdiSimulator } from '../testing/cdi-simulator.js';

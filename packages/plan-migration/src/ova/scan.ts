@@ -4,9 +4,9 @@ import type { Dirent, Stats } from 'node:fs';
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { extname, join, relative, sep } from 'node:path';
 import type { Clock } from '@ctrlkit/core';
+import { readFirstTarEntry } from './internal/tar.js';
 import { OvaError } from './ova-error.js';
 import { type OvfEnvelope, parseOvf } from './ovf-parser.js';
-import { readFirstTarEntry } from './tar.js';
 
 /** Upstream's deepest `*.ova`: 2 (a file in a folder of the catalog). */
 export const OVA_MAX_DEPTH = 2;

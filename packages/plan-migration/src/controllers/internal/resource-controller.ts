@@ -9,8 +9,9 @@ import {
 } from '@ctrlkit/core';
 import { Controller, type ReconcileResult, SharedInformerFactory } from '@ctrlkit/runtime';
 import type { PLURALS } from '../../crds.js';
+import type { ResourceControllerOptions } from '../resource-controller-options.js';
 import { ConditionStatusWriter } from './condition-status.js';
-import { forkliftResource, type ResourceControllerOptions } from './resources.js';
+import { forkliftResource } from './resources.js';
 
 /**
  * The shared part of the Provider, map, Hook and Migration controllers: the informer

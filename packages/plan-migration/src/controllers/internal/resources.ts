@@ -1,8 +1,5 @@
-//! The forklift resources as informer resources, and the shared options of the resource controllers.
+//! The forklift resources as informer resources, and references resolved against their referrer.
 
-import type { Clock, Logger } from '@ctrlkit/core';
-import type { SharedInformerFactory } from '@ctrlkit/runtime';
-import type { KubeConfig } from '@kubernetes/client-node';
 import { GROUP, PLURALS, VERSION } from '../../crds.js';
 
 /** The group/version/resource of a forklift kind. */
@@ -11,16 +8,6 @@ export const forkliftResource = (kind: keyof typeof PLURALS) => ({
   version: VERSION,
   resource: PLURALS[kind],
 });
-
-/** Options every resource controller takes. */
-export interface ResourceControllerOptions {
-  /** Where the resources live. Required. */
-  kubeConfig: KubeConfig;
-  /** The informers to use (started by whoever owns them). Default: a factory of its own, started by `run`. */
-  informerFactory?: SharedInformerFactory;
-  clock?: Clock;
-  logger?: Logger;
-}
 
 /** A reference with an optional namespace, resolved against the referrer's namespace. */
 export function refKey(

@@ -1,7 +1,7 @@
 //! Plumbing the integration tests share: creating forklift objects and marking them Ready as their controllers would.
 
 import { type CustomObjectsApi, PatchStrategy, setHeaderOptions } from '@kubernetes/client-node';
-import { API_VERSION, GROUP, PLURALS, VERSION } from '../crds.js';
+import { API_VERSION, GROUP, PLURALS, VERSION } from '../src/crds.js';
 
 /** A forklift kind. */
 export type ForkliftKind = keyof typeof PLURALS;

@@ -2,9 +2,9 @@ import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { OvaError } from './ova-error.js';
+import { OvaError } from '../ova-error.js';
+import { writeTar } from '../testing/tar-writer.js';
 import { readFirstTarEntry } from './tar.js';
-import { writeTar } from './testing/tar-writer.js';
 
 async function archive(bytes: Uint8Array): Promise<string> {
   const path = join(await mkdtemp(join(tmpdir(), 'ctrlkit-tar-')), 'a.ova');

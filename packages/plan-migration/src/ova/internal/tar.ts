@@ -1,7 +1,7 @@
 //! Reads the entries of a tar archive (an `.ova`) from their headers, without reading what it skips.
 
 import { open } from 'node:fs/promises';
-import { OvaError } from './ova-error.js';
+import { OvaError } from '../ova-error.js';
 
 const BLOCK = 512;
 
