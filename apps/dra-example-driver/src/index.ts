@@ -1,4 +1,19 @@
-//! @ctrlkit/dra-example-driver: the wiring of ctrlkit-dra-example-driver, importable for tests and demos.
+/**
+ * `@ctrlkit/dra-example-driver`: the wiring of `ctrlkit-dra-example-driver`, importable for
+ * tests and demos. The program publishes simulated devices with `@ctrlkit/dra-resourceslice`;
+ * its logic lives there, this is the wiring: {@link parseFlags} and {@link usage} (the flag
+ * table), the simulated devices, and {@link addDriver}, which adds the driver to a runtime
+ * `Manager`.
+ *
+ * ```ts
+ * import { addDriver, parseFlags } from '@ctrlkit/dra-example-driver';
+ *
+ * const flags = parseFlags(process.argv.slice(2));
+ * addDriver(manager, { nodeName: flags.nodeName, numDevices: 8, partitions: 0, logger }); // then manager.start(signal)
+ * ```
+ *
+ * @packageDocumentation
+ */
 
 export {
   DEFAULT_NUM_DEVICES,

@@ -1,4 +1,19 @@
-//! @ctrlkit/virtual-kubelet: the wiring of ctrlkit-virtual-kubelet, for embedding and tests.
+/**
+ * `@ctrlkit/virtual-kubelet`: the wiring of `ctrlkit-virtual-kubelet`, for embedding and
+ * tests. The node and pod controllers are `@ctrlkit/node-controller`'s; here are the flag
+ * table ({@link parseFlags}, {@link usage}), the mock and process providers, the kubelet API
+ * server (logs, `/metrics/resource`) and {@link buildVirtualKubelet}, which wires them on a
+ * runtime `Manager`.
+ *
+ * ```ts
+ * import { buildVirtualKubelet, parseFlags } from '@ctrlkit/virtual-kubelet';
+ *
+ * const { manager } = buildVirtualKubelet(parseFlags(process.argv.slice(2)), logger);
+ * await manager.start(signal);
+ * ```
+ *
+ * @packageDocumentation
+ */
 
 export { FLAGS, type Flags, parseFlags, usage } from './flags.js';
 export {

@@ -1,4 +1,10 @@
-//! The finalizer example: a Bucket controller that deletes its external bucket before the Bucket goes.
+/**
+ * The finalizer example: a Bucket controller that deletes its external bucket (in an
+ * {@link ObjectStoreSimulator}) before the Bucket goes, on `@ctrlkit/runtime/client`'s
+ * `finalizer`.
+ *
+ * @packageDocumentation
+ */
 
 export {
   type BucketControllerOptions,

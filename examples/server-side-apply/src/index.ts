@@ -1,4 +1,9 @@
-//! The server-side apply example: a Greeting controller that applies a ConfigMap and its own status.
+/**
+ * The server-side apply example: a Greeting controller that applies a ConfigMap it owns and
+ * its own status, with `@ctrlkit/runtime`'s `apply` and `applyStatus`.
+ *
+ * @packageDocumentation
+ */
 
 export {
   fieldManager,
