@@ -6,11 +6,11 @@ import { rm } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { noopLogger } from '@ctrlkit/core';
 import { afterEach, describe, expect, it } from 'vitest';
+import { processesMentioning } from '../test/proc-scan.js';
 import { startControlPlane } from './control-plane.js';
 import { NotReadyError } from './errors/not-ready-error.js';
 import { ProcessExitedError } from './errors/process-exited-error.js';
 import { UnknownComponentError } from './errors/unknown-component-error.js';
-import { processesMentioning } from './internal/proc-scan.js';
 
 const logger = noopLogger;
 const keptLogs: string[] = [];

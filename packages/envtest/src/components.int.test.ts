@@ -12,10 +12,10 @@ import {
   type V1Pod,
 } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { processesMentioning } from '../test/proc-scan.js';
 import { resolveBinaries } from './binaries.js';
 import { COMPONENTS } from './components.js';
 import { type ControlPlane, startControlPlane } from './control-plane.js';
-import { processesMentioning } from './internal/proc-scan.js';
 import { createTestNamespace } from './namespace.js';
 
 /** Long enough for a loaded 2-core machine; every wait ends as soon as its condition holds. */
