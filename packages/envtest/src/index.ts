@@ -47,12 +47,6 @@ export {
   versionedCacheDirectory,
 } from './build.js';
 export {
-  type CertificateRequest,
-  type CertificateUsage,
-  createCertificate,
-  type IssuedCertificate,
-} from './certificates.js';
-export {
   COMPONENTS,
   type ComponentName,
   type RunningComponent,
@@ -65,6 +59,12 @@ export {
   type UserKubeConfig,
 } from './control-plane.js';
 export { DEFAULT_CRD_TIMEOUT_MS, type InstallCRDsOptions, installCRDs } from './crds.js';
+export {
+  type CertificateRequest,
+  type CertificateUsage,
+  createCertificate,
+  type IssuedCertificate,
+} from './create-certificate.js';
 export { BinariesMissingError } from './errors/binaries-missing-error.js';
 export { BuildFailedError } from './errors/build-failed-error.js';
 export { EnvtestError, type EnvtestErrorReason } from './errors/envtest-error.js';

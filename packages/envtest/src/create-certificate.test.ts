@@ -1,7 +1,7 @@
 import { X509Certificate } from 'node:crypto';
 import { createServer, request, type Server } from 'node:https';
 import { describe, expect, it } from 'vitest';
-import { createCertificate } from './certificates.js';
+import { createCertificate } from './create-certificate.js';
 
 const validity = {
   notBefore: new Date('2026-01-01T00:00:00Z'),
