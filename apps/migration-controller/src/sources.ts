@@ -1,6 +1,7 @@
 //! Source adapters, provider inspectors, the destination and the hook runner: the one place a provider type or a destination is wired in.
 
 import { type Clock, InvalidArgumentError, realClock } from '@ctrlkit/core';
+import type { ProviderInspector } from '@ctrlkit/plan-migration';
 import {
   DEFAULT_SIMULATED_COPY_RATE_MIB_PER_S,
   type PlanControllerOptions,
@@ -15,7 +16,6 @@ import {
   ResourceConditionType,
   True,
 } from '@ctrlkit/plan-migration/api';
-import type { ProviderInspector } from '@ctrlkit/plan-migration/controllers';
 import { JobHookRunner, KubeVirtDestination } from '@ctrlkit/plan-migration/kubevirt';
 import { inspectOvaProvider, OvaInventory, OvaSource } from '@ctrlkit/plan-migration/ova';
 import type { KubeConfig } from '@kubernetes/client-node';

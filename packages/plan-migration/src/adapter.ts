@@ -1,7 +1,9 @@
 //! The seams where a source provider and a destination plug in (Forklift's plan/adapter and migrator).
 
 import type { PlanVM, Step, Task, VMStatus } from './api/plan.js';
+import type { Provider } from './api/provider.js';
 import type { Ref } from './api/ref.js';
+import type { NewCondition } from './conditions.js';
 import type { ItineraryView } from './itinerary.js';
 
 /** A disk of a VM in a source provider's inventory. */
@@ -216,3 +218,15 @@ export function isGuestConversion<T extends object>(d: T): d is T & GuestConvers
     typeof c.conversionStatus === 'function'
   );
 }
+
+/**
+ * Inspects a provider of one type for the `ProviderController` (`./controllers`): tests its
+ * connection, reads its inventory or catalog, and returns the conditions found. A Critical or
+ * Error condition keeps the provider from being Ready; a `Ready` condition returned here wins
+ * over the controller's (return it with status `False` for "not yet"). Throw for a transient
+ * failure: the controller retries with backoff and leaves the status as it was.
+ */
+export type ProviderInspector = (
+  provider: Provider,
+  signal: AbortSignal,
+) => Promise<NewCondition[]> | NewCondition[];

@@ -54,7 +54,6 @@ export {
   inspectProvider,
   ProviderController,
   type ProviderControllerOptions,
-  type ProviderInspector,
   ProviderPhase,
   simulatedInspector,
 } from './controllers/provider-controller.js';

@@ -60,6 +60,7 @@ export type {
   InventoryNIC,
   InventoryVM,
   Migrator,
+  ProviderInspector,
   Validator,
 } from './adapter.js';
 export { isGuestConversion } from './adapter.js';

@@ -1,11 +1,11 @@
 import { KubeConfig } from '@kubernetes/client-node';
 import { describe, expect, it } from 'vitest';
+import type { ProviderInspector } from '../adapter.js';
 import type { Provider } from '../api/provider.js';
 import {
   DEFAULT_PROVIDER_INSPECTORS,
   inspectProvider,
   ProviderController,
-  type ProviderInspector,
 } from './provider-controller.js';
 
 const provider = (type: string, url?: string): Provider =>

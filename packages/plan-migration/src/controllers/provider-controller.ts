@@ -2,24 +2,13 @@
 
 import { InvalidArgumentError } from '@ctrlkit/core';
 import { splitMetaNamespaceKey } from '@ctrlkit/runtime/informers';
+import type { ProviderInspector } from '../adapter.js';
 import type { Provider } from '../api/provider.js';
 import { Reason, ResourceConditionType } from '../condition-types.js';
 import { Category, type NewCondition, READY, True } from '../conditions.js';
 import { LONG_REQ, SLOW_REQ } from '../requeue.js';
 import { ResourceController } from './internal/resource-controller.js';
 import type { ResourceControllerOptions } from './resource-controller-options.js';
-
-/**
- * Inspects a provider of one type: tests its connection, reads its inventory or catalog,
- * and returns the conditions found. A Critical or Error condition keeps the provider from
- * being Ready; a `Ready` condition returned here wins over the controller's (return it with
- * status `False` for "not yet"). Throw for a transient failure: the controller retries
- * with backoff and leaves the status as it was.
- */
-export type ProviderInspector = (
-  provider: Provider,
-  signal: AbortSignal,
-) => Promise<NewCondition[]> | NewCondition[];
 
 /** The host cluster (an `openshift` provider without `url`) is always reachable: no condition. */
 export const hostInspector: ProviderInspector = (provider) =>
