@@ -1,6 +1,8 @@
-//! The seams where a source provider and a destination plug in (Forklift's plan/adapter and migrator).
+//! The seams where a source provider, a destination, a hook runner and a provider inspector plug in (Forklift's plan/adapter and migrator).
 
-import type { PlanVM, Step, Task, VMStatus } from './api/plan.js';
+import type { KubeConfig } from '@kubernetes/client-node';
+import type { NetworkMap, StorageMap } from './api/mapping.js';
+import type { HookRef, Plan, PlanVM, Step, Task, VMStatus } from './api/plan.js';
 import type { Provider } from './api/provider.js';
 import type { Ref } from './api/ref.js';
 import type { NewCondition } from './conditions.js';
@@ -230,3 +232,41 @@ export type ProviderInspector = (
   provider: Provider,
   signal: AbortSignal,
 ) => Promise<NewCondition[]> | NewCondition[];
+
+/** A source provider's adapters (Forklift's `adapter.Adapter` for one provider). */
+export interface SourceAdapter {
+  inventory: Inventory;
+  client: Client;
+  builder: Builder;
+  validator(plan: Plan, maps: { network?: NetworkMap; storage?: StorageMap }): Validator;
+}
+
+/** What the PlanController's `destination` factory (`PlanControllerOptions.destination`) is given. */
+export interface DestinationContext {
+  /** The plan (a bare name and namespace when cleaning up after a deleted plan). */
+  plan: Plan;
+  /** The active Migration's UID, `''` when there is none. */
+  migrationUID: string;
+  /** The active Migration's name, `''` when there is none. */
+  migrationName: string;
+  /** The plan's source Provider, when it resolves. */
+  source?: Provider;
+  /** The source's builder, when the source has an adapter. */
+  builder?: Builder;
+  /** The source's inventory, when the source has an adapter. */
+  inventory?: Inventory;
+  /** The plan's StorageMap, when it resolves. */
+  storageMap?: StorageMap;
+  kubeConfig: KubeConfig;
+}
+
+/** A destination: where disks and VMs are created, optionally converting guests. */
+export type Destination = DestinationClient & Ensurer & Partial<GuestConversion>;
+
+/** The outcome of a hook run. */
+export type HookResult = { done: false } | { done: true; failed?: string };
+
+/** Runs a VM's hook (a Job, upstream). Called each pass until it reports done. */
+export interface HookRunner {
+  run(plan: Plan, vm: VMStatus, hook: HookRef): Promise<HookResult>;
+}

@@ -50,17 +50,22 @@ export type {
   Builder,
   Client,
   ConversionStatus,
+  Destination,
   DestinationClient,
+  DestinationContext,
   DestinationVM,
   DiskTransfer,
   Ensurer,
   GuestConversion,
+  HookResult,
+  HookRunner,
   Inventory,
   InventoryDisk,
   InventoryNIC,
   InventoryVM,
   Migrator,
   ProviderInspector,
+  SourceAdapter,
   Validator,
 } from './adapter.js';
 export { isGuestConversion } from './adapter.js';
@@ -76,11 +81,8 @@ export {
 } from './crds.js';
 export {
   DEFAULT_PLAN_WORKERS,
-  type Destination,
-  type DestinationContext,
   PlanController,
   type PlanControllerOptions,
-  type SourceAdapter,
 } from './plan-controller.js';
 export {
   DEFAULT_BLOCKER_GRACE_PERIOD_MS,

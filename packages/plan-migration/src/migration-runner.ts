@@ -7,6 +7,7 @@ import type {
   DestinationClient,
   Ensurer,
   GuestConversion,
+  HookRunner,
   Inventory,
   Migrator,
 } from './adapter.js';
@@ -32,14 +33,6 @@ import {
   reflectPipeline,
   running,
 } from './vm-status.js';
-
-/** The outcome of a hook run. */
-export type HookResult = { done: false } | { done: true; failed?: string };
-
-/** Runs a VM's hook (a Job, upstream). Called each pass until it reports done. */
-export interface HookRunner {
-  run(plan: Plan, vm: VMStatus, hook: HookRef): Promise<HookResult>;
-}
 
 /** A VM phase change, reported for events and metrics. */
 export interface PhaseTransition {

@@ -51,8 +51,6 @@ export {
 export { toDNS1123 } from './migration-runner/vm-name.js';
 export {
   activeSnapshot,
-  type HookResult,
-  type HookRunner,
   MigrationRunner,
   type MigrationRunnerContext,
   type PhaseTransition,

@@ -27,12 +27,16 @@ import type { Registry } from 'prom-client';
 import {
   type Builder,
   type Client,
+  type Destination,
   type DestinationClient,
+  type DestinationContext,
   type Ensurer,
   type GuestConversion,
+  type HookRunner,
   type Inventory,
   type InventoryVM,
   isGuestConversion,
+  type SourceAdapter,
   type Validator,
 } from './adapter.js';
 import type { Hook } from './api/hook.js';
@@ -43,7 +47,7 @@ import type { Provider } from './api/provider.js';
 import { BaseMigrator, inventoryById } from './base-migrator.js';
 import { ConfigMapDestination } from './configmap-destination.js';
 import { GROUP, PLURALS, VERSION } from './crds.js';
-import { type HookRunner, MigrationRunner } from './migration-runner.js';
+import { MigrationRunner } from './migration-runner.js';
 import {
   observeVMs,
   type PlanMetrics,
@@ -62,36 +66,6 @@ import {
   referencePredicate,
   requestForMigration,
 } from './watches.js';
-
-/** A source provider's adapters (Forklift's `adapter.Adapter` for one provider). */
-export interface SourceAdapter {
-  inventory: Inventory;
-  client: Client;
-  builder: Builder;
-  validator(plan: Plan, maps: { network?: NetworkMap; storage?: StorageMap }): Validator;
-}
-
-/** What a {@link PlanControllerOptions.destination} factory is given. */
-export interface DestinationContext {
-  /** The plan (a bare name and namespace when cleaning up after a deleted plan). */
-  plan: Plan;
-  /** The active Migration's UID, `''` when there is none. */
-  migrationUID: string;
-  /** The active Migration's name, `''` when there is none. */
-  migrationName: string;
-  /** The plan's source Provider, when it resolves. */
-  source?: Provider;
-  /** The source's builder, when the source has an adapter. */
-  builder?: Builder;
-  /** The source's inventory, when the source has an adapter. */
-  inventory?: Inventory;
-  /** The plan's StorageMap, when it resolves. */
-  storageMap?: StorageMap;
-  kubeConfig: KubeConfig;
-}
-
-/** A destination: where disks and VMs are created, optionally converting guests. */
-export type Destination = DestinationClient & Ensurer & Partial<GuestConversion>;
 
 /** Options of {@link PlanController}. */
 export interface PlanControllerOptions {

@@ -10,11 +10,12 @@ import {
   type V1ConfigMap,
   type V1Job,
 } from '@kubernetes/client-node';
+import type { HookResult, HookRunner } from '../adapter.js';
 import type { Hook } from '../api/hook.js';
 import type { HookRef, Plan, VMStatus } from '../api/plan.js';
 import { API_VERSION, GROUP, PLURALS, VERSION } from '../crds.js';
 import { LABEL_MIGRATION, LABEL_PLAN, LABEL_VM_ID, labelSelector } from '../labels.js';
-import { activeSnapshot, type HookResult, type HookRunner } from '../migration-runner.js';
+import { activeSnapshot } from '../migration-runner.js';
 import { DEFAULT_HOOK_RETRY } from '../settings.js';
 import { LABEL_HOOK, LABEL_KUBEVIRT_RESOURCE, LABEL_STEP, RESOURCE_HOOK_CONFIG } from './labels.js';
 

@@ -1,11 +1,10 @@
 //! The source adapter of providers of type `ova`: inventory, client, builder and validator over an OVA catalog.
 
 import { posix } from 'node:path';
-import type { Builder, Client, InventoryVM, Validator } from '../adapter.js';
+import type { Builder, Client, InventoryVM, SourceAdapter, Validator } from '../adapter.js';
 import type { NetworkMap, StorageMap } from '../api/mapping.js';
 import type { Plan, Task } from '../api/plan.js';
 import type { Ref } from '../api/ref.js';
-import type { SourceAdapter } from '../plan-controller.js';
 import { DEFAULT_OVA_CATALOG_PATH, OvaInventory, type OvaInventoryOptions } from './inventory.js';
 import { OvaError } from './ova-error.js';
 

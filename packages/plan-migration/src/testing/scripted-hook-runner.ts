@@ -1,7 +1,7 @@
 //! A hook runner whose outcomes a test scripts per VM and step.
 
+import type { HookResult, HookRunner } from '../adapter.js';
 import type { HookRef, Plan, VMStatus } from '../api/plan.js';
-import type { HookResult, HookRunner } from '../migration-runner.js';
 
 /** Reports each VM's hook as scripted: `passes` runs pending, then done (failed with `failed`). */
 export class ScriptedHookRunner implements HookRunner {
