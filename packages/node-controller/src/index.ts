@@ -18,7 +18,10 @@
  * ```ts
  * import { NaiveNodeProvider, NodeController, PodController } from '@ctrlkit/node-controller';
  *
- * const node = new NodeController(new NaiveNodeProvider(), { metadata: { name: 'vk' } }, core, {
+ * const node = new NodeController({
+ *   provider: new NaiveNodeProvider(),
+ *   node: { metadata: { name: 'vk' } },
+ *   nodes: core, // client-node's CoreV1Api
  *   lease: { client: coordination },
  * });
  * const pods = new PodController({ podClient: core, podInformer, configMapInformer, secretInformer,

@@ -19,9 +19,6 @@ const packagesDir = join(repoDir, 'packages');
 const ROOT_LIMITS: Record<string, number> = {
   '@ctrlkit/runtime': 30,
   '@ctrlkit/plan-migration': 50,
-  // 63 while NodeController also takes positional arguments and `with…` functions; 55 once it
-  // takes one options object (issue 18, deliverable 5): then this entry goes.
-  '@ctrlkit/node-controller': 63,
 };
 const DEFAULT_ROOT_LIMIT = 60;
 
