@@ -1,6 +1,13 @@
 //! A real local Kubernetes control plane (etcd + kube-apiserver, kube-scheduler and kube-controller-manager on request) for tests and demos.
 
 export { InvalidArgumentError, type Logger, noopLogger } from '@ctrlkit/core';
+export {
+  type AuditEvent,
+  type AuditLogRead,
+  type AuditPolicy,
+  type AuditPolicyRule,
+  readAuditLog,
+} from './audit.js';
 export { type ControlPlaneBinaries, resolveBinaries } from './binaries.js';
 export {
   type BuildRecord,
