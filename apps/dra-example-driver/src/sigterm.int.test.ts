@@ -1,36 +1,28 @@
-// The built binary against the test apiserver: it publishes the node's GPUs, and on SIGTERM
-// it stops gracefully (exit code 0) leaving the ResourceSlices in place, as upstream.
+// The built binary, as deploy/'s ServiceAccount, against the test apiserver: it publishes the
+// node's GPUs, and on SIGTERM it stops gracefully (exit code 0) leaving the ResourceSlices in
+// place, as upstream; restarted with other devices, it rewrites them.
 
-import { spawn } from 'node:child_process';
-import { join } from 'node:path';
+import { appPackage, startApp } from '@ctrlkit/app-testing';
 import { errorMessage } from '@ctrlkit/core';
 import { waitFor } from '@ctrlkit/core/testing';
-import { testKubeConfig, testKubeconfigPath } from '@ctrlkit/envtest/vitest';
+import { testKubeConfig } from '@ctrlkit/envtest/vitest';
 import { CoreV1Api, ResourceV1Api } from '@kubernetes/client-node';
 import { expect, it } from 'vitest';
 
-const main = join(import.meta.dirname, '..', 'dist', 'main.js');
+const app = appPackage('@ctrlkit/dra-example-driver', import.meta.url);
 
 it('publishes GPUs and leaves the slices in place on SIGTERM', async () => {
   const kubeConfig = testKubeConfig();
   const nodeName = `sigterm-${Math.random().toString(36).slice(2, 6)}`;
   await kubeConfig.makeApiClient(CoreV1Api).createNode({ body: { metadata: { name: nodeName } } });
-  const child = spawn(
-    process.execPath,
-    [
-      main,
-      `--kubeconfig=${testKubeconfigPath()}`,
+  const driver = await startApp(app, {
+    args: [
       `--node-name=${nodeName}`,
       '--num-devices=4',
       '--metrics-bind-address=0',
       '--health-probe-bind-address=0',
     ],
-    { stdio: ['ignore', 'pipe', 'pipe'] },
-  );
-  const logs: string[] = [];
-  child.stdout.on('data', (chunk: Buffer) => logs.push(chunk.toString()));
-  child.stderr.on('data', (chunk: Buffer) => logs.push(chunk.toString()));
-  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  });
   const api = kubeConfig.makeApiClient(ResourceV1Api);
   const list = async () =>
     (
@@ -38,25 +30,82 @@ it('publishes GPUs and leaves the slices in place on SIGTERM', async () => {
         fieldSelector: `spec.driver=gpu.example.com,spec.nodeName=${nodeName}`,
       })
     ).items;
-  const [slice] = await waitFor('a slice published', list, {
-    until: (slices) => slices.length > 0,
-    timeoutMs: 60_000,
-  }).catch((error: unknown) => {
-    throw new Error(`${errorMessage(error)}; logs:\n${logs.join('')}`, { cause: error });
-  });
-  expect(slice?.spec.devices?.map((d) => d.name)).toEqual(['gpu-0', 'gpu-1', 'gpu-2', 'gpu-3']);
-  expect(slice?.metadata?.ownerReferences?.[0]).toMatchObject({
-    kind: 'Node',
-    name: nodeName,
-    controller: true,
-  });
-  child.kill('SIGTERM');
-  expect(await exited).toBe(0);
-  expect((await list()).map((s) => s.metadata?.name)).toEqual([slice?.metadata?.name]);
-  const lines = logs
-    .join('')
-    .split('\n')
-    .filter(Boolean)
-    .map((l) => JSON.parse(l) as { msg: string });
+  let code: unknown;
+  try {
+    await waitFor('a slice published', list, {
+      until: (slices) => slices.length > 0,
+      timeoutMs: 60_000,
+    }).catch((error: unknown) => {
+      throw new Error(`${errorMessage(error)}; logs:\n${driver.logs.join('\n')}`, {
+        cause: error,
+      });
+    });
+    const [slice] = await list();
+    expect(slice?.spec.devices?.map((d) => d.name)).toEqual(['gpu-0', 'gpu-1', 'gpu-2', 'gpu-3']);
+    expect(slice?.metadata?.ownerReferences?.[0]).toMatchObject({
+      kind: 'Node',
+      name: nodeName,
+      controller: true,
+    });
+    driver.child.kill('SIGTERM');
+    code = await driver.exited;
+    expect((await list()).map((s) => s.metadata?.name)).toEqual([slice?.metadata?.name]);
+  } finally {
+    await driver.stop();
+  }
+  expect(code).toBe(0);
+  const lines = driver.logs.map((l) => JSON.parse(l) as { msg: string });
   expect(lines.map((l) => l.msg)).toContain('stopped; ResourceSlices left in place');
 }, 120_000);
+
+it('a restart with other partitions rewrites the pool: the counters slice updated, the devices slice replaced', async () => {
+  const kubeConfig = testKubeConfig();
+  const nodeName = `restart-${Math.random().toString(36).slice(2, 6)}`;
+  await kubeConfig.makeApiClient(CoreV1Api).createNode({ body: { metadata: { name: nodeName } } });
+  const api = kubeConfig.makeApiClient(ResourceV1Api);
+  const slices = async () =>
+    (
+      await api.listResourceSlice({
+        fieldSelector: `spec.driver=gpu.example.com,spec.nodeName=${nodeName}`,
+      })
+    ).items;
+  const devicesOf = (s: Awaited<ReturnType<typeof slices>>) =>
+    s.flatMap((slice) => slice.spec.devices ?? []).map((d) => d.name);
+  const run = async (partitions: number) => {
+    const driver = await startApp(app, {
+      args: [
+        `--node-name=${nodeName}`,
+        '--num-devices=1',
+        `--partitions=${partitions}`,
+        '--metrics-bind-address=0',
+        '--health-probe-bind-address=0',
+      ],
+    });
+    try {
+      return await waitFor(`the slices of ${partitions} partitions`, slices, {
+        until: (s) => s.length === 2 && devicesOf(s).length === partitions + 1,
+        timeoutMs: 60_000,
+      });
+    } finally {
+      expect(await driver.stop()).toBe(0);
+    }
+  };
+  const counters = (s: Awaited<ReturnType<typeof slices>>) => s.find((x) => x.spec.sharedCounters);
+  const withDevices = (s: Awaited<ReturnType<typeof slices>>) => s.find((x) => x.spec.devices);
+  const before = await run(2);
+  const after = await run(3);
+  expect(devicesOf(after).sort()).toEqual([
+    'gpu-0-full',
+    'gpu-0-partition-0',
+    'gpu-0-partition-1',
+    'gpu-0-partition-2',
+  ]);
+  // Paired by device names (dynamic-resource-allocation v0.35): the counters slice (no devices)
+  // is kept and updated to the bumped pool generation; the devices slice, whose names
+  // changed, is deleted and created anew.
+  expect(counters(after)?.metadata?.uid).toBe(counters(before)?.metadata?.uid);
+  expect(withDevices(after)?.metadata?.uid).not.toBe(withDevices(before)?.metadata?.uid);
+  expect(counters(after)?.spec.pool.generation).toBe(
+    (counters(before)?.spec.pool.generation ?? 0) + 1,
+  );
+});

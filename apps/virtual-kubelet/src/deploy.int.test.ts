@@ -17,6 +17,8 @@ it('the deploy manifests pass a server-side dry run', async () => {
     'ClusterRoleBinding',
     'Deployment',
     'Namespace',
+    'Role',
+    'RoleBinding',
     'ServiceAccount',
   ]);
   expect(results.map((o) => o.metadata?.name)).toEqual(

@@ -1,13 +1,12 @@
 // The kubelet API through the apiserver's node proxy (no client certificate), as
-// `kubectl get --raw /api/v1/nodes/N/proxy/pods` and `kubectl top` reach it.
+// `kubectl get --raw /api/v1/nodes/N/proxy/pods` and `kubectl top` reach it; the built binary
+// runs as deploy/'s ServiceAccount.
 import { createServer } from 'node:net';
-import { noopLogger } from '@ctrlkit/core';
+import { appPackage, startApp } from '@ctrlkit/app-testing';
 import { waitFor } from '@ctrlkit/core/testing';
-import { testKubeconfigPath } from '@ctrlkit/envtest/vitest';
+import { testKubeConfig } from '@ctrlkit/envtest/vitest';
 import { CoreV1Api } from '@kubernetes/client-node';
 import { expect, it } from 'vitest';
-import { parseFlags } from './flags.js';
-import { buildVirtualKubelet } from './run.js';
 
 /** client-node hands back JSON answers already parsed, other answers as text. */
 const json = (answer: unknown) => (typeof answer === 'string' ? JSON.parse(answer) : answer);
@@ -20,27 +19,23 @@ async function freePort(): Promise<number> {
   return port;
 }
 
-it('/pods, /runningpods/, /stats/summary and /metrics/resource answer through /api/v1/nodes/N/proxy', async () => {
+it('/pods, /runningpods/, /stats/summary and /metrics/resource answer through /api/v1/nodes/N/proxy; a repeated Warning is counted', async () => {
   const port = await freePort();
-  const flags = parseFlags([
-    '--kubeconfig',
-    testKubeconfigPath(),
-    '--nodename',
-    'vk-proxy',
-    '--listen-port',
-    String(port),
-    '--metrics-addr',
-    '0',
-    '--healthz-addr',
-    '0',
-  ]);
-  const { manager, nodeController, podController } = buildVirtualKubelet(flags, noopLogger);
-  const stop = new AbortController();
-  const running = manager.start(stop.signal);
+  const app = await startApp(appPackage('@ctrlkit/virtual-kubelet', import.meta.url), {
+    args: [
+      '--nodename',
+      'vk-proxy',
+      '--listen-port',
+      String(port),
+      '--metrics-addr',
+      '0',
+      '--healthz-addr',
+      '0',
+    ],
+  });
   try {
-    await Promise.all([nodeController.ready, podController.ready]);
-    const core = manager.kubeConfig.makeApiClient(CoreV1Api);
-    const node = await core.readNode({ name: 'vk-proxy' });
+    const core = testKubeConfig().makeApiClient(CoreV1Api);
+    const node = await waitFor('the node registered', () => core.readNode({ name: 'vk-proxy' }));
     const ip = node.status?.addresses?.find((a) => a.type === 'InternalIP')?.address;
     expect(ip).toBeDefined();
     expect(ip).not.toMatch(/^127\./);
@@ -75,8 +70,37 @@ it('/pods, /runningpods/, /stats/summary and /metrics/resource answer through /a
       name: 'proxied',
       gracePeriodSeconds: 0,
     });
+
+    // A pod whose env names a missing ConfigMap: each retry of its sync records the same
+    // Warning, which the event correlator turns into a patch of the Event's count.
+    await core.createNamespacedPod({
+      namespace: 'default',
+      body: {
+        metadata: { name: 'no-config' },
+        spec: {
+          nodeName: 'vk-proxy',
+          containers: [{ name: 'c', image: 'i', envFrom: [{ configMapRef: { name: 'absent' } }] }],
+        },
+      },
+    });
+    const event = await waitFor(
+      'a repeated MandatoryConfigMapNotFound event',
+      async () =>
+        (
+          await core.listNamespacedEvent({
+            namespace: 'default',
+            fieldSelector: 'involvedObject.name=no-config,reason=MandatoryConfigMapNotFound',
+          })
+        ).items[0],
+      { until: (e) => (e?.count ?? 0) >= 2 },
+    );
+    expect(event?.message).toBe('configmap "absent" not found');
+    await core.deleteNamespacedPod({
+      namespace: 'default',
+      name: 'no-config',
+      gracePeriodSeconds: 0,
+    });
   } finally {
-    stop.abort();
-    await running;
+    expect(await app.stop()).toBe(0);
   }
 });

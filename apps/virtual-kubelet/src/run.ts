@@ -78,14 +78,20 @@ export function buildVirtualKubelet(flags: Flags, logger: Logger): VirtualKubele
   });
   registerPodsGauge(manager, podInformer);
   addKubeletApi(manager, flags, provider, internalIP, logger);
-  addControllers(manager, flags, nodeController, podController);
+  addControllers(manager, flags, nodeController, podController, () =>
+    killLeftovers(provider, logger),
+  );
   return { manager, provider, nodeController, podController };
 }
 
 /** The provider `--provider` names: `process` runs containers as processes, else the mock. */
 function newProvider(flags: Flags, internalIP: string): MockProvider | ProcessProvider {
   return flags.provider === 'process'
-    ? new ProcessProvider({ internalIP, daemonEndpointPort: flags.listenPort })
+    ? new ProcessProvider({
+        internalIP,
+        daemonEndpointPort: flags.listenPort,
+        nodeName: flags.nodename,
+      })
     : new MockProvider({
         internalIP,
         daemonEndpointPort: flags.listenPort,
@@ -170,12 +176,26 @@ function addKubeletApi(
   });
 }
 
-/** The node and pod controllers as runnables, with a health check and their readiness checks. */
+/**
+ * The process provider's leftovers of an earlier run of this node (killed, or stopped): they
+ * would run beside the pods it starts afresh.
+ */
+function killLeftovers(provider: MockProvider | ProcessProvider, logger: Logger): void {
+  if (!(provider instanceof ProcessProvider)) return;
+  const killed = provider.killLeftovers();
+  if (killed > 0) logger.info({ killed }, 'killed container processes an earlier run left');
+}
+
+/**
+ * The node and pod controllers as runnables (`beforePods` runs as the pod controller starts),
+ * with a health check and their readiness checks.
+ */
 function addControllers(
   manager: Manager,
   flags: Flags,
   nodeController: NodeController,
   podController: PodController,
+  beforePods: () => void,
 ): void {
   manager.add({
     name: 'node-controller',
@@ -185,7 +205,10 @@ function addControllers(
   manager.add({
     name: 'pod-controller',
     needLeaderElection: false,
-    start: (signal) => podController.run(signal, flags.podSyncWorkers),
+    start: (signal) => {
+      beforePods();
+      return podController.run(signal, flags.podSyncWorkers);
+    },
   });
   let nodeReady = false;
   let podsReady = false;

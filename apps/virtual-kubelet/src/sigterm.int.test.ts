@@ -1,17 +1,15 @@
 // SIGTERM to the app's process mid-run: it exits 0 without deleting any pod or its Node, the
 // lease is left to expire, and a restarted app brings every pod (also those created while it
 // was down) back to Running.
-import { type ChildProcess, spawn } from 'node:child_process';
 import { createServer } from 'node:net';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { type AppProcess, appPackage, startApp } from '@ctrlkit/app-testing';
 import { waitFor } from '@ctrlkit/core/testing';
 import { createTestNamespace } from '@ctrlkit/envtest';
-import { testKubeConfig, testKubeconfigPath } from '@ctrlkit/envtest/vitest';
+import { testKubeConfig } from '@ctrlkit/envtest/vitest';
 import { CoordinationV1Api, CoreV1Api, type V1Pod } from '@kubernetes/client-node';
 import { expect, it } from 'vitest';
 
-const cli = join(dirname(fileURLToPath(import.meta.url)), '../dist/cli.js');
+const app = appPackage('@ctrlkit/virtual-kubelet', import.meta.url);
 
 async function freePort(): Promise<number> {
   const server = createServer();
@@ -21,21 +19,10 @@ async function freePort(): Promise<number> {
   return port;
 }
 
-function startApp(
-  nodeName: string,
-  port: number,
-): {
-  child: ChildProcess;
-  exited: Promise<number | null>;
-  logs: string[];
-} {
-  const logs: string[] = [];
-  const child = spawn(
-    process.execPath,
-    [
-      cli,
-      '--kubeconfig',
-      testKubeconfigPath(),
+/** The built binary as deploy/'s ServiceAccount. */
+function startVirtualKubelet(nodeName: string, port: number): Promise<AppProcess> {
+  return startApp(app, {
+    args: [
       '--nodename',
       nodeName,
       '--metrics-addr',
@@ -49,14 +36,7 @@ function startApp(
       '--listen-port',
       String(port),
     ],
-    { stdio: ['ignore', 'pipe', 'pipe'] },
-  );
-  child.stdout?.on('data', (chunk: Buffer) =>
-    logs.push(...chunk.toString().split('\n').filter(Boolean)),
-  );
-  child.stderr?.on('data', (chunk: Buffer) => logs.push(chunk.toString()));
-  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-  return { child, exited, logs };
+  });
 }
 
 it('SIGTERM mid-run loses and deletes no pod; the restarted app runs them all', async () => {
@@ -73,7 +53,7 @@ it('SIGTERM mid-run loses and deletes no pod; the restarted app runs them all', 
       .length === n;
 
   const port = await freePort();
-  const first = startApp(nodeName, port);
+  const first = await startVirtualKubelet(nodeName, port);
   try {
     await waitFor(
       'the Node registered',
@@ -95,7 +75,7 @@ it('SIGTERM mid-run loses and deletes no pod; the restarted app runs them all', 
     await more;
     expect(await first.exited).toBe(0);
   } finally {
-    first.child.kill('SIGKILL');
+    await first.stop();
   }
   expect(first.logs.some((l) => l.includes('"msg":"virtual kubelet stopped"'))).toBe(true);
 
@@ -108,12 +88,11 @@ it('SIGTERM mid-run loses and deletes no pod; the restarted app runs them all', 
     .readNamespacedLease({ name: nodeName, namespace: 'kube-node-lease' });
   expect(lease.spec?.holderIdentity).toBe(nodeName);
 
-  const second = startApp(nodeName, port);
+  const second = await startVirtualKubelet(nodeName, port);
   try {
     await waitFor('40 running pods', () => running(40), { timeoutMs: 90_000 });
   } finally {
-    second.child.kill('SIGTERM');
-    expect(await second.exited).toBe(0);
+    expect(await second.stop()).toBe(0);
   }
   await core.deleteCollectionNamespacedPod({ namespace, gracePeriodSeconds: 0 });
   await core.deleteNode({ name: nodeName });

@@ -464,6 +464,22 @@ describe('upstream scenarios (TestControllerSyncPool) against kube-apiserver', (
 
   const invalid = (message: string) => () => [`pool validation failed: ${message}`];
 
+  // Not in upstream's table; found by the DRA example driver's restart with other partitions:
+  // a slice of counter sets has no devices, and an update must not send `devices: []` (the
+  // apiserver allows only one of sharedCounters and devices).
+  it('update-counter-slice', async () => {
+    const more = { name: 'counterset', counters: { memory: { value: '2' } } };
+    await runScenario(kubeConfig, {
+      initial: () => [{ name: 's1', spec: { sharedCounters: [counterSet] } }],
+      resources: (e) => ({ pools: { [e.pool]: { slices: [{ sharedCounters: [more] }] } } }),
+      stats: { numUpdates: 1 },
+      check: (slices) => {
+        expect(slices[0]?.spec?.sharedCounters).toEqual([more]);
+        expect(slices[0]?.spec?.devices).toBeUndefined();
+      },
+    });
+  });
+
   it('detect-resource-pools-with-duplicate-counter-sets', async () => {
     await runScenario(kubeConfig, {
       resources: (e) => ({

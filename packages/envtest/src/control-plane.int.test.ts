@@ -12,10 +12,12 @@ import {
   CoreV1Api,
   KubeConfig,
   type V1ConfigMap,
+  type V1CustomResourceDefinition,
   Watch,
 } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { processesMentioning } from '../test/proc-scan.js';
+import { readAuditLog } from './audit.js';
 import { type ControlPlane, startControlPlane } from './control-plane.js';
 import { PortInUseError } from './errors/port-in-use-error.js';
 import { ProcessExitedError } from './errors/process-exited-error.js';
@@ -23,13 +25,42 @@ import { createTestNamespace } from './namespace.js';
 
 const logger = noopLogger;
 
+const gadgets: V1CustomResourceDefinition = {
+  apiVersion: 'apiextensions.k8s.io/v1',
+  kind: 'CustomResourceDefinition',
+  metadata: { name: 'gadgets.example.ctrlkit.dev' },
+  spec: {
+    group: 'example.ctrlkit.dev',
+    scope: 'Namespaced',
+    names: { plural: 'gadgets', singular: 'gadget', kind: 'Gadget', listKind: 'GadgetList' },
+    versions: [
+      {
+        name: 'v1',
+        served: true,
+        storage: true,
+        schema: {
+          openAPIV3Schema: { type: 'object', x_kubernetes_preserve_unknown_fields: true },
+        },
+      },
+    ],
+  },
+};
+
 describe('startControlPlane', () => {
   let plane: ControlPlane;
   let core: CoreV1Api;
   let namespace: string;
 
   beforeAll(async () => {
-    plane = await startControlPlane({ logger });
+    plane = await startControlPlane({
+      logger,
+      // The requests of user alice (below), and nothing else.
+      auditPolicy: {
+        omitStages: ['RequestReceived'],
+        rules: [{ level: 'Metadata', users: ['alice'] }, { level: 'None' }],
+      },
+      crds: [gadgets],
+    });
     core = plane.kubeConfig.makeApiClient(CoreV1Api);
     namespace = await createTestNamespace(plane.kubeConfig, 'cp-');
   });
@@ -90,6 +121,30 @@ describe('startControlPlane', () => {
     await expect(asAlice.listNamespacedConfigMap({ namespace })).rejects.toSatisfy(
       (e) => e instanceof ApiException && e.code === 403,
     );
+  });
+
+  it('writes what the auditPolicy selects to auditLogPath, as it is answered', async () => {
+    const { kubeConfig } = await plane.addUser('alice');
+    const { nextOffset } = await readAuditLog(plane.auditLogPath ?? '');
+    await expect(
+      kubeConfig.makeApiClient(CoreV1Api).readNamespacedConfigMap({ namespace, name: 'x' }),
+    ).rejects.toSatisfy((e) => e instanceof ApiException && e.code === 403);
+    await core.listNamespacedConfigMap({ namespace }); // the admin's: not selected
+    const { events } = await readAuditLog(plane.auditLogPath ?? '', nextOffset);
+    expect(events).toHaveLength(1);
+    expect(events[0]).toMatchObject({
+      stage: 'ResponseComplete',
+      verb: 'get',
+      user: { username: 'alice' },
+      objectRef: { resource: 'configmaps', namespace, name: 'x' },
+      responseStatus: { code: 403 },
+      annotations: { 'authorization.k8s.io/decision': 'forbid' },
+    });
+  });
+
+  it('has installed the crds option before it resolved', async () => {
+    const groups = await plane.kubeConfig.makeApiClient(ApisApi).getAPIVersions();
+    expect(groups.groups.map((g) => g.name)).toContain('example.ctrlkit.dev');
   });
 
   it('keeps the data when the apiserver restarts on the same port (StopApiServer/StartApiServer)', async () => {

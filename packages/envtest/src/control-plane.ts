@@ -8,8 +8,10 @@ import { InvalidArgumentError } from '@ctrlkit/core';
 import { KubeConfig } from '@kubernetes/client-node';
 import { type ControlPlaneBinaries, resolveBinaries } from './binaries.js';
 import type { RunningComponent } from './components.js';
+import { installCRDs } from './crds.js';
 import { EnvtestError } from './errors/envtest-error.js';
 import type { ProcessExitedError } from './errors/process-exited-error.js';
+import { type ApiServerFiles, apiServerFlags } from './internal/apiserver-flags.js';
 import { toArgs } from './internal/component-flags.js';
 import { startComponents } from './internal/component-process.js';
 import { formatDuration } from './internal/format.js';
@@ -64,6 +66,12 @@ export interface ControlPlane {
   readonly etcdUrl: string;
   /** The temporary folder holding data, certificates and logs. Removed by `stop()`. */
   readonly directory: string;
+  /**
+   * kube-apiserver's audit log (JSON lines; read it with `readAuditLog`), written when the
+   * `auditPolicy` option is set, kept across apiserver restarts; otherwise `undefined`.
+   * Removed by `stop()`.
+   */
+  readonly auditLogPath: string | undefined;
   readonly binaries: ControlPlaneBinaries;
   /** The components started on request, in start order (empty without the `components` option). */
   readonly components: readonly RunningComponent[];
@@ -163,6 +171,7 @@ class LocalControlPlane implements ControlPlane {
   apiServerPort = 0;
   etcdUrl = '';
   directory = '';
+  auditLogPath: string | undefined;
   timings: StartupTimings = {
     binariesMs: 0,
     etcdMs: 0,
@@ -187,7 +196,7 @@ class LocalControlPlane implements ControlPlane {
     this.#pki = await createPki();
     const certs = join(directory, 'certs');
     await mkdir(certs);
-    const files = {
+    const files: ApiServerFiles = {
       ca: join(certs, 'ca.crt'),
       caKey: join(certs, 'ca.key'),
       servingCert: join(certs, 'apiserver.crt'),
@@ -204,6 +213,13 @@ class LocalControlPlane implements ControlPlane {
       writeFile(files.saPrivate, this.#pki.serviceAccountPrivateKeyPem, { mode: 0o600 }),
     ]);
 
+    if (this.#options.auditPolicy !== undefined) {
+      const policyPath = join(directory, 'audit-policy.json');
+      await writeFile(policyPath, JSON.stringify(this.#options.auditPolicy));
+      this.auditLogPath = join(directory, 'audit.log');
+      files.audit = { policyPath, logPath: this.auditLogPath };
+    }
+
     const etcdStarted = performance.now();
     await this.#startEtcd(directory);
     const etcdMs = performance.now() - etcdStarted;
@@ -212,7 +228,12 @@ class LocalControlPlane implements ControlPlane {
     for (let attempt = 1; ; attempt++) {
       this.apiServerPort = this.#options.apiServerPort ?? (await freePort());
       this.server = `https://127.0.0.1:${this.apiServerPort}`;
-      this.#apiServerArgs = this.#apiServerFlags(files, join(directory, 'apiserver-certs'));
+      this.#apiServerArgs = apiServerFlags(this.#options, {
+        etcdUrl: this.etcdUrl,
+        port: this.apiServerPort,
+        files,
+        certDir: join(directory, 'apiserver-certs'),
+      });
       try {
         await this.startApiServer();
         break;
@@ -233,6 +254,7 @@ class LocalControlPlane implements ControlPlane {
     await writeFile(this.kubeconfigPath, kubeconfig, { mode: 0o600 });
     this.kubeConfig = new KubeConfig();
     this.kubeConfig.loadFromString(kubeconfig);
+    if (this.#options.crds.length > 0) await installCRDs(this.kubeConfig, this.#options.crds);
 
     const componentsStarted = performance.now();
     this.components = await startComponents({
@@ -304,48 +326,6 @@ class LocalControlPlane implements ControlPlane {
         );
       }
     }
-  }
-
-  #apiServerFlags(
-    files: {
-      ca: string;
-      servingCert: string;
-      servingKey: string;
-      saPublic: string;
-      saPrivate: string;
-    },
-    certDir: string,
-  ): string[] {
-    const o = this.#options;
-    const defaults: Record<string, string | readonly string[]> = {
-      'etcd-servers': this.etcdUrl,
-      'bind-address': '127.0.0.1',
-      'advertise-address': '127.0.0.1',
-      'secure-port': String(this.apiServerPort),
-      'cert-dir': certDir,
-      'tls-cert-file': files.servingCert,
-      'tls-private-key-file': files.servingKey,
-      'client-ca-file': files.ca,
-      'authorization-mode': 'Node,RBAC',
-      'service-account-key-file': files.saPublic,
-      'service-account-signing-key-file': files.saPrivate,
-      'service-account-issuer': 'https://kubernetes.default.svc.cluster.local',
-      'service-cluster-ip-range': '10.0.0.0/24',
-      'allow-privileged': 'true',
-      // Without kube-controller-manager no `default` service account would ever exist.
-      ...(o.components.includes('kube-controller-manager')
-        ? {}
-        : { 'disable-admission-plugins': 'ServiceAccount' }),
-      // Loopback addresses are refused by the endpoint reconciler (the `kubernetes` Service).
-      'endpoint-reconciler-type': 'none',
-      // Without a bound, open watches (informers, components) hold a graceful stop until
-      // SIGKILL after stopTimeoutMs; with it the apiserver ends them and exits in about 1 s.
-      'shutdown-watch-termination-grace-period': '2s',
-      'etcd-compaction-interval': `${o.etcdCompactionIntervalMs}ms`,
-      'watch-cache': String(o.watchCache),
-      profiling: 'false',
-    };
-    return toArgs({ ...defaults, ...o.apiServerFlags });
   }
 
   async startApiServer(): Promise<void> {

@@ -37,6 +37,13 @@
  */
 
 export { InvalidArgumentError, type Logger, noopLogger } from '@ctrlkit/core';
+export {
+  type AuditEvent,
+  type AuditLogRead,
+  type AuditPolicy,
+  type AuditPolicyRule,
+  readAuditLog,
+} from './audit.js';
 export { type ControlPlaneBinaries, resolveBinaries } from './binaries.js';
 export {
   type BuildRecord,

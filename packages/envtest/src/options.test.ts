@@ -31,6 +31,20 @@ describe('resolveControlPlaneOptions', () => {
     expect(o.schedulerFlags).toEqual({});
     expect(o.controllerManagerFlags).toEqual({});
     expect(o.nodeMonitorGracePeriodMs).toBeUndefined();
+    expect(o.auditPolicy).toBeUndefined();
+    expect(o.crds).toEqual([]);
+  });
+
+  it('takes an audit policy and CRDs; a crds that is not an array is refused naming it', () => {
+    const o = resolveControlPlaneOptions(
+      { auditPolicy: { rules: [{ level: 'None' }] }, crds: ['config/crd.yaml'] },
+      env,
+    );
+    expect(o.auditPolicy?.kind).toBe('Policy');
+    expect(o.crds).toEqual(['config/crd.yaml']);
+    expect(() => resolveControlPlaneOptions({ crds: 'x' as never }, env)).toThrow(
+      expect.objectContaining({ field: 'crds' }),
+    );
   });
 
   it('puts requested components in start order, once each', () => {

@@ -3,6 +3,8 @@
 import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { InvalidArgumentError, type Logger } from '@ctrlkit/core';
+import type { V1CustomResourceDefinition } from '@kubernetes/client-node';
+import { type AuditPolicy, resolveAuditPolicy } from './audit.js';
 import { type ComponentName, resolveComponents } from './components.js';
 import { stderrLogger } from './logger.js';
 
@@ -92,6 +94,22 @@ export interface ControlPlaneOptions extends BinaryOptions {
    * kube-controller-manager is in `components`.
    */
   nodeMonitorGracePeriodMs?: number;
+  /**
+   * kube-apiserver's audit policy (`audit.k8s.io/v1` `Policy`). With it, the apiserver writes
+   * the events the policy selects as JSON lines to `ControlPlane.auditLogPath` (read them with
+   * `readAuditLog`), e.g. every request of the service accounts:
+   * `{ rules: [{ level: 'Metadata', userGroups: ['system:serviceaccounts'] }, { level: 'None' }] }`.
+   * Default: no audit log.
+   */
+  auditPolicy?: AuditPolicy;
+  /**
+   * CRDs (objects, or YAML/JSON file paths) installed once kube-apiserver is ready and before
+   * the components start, as `installCRDs` does. kube-controller-manager's garbage collector
+   * watches the resources it finds at its start, and finds later ones only on its 30 s
+   * discovery resync: a test of owner references on custom resources installs them here.
+   * Default: none.
+   */
+  crds?: ReadonlyArray<V1CustomResourceDefinition | string>;
   /** Where the temporary data folder is created. Default: `os.tmpdir()`. */
   tempDirectory?: string;
   /**
@@ -124,6 +142,8 @@ export interface ResolvedControlPlaneOptions extends ResolvedBinaryOptions {
   readonly schedulerFlags: Readonly<Record<string, string | readonly string[]>>;
   readonly controllerManagerFlags: Readonly<Record<string, string | readonly string[]>>;
   readonly nodeMonitorGracePeriodMs: number | undefined;
+  readonly auditPolicy: AuditPolicy | undefined;
+  readonly crds: ReadonlyArray<V1CustomResourceDefinition | string>;
   readonly tempDirectory: string;
   readonly onUnexpectedExit: ((error: Error) => void) | undefined;
 }
@@ -198,6 +218,8 @@ export function resolveControlPlaneOptions(
       1_000,
       3_600_000,
     ),
+    auditPolicy: resolveAuditPolicy(options.auditPolicy),
+    crds: optionalArray('crds', options.crds),
     tempDirectory: optionalString('tempDirectory', options.tempDirectory) ?? tmpdir(),
     onUnexpectedExit,
   };
@@ -237,6 +259,13 @@ function optionalInteger(
       `must be an integer from ${min} to ${max}, got ${describe(value)}`,
     );
   }
+  return value;
+}
+
+function optionalArray<T>(field: string, value: readonly T[] | undefined): readonly T[] {
+  if (value === undefined) return [];
+  if (!Array.isArray(value))
+    throw new InvalidArgumentError(field, `must be an array, got ${describe(value)}`);
   return value;
 }
 

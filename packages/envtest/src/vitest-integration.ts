@@ -7,6 +7,8 @@ import type { ControlPlaneOptions } from './options.js';
 
 /** The environment variable through which the global setup hands the kubeconfig path to tests. */
 export const KUBECONFIG_ENV = 'CTRLKIT_ENVTEST_KUBECONFIG';
+/** The environment variable through which the global setup hands the audit log path (with `auditPolicy`). */
+export const AUDIT_LOG_ENV = 'CTRLKIT_ENVTEST_AUDIT_LOG';
 /** The key under which the global setup `provide`s the kubeconfig path (`inject(PROVIDE_KEY)`). */
 export const PROVIDE_KEY = 'ctrlkitEnvtestKubeconfig';
 
@@ -18,7 +20,8 @@ export interface ProvidingProject {
 /**
  * A vitest global setup function: starts a control plane before the run, hands its
  * kubeconfig path to the tests (environment variable {@link KUBECONFIG_ENV}, and
- * `provide(PROVIDE_KEY, path)`), and stops it at teardown.
+ * `provide(PROVIDE_KEY, path)`), and its audit log path when `auditPolicy` is set
+ * ({@link AUDIT_LOG_ENV}), and stops it at teardown.
  */
 export function envtestGlobalSetup(
   options: ControlPlaneOptions = {},
@@ -26,9 +29,11 @@ export function envtestGlobalSetup(
   return async (project) => {
     const plane: ControlPlane = await startControlPlane(options);
     process.env[KUBECONFIG_ENV] = plane.kubeconfigPath;
+    if (plane.auditLogPath !== undefined) process.env[AUDIT_LOG_ENV] = plane.auditLogPath;
     project?.provide?.(PROVIDE_KEY, plane.kubeconfigPath);
     return async () => {
       delete process.env[KUBECONFIG_ENV];
+      delete process.env[AUDIT_LOG_ENV];
       await plane.stop();
     };
   };
@@ -45,6 +50,14 @@ export function testKubeconfigPath(): string {
     );
   }
   return path;
+}
+
+/**
+ * The audit log path of this test run's control plane (a global setup with `auditPolicy`), or
+ * `undefined` when it writes none.
+ */
+export function testAuditLogPath(): string | undefined {
+  return process.env[AUDIT_LOG_ENV] || undefined;
 }
 
 /** An admin `KubeConfig` for the control plane of this test run (see `envtestGlobalSetup`). */

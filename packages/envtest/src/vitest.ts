@@ -21,10 +21,12 @@
  */
 
 export {
+  AUDIT_LOG_ENV,
   envtestGlobalSetup,
   KUBECONFIG_ENV,
   PROVIDE_KEY,
   type ProvidingProject,
+  testAuditLogPath,
   testKubeConfig,
   testKubeconfigPath,
 } from './vitest-integration.js';

@@ -5,7 +5,7 @@ import type { V1Pod } from '@kubernetes/client-node';
 import { describe, expect, it } from 'vitest';
 import { startKubeletApiServer } from '../kubelet-api/kubelet-api-server.js';
 import { selfSignedCert } from '../kubelet-api/self-signed-cert.js';
-import { ProcessProvider } from './process-provider.js';
+import { NODE_ENV_MARKER, ProcessProvider } from './process-provider.js';
 
 const signal = new AbortController().signal;
 
@@ -141,5 +141,41 @@ describe('ProcessProvider', () => {
     } finally {
       server.close();
     }
+  });
+});
+
+describe.runIf(process.platform === 'linux')('ProcessProvider.killLeftovers', () => {
+  it('kills the container processes an earlier run of the same node left, and no others', async () => {
+    const { spawn } = await import('node:child_process');
+    const node = `leftover-${process.pid}`;
+    const orphan = (marker: string) =>
+      spawn('sleep', ['600'], { env: { PATH: process.env.PATH, [NODE_ENV_MARKER]: marker } });
+    const mine = orphan(node);
+    const other = orphan(`${node}-other`);
+    const exited = (child: ReturnType<typeof orphan>) =>
+      new Promise((resolve) => child.once('exit', (_code, signal) => resolve(signal)));
+    await Promise.all([mine, other].map((c) => new Promise((r) => c.once('spawn', r))));
+    try {
+      const provider = new ProcessProvider({ internalIP: '10.0.0.5', nodeName: node });
+      expect(provider.killLeftovers()).toBe(1);
+      expect(await exited(mine)).toBe('SIGKILL');
+      expect(other.exitCode).toBeNull();
+      expect(other.signalCode).toBeNull();
+      // Its own containers carry the marker, so a later sweep would find them: refused.
+      await provider.createPod(signal, pod('own', ['sleep', '600'], 'Never'));
+      await until(provider, 'own', (p) => p.status?.phase === 'Running');
+      expect(() => provider.killLeftovers()).toThrow('before the first pod');
+      await provider.deletePod(signal, {
+        ...pod('own', [], 'Never'),
+        spec: { containers: [], terminationGracePeriodSeconds: 0 },
+      });
+    } finally {
+      mine.kill('SIGKILL');
+      other.kill('SIGKILL');
+    }
+  });
+
+  it('finds nothing without a node name', () => {
+    expect(new ProcessProvider({ internalIP: '10.0.0.5' }).killLeftovers()).toBe(0);
   });
 });

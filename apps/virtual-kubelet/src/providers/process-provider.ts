@@ -6,6 +6,7 @@ import { notFound, type PodLifecycleHandler, type PodNotifier } from '@ctrlkit/n
 import type { V1Node, V1Pod, V1PodStatus } from '@kubernetes/client-node';
 import { ContainerLog, type ContainerLogOptions } from './container-log.js';
 import { CpuCounters } from './cpu-counters.js';
+import { killMarkedProcesses } from './marked-processes.js';
 import { DEFAULT_MOCK_CAPACITY, type StatsSummary } from './mock-provider.js';
 import { type Container, containerStatus, goDuration, newContainer } from './process-container.js';
 import { processCpuNs, rssBytes } from './process-stats.js';
@@ -18,6 +19,8 @@ export const INITIAL_RESTART_BACKOFF_MS = 10_000;
 export const MAX_RESTART_BACKOFF_MS = 300_000;
 /** A back-off not used for this long (2 × the longest delay, as the kubelet's) starts again at {@link INITIAL_RESTART_BACKOFF_MS}. */
 const RESTART_BACKOFF_RESET_MS = 2 * MAX_RESTART_BACKOFF_MS;
+/** The environment entry naming the node that every container process gets ({@link ProcessProvider.killLeftovers}). */
+export const NODE_ENV_MARKER = 'CTRLKIT_VIRTUAL_KUBELET_NODE';
 /** Grace period in s when a pod gives none. */
 const DEFAULT_GRACE_SECONDS = 30;
 
@@ -27,6 +30,8 @@ export interface ProcessProviderOptions {
   internalIP: string;
   /** Default 10250. */
   daemonEndpointPort?: number;
+  /** The node's name, in each container's {@link NODE_ENV_MARKER}. Default: none (no marker, no leftovers found). */
+  nodeName?: string;
   /** Default: the real clock. */
   clock?: Clock;
 }
@@ -58,6 +63,7 @@ export class ProcessProvider implements PodLifecycleHandler, PodNotifier {
   readonly #internalIP: string;
   readonly #port: number;
   readonly #clock: Clock;
+  readonly #nodeName: string | undefined;
   readonly #startTime = new Date();
   readonly #cpu = new CpuCounters();
   #notify: (pod: V1Pod) => void = () => {};
@@ -67,6 +73,7 @@ export class ProcessProvider implements PodLifecycleHandler, PodNotifier {
       throw new InvalidArgumentError('internalIP', 'must be an IP address');
     }
     this.#internalIP = options.internalIP;
+    this.#nodeName = options.nodeName || undefined;
     this.#port = options.daemonEndpointPort ?? 10250;
     this.#clock = options.clock ?? realClock;
   }
@@ -91,6 +98,18 @@ export class ProcessProvider implements PodLifecycleHandler, PodNotifier {
       addresses: [{ type: 'InternalIP', address: this.#internalIP }],
       daemonEndpoints: { kubeletEndpoint: { Port: this.#port } },
     };
+  }
+
+  /**
+   * SIGKILLs the container processes an earlier run of this node left (killed or stopped: it
+   * cannot adopt them, and the pods start afresh; else each would run twice), found by
+   * {@link NODE_ENV_MARKER} (Linux `/proc`; elsewhere, or without `nodeName`, none). Returns
+   * how many; throws once this provider runs a pod (it would find that pod's processes too).
+   */
+  killLeftovers(): number {
+    if (this.#nodeName === undefined) return 0;
+    if (this.#pods.size > 0) throw new Error('killLeftovers must come before the first pod');
+    return killMarkedProcesses(NODE_ENV_MARKER, this.#nodeName);
   }
 
   notifyPods(_signal: AbortSignal, callback: (pod: V1Pod) => void): void {
@@ -299,7 +318,11 @@ export class ProcessProvider implements PodLifecycleHandler, PodNotifier {
     c.runs++;
     const [file = '', ...args] = c.command;
     const child = spawn(file, args, {
-      env: { PATH: process.env.PATH ?? '/usr/bin:/bin', ...c.env },
+      env: {
+        PATH: process.env.PATH ?? '/usr/bin:/bin',
+        ...c.env,
+        ...(this.#nodeName !== undefined && { [NODE_ENV_MARKER]: this.#nodeName }),
+      },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     c.process = child;

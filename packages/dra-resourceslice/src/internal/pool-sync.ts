@@ -116,10 +116,12 @@ export class PoolSyncer {
       setOptional(spec, 'allNodes', plan.desiredAllNodes ? true : undefined);
       setOptional(spec, 'sharedCounters', desired.sharedCounters);
       setOptional(spec, 'perDeviceNodeSelection', desired.perDeviceNodeSelection);
+      // A slice of counter sets has no devices: leave the field out, as Go's nil (the
+      // apiserver refuses `devices: []` beside sharedCounters).
       setOptional(
         spec,
         'devices',
-        copyTaintTimeAdded(existing.spec?.devices ?? [], desired.devices ?? []),
+        desired.devices && copyTaintTimeAdded(existing.spec?.devices ?? [], desired.devices),
       );
       let actual: V1ResourceSlice;
       try {

@@ -1,0 +1,224 @@
+// What a cluster does with the virtual node (one control plane with kube-scheduler and
+// kube-controller-manager for this file): a Deployment of 20 pods tolerating the node's taint
+// is placed on it by kube-scheduler and runs, with the mock and with the process provider;
+// scaled to 0, every pod is gone from the provider. The kubelet API answers through the
+// apiserver's node proxy and pods/log. The app runs as deploy/'s ServiceAccount.
+import { readdirSync, readFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import {
+  type AppCluster,
+  type AppProcess,
+  appPackage,
+  SERVICE_ACCOUNT_AUDIT_POLICY,
+  startApp,
+} from '@ctrlkit/app-testing';
+import { noopLogger } from '@ctrlkit/core';
+import { waitFor } from '@ctrlkit/core/testing';
+import {
+  COMPONENTS,
+  type ControlPlane,
+  createTestNamespace,
+  startControlPlane,
+} from '@ctrlkit/envtest';
+import { AppsV1Api, CoreV1Api, type V1Deployment, type V1Pod } from '@kubernetes/client-node';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+const app = appPackage('@ctrlkit/virtual-kubelet', import.meta.url);
+const REPLICAS = 20;
+const WAIT = { timeoutMs: 90_000, intervalMs: 200 };
+/** client-node hands back JSON answers already parsed, other answers as text. */
+const json = (answer: unknown) => (typeof answer === 'string' ? JSON.parse(answer) : answer);
+
+let plane: ControlPlane;
+let cluster: AppCluster;
+let core: CoreV1Api;
+let apps: AppsV1Api;
+
+beforeAll(async () => {
+  plane = await startControlPlane({
+    components: COMPONENTS,
+    auditPolicy: SERVICE_ACCOUNT_AUDIT_POLICY,
+    logger: noopLogger,
+  });
+  cluster = plane;
+  core = plane.kubeConfig.makeApiClient(CoreV1Api);
+  apps = plane.kubeConfig.makeApiClient(AppsV1Api);
+});
+afterAll(async () => {
+  await plane?.stop();
+});
+
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+/** A Deployment whose pods tolerate the virtual node of `provider` (and no other node's taint). */
+function deployment(name: string, provider: string, marker: string): V1Deployment {
+  const labels = { app: name };
+  return {
+    metadata: { name },
+    spec: {
+      replicas: REPLICAS,
+      selector: { matchLabels: labels },
+      template: {
+        metadata: { labels },
+        spec: {
+          tolerations: [
+            {
+              key: 'virtual-kubelet.io/provider',
+              operator: 'Equal',
+              value: provider,
+              effect: 'NoSchedule',
+            },
+          ],
+          terminationGracePeriodSeconds: 2,
+          containers: [
+            {
+              name: 'main',
+              image: 'busybox',
+              // The process provider runs this; `sleep <marker>` finds the processes in /proc.
+              command: ['/bin/sh', '-c', `echo "started $POD_NAME"; exec sleep ${marker}`],
+              env: [{ name: 'POD_NAME', valueFrom: { fieldRef: { fieldPath: 'metadata.name' } } }],
+            },
+          ],
+        },
+      },
+    },
+  };
+}
+
+/** Processes of this machine running `sleep <marker>`. */
+function sleepers(marker: string): number {
+  let count = 0;
+  for (const pid of readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
+    try {
+      const argv = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
+      if (argv[0]?.endsWith('sleep') && argv[1] === marker) count++;
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return count;
+}
+
+describe.each(['mock', 'process'] as const)('the %s provider', (provider) => {
+  const nodeName = `vk-${provider}`;
+  // A number of seconds no other process sleeps for.
+  const marker = String(86_400 + (process.pid % 10_000));
+  let vk: AppProcess;
+  let namespace: string;
+
+  beforeAll(async () => {
+    vk = await startApp(app, {
+      cluster,
+      args: [
+        `--nodename=${nodeName}`,
+        `--provider=${provider}`,
+        `--listen-port=${await freePort()}`,
+        '--metrics-addr=0',
+        '--healthz-addr=0',
+      ],
+    });
+    namespace = await createTestNamespace(plane.kubeConfig, `sched-${provider}-`);
+    // The ServiceAccount admission plugin refuses pods until the namespace's `default` exists.
+    await waitFor('the default ServiceAccount', () =>
+      core.readNamespacedServiceAccount({ namespace, name: 'default' }),
+    );
+  });
+  afterAll(async () => {
+    expect(await vk?.stop()).toBe(0);
+  });
+
+  const pods = async () => (await core.listNamespacedPod({ namespace })).items;
+  const proxy = (path: string) => core.connectGetNodeProxyWithPath({ name: nodeName, path });
+  const providerPods = async () =>
+    (json(await proxy('runningpods/')) as { items: V1Pod[] }).items.filter(
+      (p) => p.metadata?.namespace === namespace,
+    );
+
+  it(`kube-scheduler places ${REPLICAS} pods on the virtual node and they run`, async () => {
+    await waitFor(
+      'the node Ready',
+      async () =>
+        (await core.readNode({ name: nodeName })).status?.conditions?.find(
+          (c) => c.type === 'Ready',
+        )?.status === 'True',
+      WAIT,
+    );
+    await apps.createNamespacedDeployment({
+      namespace,
+      body: deployment('web', provider, marker),
+    });
+    const running = await waitFor('every pod Running', pods, {
+      ...WAIT,
+      until: (items) =>
+        items.length === REPLICAS && items.every((p) => p.status?.phase === 'Running'),
+    });
+    for (const pod of running) {
+      expect(pod.spec?.nodeName).toBe(nodeName);
+      // Bound by the scheduler (no nodeName in the template), not by us.
+      expect(pod.status?.conditions?.find((c) => c.type === 'PodScheduled')?.status).toBe('True');
+    }
+    const scheduled = await core.listNamespacedEvent({
+      namespace,
+      fieldSelector: 'reason=Scheduled',
+    });
+    expect(
+      new Set(scheduled.items.map((e) => e.source?.component ?? e.reportingComponent)),
+    ).toEqual(new Set(['default-scheduler']));
+    expect((await providerPods()).map((p) => p.metadata?.uid).sort()).toEqual(
+      running.map((p) => p.metadata?.uid).sort(),
+    );
+    if (provider === 'process') expect(sleepers(marker)).toBe(REPLICAS);
+  });
+
+  it('answers /stats/summary and /metrics/resource through the node proxy, /containerLogs through pods/log', async () => {
+    const [pod] = await pods();
+    const name = pod?.metadata?.name ?? '';
+    const summary = json(await proxy('stats/summary')) as {
+      node: { nodeName: string };
+      pods: Array<{ podRef: { name: string; namespace: string } }>;
+    };
+    expect(summary.node.nodeName).toBe(nodeName);
+    expect(summary.pods.filter((p) => p.podRef.namespace === namespace)).toHaveLength(REPLICAS);
+    expect(await proxy('metrics/resource')).toContain(
+      `pod_memory_working_set_bytes{namespace="${namespace}",pod="${name}"}`,
+    );
+    if (provider === 'process') {
+      // kubectl logs: the apiserver asks the node's kubelet port for /containerLogs.
+      const log = await waitFor(
+        'the container output',
+        () => core.readNamespacedPodLog({ namespace, name, container: 'main' }),
+        { until: (text) => text.includes('started') },
+      );
+      expect(log).toBe(`started ${name}\n`);
+    } else {
+      await expect(
+        core.readNamespacedPodLog({ namespace, name, container: 'main' }),
+      ).rejects.toMatchObject({
+        code: 501,
+        body: expect.stringContaining('containerLogs is not supported by this provider'),
+      });
+    }
+  });
+
+  it('scaled to 0, every pod is gone from the API and from the provider', async () => {
+    await apps.patchNamespacedDeploymentScale({
+      namespace,
+      name: 'web',
+      body: [{ op: 'replace', path: '/spec/replicas', value: 0 }],
+    });
+    await waitFor('no pod left', pods, { ...WAIT, until: (items) => items.length === 0 });
+    expect(await providerPods()).toEqual([]);
+    if (provider === 'process') {
+      await waitFor('no container process left', () => sleepers(marker), {
+        ...WAIT,
+        until: (n) => n === 0,
+      });
+    }
+  });
+});

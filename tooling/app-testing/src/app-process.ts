@@ -1,0 +1,222 @@
+// An app's built binary as a child process, logged in as its deploy/ ServiceAccount, its
+// requests checked in the apiserver's audit log when it stops.
+
+import { type ChildProcess, spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { writeFile } from 'node:fs/promises';
+import { request } from 'node:https';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { waitFor } from '@ctrlkit/core/testing';
+import { readAuditLog } from '@ctrlkit/envtest';
+import { testAuditLogPath, testKubeConfig } from '@ctrlkit/envtest/vitest';
+import type { KubeConfig } from '@kubernetes/client-node';
+import { type DeployRbac, deployRbac, readManifests } from './deploy-rbac.js';
+import { describeForbidden, forbiddenRequests, requestsOf } from './rbac-usage.js';
+import { loginAsServiceAccount } from './service-account.js';
+import { USAGE_DIR_ENV } from './usage-record.js';
+
+/** An app package of the workspace: its bins and its deploy/ folder. */
+export interface AppPackage {
+  readonly name: string;
+  /** Bin name → absolute path of the script. */
+  readonly bins: Readonly<Record<string, string>>;
+  readonly deployDir: string;
+}
+
+/** The control plane an app runs on: an admin kubeconfig and the apiserver's audit log. */
+export interface AppCluster {
+  readonly kubeConfig: KubeConfig;
+  /** Required: without it a 403 could pass unseen (start the plane with `SERVICE_ACCOUNT_AUDIT_POLICY`). */
+  readonly auditLogPath: string | undefined;
+}
+
+/** Options of {@link startApp}. */
+export interface StartAppOptions {
+  /** Flags after `--kubeconfig <the ServiceAccount's>`. */
+  readonly args?: readonly string[];
+  /** Which bin of the package. Default: its only one, or the one named like the package. */
+  readonly bin?: string;
+  /** Default: this test run's control plane (`@ctrlkit/envtest/vitest`). */
+  readonly cluster?: AppCluster;
+  /** Extra environment of the process. */
+  readonly env?: Readonly<Record<string, string>>;
+}
+
+/** A running app. */
+export interface AppProcess {
+  readonly child: ChildProcess;
+  /** Its stdout and stderr, line by line. */
+  readonly logs: string[];
+  /** The exit code, or the signal that ended it. */
+  readonly exited: Promise<number | NodeJS.Signals | null>;
+  /** The ServiceAccount it runs as. */
+  readonly rbac: DeployRbac;
+  /** SIGKILL, and wait for the exit (the ServiceAccount stays: `stop()` still checks). */
+  kill(): Promise<void>;
+  /**
+   * SIGTERM unless it has exited, waits for the exit, then reads the audit log: throws,
+   * listing them, when the apiserver refused any of its requests (403); records the requests
+   * for the run's check of unused rules; releases the ServiceAccount. Returns the exit code.
+   */
+  stop(): Promise<number | NodeJS.Signals | null>;
+}
+
+/**
+ * The workspace package `name` as seen from `from` (a file or folder URL or path inside the
+ * package that depends on it; default: the current folder).
+ */
+export function appPackage(name: string, from: string | URL = `${process.cwd()}/`): AppPackage {
+  const base = typeof from === 'string' && !from.startsWith('file:') ? pathToFileURL(from) : from;
+  const manifestPath = createRequire(base).resolve(`${name}/package.json`);
+  const manifest = JSON.parse(readFileSync(manifestPath, 'utf8')) as {
+    bin?: string | Record<string, string>;
+  };
+  const root = dirname(manifestPath);
+  const bins =
+    typeof manifest.bin === 'string'
+      ? { [name.split('/').pop() ?? name]: manifest.bin }
+      : (manifest.bin ?? {});
+  return {
+    name,
+    bins: Object.fromEntries(Object.entries(bins).map(([bin, path]) => [bin, join(root, path)])),
+    deployDir: join(root, 'deploy'),
+  };
+}
+
+/**
+ * Starts `app`'s bin as a child process with `--kubeconfig` of its deploy/ ServiceAccount
+ * (bound to exactly deploy/'s RBAC, with a TokenRequest token) on `cluster`.
+ */
+export async function startApp(
+  app: AppPackage,
+  options: StartAppOptions = {},
+): Promise<AppProcess> {
+  const cluster = options.cluster ?? {
+    kubeConfig: testKubeConfig(),
+    auditLogPath: testAuditLogPath(),
+  };
+  const { auditLogPath } = cluster;
+  if (auditLogPath === undefined) {
+    throw new Error(
+      `${app.name}: the control plane writes no audit log; start it with auditPolicy: SERVICE_ACCOUNT_AUDIT_POLICY`,
+    );
+  }
+  const binNames = Object.keys(app.bins);
+  const binName = options.bin ?? (binNames.length === 1 ? binNames[0] : app.name.split('/').pop());
+  const bin = app.bins[binName ?? ''];
+  if (bin === undefined)
+    throw new Error(`${app.name} has no bin ${binName} (${binNames.join(', ')})`);
+  const rbac = deployRbac(await readManifests(app.deployDir));
+  const login = await loginAsServiceAccount(cluster.kubeConfig, rbac);
+  const { nextOffset: fromOffset } = await readAuditLog(auditLogPath);
+  const logs: string[] = [];
+  const child = spawn(
+    process.execPath,
+    [bin, '--kubeconfig', login.kubeconfigPath, ...(options.args ?? [])],
+    { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...options.env } },
+  );
+  const collect = (chunk: Buffer) => logs.push(...chunk.toString().split('\n').filter(Boolean));
+  child.stdout?.on('data', collect);
+  child.stderr?.on('data', collect);
+  const exited = new Promise<number | NodeJS.Signals | null>((resolve) =>
+    child.once('exit', (code, signal) => resolve(code ?? signal)),
+  );
+  const killOnExit = () => child.kill('SIGKILL');
+  process.once('exit', killOnExit);
+  void exited.then(() => process.off('exit', killOnExit));
+  const running = () => child.exitCode === null && child.signalCode === null;
+  let stopping: Promise<number | NodeJS.Signals | null> | undefined;
+  const stop = async () => {
+    if (running()) child.kill('SIGTERM');
+    const code = await exited;
+    try {
+      const requests = await requestsSince(cluster, auditLogPath, fromOffset, login.token, rbac);
+      await recordUsage(rbac, requests);
+      const forbidden = forbiddenRequests(requests);
+      if (forbidden.length > 0) {
+        throw new Error(
+          `${app.name} as ${rbac.username}: the apiserver refused ${forbidden.length} request(s); deploy/ lacks:\n${describeForbidden(forbidden)}`,
+        );
+      }
+    } finally {
+      await login.release();
+    }
+    return code;
+  };
+  return {
+    child,
+    logs,
+    exited,
+    rbac,
+    async kill() {
+      if (running()) child.kill('SIGKILL');
+      await exited;
+    },
+    stop() {
+      stopping ??= stop();
+      return stopping;
+    },
+  };
+}
+
+/**
+ * The ServiceAccount's requests in the audit log from `fromOffset` on. The app has exited; a
+ * last request with its token (a SelfSubjectReview) marks the end: once its event is in the
+ * log, so are those of every request the app made before.
+ */
+async function requestsSince(
+  cluster: AppCluster,
+  auditLogPath: string,
+  fromOffset: number,
+  token: string,
+  rbac: DeployRbac,
+) {
+  const marker = await selfSubjectReview(cluster.kubeConfig, token);
+  const events = await waitFor(
+    `the audit event of ${rbac.username}'s last request`,
+    async () => (await readAuditLog(auditLogPath, fromOffset)).events,
+    { until: (read) => read.some((e) => e.auditID === marker), timeoutMs: 10_000 },
+  );
+  return requestsOf(events, rbac.username).filter((r) => r.auditID !== marker);
+}
+
+/** Sends a SelfSubjectReview with `token`; returns its audit ID (the `Audit-Id` header). */
+function selfSubjectReview(kubeConfig: KubeConfig, token: string): Promise<string> {
+  const cluster = kubeConfig.getCurrentCluster();
+  const ca = Buffer.from(cluster?.caData ?? '', 'base64');
+  const body = JSON.stringify({
+    apiVersion: 'authentication.k8s.io/v1',
+    kind: 'SelfSubjectReview',
+  });
+  return new Promise((resolve, reject) => {
+    const req = request(
+      `${cluster?.server}/apis/authentication.k8s.io/v1/selfsubjectreviews`,
+      {
+        method: 'POST',
+        ca,
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      },
+      (res) => {
+        res.resume();
+        const id = res.headers['audit-id'];
+        if (res.statusCode !== 201 || typeof id !== 'string') {
+          reject(new Error(`SelfSubjectReview answered ${res.statusCode} without an Audit-Id`));
+        } else resolve(id);
+      },
+    );
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+let recorded = 0;
+
+/** Writes the requests to the run's usage folder (when the run has one) for its unused-rule check. */
+async function recordUsage(rbac: DeployRbac, requests: unknown[]): Promise<void> {
+  const dir = process.env[USAGE_DIR_ENV];
+  if (!dir) return;
+  const file = `${rbac.serviceAccount.namespace}.${rbac.serviceAccount.name}.${process.pid}.${recorded++}.json`;
+  await writeFile(join(dir, file), JSON.stringify({ username: rbac.username, requests }));
+}

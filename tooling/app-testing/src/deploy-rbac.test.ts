@@ -1,0 +1,116 @@
+import { loadAllYaml } from '@kubernetes/client-node';
+import { describe, expect, it } from 'vitest';
+import { deployRbac } from './deploy-rbac.js';
+
+const manifests = loadAllYaml(`
+apiVersion: v1
+kind: Namespace
+metadata: { name: app }
+---
+apiVersion: v1
+kind: ServiceAccount
+metadata: { name: app, namespace: app }
+---
+apiVersion: rbac.authorization.k8s.io/v1
+kind: ClusterRole
+metadata: { name: app }
+rules:
+  - apiGroups: [""]
+    resources: ["pods", "pods/status"]
+    verbs: ["get", "update"]
+---
+apiVersion: rbac.authorization.k8s.io/v1
+kind: ClusterRoleBinding
+metadata: { name: app }
+roleRef: { apiGroup: rbac.authorization.k8s.io, kind: ClusterRole, name: app }
+subjects: [{ kind: ServiceAccount, name: app, namespace: app }]
+---
+apiVersion: rbac.authorization.k8s.io/v1
+kind: Role
+metadata: { name: lease, namespace: kube-node-lease }
+rules:
+  - apiGroups: ["coordination.k8s.io"]
+    resources: ["leases"]
+    resourceNames: ["n1"]
+    verbs: ["get"]
+---
+apiVersion: rbac.authorization.k8s.io/v1
+kind: RoleBinding
+metadata: { name: lease, namespace: kube-node-lease }
+roleRef: { apiGroup: rbac.authorization.k8s.io, kind: Role, name: lease }
+subjects: [{ kind: ServiceAccount, name: app, namespace: app }]
+---
+apiVersion: rbac.authorization.k8s.io/v1
+kind: ClusterRole
+metadata: { name: unbound }
+rules: [{ apiGroups: [""], resources: ["secrets"], verbs: ["get"] }]
+---
+apiVersion: apps/v1
+kind: Deployment
+metadata: { name: app, namespace: app }
+`) as never[];
+
+describe('deployRbac', () => {
+  it("finds the one ServiceAccount, what is bound to it, and expands each rule to grants in the binding's scope", () => {
+    const rbac = deployRbac(manifests);
+    expect(rbac.serviceAccount).toEqual({ namespace: 'app', name: 'app' });
+    expect(rbac.username).toBe('system:serviceaccount:app:app');
+    expect(rbac.namespaces.map((n) => n.metadata?.name)).toEqual(['app']);
+    expect(rbac.objects.map((o) => `${o.kind}/${o.metadata?.name}`)).toEqual([
+      'ServiceAccount/app',
+      'ClusterRole/app',
+      'Role/lease',
+      'ClusterRoleBinding/app',
+      'RoleBinding/lease',
+    ]);
+    expect(rbac.grants).toEqual([
+      {
+        rule: 'ClusterRole app, rule 0',
+        namespace: undefined,
+        apiGroup: '',
+        resource: 'pods',
+        verb: 'get',
+      },
+      {
+        rule: 'ClusterRole app, rule 0',
+        namespace: undefined,
+        apiGroup: '',
+        resource: 'pods/status',
+        verb: 'get',
+      },
+      {
+        rule: 'ClusterRole app, rule 0',
+        namespace: undefined,
+        apiGroup: '',
+        resource: 'pods',
+        verb: 'update',
+      },
+      {
+        rule: 'ClusterRole app, rule 0',
+        namespace: undefined,
+        apiGroup: '',
+        resource: 'pods/status',
+        verb: 'update',
+      },
+      {
+        rule: 'Role lease (in kube-node-lease), rule 0',
+        namespace: 'kube-node-lease',
+        resourceNames: ['n1'],
+        apiGroup: 'coordination.k8s.io',
+        resource: 'leases',
+        verb: 'get',
+      },
+    ]);
+  });
+
+  it('refuses a folder without exactly one ServiceAccount, or a binding to a role it does not define', () => {
+    expect(() => deployRbac([])).toThrow('one ServiceAccount, found 0');
+    const dangling = manifests.filter(
+      (o: { kind: string; metadata: { name: string } }) =>
+        !(o.kind === 'Role' && o.metadata.name === 'lease'),
+    );
+    expect(() => deployRbac(dangling)).toThrow(
+      'refers to Role lease, which deploy/ does not define',
+    );
+  });
+});

@@ -1,0 +1,131 @@
+// What an app's deploy/ folder grants its ServiceAccount: the RBAC objects, and each rule
+// expanded to the single permissions ("grants") the audit log is matched against.
+
+import { readdir, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { type KubernetesObject, loadAllYaml, type V1PolicyRule } from '@kubernetes/client-node';
+
+/** A ServiceAccount by namespace and name. */
+export interface ServiceAccountRef {
+  readonly namespace: string;
+  readonly name: string;
+}
+
+/** One permission a rule of deploy/ gives: a verb on a resource of a group, in a scope. */
+export interface Grant {
+  /** Where it comes from, for reports: `ClusterRole ctrlkit-virtual-kubelet, rule 2`. */
+  readonly rule: string;
+  /** `''` for the core group; `*` for any. */
+  readonly apiGroup: string;
+  /** `pods`, `pods/status`, `*`, `*\/status`; or a non-resource URL (`/healthz`, `/logs/*`). */
+  readonly resource: string;
+  readonly verb: string;
+  /** The namespace a Role or RoleBinding limits it to; `undefined`: every namespace and cluster-scoped objects. */
+  readonly namespace: string | undefined;
+  /** The rule's `resourceNames`, when it has them. */
+  readonly resourceNames?: readonly string[];
+  readonly nonResource?: boolean;
+}
+
+/** The RBAC of an app's deploy/ folder for its one ServiceAccount. */
+export interface DeployRbac {
+  readonly serviceAccount: ServiceAccountRef;
+  /** `system:serviceaccount:<namespace>:<name>`, the username its token authenticates as. */
+  readonly username: string;
+  /** The Namespaces deploy/ defines. */
+  readonly namespaces: readonly KubernetesObject[];
+  /** The ServiceAccount, then the Roles and ClusterRoles bound to it, then those bindings, as in deploy/. */
+  readonly objects: readonly KubernetesObject[];
+  readonly grants: readonly Grant[];
+}
+
+type RoleObject = KubernetesObject & { rules?: V1PolicyRule[] };
+type BindingObject = KubernetesObject & {
+  roleRef: { kind: string; name: string };
+  subjects?: Array<{ kind: string; name: string; namespace?: string }>;
+};
+
+/** Reads every `*.yaml` of `dir` (sorted by name, several documents each). */
+export async function readManifests(dir: string): Promise<KubernetesObject[]> {
+  const objects: KubernetesObject[] = [];
+  for (const file of (await readdir(dir)).filter((f) => f.endsWith('.yaml')).sort()) {
+    objects.push(...(loadAllYaml(await readFile(join(dir, file), 'utf8')) as KubernetesObject[]));
+  }
+  return objects;
+}
+
+/**
+ * The RBAC of `objects` (an app's deploy/) for its ServiceAccount: deploy/ must define
+ * exactly one; every binding naming it, the roles they refer to (which deploy/ must
+ * define: a test binds exactly what ships), and their rules expanded to grants.
+ */
+export function deployRbac(objects: readonly KubernetesObject[]): DeployRbac {
+  const accounts = objects.filter((o) => o.kind === 'ServiceAccount');
+  if (accounts.length !== 1) {
+    throw new Error(`deploy/ must define one ServiceAccount, found ${accounts.length}`);
+  }
+  const account = accounts[0] as KubernetesObject;
+  const serviceAccount = {
+    namespace: account.metadata?.namespace ?? 'default',
+    name: account.metadata?.name ?? '',
+  };
+  const bindings = (objects as BindingObject[]).filter(
+    (o) =>
+      (o.kind === 'RoleBinding' || o.kind === 'ClusterRoleBinding') &&
+      (o.subjects ?? []).some(
+        (s) =>
+          s.kind === 'ServiceAccount' &&
+          s.name === serviceAccount.name &&
+          (s.namespace ?? o.metadata?.namespace) === serviceAccount.namespace,
+      ),
+  );
+  const roles: RoleObject[] = [];
+  const grants: Grant[] = [];
+  for (const binding of bindings) {
+    const bindingNamespace =
+      binding.kind === 'RoleBinding' ? binding.metadata?.namespace : undefined;
+    const role = (objects as RoleObject[]).find(
+      (o) =>
+        o.kind === binding.roleRef.kind &&
+        o.metadata?.name === binding.roleRef.name &&
+        (o.kind === 'ClusterRole' || o.metadata?.namespace === bindingNamespace),
+    );
+    if (role === undefined) {
+      throw new Error(
+        `${binding.kind} ${binding.metadata?.name} refers to ${binding.roleRef.kind} ${binding.roleRef.name}, which deploy/ does not define`,
+      );
+    }
+    if (!roles.includes(role)) roles.push(role);
+    grants.push(...ruleGrants(role, bindingNamespace));
+  }
+  return {
+    serviceAccount,
+    username: `system:serviceaccount:${serviceAccount.namespace}:${serviceAccount.name}`,
+    namespaces: objects.filter((o) => o.kind === 'Namespace'),
+    objects: [account, ...roles, ...bindings],
+    grants,
+  };
+}
+
+/** Every rule of `role` expanded to one grant per group, resource (or URL) and verb. */
+function ruleGrants(role: RoleObject, namespace: string | undefined): Grant[] {
+  const grants: Grant[] = [];
+  (role.rules ?? []).forEach((rule, i) => {
+    const base = {
+      rule: `${role.kind} ${role.metadata?.name}${namespace ? ` (in ${namespace})` : ''}, rule ${i}`,
+      namespace,
+      ...(rule.resourceNames?.length && { resourceNames: rule.resourceNames }),
+    };
+    for (const verb of rule.verbs) {
+      for (const url of rule.nonResourceURLs ?? []) {
+        grants.push({ ...base, apiGroup: '', resource: url, verb, nonResource: true });
+      }
+      for (const apiGroup of rule.apiGroups ?? []) {
+        for (const resource of rule.resources ?? []) {
+          grants.push({ ...base, apiGroup, resource, verb });
+        }
+      }
+    }
+  });
+  return grants;
+}
