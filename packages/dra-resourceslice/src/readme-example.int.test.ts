@@ -5,7 +5,6 @@ import { waitFor } from '@ctrlkit/core/testing';
 import { testKubeConfig } from '@ctrlkit/envtest/vitest';
 import { CoreV1Api, ResourceV1Api } from '@kubernetes/client-node';
 import { expect, it } from 'vitest';
-import { eventually } from '../test/test-harness.js';
 import { startController } from './controller.js';
 
 it('runs the README example', async () => {
