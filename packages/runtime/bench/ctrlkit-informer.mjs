@@ -1,5 +1,6 @@
 // The one place that knows @ctrlkit/runtime's informer API. driver.mjs calls
 // startCtrlkitInformer() and needs nothing else from the package.
+import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 
@@ -25,11 +26,15 @@ export const CTRLKIT_VARIANTS = {
  */
 export const BASELINE = 'ctrlkit baseline';
 
-/** The module URL of the baseline build (BASELINE_DIST/index.js). */
+/**
+ * The module URL of the baseline build's informers: BASELINE_DIST/informers.js (the
+ * `./informers` subpath), or index.js for a build from before the subpaths.
+ */
 export function baselineModule() {
   const dist = process.env.BASELINE_DIST;
   if (!dist) throw new NotWiredError('BASELINE_DIST is not set');
-  return pathToFileURL(resolve(dist, 'index.js')).href;
+  const informers = resolve(dist, 'informers.js');
+  return pathToFileURL(existsSync(informers) ? informers : resolve(dist, 'index.js')).href;
 }
 
 /**
