@@ -3,7 +3,7 @@
 import { existsSync, writeFileSync } from 'node:fs';
 import { request } from 'node:https';
 import { noopLogger } from '@ctrlkit/core';
-import { FakeClock } from '@ctrlkit/core/testing';
+import { FakeClock, waitFor } from '@ctrlkit/core/testing';
 import type { V1Pod } from '@kubernetes/client-node';
 import { describe, expect, it } from 'vitest';
 import { startKubeletApiServer } from '../kubelet-api/kubelet-api-server.js';
@@ -30,18 +30,18 @@ function pod(
   };
 }
 
+/** Waits (10 s at most) until the provider reports pod `name` in a state `check` accepts. */
 async function until(
   provider: ProcessProvider,
   name: string,
   check: (p: V1Pod) => boolean,
-  tries = 400,
 ): Promise<V1Pod> {
-  for (let i = 0; i < tries; i++) {
-    const p = await provider.getPod(signal, 'ns', name);
-    if (p !== undefined && check(p)) return p;
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-  throw new Error(`pod ${name} never reached the expected state`);
+  const found = await waitFor(
+    `pod ${name} in the expected state`,
+    () => provider.getPod(signal, 'ns', name),
+    { until: (p) => p !== undefined && check(p), timeoutMs: 10_000 },
+  );
+  return found!;
 }
 
 const stop = (provider: ProcessProvider, p: V1Pod) =>

@@ -5,6 +5,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
+import { waitFor } from '@ctrlkit/core/testing';
 import {
   type ControlPlane,
   createTestNamespace,
@@ -185,7 +186,11 @@ describe("'auto' against an apiserver without streaming lists (WatchList off; a 
       }));
     expect(queries[0]).toMatchObject({ verb: 'watch', sendInitialEvents: 'true' });
     expect(queries[1]).toMatchObject({ verb: 'list', resourceVersion: '0' });
-    await waitForWatch(requests);
+    await waitFor(
+      'the watch after the list',
+      () => requests.filter((r) => r.verb === 'watch').length >= 2,
+      { timeoutMs: 15_000 },
+    );
     const watch = requests
       .filter((r) => r.verb === 'watch')
       .map((r) => Object.fromEntries(new URL(r.url, 'http://x').searchParams))[1];
@@ -204,8 +209,9 @@ describe("'auto' against an apiserver without streaming lists (WatchList off; a 
     });
     const stop = new AbortController();
     const running = informer.run(stop.signal);
-    const deadline = Date.now() + 15_000;
-    while (requests.length < 3 && Date.now() < deadline) await sleep(25);
+    await waitFor('three streaming list attempts', () => requests.length >= 3, {
+      timeoutMs: 15_000,
+    });
     expect(requests.length).toBeGreaterThanOrEqual(3);
     expect(informer.hasSynced()).toBe(false);
     expect(
@@ -215,11 +221,3 @@ describe("'auto' against an apiserver without streaming lists (WatchList off; a 
     await running;
   });
 });
-
-async function waitForWatch(requests: RestRequestInfo[]): Promise<void> {
-  const deadline = Date.now() + 15_000;
-  while (requests.filter((r) => r.verb === 'watch').length < 2) {
-    if (Date.now() > deadline) throw new Error('no watch after the list');
-    await sleep(25);
-  }
-}
