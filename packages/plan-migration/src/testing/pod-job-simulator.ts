@@ -13,6 +13,12 @@ export interface PodJobSimulatorOptions extends SimulatorOptions {
   podHeld?: (pod: V1Pod) => boolean;
   /** A message fails the Job (condition `Failed`); undefined lets it complete. Default: none fail. */
   jobFails?: (job: V1Job) => string | undefined;
+  /**
+   * Whether to stand in for the Job controller too. Default `true`; `false` on a control plane
+   * with kube-controller-manager, whose Job controller then completes a Job from the pods
+   * this simulator runs (`jobFails` is ignored).
+   */
+  jobs?: boolean;
 }
 
 /**
@@ -26,7 +32,7 @@ export interface PodJobSimulatorOptions extends SimulatorOptions {
  */
 export class PodJobSimulator {
   readonly #pods: SimulatorLoop<V1Pod>;
-  readonly #jobs: SimulatorLoop<V1Job>;
+  readonly #jobs: SimulatorLoop<V1Job> | undefined;
   readonly #kubeConfig: KubeConfig;
   readonly #o: PodJobSimulatorOptions;
   readonly #clock: Clock;
@@ -36,12 +42,15 @@ export class PodJobSimulator {
     this.#kubeConfig = options.kubeConfig;
     this.#clock = options.clock ?? realClock;
     this.#pods = new SimulatorLoop('pod-simulator', options, 'pods', (p) => this.#pod(p));
-    this.#jobs = new SimulatorLoop('job-simulator', options, 'batch/v1/jobs', (j) => this.#job(j));
+    this.#jobs =
+      options.jobs === false
+        ? undefined
+        : new SimulatorLoop('job-simulator', options, 'batch/v1/jobs', (j) => this.#job(j));
   }
 
   /** Runs until `signal` fires. */
   async run(signal: AbortSignal): Promise<void> {
-    await Promise.all([this.#pods.run(signal), this.#jobs.run(signal)]);
+    await Promise.all([this.#pods.run(signal), this.#jobs?.run(signal)]);
   }
 
   async #pod(pod: V1Pod): Promise<StepOutcome> {
