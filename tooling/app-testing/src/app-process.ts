@@ -36,7 +36,7 @@ export interface AppCluster {
 export interface StartAppOptions {
   /** Flags after `--kubeconfig <the ServiceAccount's>`. */
   readonly args?: readonly string[];
-  /** Which bin of the package. Default: its only one, or the one named like the package. */
+  /** Which bin of the package. Default: its only one, else the one named like the package (or `…-<package>`). */
   readonly bin?: string;
   /** Default: this test run's control plane (`@ctrlkit/envtest/vitest`). */
   readonly cluster?: AppCluster;
@@ -104,7 +104,12 @@ export async function startApp(
     );
   }
   const binNames = Object.keys(app.bins);
-  const binName = options.bin ?? (binNames.length === 1 ? binNames[0] : app.name.split('/').pop());
+  const short = app.name.split('/').pop() ?? app.name;
+  const binName =
+    options.bin ??
+    (binNames.length === 1
+      ? binNames[0]
+      : binNames.find((b) => b === short || b.endsWith(`-${short}`)));
   const bin = app.bins[binName ?? ''];
   if (bin === undefined)
     throw new Error(`${app.name} has no bin ${binName} (${binNames.join(', ')})`);
