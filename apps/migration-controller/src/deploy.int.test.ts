@@ -29,6 +29,8 @@ it('the deploy manifests pass a server-side dry run', async () => {
     ...Array(6).fill('CustomResourceDefinition'),
     'Deployment',
     'Namespace',
+    'Role',
+    'RoleBinding',
     'ServiceAccount',
   ]);
   expect(results.map((o) => o.metadata?.name)).toEqual(

@@ -1,6 +1,8 @@
 // End to end: the built controller, as the ServiceAccount of deploy/ with only the RBAC of
 // deploy/rbac.yaml and leader election on, runs a plan on a `simulated` Provider to Succeeded
 // (every Ready from its own controllers), and `ctrlkit-migrate status` prints its VMs and steps.
+
+import { appPackage, startApp } from '@ctrlkit/app-testing';
 import { waitFor } from '@ctrlkit/core/testing';
 import { createTestNamespace, installCRDs } from '@ctrlkit/envtest';
 import { testKubeConfig, testKubeconfigPath } from '@ctrlkit/envtest/vitest';
@@ -8,8 +10,7 @@ import { API_VERSION, forkliftCrds, GROUP, PLURALS, VERSION } from '@ctrlkit/pla
 import type { Plan } from '@ctrlkit/plan-migration/api';
 import { CustomObjectsApi, StorageV1Api } from '@kubernetes/client-node';
 import { expect, it } from 'vitest';
-import { runBin, startBin } from '../test/app-process.js';
-import { serviceAccountKubeconfig } from '../test/service-account.js';
+import { runBin } from '../test/app-process.js';
 
 it('runs a plan on the simulated source to Succeeded; ctrlkit-migrate status shows every VM and step', async () => {
   const kubeConfig = testKubeConfig();
@@ -55,16 +56,15 @@ it('runs a plan on the simulated source to Succeeded; ctrlkit-migrate status sho
   expect(before.code).toBe(0);
   expect(before.stdout).toContain('No VM has been migrated yet');
 
-  const leaseNamespace = await createTestNamespace(kubeConfig, 'mc-lease-');
-  const app = startBin('main', [
-    '--kubeconfig',
-    await serviceAccountKubeconfig(kubeConfig),
-    '--leader-elect',
-    `--leader-election-namespace=${leaseNamespace}`,
-    '--metrics-addr=0',
-    '--healthz-addr=0',
-    '--destination=configmap',
-  ]);
+  const app = await startApp(appPackage('@ctrlkit/migration-controller', import.meta.url), {
+    args: [
+      '--leader-elect',
+      '--leader-election-namespace=ctrlkit-migration',
+      '--metrics-addr=0',
+      '--healthz-addr=0',
+      '--destination=configmap',
+    ],
+  });
   try {
     const readPlan = async () =>
       (await custom.getNamespacedCustomObject({
@@ -97,10 +97,9 @@ it('runs a plan on the simulated source to Succeeded; ctrlkit-migrate status sho
     expect(missing.code).toBe(1);
     expect(missing.stderr).toContain(`plan ${namespace}/nope not found`);
   } finally {
-    app.child.kill('SIGTERM');
-    expect(await app.exited).toBe(0);
+    // The RBAC of deploy/ sufficed: stop() fails on a request the apiserver refused.
+    expect(await app.stop()).toBe(0);
   }
-  // The RBAC of deploy/ sufficed: no request was refused.
   expect(app.logs.filter((l) => /forbidden/i.test(l))).toEqual([]);
   expect(app.logs.some((l) => l.includes('"msg":"migration controller stopped"'))).toBe(true);
 }, 150_000);

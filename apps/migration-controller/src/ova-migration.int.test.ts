@@ -4,6 +4,7 @@
 // archives and plain .ovf files from four exporters), migrates its VMs. CDI, KubeVirt and the
 // kubelet/Job controller, which envtest does not run, are the package's simulators, run here.
 // Every Ready comes from the app's own controllers.
+import { type AppProcess, appPackage, startApp } from '@ctrlkit/app-testing';
 import { waitFor } from '@ctrlkit/core/testing';
 import { createTestNamespace, installCRDs } from '@ctrlkit/envtest';
 import { testKubeConfig, testKubeconfigPath } from '@ctrlkit/envtest/vitest';
@@ -50,8 +51,7 @@ import {
   type V1Secret,
 } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type AppProcess, runBin, startBin } from '../test/app-process.js';
-import { serviceAccountKubeconfig } from '../test/service-account.js';
+import { runBin } from '../test/app-process.js';
 
 const mergePatch = setHeaderOptions('Content-Type', PatchStrategy.MergePatch);
 const DV = { group: 'cdi.kubevirt.io', version: 'v1beta1', plural: 'datavolumes' };
@@ -150,25 +150,21 @@ beforeAll(async () => {
   for (const sim of sims) void sim.run(stop.signal);
   factory.start(stop.signal);
 
-  const leaseNamespace = await createTestNamespace(kubeConfig, 'ova-lease-');
-  app = startBin('main', [
-    '--kubeconfig',
-    await serviceAccountKubeconfig(kubeConfig),
-    '--leader-elect',
-    `--leader-election-namespace=${leaseNamespace}`,
-    '--metrics-addr=0',
-    '--healthz-addr=0',
-    `--ova-catalog-path=${catalogPath}`,
-    `--virt-v2v-image=${VIRT_V2V_IMAGE}`,
-  ]);
+  app = await startApp(appPackage('@ctrlkit/migration-controller', import.meta.url), {
+    args: [
+      '--leader-elect',
+      '--leader-election-namespace=ctrlkit-migration',
+      '--metrics-addr=0',
+      '--healthz-addr=0',
+      `--ova-catalog-path=${catalogPath}`,
+      `--virt-v2v-image=${VIRT_V2V_IMAGE}`,
+    ],
+  });
 });
 
 afterAll(async () => {
   stop.abort();
-  if (app?.child.exitCode === null) {
-    app.child.kill('SIGTERM');
-    await app.exited;
-  }
+  await app?.stop();
 });
 
 const id = (name: string) => {
@@ -614,8 +610,8 @@ describe.concurrent('OVA provider → KubeVirt, the built controller as the depl
 
 describe('after the scenarios', () => {
   it('stops on SIGTERM; the RBAC of deploy/ sufficed: no request was refused', async () => {
-    app.child.kill('SIGTERM');
-    expect(await app.exited).toBe(0);
+    // stop() sends SIGTERM and fails on a request the apiserver refused (403).
+    expect(await app.stop()).toBe(0);
     expect(app.logs.filter((l) => /forbidden/i.test(l))).toEqual([]);
     expect(app.logs.some((l) => l.includes('"msg":"migration controller stopped"'))).toBe(true);
   });

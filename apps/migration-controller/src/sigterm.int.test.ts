@@ -1,13 +1,20 @@
-// The built binary against the test apiserver: with --leader-elect it takes the Lease and
+// The built binary, as deploy/'s ServiceAccount, against the test apiserver: with
+// --leader-elect it takes the Lease in the pod's namespace (deploy/'s Role) and
 // reconciles (a Provider becomes Ready); on SIGTERM it exits 0 and releases the Lease. And
 // --help lists the flags and exits 0 without a cluster.
+
+import { appPackage, startApp } from '@ctrlkit/app-testing';
 import { waitFor } from '@ctrlkit/core/testing';
 import { createTestNamespace, installCRDs } from '@ctrlkit/envtest';
-import { testKubeConfig, testKubeconfigPath } from '@ctrlkit/envtest/vitest';
+import { testKubeConfig } from '@ctrlkit/envtest/vitest';
 import { API_VERSION, forkliftCrds, GROUP, PLURALS, VERSION } from '@ctrlkit/plan-migration';
 import { CoordinationV1Api, CustomObjectsApi } from '@kubernetes/client-node';
 import { expect, it } from 'vitest';
-import { runBin, startBin } from '../test/app-process.js';
+
+import { runBin } from '../test/app-process.js';
+
+/** The namespace of deploy/'s Deployment: the Lease's, in a cluster. */
+const LEASE_NAMESPACE = 'ctrlkit-migration';
 
 it('--help lists every flag with its default and exits 0', async () => {
   const { code, stdout } = await runBin('main', ['--help']);
@@ -37,17 +44,21 @@ it('leads with --leader-elect, reconciles, and on SIGTERM exits 0 releasing the 
   const namespace = await createTestNamespace(kubeConfig, 'mc-sigterm-');
   const custom = kubeConfig.makeApiClient(CustomObjectsApi);
   const leases = kubeConfig.makeApiClient(CoordinationV1Api);
+  // The pod's namespace, where deploy/'s Role grants the Lease.
   const lease = () =>
-    leases.readNamespacedLease({ name: 'ctrlkit-migration-controller', namespace });
-  const app = startBin('main', [
-    '--kubeconfig',
-    testKubeconfigPath(),
-    '--leader-elect',
-    '--leader-election-namespace',
-    namespace,
-    '--metrics-addr=0',
-    '--healthz-addr=0',
-  ]);
+    leases.readNamespacedLease({
+      name: 'ctrlkit-migration-controller',
+      namespace: LEASE_NAMESPACE,
+    });
+  const app = await startApp(appPackage('@ctrlkit/migration-controller', import.meta.url), {
+    args: [
+      '--leader-elect',
+      '--leader-election-namespace',
+      LEASE_NAMESPACE,
+      '--metrics-addr=0',
+      '--healthz-addr=0',
+    ],
+  });
   try {
     await waitFor('the Lease', async () => Boolean((await lease()).spec?.holderIdentity));
     await custom.createNamespacedCustomObject({
@@ -75,7 +86,7 @@ it('leads with --leader-elect, reconciles, and on SIGTERM exits 0 releasing the 
     app.child.kill('SIGTERM');
     expect(await app.exited).toBe(0);
   } finally {
-    app.child.kill('SIGKILL');
+    await app.stop();
   }
   expect(app.logs.some((l) => l.includes('"msg":"migration controller stopped"'))).toBe(true);
   expect((await lease()).spec?.holderIdentity ?? '').toBe('');
