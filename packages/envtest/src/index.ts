@@ -9,7 +9,10 @@
  * - **In it**: {@link createTestNamespace}, {@link installCRDs} (waits until Established),
  *   {@link dryRunManifests} (a `deploy/` folder, server-side dry run).
  * - **Components** on request (`components` option): kube-scheduler and
- *   kube-controller-manager ({@link COMPONENTS}), each as its own user.
+ *   kube-controller-manager ({@link COMPONENTS}), each as its own user; `crds` installed
+ *   before they start.
+ * - **Audit log** (`auditPolicy` option): who did what, as the apiserver saw it, in
+ *   `plane.auditLogPath`, read with {@link readAuditLog}.
  * - **Binaries**: {@link resolveBinaries} (`KUBEBUILDER_ASSETS`, the cache, or a one-time
  *   build with Go: {@link buildBinaries}, {@link buildComponentBinaries}); certificates from
  *   the control plane's CA: {@link createCertificate}.
