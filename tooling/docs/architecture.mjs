@@ -14,7 +14,7 @@ const target = join(root, 'docs', 'architecture.md');
 /** The path of one change, in order: [label, package folder, source file, exported name]. */
 const flow = [
   ['kube-apiserver', undefined, undefined, undefined],
-  ['RestClient: LIST / WATCH', 'packages/runtime', 'src/informers/rest-client.ts', 'RestClient'],
+  ['Client: LIST / WATCH', 'packages/runtime', 'src/client/client.ts', 'Client'],
   ['Reflector', 'packages/runtime', 'src/informers/reflector.ts', 'Reflector'],
   ['Indexer (the cache)', 'packages/runtime', 'src/informers/store.ts', 'Indexer'],
   [
@@ -31,10 +31,10 @@ const flow = [
   ],
   ['Controller: reconcile(key)', 'packages/runtime', 'src/controller/controller.ts', 'Controller'],
   [
-    'API clients: create / patch / delete / status',
+    'Client: create / patch / delete / status',
     'packages/runtime',
-    'src/client/api-client-factory.ts',
-    'ApiClientFactory',
+    'src/client/client.ts',
+    'createClient',
   ],
 ];
 

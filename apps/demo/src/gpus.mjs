@@ -2,13 +2,13 @@
 // ResourceSlices; the demo reads them back.
 import { join } from 'node:path';
 import { waitFor } from '@ctrlkit/core/testing';
-import { ResourceV1Api } from '@kubernetes/client-node';
+import { createClient } from '@ctrlkit/runtime/client';
 import { binOf, startApp } from './apps.mjs';
 import { say } from './say.mjs';
 
 /** Starts the DRA example driver for `nodeName`; returns the running app. */
 export async function gpuDemo(plane, logDir, nodeName) {
-  const resource = plane.kubeConfig.makeApiClient(ResourceV1Api);
+  const client = createClient(plane.kubeConfig);
   const logPath = join(logDir, 'dra-example-driver.log');
   const numDevices = 8;
   const app = startApp(
@@ -25,7 +25,9 @@ export async function gpuDemo(plane, logDir, nodeName) {
   );
   let slices = [];
   await waitFor('the ResourceSlices published', async () => {
-    const list = await resource.listResourceSlice({ fieldSelector: `spec.nodeName=${nodeName}` });
+    const list = await client.list('resource.k8s.io/v1/resourceslices', {
+      fieldSelector: `spec.nodeName=${nodeName}`,
+    });
     slices = list.items;
     return slices.reduce((n, s) => n + (s.spec.devices?.length ?? 0), 0) === numDevices;
   });

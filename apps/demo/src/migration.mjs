@@ -23,8 +23,8 @@ import {
   writeCatalogFiles,
   XEN_OVF,
 } from '@ctrlkit/plan-migration/testing';
-import { SharedInformerFactory } from '@ctrlkit/runtime';
-import { CustomObjectsApi, StorageV1Api } from '@kubernetes/client-node';
+import { createClient } from '@ctrlkit/runtime/client';
+import { SharedInformerFactory } from '@ctrlkit/runtime/informers';
 import { binOf, startApp } from './apps.mjs';
 import { say } from './say.mjs';
 
@@ -89,29 +89,22 @@ export async function migrationDemo(plane, logDir) {
   try {
     const namespace = await createTestNamespace(kubeConfig, 'forklift-');
     const target = await createTestNamespace(kubeConfig, 'vms-');
-    const custom = kubeConfig.makeApiClient(CustomObjectsApi);
+    const client = createClient(kubeConfig, { program: { name: 'ctrlkit-demo' } });
+    const resource = (kind) => ({ group: GROUP, version: VERSION, resource: PLURALS[kind] });
     const create = (kind, name, spec) =>
-      custom.createNamespacedCustomObject({
-        group: GROUP,
-        version: VERSION,
-        plural: PLURALS[kind],
-        namespace,
-        body: { apiVersion: API_VERSION, kind, metadata: { name }, spec },
-      });
-    const read = (kind, name) =>
-      custom.getNamespacedCustomObject({
-        group: GROUP,
-        version: VERSION,
-        plural: PLURALS[kind],
-        namespace,
-        name,
-      });
+      client.create(
+        resource(kind),
+        { apiVersion: API_VERSION, kind, metadata: { name }, spec },
+        { namespace },
+      );
+    const read = (kind, name) => client.get(resource(kind), name, { namespace });
     const conditions = (object, status = 'True') =>
       (object.status?.conditions ?? []).filter((c) => c.status === status);
     const has = (object, type) => conditions(object).some((c) => c.type === type);
 
-    await kubeConfig.makeApiClient(StorageV1Api).createStorageClass({
-      body: { metadata: { name: 'standard' }, provisioner: 'example.com/demo' },
+    await client.create('storage.k8s.io/v1/storageclasses', {
+      metadata: { name: 'standard' },
+      provisioner: 'example.com/demo',
     });
     await create('Provider', 'ova', { type: 'ova', url: 'nfs.example:/exports/ova' });
     await create('Provider', 'host', { type: 'openshift' });
@@ -162,12 +155,7 @@ export async function migrationDemo(plane, logDir) {
       { timeoutMs: 180_000 },
     );
     console.log(`\n${renderPlanStatus(plan)}\n`);
-    const vmsCreated = await custom.listNamespacedCustomObject({
-      group: 'kubevirt.io',
-      version: 'v1',
-      plural: 'virtualmachines',
-      namespace: target,
-    });
+    const vmsCreated = await client.list('kubevirt.io/v1/virtualmachines', { namespace: target });
     for (const vm of vmsCreated.items) {
       say(
         `  VirtualMachine ${target}/${vm.metadata.name}: runStrategy ${vm.spec.runStrategy}, ` +

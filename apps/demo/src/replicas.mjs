@@ -12,7 +12,7 @@ import {
   version,
 } from '@ctrlkit/example-replicas';
 import { SharedInformerFactory } from '@ctrlkit/runtime';
-import { CustomObjectsApi } from '@kubernetes/client-node';
+import { createClient } from '@ctrlkit/runtime/client';
 import { say } from './say.mjs';
 
 /** Runs the replicas controller through 3 → 12 → 5 → 0 → 7 and stops it. */
@@ -22,12 +22,13 @@ export async function replicasDemo(kubeConfig) {
   say(`CRD ${configMapSetCrd.metadata.name} installed; namespace ${namespace}`);
 
   const stop = new AbortController();
-  const controller = startReplicasController({ kubeConfig, namespace, workers: 4 }, stop.signal);
-  const observer = new SharedInformerFactory(kubeConfig, { namespace });
+  const client = createClient(kubeConfig, { program: { name: 'ctrlkit-demo' } });
+  const controller = startReplicasController({ client, namespace, workers: 4 }, stop.signal);
+  const observer = new SharedInformerFactory(client, { namespace });
   const configMaps = observer.forResource('v1/configmaps', { labelSelector: ownerLabel });
   observer.start(stop.signal);
 
-  const custom = kubeConfig.makeApiClient(CustomObjectsApi);
+  const configMapSets = { group, version, resource: plural };
   const name = 'web';
   let overCreated = 0;
   let before = 0;
@@ -50,29 +51,25 @@ export async function replicasDemo(kubeConfig) {
 
   try {
     say(`create ConfigMapSet ${name} with replicas 3`);
-    await custom.createNamespacedCustomObject({
-      group,
-      version,
-      namespace,
-      plural,
-      body: {
+    await client.create(
+      configMapSets,
+      {
         apiVersion: `${group}/${version}`,
         kind: 'ConfigMapSet',
         metadata: { name },
         spec: { replicas: 3 },
       },
-    });
+      { namespace },
+    );
     await converge(3);
     for (const replicas of [12, 5, 0, 7]) {
       say(`scale to ${replicas}`);
-      await custom.patchNamespacedCustomObject({
-        group,
-        version,
-        namespace,
-        plural,
+      await client.patch(
+        configMapSets,
         name,
-        body: [{ op: 'replace', path: '/spec/replicas', value: replicas }],
-      });
+        [{ op: 'replace', path: '/spec/replicas', value: replicas }],
+        { namespace, type: 'json' },
+      );
       await converge(replicas);
     }
   } finally {

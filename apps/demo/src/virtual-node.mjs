@@ -3,7 +3,7 @@
 import { join } from 'node:path';
 import { waitFor } from '@ctrlkit/core/testing';
 import { createTestNamespace } from '@ctrlkit/envtest';
-import { CoreV1Api } from '@kubernetes/client-node';
+import { createClient } from '@ctrlkit/runtime/client';
 import { binOf, freePort, startApp } from './apps.mjs';
 import { say } from './say.mjs';
 
@@ -12,7 +12,7 @@ export const nodeName = 'vk-demo';
 
 /** Starts the virtual kubelet, runs 5 pods on it, deletes them; returns the running app. */
 export async function virtualNodeDemo(plane, logDir) {
-  const core = plane.kubeConfig.makeApiClient(CoreV1Api);
+  const client = createClient(plane.kubeConfig);
   const logPath = join(logDir, 'virtual-kubelet.log');
   const app = startApp(
     binOf('@ctrlkit/virtual-kubelet', 'ctrlkit-virtual-kubelet'),
@@ -25,10 +25,10 @@ export async function virtualNodeDemo(plane, logDir) {
   );
   say(`ctrlkit-virtual-kubelet --nodename ${nodeName} --provider mock (log: ${logPath})`);
   await waitFor('the virtual node Ready', async () => {
-    const node = await core.readNode({ name: nodeName });
+    const node = await client.get('nodes', nodeName);
     return node.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True') ?? false;
   });
-  const node = await core.readNode({ name: nodeName });
+  const node = await client.get('nodes', nodeName);
   say(
     `  node ${nodeName} Ready: ${node.status?.capacity?.cpu} CPUs, ${node.status?.capacity?.memory}, ` +
       `${node.status?.capacity?.pods} pods`,
@@ -38,17 +38,18 @@ export async function virtualNodeDemo(plane, logDir) {
   const names = ['web-0', 'web-1', 'web-2', 'worker-0', 'worker-1'];
   say(`create ${names.length} pods bound to ${nodeName} in ${namespace}`);
   for (const name of names) {
-    await core.createNamespacedPod({
-      namespace,
-      body: {
+    await client.create(
+      'pods',
+      {
         metadata: { name },
         spec: { nodeName, containers: [{ name: 'main', image: 'registry.example/app:1' }] },
       },
-    });
+      { namespace },
+    );
   }
   let last = -1;
   await waitFor('the pods to run', async () => {
-    const pods = await core.listNamespacedPod({ namespace });
+    const pods = await client.list('pods', { namespace });
     const running = pods.items.filter((p) => p.status?.phase === 'Running');
     if (running.length !== last) {
       last = running.length;
@@ -60,10 +61,10 @@ export async function virtualNodeDemo(plane, logDir) {
 
   say('delete the worker pods');
   for (const name of names.filter((n) => n.startsWith('worker'))) {
-    await core.deleteNamespacedPod({ namespace, name });
+    await client.delete('pods', name, { namespace });
   }
   await waitFor('the deleted pods gone', async () => {
-    const pods = await core.listNamespacedPod({ namespace });
+    const pods = await client.list('pods', { namespace });
     return pods.items.length === names.length - 2;
   });
   say('  the provider stopped them and the virtual kubelet removed them: 3 pods left');

@@ -1,6 +1,7 @@
 //! The simulated GPUs of one node, as kubernetes-sigs/dra-example-driver enumerates them.
 
 import type { DriverResources, Slice } from '@ctrlkit/dra-resourceslice';
+import type { Wire } from '@ctrlkit/runtime/client';
 import type { V1Device } from '@kubernetes/client-node';
 
 /** The driver name of the example driver: `gpu.example.com`. */
@@ -56,9 +57,9 @@ export interface GpuOptions {
   partitions: number;
 }
 
-function gpuAttributes(index: number, uuid: string): V1Device['attributes'] {
+function gpuAttributes(index: number, uuid: string): Wire<V1Device>['attributes'] {
   return {
-    index: { int: index } as never,
+    index: { int: index },
     uuid: { string: `gpu-${uuid}` },
     model: { string: GPU_MODEL },
     driverVersion: { version: DRIVER_VERSION },
@@ -75,7 +76,7 @@ function gpuAttributes(index: number, uuid: string): V1Device['attributes'] {
 export function gpuResources(options: GpuOptions): DriverResources {
   const uuids = gpuUuids(options.nodeName, options.numDevices);
   if (options.partitions === 0) {
-    const devices: V1Device[] = uuids.map((uuid, i) => ({
+    const devices: Wire<V1Device>[] = uuids.map((uuid, i) => ({
       name: `gpu-${i}`,
       attributes: gpuAttributes(i, uuid),
       capacity: { memory: { value: GPU_MEMORY } },
@@ -83,7 +84,7 @@ export function gpuResources(options: GpuOptions): DriverResources {
     return { pools: { [options.nodeName]: { slices: [{ devices }] } } };
   }
   const counters: Slice = { sharedCounters: [] };
-  const devices: V1Device[] = [];
+  const devices: Wire<V1Device>[] = [];
   const memoryGi = 80;
   uuids.forEach((uuid, i) => {
     const counterSet = `gpu-${i}-counters`;
@@ -107,7 +108,7 @@ export function gpuResources(options: GpuOptions): DriverResources {
     for (let j = 0; j < options.partitions; j++) {
       devices.push({
         name: `gpu-${i}-partition-${j}`,
-        attributes: { ...gpuAttributes(i, uuid), partition: { int: j } as never },
+        attributes: { ...gpuAttributes(i, uuid), partition: { int: j } },
         capacity: { memory: { value: memory } },
         consumesCounters: [
           { counterSet, counters: { memory: { value: memory }, compute: { value: compute } } },

@@ -37,7 +37,7 @@ export function addDriver(manager: Manager, options: GpuOptions & { logger: Logg
       const logger = options.logger;
       controller = await startController({
         driverName: DRIVER_NAME,
-        kubeClient: manager.kubeConfig,
+        kubeClient: manager.client,
         owner: { apiVersion: 'v1', kind: 'Node', name: options.nodeName },
         resources: gpuResources(options),
         signal,

@@ -4,6 +4,7 @@
 import { loadKubeConfig, Manager } from '@ctrlkit/runtime';
 import { runMain } from '@ctrlkit/runtime/cli';
 import { pino } from 'pino';
+import packageJson from '../package.json' with { type: 'json' };
 import { addDriver } from './driver.js';
 import { parseFlags, usage } from './flags.js';
 
@@ -14,7 +15,7 @@ process.exitCode = await runMain({
   async run(flags, logger, signal) {
     const manager = new Manager({
       kubeConfig: loadKubeConfig({ kubeconfig: flags.kubeconfig || undefined }),
-      userAgent: 'ctrlkit-dra-example-driver/0.1.0',
+      program: { name: 'ctrlkit-dra-example-driver', version: packageJson.version },
       logger,
       metricsBindAddress: flags.metricsBindAddress,
       healthProbeBindAddress: flags.healthProbeBindAddress,

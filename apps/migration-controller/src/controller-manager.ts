@@ -10,12 +10,13 @@ import {
   StorageMapController,
 } from '@ctrlkit/plan-migration/controllers';
 import { loadKubeConfig, Manager } from '@ctrlkit/runtime';
-import type { KubeConfig } from '@kubernetes/client-node';
+import type { KubeConfigLike } from '@ctrlkit/runtime/client';
+import packageJson from '../package.json' with { type: 'json' };
 import type { Flags } from './flags.js';
 import { sourceWiring } from './sources.js';
 
-/** The `User-Agent` of the controller's API requests. */
-export const USER_AGENT = 'ctrlkit-migration-controller/0.1.0';
+/** The program named in the `User-Agent` of the controller's API requests (and the field manager of its writes). */
+export const PROGRAM_NAME = 'ctrlkit-migration-controller';
 
 /** What {@link buildControllerManager} built, for tests and embedding. */
 export interface ControllerManager {
@@ -32,11 +33,11 @@ export interface ControllerManager {
 export function buildControllerManager(
   flags: Flags,
   logger: Logger,
-  kubeConfig: KubeConfig = loadKubeConfig({ kubeconfig: flags.kubeconfig }),
+  kubeConfig: KubeConfigLike = loadKubeConfig({ kubeconfig: flags.kubeconfig }),
 ): ControllerManager {
   const manager = new Manager({
     kubeConfig,
-    userAgent: USER_AGENT,
+    program: { name: PROGRAM_NAME, version: packageJson.version },
     logger,
     metricsBindAddress: flags.metricsBindAddress,
     healthProbeBindAddress: flags.healthProbeBindAddress,
@@ -51,9 +52,10 @@ export function buildControllerManager(
     ovaCatalogPath: flags.ovaCatalogPath,
     destination: flags.destination,
     virtV2vImage: flags.virtV2vImage,
-    kubeConfig,
+    client: manager.client,
   });
-  const shared = { kubeConfig, informerFactory: manager.informerFactory, logger };
+  // Every controller's requests, the informers' included, go through the manager's one client.
+  const shared = { client: manager.client, informerFactory: manager.informerFactory, logger };
   const planController = new PlanController({
     ...shared,
     ...wiring.plan,

@@ -19,7 +19,7 @@
 export {
   buildControllerManager,
   type ControllerManager,
-  USER_AGENT,
+  PROGRAM_NAME,
 } from './controller-manager.js';
 export {
   DEFAULT_LEADER_ELECTION_ID,

@@ -1,11 +1,12 @@
 //! The command line of ctrlkit-migrate: `status PLAN [-n NAMESPACE] [--kubeconfig PATH]`.
 
-import { InvalidArgumentError } from '@ctrlkit/core';
+import { InvalidArgumentError, isNotFound } from '@ctrlkit/core';
 import { GROUP, PLURALS, VERSION } from '@ctrlkit/plan-migration';
 import type { Plan } from '@ctrlkit/plan-migration/api';
 import { loadKubeConfig } from '@ctrlkit/runtime';
 import { type FlagTable, flagUsage, parseFlagTableWithArgs } from '@ctrlkit/runtime/cli';
-import { ApiException, CustomObjectsApi } from '@kubernetes/client-node';
+import { createClient } from '@ctrlkit/runtime/client';
+import packageJson from '../package.json' with { type: 'json' };
 import { renderPlanStatus } from './status-table.js';
 
 /** A parsed `ctrlkit-migrate` command. */
@@ -88,18 +89,19 @@ export async function runMigrate(
     command.namespace ??
     kubeConfig.getContextObject(kubeConfig.getCurrentContext())?.namespace ??
     'default';
+  const client = createClient(kubeConfig, {
+    program: { name: 'ctrlkit-migrate', version: packageJson.version },
+  });
   try {
-    const plan = (await kubeConfig.makeApiClient(CustomObjectsApi).getNamespacedCustomObject({
-      group: GROUP,
-      version: VERSION,
-      plural: PLURALS.Plan,
-      namespace,
-      name: command.plan,
-    })) as Plan;
+    const plan = await client.get<Plan>(
+      { group: GROUP, version: VERSION, resource: PLURALS.Plan },
+      command.plan,
+      { namespace },
+    );
     out(renderPlanStatus(plan));
     return 0;
   } catch (error) {
-    if (error instanceof ApiException && error.code === 404) {
+    if (isNotFound(error)) {
       err(`plan ${namespace}/${command.plan} not found\n`);
       return 1;
     }

@@ -35,11 +35,11 @@ import {
   XEN_OVF,
 } from '@ctrlkit/plan-migration/testing';
 import { SharedInformerFactory } from '@ctrlkit/runtime';
+import type { KubeObject } from '@ctrlkit/runtime/client';
 import {
   CoreV1Api,
   CustomObjectsApi,
   type KubeConfig,
-  type KubernetesObject,
   PatchStrategy,
   StorageV1Api,
   setHeaderOptions,
@@ -84,7 +84,7 @@ const seen = {
   configMaps: new Map<string, V1ConfigMap>(),
   jobs: new Map<string, V1Job>(),
 };
-const inNamespace = <T extends KubernetesObject>(m: Map<string, T>, ns: string) =>
+const inNamespace = <T extends KubeObject>(m: Map<string, T>, ns: string) =>
   [...m.values()].filter((o) => o.metadata?.namespace === ns);
 
 beforeAll(async () => {
@@ -136,8 +136,9 @@ beforeAll(async () => {
           : undefined,
     }),
   ];
-  const record = <T extends KubernetesObject>(resource: string, into: Map<string, T>) => {
-    const keep = (o: T) => into.set(o.metadata?.uid ?? '', o);
+  const record = <T extends KubeObject>(resource: string, into: Map<string, T>) => {
+    // Objects as the informer has them (wire JSON), kept under the test's model types.
+    const keep = (o: unknown) => into.set((o as T).metadata?.uid ?? '', o as T);
     factory.forResource<T>(resource).addEventHandler({ onAdd: keep, onUpdate: (_, o) => keep(o) });
   };
   record('cdi.kubevirt.io/v1beta1/datavolumes', seen.dataVolumes);
@@ -554,7 +555,7 @@ describe.concurrent('OVA provider → KubeVirt, the built controller as the depl
       ).items.some((x) => x.status?.phase === 'Running'),
     );
     const labelled = `plan-name=plan,plan-namespace=${t.namespace}`;
-    const live = <T extends KubernetesObject>(items: T[]) =>
+    const live = <T extends KubeObject>(items: T[]) =>
       items.filter((o) => o.metadata?.deletionTimestamp === undefined);
     const left = async () => ({
       dataVolumes: (await t.list<DataVolume>(DV, labelled)).map((d) => d.metadata.labels?.vmID),

@@ -5,6 +5,7 @@ import { realClock } from '@ctrlkit/core';
 import type { Provider } from '@ctrlkit/plan-migration/api';
 import { KubeVirtDestination } from '@ctrlkit/plan-migration/kubevirt';
 import { VMWARE_OVF, writeCatalogFiles } from '@ctrlkit/plan-migration/testing';
+import { toClient } from '@ctrlkit/runtime/client';
 import { KubeConfig } from '@kubernetes/client-node';
 import { describe, expect, it } from 'vitest';
 import { simulatedSourceOptions, sourceWiring } from './sources.js';
@@ -23,7 +24,7 @@ kubeConfig.loadFromOptions({
   currentContext: 'x',
 });
 const wire = (ovaCatalogPath = '/ova', destination: 'kubevirt' | 'configmap' = 'kubevirt') =>
-  sourceWiring({ ovaCatalogPath, destination, kubeConfig });
+  sourceWiring({ ovaCatalogPath, destination, client: toClient(kubeConfig) });
 
 describe('source wiring', () => {
   it('a simulated provider gets an inventory from its settings (defaults: 4 VMs, 1 disk of 1024 MiB)', async () => {
@@ -91,7 +92,12 @@ describe('source wiring', () => {
     const kubevirt = wire().plan;
     expect(kubevirt.hookRunner).toBeDefined();
     const plan = { metadata: { name: 'p', namespace: 'ns' }, spec: {} } as never;
-    const made = kubevirt.destination?.({ plan, migrationUID: '', migrationName: '', kubeConfig });
+    const made = kubevirt.destination?.({
+      plan,
+      migrationUID: '',
+      migrationName: '',
+      client: toClient(kubeConfig),
+    });
     expect(made).toBeInstanceOf(KubeVirtDestination);
     expect(wire('/ova', 'configmap').plan.destination).toBeUndefined();
   });

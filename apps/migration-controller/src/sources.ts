@@ -18,7 +18,7 @@ import {
 } from '@ctrlkit/plan-migration/api';
 import { JobHookRunner, KubeVirtDestination } from '@ctrlkit/plan-migration/kubevirt';
 import { inspectOvaProvider, OvaInventory, OvaSource } from '@ctrlkit/plan-migration/ova';
-import type { KubeConfig } from '@kubernetes/client-node';
+import type { Client } from '@ctrlkit/runtime/client';
 import type { Flags } from './flags.js';
 
 /** Settings of a `simulated` Provider (`spec.settings`), with their defaults. */
@@ -41,8 +41,8 @@ export interface SourceWiringOptions {
   destination: Flags['destination'];
   /** The conversion pods' image (`--virt-v2v-image`). Default: the KubeVirt destination's. */
   virtV2vImage?: string;
-  /** The cluster, for the hook runner. */
-  kubeConfig: KubeConfig;
+  /** The runtime's one client (`manager.client`), for the hook runner. */
+  client: Client;
   clock?: Clock;
 }
 
@@ -143,7 +143,7 @@ export function sourceWiring(options: SourceWiringOptions): SourceWiring {
     sources,
     plan: {
       sources,
-      hookRunner: new JobHookRunner({ kubeConfig: options.kubeConfig }),
+      hookRunner: new JobHookRunner({ client: options.client }),
       ...(options.destination === 'kubevirt' && {
         destination: (context) =>
           new KubeVirtDestination({

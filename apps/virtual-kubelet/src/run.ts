@@ -5,8 +5,10 @@ import { networkInterfaces } from 'node:os';
 import type { Logger } from '@ctrlkit/core';
 import { NaiveNodeProvider, NodeController, PodController } from '@ctrlkit/node-controller';
 import { loadKubeConfig, Manager } from '@ctrlkit/runtime';
-import { CoordinationV1Api, CoreV1Api, type V1Node, type V1Pod } from '@kubernetes/client-node';
+import type { Wire } from '@ctrlkit/runtime/client';
+import type { V1Node, V1Pod } from '@kubernetes/client-node';
 import { Gauge } from 'prom-client';
+import packageJson from '../package.json' with { type: 'json' };
 import type { Flags } from './flags.js';
 import { startKubeletApiServer } from './kubelet-api/kubelet-api-server.js';
 import { selfSignedCert } from './kubelet-api/self-signed-cert.js';
@@ -35,14 +37,15 @@ export function buildVirtualKubelet(flags: Flags, logger: Logger): VirtualKubele
   const kubeConfig = loadKubeConfig({ kubeconfig: flags.kubeconfig });
   const manager = new Manager({
     kubeConfig,
-    userAgent: 'ctrlkit-virtual-kubelet/0.1.0',
+    program: { name: 'ctrlkit-virtual-kubelet', version: packageJson.version },
     logger,
     metricsBindAddress: flags.metricsAddr,
     healthProbeBindAddress: flags.healthzAddr,
     qps: flags.kubeApiQps,
     burst: flags.kubeApiBurst,
   });
-  const core = manager.makeApiClient(CoreV1Api);
+  // Every request, the informers' included, goes through the manager's one client.
+  const { client } = manager;
   const internalIP = flags.internalIP ?? defaultInternalIP();
   const provider = newProvider(flags, internalIP);
   const node = virtualNode(flags);
@@ -50,23 +53,23 @@ export function buildVirtualKubelet(flags: Flags, logger: Logger): VirtualKubele
   const nodeController = new NodeController({
     provider: new NaiveNodeProvider(),
     node,
-    nodes: core,
+    nodes: client,
     pingIntervalMs: flags.nodePingIntervalMs,
     statusUpdateIntervalMs: flags.nodeStatusUpdateIntervalMs,
     lease: flags.enableNodeLease
       ? {
-          client: manager.makeApiClient(CoordinationV1Api),
+          client,
           leaseDurationSeconds: flags.nodeLeaseDurationSeconds,
         }
       : undefined,
     logger,
   });
   const factory = manager.informerFactory;
-  const podInformer = factory.forResource<V1Pod>('pods', {
+  const podInformer = factory.forResource<Wire<V1Pod>>('pods', {
     fieldSelector: `spec.nodeName=${flags.nodename}`,
   });
   const podController = new PodController({
-    podClient: core,
+    podClient: client,
     podInformer,
     configMapInformer: factory.forResource('configmaps'),
     secretInformer: factory.forResource('secrets'),
@@ -101,7 +104,7 @@ function newProvider(flags: Flags, internalIP: string): MockProvider | ProcessPr
 }
 
 /** The virtual Node: virtual-kubelet's labels, and a taint so only pods that tolerate the provider land on it. */
-function virtualNode(flags: Flags): V1Node {
+function virtualNode(flags: Flags): Wire<V1Node> {
   return {
     apiVersion: 'v1',
     kind: 'Node',
@@ -121,7 +124,10 @@ function virtualNode(flags: Flags): V1Node {
 }
 
 /** The `virtual_kubelet_pods` gauge: pods bound to this node by phase, counted from the informer at scrape. */
-function registerPodsGauge(manager: Manager, podInformer: { indexer: { list(): V1Pod[] } }): void {
+function registerPodsGauge(
+  manager: Manager,
+  podInformer: { indexer: { list(): Wire<V1Pod>[] } },
+): void {
   new Gauge({
     name: 'virtual_kubelet_pods',
     help: 'Pods bound to this node, by phase.',

@@ -4,19 +4,28 @@
 import type { Logger } from '@ctrlkit/core';
 import { BurstReplicas, UIDTrackingControllerExpectations } from '@ctrlkit/expectations';
 import { bindUIDTrackingExpectations } from '@ctrlkit/expectations/informer';
-import { Controller, SharedInformerFactory } from '@ctrlkit/runtime';
+import {
+  Controller,
+  InvalidArgumentError,
+  isNotFound,
+  SharedInformerFactory,
+} from '@ctrlkit/runtime';
+import { type Client, type KubeConfigLike, toClient, type Wire } from '@ctrlkit/runtime/client';
 import {
   enqueueRequestForOwner,
   isControlledBy,
   newControllerRef,
 } from '@ctrlkit/runtime/controller';
 import { splitMetaNamespaceKey } from '@ctrlkit/runtime/informers';
-import { CoreV1Api, type KubeConfig, type V1ConfigMap } from '@kubernetes/client-node';
+import type { V1ConfigMap } from '@kubernetes/client-node';
 import { type ConfigMapSet, group, kind, ownerLabel, plural, version } from './configmapset-crd.js';
 
 /** Options of {@link startReplicasController}. */
 export interface ReplicasControllerOptions {
-  kubeConfig: KubeConfig;
+  /** The program's one client (`manager.client`, or `createClient(kubeConfig)`). */
+  client?: Client;
+  /** Instead of `client`, for convenience: this kubeconfig's default client. */
+  kubeConfig?: KubeConfigLike;
   /** Watch only this namespace. Default: all. */
   namespace?: string;
   /** Concurrent reconciles. Default 4. */
@@ -37,9 +46,11 @@ export function startReplicasController(
   options: ReplicasControllerOptions,
   signal: AbortSignal,
 ): ReplicasController {
-  const { kubeConfig, workers = 4, expectations: useExpectations = true, logger } = options;
-  const core = kubeConfig.makeApiClient(CoreV1Api);
-  const factory = new SharedInformerFactory(kubeConfig, {
+  const { workers = 4, expectations: useExpectations = true, logger } = options;
+  const source = options.client ?? options.kubeConfig;
+  if (source === undefined) throw new InvalidArgumentError('client', 'give options.client');
+  const client = toClient(source);
+  const factory = new SharedInformerFactory(client, {
     ...(options.namespace !== undefined && { namespace: options.namespace }),
   });
   const owners = factory.forResource<ConfigMapSet>({
@@ -47,7 +58,7 @@ export function startReplicasController(
     version,
     resource: plural,
   });
-  const configMaps = factory.forResource<V1ConfigMap>('v1/configmaps', {
+  const configMaps = factory.forResource<Wire<V1ConfigMap>>('v1/configmaps', {
     labelSelector: ownerLabel,
   });
   const ownerLister = factory.lister<ConfigMapSet>({
@@ -55,7 +66,7 @@ export function startReplicasController(
     version,
     resource: plural,
   });
-  const configMapLister = factory.lister<V1ConfigMap>('v1/configmaps', {
+  const configMapLister = factory.lister<Wire<V1ConfigMap>>('v1/configmaps', {
     labelSelector: ownerLabel,
   });
   const expectations = new UIDTrackingControllerExpectations();
@@ -81,7 +92,7 @@ export function startReplicasController(
       await settleAll(
         Array.from({ length: count }, async () => {
           try {
-            await core.createNamespacedConfigMap({ namespace, body: ownedConfigMap(owner) });
+            await client.create('configmaps', ownedConfigMap(owner), { namespace });
           } catch (error) {
             // The add event will never come: lower the expectation ourselves.
             if (useExpectations) expectations.creationObserved(key);
@@ -96,9 +107,9 @@ export function startReplicasController(
       await settleAll(
         victims.map(async (cm, i) => {
           try {
-            await core.deleteNamespacedConfigMap({ namespace, name: cm.metadata?.name ?? '' });
+            await client.delete('configmaps', cm.metadata?.name ?? '', { namespace });
           } catch (error) {
-            if ((error as { code?: number }).code === 404) return; // already gone: its delete event lowers it
+            if (isNotFound(error)) return; // already gone: its delete event lowers it
             if (useExpectations) expectations.deletionObserved(key, victimKeys[i] ?? '');
             throw error;
           }
@@ -120,7 +131,7 @@ export function startReplicasController(
 }
 
 /** A new ConfigMap controlled by `owner`. */
-function ownedConfigMap(owner: ConfigMapSet): V1ConfigMap {
+function ownedConfigMap(owner: ConfigMapSet): Wire<V1ConfigMap> {
   return {
     metadata: {
       generateName: `${owner.metadata.name}-`,

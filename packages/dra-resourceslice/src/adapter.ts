@@ -1,6 +1,7 @@
 //! What the controller needs of the cluster, for a client of your own (or a test's wrapper that counts calls).
 
-import type { KubeConfig, V1Node, V1ResourceSlice } from '@kubernetes/client-node';
+import type { Client, Wire } from '@ctrlkit/runtime/client';
+import type { V1Node, V1ResourceSlice } from '@kubernetes/client-node';
 
 /** Preconditions of a delete. */
 export interface DeletePreconditions {
@@ -10,16 +11,17 @@ export interface DeletePreconditions {
 
 /**
  * What the controller needs to reach the cluster. Objects are plain JSON as the apiserver
- * sends them (attribute `int`, timestamps as RFC 3339 strings), which client-node's model
- * classes would rename. Failed calls reject with the runtime's `ApiStatusError` (HTTP
- * status as `statusCode`, the apiserver's Status as `status`) or a connection error.
- * `newKubeClient` makes one from a KubeConfig; tests wrap one to count calls.
+ * sends them (`Wire`: attribute `int`, timestamps as RFC 3339 strings), not client-node's
+ * model classes, which would rename fields. Failed calls reject with the runtime's
+ * `ApiStatusError` (HTTP status as `statusCode`, the apiserver's Status as `status`) or a
+ * connection error. `newKubeClient` makes one on the runtime's client; tests wrap one to
+ * count calls.
  */
 export interface KubeClient {
-  /** For the informer's LIST and WATCH. */
-  readonly kubeConfig: KubeConfig;
-  createResourceSlice(slice: V1ResourceSlice): Promise<V1ResourceSlice>;
-  updateResourceSlice(slice: V1ResourceSlice): Promise<V1ResourceSlice>;
+  /** The runtime's client, for the informer's LIST and WATCH. */
+  readonly client: Client;
+  createResourceSlice(slice: Wire<V1ResourceSlice>): Promise<Wire<V1ResourceSlice>>;
+  updateResourceSlice(slice: Wire<V1ResourceSlice>): Promise<Wire<V1ResourceSlice>>;
   deleteResourceSlice(name: string, preconditions: DeletePreconditions): Promise<void>;
-  readNode(name: string): Promise<V1Node>;
+  readNode(name: string): Promise<Wire<V1Node>>;
 }

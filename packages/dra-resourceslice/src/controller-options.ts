@@ -1,8 +1,8 @@
 //! The ResourceSlice controller's options, their defaults and their validation.
 
 import { type Clock, InvalidArgumentError, type Logger, rejectRenamedOptions } from '@ctrlkit/core';
+import type { ClientSource } from '@ctrlkit/runtime/client';
 import type { TypedRateLimitingInterface } from '@ctrlkit/workqueue';
-import type { KubeConfig } from '@kubernetes/client-node';
 import type { KubeClient } from './adapter.js';
 import type { QUEUE_NAME, startController } from './controller.js';
 import type { DriverResources, Owner } from './driver-resources.js';
@@ -28,8 +28,11 @@ export type ErrorHandler = (error: Error, message: string) => void;
 export interface Options {
   /** The DRA driver's name, a DNS subdomain of at most 63 characters. Required. */
   driverName: string;
-  /** How to reach the cluster: a {@link KubeClient}, or a KubeConfig to make one from. Required. */
-  kubeClient: KubeClient | KubeConfig;
+  /**
+   * How to reach the cluster: the runtime's client (`manager.client`; a kubeconfig stands
+   * for its default client), or a {@link KubeClient}. Required.
+   */
+  kubeClient: KubeClient | ClientSource;
   /**
    * The cluster-scoped object listed as controller owner of the slices. A Node also sets
    * `spec.nodeName` and restricts the watch to it; its UID is looked up when empty. Without
@@ -161,7 +164,7 @@ export function checkOptions(options: Options): void {
   }
 }
 
-/** Whether `kubeClient` is a ready {@link KubeClient} (else a KubeConfig to make one from). */
-export function isKubeClient(value: KubeClient | KubeConfig): value is KubeClient {
-  return 'createResourceSlice' in value && 'kubeConfig' in value;
+/** Whether `kubeClient` is a ready {@link KubeClient} (else the runtime's client or a kubeconfig). */
+export function isKubeClient(value: KubeClient | ClientSource): value is KubeClient {
+  return 'createResourceSlice' in value && 'client' in value;
 }

@@ -1,6 +1,7 @@
 //! The ResourceSlice controller: keeps a driver's desired pools and the cluster's slices in step.
 
 import { type Clock, type Logger, noopLogger, realClock } from '@ctrlkit/core';
+import type { Wire } from '@ctrlkit/runtime/client';
 import {
   DeletedFinalStateUnknown,
   newListWatch,
@@ -50,7 +51,7 @@ export interface Stats {
   numDeletes: number;
 }
 
-function poolNameOf(slice: V1ResourceSlice): string {
+function poolNameOf(slice: Wire<V1ResourceSlice>): string {
   return slice.spec?.pool?.name ?? '';
 }
 
@@ -70,7 +71,7 @@ export class Controller {
   readonly #clock: Clock;
   readonly #logger: Logger;
   readonly #abort = new AbortController();
-  readonly #informer: SharedIndexInformer<V1ResourceSlice>;
+  readonly #informer: SharedIndexInformer<Wire<V1ResourceSlice>>;
   readonly #pools: PoolSyncer;
   readonly #stats: Stats = { numCreates: 0, numUpdates: 0, numDeletes: 0 };
   #resources: DriverResources = { pools: {} };
@@ -104,11 +105,11 @@ export class Controller {
       options.errorHandler ??
       ((err, message) => logger.error({ err }, `${message}: ${err.message}`));
     const nodeName = isNodeOwner(this.#owner) ? this.#owner.name : '';
-    const indexFunc = (slice: V1ResourceSlice): readonly string[] => [poolNameOf(slice)];
-    this.#informer = new SharedIndexInformer<V1ResourceSlice>({
+    const indexFunc = (slice: Wire<V1ResourceSlice>): readonly string[] => [poolNameOf(slice)];
+    this.#informer = new SharedIndexInformer<Wire<V1ResourceSlice>>({
       name: 'resource.k8s.io/v1/resourceslices',
-      listWatch: newListWatch<V1ResourceSlice>(
-        this.#client.kubeConfig,
+      listWatch: newListWatch<Wire<V1ResourceSlice>>(
+        this.#client.client,
         { group: 'resource.k8s.io', version: 'v1', resource: 'resourceslices' },
         { fieldSelector: `spec.driver=${this.#driverName},spec.nodeName=${nodeName}` },
       ),
@@ -143,7 +144,9 @@ export class Controller {
         }
       },
       onDelete: (obj) => {
-        const slice = DeletedFinalStateUnknown.isInstance<V1ResourceSlice>(obj) ? obj.obj : obj;
+        const slice = DeletedFinalStateUnknown.isInstance<Wire<V1ResourceSlice>>(obj)
+          ? obj.obj
+          : obj;
         this.#queue.addAfter(poolNameOf(slice), this.#syncDelayMs);
       },
     });

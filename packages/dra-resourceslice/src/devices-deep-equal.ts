@@ -1,5 +1,6 @@
 //! DevicesDeepEqual: semantic equality of device lists, tolerant of server-set taint times.
 
+import type { Wire } from '@ctrlkit/runtime/client';
 import type { V1Device } from '@kubernetes/client-node';
 import { semanticEqual, timeDeltaMs } from './internal/semantic-equal.js';
 
@@ -27,8 +28,8 @@ function taintEqual(a: Record<string, unknown>, b: Record<string, unknown>): boo
  * seconds). Order matters: reordered devices are different.
  */
 export function devicesDeepEqual(
-  a: readonly V1Device[] | undefined,
-  b: readonly V1Device[] | undefined,
+  a: readonly (V1Device | Wire<V1Device>)[] | undefined,
+  b: readonly (V1Device | Wire<V1Device>)[] | undefined,
 ): boolean {
   return semanticEqual(a, b, { taint: taintEqual });
 }

@@ -1,5 +1,6 @@
 //! The desired state a driver publishes: pools of slices of devices.
 
+import type { Wire } from '@ctrlkit/runtime/client';
 import type { V1CounterSet, V1Device, V1NodeSelector } from '@kubernetes/client-node';
 
 /** A complete description of all resources synchronized by the controller. */
@@ -31,8 +32,12 @@ export interface Pool {
 
 /** One ResourceSlice's worth of devices. */
 export interface Slice {
-  /** The devices of the slice. */
-  devices?: V1Device[];
+  /**
+   * The devices of the slice, written with client-node's model names (`_int`, `Date`
+   * times) or as JSON ({@link Wire}: `int`, RFC 3339 strings); the controller keeps them
+   * in the JSON form.
+   */
+  devices?: Array<V1Device | Wire<V1Device>>;
   /** Counter sets that devices of this pool consume (partitionable devices). */
   sharedCounters?: V1CounterSet[];
   /** When true, each device names its own node (nodeName, nodeSelector or allNodes). */

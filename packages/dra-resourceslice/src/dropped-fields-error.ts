@@ -1,6 +1,7 @@
 //! The error reported when the apiserver dropped fields of a published slice.
 
 import { CtrlkitError } from '@ctrlkit/core';
+import type { Wire } from '@ctrlkit/runtime/client';
 import type { V1ResourceSlice } from '@kubernetes/client-node';
 
 /**
@@ -15,15 +16,15 @@ export class DroppedFieldsError extends CtrlkitError {
   /** Index of the slice within the pool's `slices`. */
   readonly sliceIndex: number;
   /** The slice as sent. */
-  readonly desiredSlice: V1ResourceSlice;
+  readonly desiredSlice: V1ResourceSlice | Wire<V1ResourceSlice>;
   /** The slice as the apiserver stored it. */
-  readonly actualSlice: V1ResourceSlice;
+  readonly actualSlice: V1ResourceSlice | Wire<V1ResourceSlice>;
 
   constructor(
     poolName: string,
     sliceIndex: number,
-    desiredSlice: V1ResourceSlice,
-    actualSlice: V1ResourceSlice,
+    desiredSlice: V1ResourceSlice | Wire<V1ResourceSlice>,
+    actualSlice: V1ResourceSlice | Wire<V1ResourceSlice>,
   ) {
     super('');
     this.poolName = poolName;

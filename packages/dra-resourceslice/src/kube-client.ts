@@ -1,29 +1,24 @@
 //! The API calls the controller makes: ResourceSlice create/update/delete and a Node read.
 
-import { RestClient } from '@ctrlkit/runtime/client';
-import type { KubeConfig, V1Node, V1ResourceSlice } from '@kubernetes/client-node';
+import { type ClientSource, toClient } from '@ctrlkit/runtime/client';
+import type { V1Node } from '@kubernetes/client-node';
 import type { KubeClient } from './adapter.js';
 
-const SLICES = '/apis/resource.k8s.io/v1/resourceslices';
+const SLICES = 'resource.k8s.io/v1/resourceslices';
 
-/** A {@link KubeClient} on the runtime's `RestClient` (the KubeConfig's TLS and credentials). */
-export function newKubeClient(kubeConfig: KubeConfig): KubeClient {
-  const rest = new RestClient(kubeConfig);
-  const slice = (name: string | undefined) => `${SLICES}/${encodeURIComponent(name ?? '')}`;
+/**
+ * A {@link KubeClient} on the runtime's client (`manager.client`, or a kubeconfig's
+ * default client): its rate limit, metrics, User-Agent and retries apply.
+ */
+export function newKubeClient(source: ClientSource): KubeClient {
+  const client = toClient(source);
   return {
-    kubeConfig,
-    createResourceSlice: async (body) =>
-      (await rest.requestJson('POST', SLICES, body)) as V1ResourceSlice,
-    updateResourceSlice: async (body) =>
-      (await rest.requestJson('PUT', slice(body.metadata?.name), body)) as V1ResourceSlice,
+    client,
+    createResourceSlice: (body) => client.create(SLICES, body),
+    updateResourceSlice: (body) => client.replace(SLICES, body),
     deleteResourceSlice: async (name, preconditions) => {
-      await rest.requestJson('DELETE', slice(name), {
-        apiVersion: 'v1',
-        kind: 'DeleteOptions',
-        preconditions,
-      });
+      await client.delete(SLICES, name, { preconditions });
     },
-    readNode: async (name) =>
-      (await rest.requestJson('GET', `/api/v1/nodes/${encodeURIComponent(name)}`)) as V1Node,
+    readNode: (name) => client.get<V1Node>('nodes', name),
   };
 }

@@ -3,6 +3,7 @@
 
 import { waitFor } from '@ctrlkit/core/testing';
 import { testKubeConfig } from '@ctrlkit/envtest/vitest';
+import { createClient } from '@ctrlkit/runtime/client';
 import { CoreV1Api, ResourceV1Api } from '@kubernetes/client-node';
 import { expect, it } from 'vitest';
 import { startController } from './controller.js';
@@ -14,9 +15,10 @@ it('runs the README example', async () => {
   const printed: unknown[] = [];
   const console = { log: (value: unknown) => printed.push(value) };
 
+  const client = createClient(kubeConfig);
   const controller = await startController({
     driverName: 'gpu.example.com',
-    kubeClient: kubeConfig,
+    kubeClient: client,
     owner: { apiVersion: 'v1', kind: 'Node', name: nodeName },
     resources: {
       pools: {

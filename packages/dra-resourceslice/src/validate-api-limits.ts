@@ -1,5 +1,6 @@
 //! Client-side checks of the resource.k8s.io/v1 validation limits (Kubernetes 1.34/1.35).
 
+import type { Wire } from '@ctrlkit/runtime/client';
 import type { V1Device } from '@kubernetes/client-node';
 import type { DriverResources, Pool, Slice } from './driver-resources.js';
 import { InvalidDriverResourcesError } from './invalid-driver-resources-error.js';
@@ -172,7 +173,7 @@ function validateSliceLimits(
 }
 
 function validateDevice(
-  device: V1Device,
+  device: V1Device | Wire<V1Device>,
   at: string,
   perDevice: boolean,
   fail: (field: string, problem: string) => never,
@@ -186,7 +187,7 @@ function validateDevice(
 
 /** The device's name, and its attributes and capacities: count, keys and values. */
 function validateDeviceAttributes(
-  device: V1Device,
+  device: V1Device | Wire<V1Device>,
   at: string,
   where: string,
   fail: (field: string, problem: string) => never,
@@ -250,7 +251,7 @@ function validateDeviceAttributes(
 
 /** The device's taints: count, keys, values and effects. */
 function validateDeviceTaints(
-  device: V1Device,
+  device: V1Device | Wire<V1Device>,
   where: string,
   fail: (field: string, problem: string) => never,
 ): void {
@@ -276,7 +277,7 @@ function validateDeviceTaints(
 
 /** The counters the device consumes and its binding conditions. */
 function validateDeviceCounters(
-  device: V1Device,
+  device: V1Device | Wire<V1Device>,
   where: string,
   fail: (field: string, problem: string) => never,
 ): void {
@@ -314,7 +315,7 @@ function validateDeviceCounters(
 
 /** Per-device node selection, and the capacity request policy that needs multiple allocations. */
 function validateDevicePlacement(
-  device: V1Device,
+  device: V1Device | Wire<V1Device>,
   where: string,
   perDevice: boolean,
   fail: (field: string, problem: string) => never,

@@ -1,13 +1,8 @@
 //! Test helper (not exported): runs one upstream scenario against a real apiserver.
 
 import { FakeClock, waitFor } from '@ctrlkit/core/testing';
-import {
-  CoreV1Api,
-  type KubeConfig,
-  ResourceV1Api,
-  type V1Device,
-  type V1ResourceSlice,
-} from '@kubernetes/client-node';
+import { toClient, type Wire } from '@ctrlkit/runtime/client';
+import type { KubeConfig, V1Device, V1Node, V1ResourceSlice } from '@kubernetes/client-node';
 import { expect } from 'vitest';
 import { type Stats, startController } from '../src/controller.js';
 import type { DriverResources, Owner } from '../src/driver-resources.js';
@@ -81,17 +76,18 @@ export async function listSlices(
   kubeConfig: KubeConfig,
   driver: string,
 ): Promise<V1ResourceSlice[]> {
-  const resourceApi = kubeConfig.makeApiClient(ResourceV1Api);
-  const list = await resourceApi.listResourceSlice({ fieldSelector: `spec.driver=${driver}` });
-  // Back to JSON names (client-node renames attribute `int`), sorted by name.
-  return (JSON.parse(JSON.stringify(list.items)) as V1ResourceSlice[]).sort((a, b) =>
+  const list = await toClient(kubeConfig).list<V1ResourceSlice>(
+    'resource.k8s.io/v1/resourceslices',
+    { fieldSelector: `spec.driver=${driver}` },
+  );
+  // Sorted by name; typed as the scenarios write them (JSON names, as client-node's models do not).
+  return (list.items as unknown as V1ResourceSlice[]).sort((a, b) =>
     (a.metadata?.name ?? '') < (b.metadata?.name ?? '') ? -1 : 1,
   );
 }
 
 /** Runs `scenario` on the apiserver of `kubeConfig`: first pass, checks, then a second pass that must call nothing. */
 export async function runScenario(kubeConfig: KubeConfig, scenario: Scenario): Promise<void> {
-  const coreApi = kubeConfig.makeApiClient(CoreV1Api);
   counter++;
   const env: Env = {
     driver: `driver-${run}-${counter}`,
@@ -103,7 +99,9 @@ export async function runScenario(kubeConfig: KubeConfig, scenario: Scenario): P
   const nodeOwner = ownerKind === 'node' || ownerKind === 'node-lookup';
   let nodeUid = NODE_UID;
   if (ownerKind === 'node-lookup') {
-    const node = await coreApi.createNode({ body: { metadata: { name: env.owner } } });
+    const node = await toClient(kubeConfig).create<V1Node>('nodes', {
+      metadata: { name: env.owner },
+    });
     nodeUid = node.metadata?.uid ?? '';
   }
   const raw = newKubeClient(kubeConfig);
@@ -132,7 +130,7 @@ export async function runScenario(kubeConfig: KubeConfig, scenario: Scenario): P
         pool: { name: env.pool, generation: 1, resourceSliceCount: 1 },
         ...(nodeOwner ? { nodeName: env.owner } : spec.nodeSelector ? {} : { allNodes: true }),
         ...spec,
-      } as NonNullable<V1ResourceSlice['spec']>,
+      } as NonNullable<Wire<V1ResourceSlice>['spec']>, // the scenarios write JSON names (`int`)
     });
   }
   const clock = new FakeClock();

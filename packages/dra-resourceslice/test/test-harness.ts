@@ -28,7 +28,7 @@ export function countingClient(
   };
   return {
     calls,
-    kubeConfig: inner.kubeConfig,
+    client: inner.client,
     createResourceSlice: async (slice) => {
       await count('create');
       return inner.createResourceSlice(slice);

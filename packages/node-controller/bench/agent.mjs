@@ -2,21 +2,24 @@
 // PodController with an in-memory provider that behaves as virtual-kubelet's mock (and as the
 // Go side's, tooling/go-bench/virtual-kubelet). Same protocol as the Go program: prints
 // {"kind":"ready"}; stdin "reset" zeroes the request counter, "stats" prints the counters, the
-// CPU time used since the reset and memory; EOF stops. API requests are counted per call (client methods and informer requests).
-import { readFileSync } from 'node:fs';
+// CPU time used since the reset and memory; EOF stops. API requests are counted as the one client
+// sends them (informer LIST and WATCH included), by verb.
+import { readFileSync, writeFileSync } from 'node:fs';
+import { Session } from 'node:inspector';
+import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
+import { getHeapStatistics, writeHeapSnapshot } from 'node:v8';
 import {
   NaiveNodeProvider,
   NodeController,
   notFound,
   PodController,
 } from '@ctrlkit/node-controller';
-import { SharedInformerFactory } from '@ctrlkit/runtime';
-import { ApiClientFactory, RestClient } from '@ctrlkit/runtime/client';
-import { CoreV1EventSink, EventRecorder } from '@ctrlkit/runtime/events';
+import { createClient, formatTime, loadKubeConfig } from '@ctrlkit/runtime/client';
+import { EventRecorder } from '@ctrlkit/runtime/events';
+import { SharedInformerFactory } from '@ctrlkit/runtime/informers';
 import { newItemExponentialFailureRateLimiter } from '@ctrlkit/workqueue';
-import { CoordinationV1Api, CoreV1Api, KubeConfig } from '@kubernetes/client-node';
 
 const { values } = parseArgs({
   options: {
@@ -29,40 +32,20 @@ const emit = (o) => process.stdout.write(`${JSON.stringify(o)}\n`);
 
 let requests = 0;
 const byVerb = {};
-const count = (verb) => {
+const VERBS = { list: 'GET', get: 'GET', watch: 'WATCH' };
+const count = ({ verb }) => {
+  const name = VERBS[verb] ?? verb.toUpperCase();
   requests++;
-  byVerb[verb] = (byVerb[verb] ?? 0) + 1;
+  byVerb[name] = (byVerb[name] ?? 0) + 1;
 };
-const verbOf = (method) =>
-  /^(read|list)/.test(method)
-    ? 'GET'
-    : /^create/.test(method)
-      ? 'POST'
-      : /^replace/.test(method)
-        ? 'PUT'
-        : /^patch/.test(method)
-          ? 'PATCH'
-          : /^delete/.test(method)
-            ? 'DELETE'
-            : method;
-const counted = (api) =>
-  new Proxy(api, {
-    get(target, prop, receiver) {
-      const value = Reflect.get(target, prop, receiver);
-      if (typeof value !== 'function' || typeof prop !== 'string') return value;
-      return (...args) => {
-        count(verbOf(prop));
-        return value.apply(target, args);
-      };
-    },
-  });
 
-const kubeConfig = new KubeConfig();
-kubeConfig.loadFromFile(values.kubeconfig);
-// As the app's Manager (and no client-side limit, as the Go side's QPS 10000).
-const clients = new ApiClientFactory(kubeConfig, { qps: Number.POSITIVE_INFINITY });
-const core = counted(clients.makeApiClient(CoreV1Api));
-const leases = counted(clients.makeApiClient(CoordinationV1Api));
+// As the app's Manager makes it: one client for everything (and no client-side limit, as the
+// Go side's QPS 10000).
+const client = createClient(loadKubeConfig({ kubeconfig: values.kubeconfig }), {
+  qps: Number.POSITIVE_INFINITY,
+  program: { name: 'vk-bench', version: '0.0.0' },
+  onRequest: count,
+});
 
 const pods = new Map();
 let notify = () => {};
@@ -72,7 +55,7 @@ const provider = {
     notify = cb;
   },
   async createPod(_s, pod) {
-    const now = new Date();
+    const now = formatTime(Date.now());
     const running = structuredClone(pod);
     running.status = {
       phase: 'Running',
@@ -103,7 +86,7 @@ const provider = {
   },
   async deletePod(_s, pod) {
     if (!pods.delete(key(pod))) throw notFound('pod not found');
-    const now = new Date();
+    const now = formatTime(Date.now());
     const done = structuredClone(pod);
     done.status = {
       ...done.status,
@@ -124,13 +107,17 @@ const provider = {
     };
     notify(done);
   },
+  // No such pod: undefined, which the PodLifecycleHandler contract allows besides a
+  // NotFound error (what Go's mock returns: an error value costs Go nothing, a thrown
+  // Error costs a stack trace here).
   async getPod(_s, ns, name) {
     const pod = pods.get(`${ns}/${name}`);
-    if (pod === undefined) throw notFound('pod not found');
-    return structuredClone(pod);
+    return pod === undefined ? undefined : structuredClone(pod);
   },
   async getPodStatus(s, ns, name) {
-    return (await provider.getPod(s, ns, name)).status;
+    const pod = await provider.getPod(s, ns, name);
+    if (pod === undefined) throw notFound('pod not found');
+    return pod.status;
   },
   async getPods() {
     return [...pods.values()].map((p) => structuredClone(p));
@@ -152,20 +139,17 @@ const node = new NodeController({
       ],
     },
   },
-  nodes: core,
-  lease: { client: leases },
+  nodes: client,
+  lease: { client },
 });
-const rest = new RestClient(kubeConfig, {
-  onRequest: (info) => count(info.verb === 'watch' ? 'WATCH' : 'GET'),
-});
-const podFactory = new SharedInformerFactory(rest, { defaultResyncPeriodMs: 60_000 });
+const podFactory = new SharedInformerFactory(client, { defaultResyncPeriodMs: 60_000 });
 const limiter = () => newItemExponentialFailureRateLimiter(5, 1_000_000);
 const recorder = new EventRecorder({
   component: `${values.nodename}/pod-controller`,
-  sink: new CoreV1EventSink(core),
+  client,
 });
 const controller = new PodController({
-  podClient: core,
+  podClient: client,
   podInformer: podFactory.forResource('pods', {
     fieldSelector: `spec.nodeName=${values.nodename}`,
   }),
@@ -182,36 +166,75 @@ const nodeRun = node.run(stop.signal);
 podFactory.start(stop.signal);
 const podRun = controller.run(stop.signal, Number(values.workers));
 let peakHeap = 0;
+// The V8 heap alone (process.memoryUsage() also reads the RSS from /proc: a syscall every 50 ms
+// that the agent's CPU time would count).
 const sampler = setInterval(() => {
-  peakHeap = Math.max(peakHeap, process.memoryUsage().heapUsed);
+  peakHeap = Math.max(peakHeap, getHeapStatistics().used_heap_size);
 }, 50);
 await Promise.all([node.ready, controller.ready]);
 emit({ kind: 'ready' });
 
+/** CPU ms the measurement's own full GCs took, left out of the agent's CPU time. */
+let measuringMs = 0;
+/** The heap after a full GC (what is live), when run with --expose-gc. */
+const liveHeapMB = () => {
+  if (typeof globalThis.gc !== 'function') return undefined;
+  const before = process.cpuUsage();
+  globalThis.gc();
+  const spent = process.cpuUsage(before);
+  measuringMs += (spent.user + spent.system) / 1000;
+  return getHeapStatistics().used_heap_size / 2 ** 20;
+};
 const statusKB = (field) => {
   const line = readFileSync('/proc/self/status', 'utf8')
     .split('\n')
     .find((l) => l.startsWith(`${field}:`));
   return line ? Number(line.split(/\s+/)[1]) : 0;
 };
+// CTRLKIT_BENCH_PROFILE=<dir>: a CPU profile of the agent from `reset` to the first `stats`
+// (creation to Running), and a heap snapshot at that `stats`, written into <dir>.
+const profileDir = process.env.CTRLKIT_BENCH_PROFILE;
+const profiler = profileDir === undefined ? undefined : new Session();
+const post = (method, params) =>
+  new Promise((resolve, reject) =>
+    profiler.post(method, params, (error, result) => (error ? reject(error) : resolve(result))),
+  );
+const profileName = `${values.nodename}-${process.pid}`;
+let profiling = false;
+
 let cpuAtReset = process.cpuUsage();
 for await (const line of createInterface({ input: process.stdin })) {
   if (line.trim() === 'reset') {
+    if (profiler !== undefined && !profiling) {
+      profiler.connect();
+      profiling = true;
+      await post('Profiler.enable');
+      await post('Profiler.start');
+    }
     requests = 0;
     cpuAtReset = process.cpuUsage();
+    measuringMs = 0;
     for (const k of Object.keys(byVerb)) delete byVerb[k];
-    peakHeap = process.memoryUsage().heapUsed;
+    peakHeap = getHeapStatistics().used_heap_size;
     emit({ kind: 'reset' });
   } else if (line.trim() === 'stats') {
+    if (profiling) {
+      profiling = false;
+      const { profile } = await post('Profiler.stop');
+      profiler.disconnect();
+      writeFileSync(join(profileDir, `${profileName}.cpuprofile`), JSON.stringify(profile));
+      writeHeapSnapshot(join(profileDir, `${profileName}.heapsnapshot`));
+    }
     emit({
       kind: 'stats',
       requests,
       byVerb: { ...byVerb },
-      cpuMs: ((c) => (c.user + c.system) / 1000)(process.cpuUsage(cpuAtReset)),
+      cpuMs: ((c) => (c.user + c.system) / 1000 - measuringMs)(process.cpuUsage(cpuAtReset)),
       rssMB: statusKB('VmRSS') / 1024,
       peakRssMB: statusKB('VmHWM') / 1024,
       heapMB: process.memoryUsage().heapUsed / 2 ** 20,
       peakHeapMB: peakHeap / 2 ** 20,
+      liveHeapMB: liveHeapMB(),
     });
   }
 }

@@ -17,12 +17,13 @@ import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { noopLogger, startControlPlane } from '@ctrlkit/envtest';
-import { RestClient } from '@ctrlkit/runtime/client';
+import { createClient } from '@ctrlkit/runtime/client';
 import { newListWatch, SharedIndexInformer } from '@ctrlkit/runtime/informers';
-import { CoreV1Api } from '@kubernetes/client-node';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const { values } = parseArgs({
+  // `pnpm --filter … bench -- --n 1000` passes the `--` on: it ends pnpm's options, not ours.
+  args: process.argv.slice(2).filter((arg, i) => !(i === 0 && arg === '--')),
   options: {
     n: { type: 'string', default: '1000' },
     workers: { type: 'string', default: '1,4,16' },
@@ -33,6 +34,11 @@ const n = Number(values.n);
 const workerCounts = values.workers.split(',').map(Number);
 const rounds = Number(values.rounds);
 const notes = [];
+// The agent runs with the node flags the virtual-kubelet app's image runs with
+// (apps/virtual-kubelet/Dockerfile: a 2 MB young generation); AGENT_NODE_FLAGS='' for node's defaults.
+const agentNodeFlags = (process.env.AGENT_NODE_FLAGS ?? '--max-semi-space-size=2')
+  .split(' ')
+  .filter(Boolean);
 
 function buildGo() {
   const source = join(here, '../../../tooling/go-bench/virtual-kubelet');
@@ -61,6 +67,9 @@ async function startAgent(which, goBinary, kubeconfig, nodeName, workers) {
       : [
           process.execPath,
           [
+            // gc() for the live heap after the run (not called while it is measured)
+            '--expose-gc',
+            ...agentNodeFlags,
             join(here, 'agent.mjs'),
             '--kubeconfig',
             kubeconfig,
@@ -94,10 +103,10 @@ async function startAgent(which, goBinary, kubeconfig, nodeName, workers) {
 }
 
 async function runOne(plane, which, goBinary, workers, round) {
-  const core = plane.kubeConfig.makeApiClient(CoreV1Api);
+  const client = createClient(plane.kubeConfig, { qps: Number.POSITIVE_INFINITY });
   const nodeName = `bench-${which}-w${workers}-r${round}`;
   const namespace = nodeName;
-  await core.createNamespace({ body: { metadata: { name: namespace } } });
+  await client.create('namespaces', { metadata: { name: namespace } });
   console.error(`${which} w=${workers}: starting agent`);
   const agent = await startAgent(which, goBinary, plane.kubeconfigPath, nodeName, workers);
   console.error(`${which} w=${workers}: agent ready`);
@@ -109,7 +118,7 @@ async function runOne(plane, which, goBinary, workers, round) {
     allRunning = resolve;
   });
   const informer = new SharedIndexInformer({
-    listWatch: newListWatch(new RestClient(plane.kubeConfig), 'pods', {
+    listWatch: newListWatch(client, 'pods', {
       namespace,
       fieldSelector: `spec.nodeName=${nodeName}`,
     }),
@@ -130,13 +139,14 @@ async function runOne(plane, which, goBinary, workers, round) {
     Array.from({ length: 32 }, async () => {
       while (next < n) {
         const i = next++;
-        await core.createNamespacedPod({
-          namespace,
-          body: {
+        await client.create(
+          'pods',
+          {
             metadata: { name: `p-${i}` },
             spec: { nodeName, containers: [{ name: 'c', image: 'nginx' }] },
           },
-        });
+          { namespace },
+        );
       }
     }),
   );
@@ -144,7 +154,7 @@ async function runOne(plane, which, goBinary, workers, round) {
   const seconds = (finished - started) / 1000;
   const runningStats = await agent.ask('stats', 'stats');
 
-  await core.deleteCollectionNamespacedPod({ namespace });
+  await client.deleteCollection('pods', { namespace });
   await new Promise((resolve) => {
     const check = () => (informer.indexer.list().length === 0 ? resolve() : setTimeout(check, 100));
     check();
@@ -152,8 +162,8 @@ async function runOne(plane, which, goBinary, workers, round) {
   const stats = await agent.ask('stats', 'stats');
   stopInformer.abort();
   await agent.stop();
-  await core.deleteNode({ name: nodeName }).catch(() => {});
-  await core.deleteNamespace({ name: namespace }).catch(() => {});
+  await client.delete('nodes', nodeName).catch(() => {});
+  await client.delete('namespaces', namespace).catch(() => {});
   return {
     which,
     workers,
@@ -166,6 +176,7 @@ async function runOne(plane, which, goBinary, workers, round) {
     cpuMsPerPod: stats.cpuMs / n,
     byVerb: stats.byVerb,
     peakHeapMB: stats.peakHeapMB ?? stats.heapMB,
+    liveHeapMB: runningStats.liveHeapMB,
     peakRssMB: stats.peakRssMB,
   };
 }
@@ -195,16 +206,16 @@ try {
 const f = (x, d = 1) => (x === undefined ? '-' : x.toFixed(d));
 console.log(`\n${n} pods, creation to Running, one node, mock provider\n`);
 console.log(
-  '| workers | round | impl | pods/s | ratio ctrlkit/Go | requests/pod to Running | requests/pod incl. delete | CPU ms/pod to Running | CPU ms/pod incl. delete | peak heap MB | peak RSS MB |',
+  '| workers | round | impl | pods/s | ratio ctrlkit/Go | requests/pod to Running | requests/pod incl. delete | CPU ms/pod to Running | CPU ms/pod incl. delete | peak heap MB | live heap MB (1,000 Running) | peak RSS MB |',
 );
-console.log('|---|---|---|---|---|---|---|---|---|---|---|');
+console.log('|---|---|---|---|---|---|---|---|---|---|---|---|');
 for (const r of results) {
   const go = results.find(
     (x) => x.which === 'go' && x.workers === r.workers && x.round === r.round,
   );
   const ratio = r.which === 'ctrlkit' && go ? f(r.podsPerSecond / go.podsPerSecond, 2) : '';
   console.log(
-    `| ${r.workers} | ${r.round} | ${r.which} | ${f(r.podsPerSecond)} | ${ratio} | ${f(r.requestsPerPodToRunning, 2)} | ${f(r.requestsPerPod, 2)} | ${f(r.cpuMsPerPodToRunning, 2)} | ${f(r.cpuMsPerPod, 2)} | ${f(r.peakHeapMB)} | ${f(r.peakRssMB)} |`,
+    `| ${r.workers} | ${r.round} | ${r.which} | ${f(r.podsPerSecond)} | ${ratio} | ${f(r.requestsPerPodToRunning, 2)} | ${f(r.requestsPerPod, 2)} | ${f(r.cpuMsPerPodToRunning, 2)} | ${f(r.cpuMsPerPod, 2)} | ${f(r.peakHeapMB)} | ${f(r.liveHeapMB)} | ${f(r.peakRssMB)} |`,
   );
 }
 if (rounds > 1 && goBinary) {

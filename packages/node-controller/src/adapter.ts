@@ -1,5 +1,6 @@
 //! What a provider implements: the node's heartbeat and status (NodeProvider), and its pods (PodLifecycleHandler, PodNotifier).
 
+import type { Wire } from '@ctrlkit/runtime/client';
 import type { V1Node, V1Pod, V1PodStatus } from '@kubernetes/client-node';
 
 /**
@@ -15,7 +16,7 @@ export interface NodeProvider {
    * Registers `callback`, to be called with the whole node whenever its status changes.
    * Must not block. The controller copies the node's status, labels and annotations.
    */
-  notifyNodeStatus(signal: AbortSignal, callback: (node: V1Node) => void): void;
+  notifyNodeStatus(signal: AbortSignal, callback: (node: Wire<V1Node>) => void): void;
 }
 
 /**
@@ -25,24 +26,24 @@ export interface NodeProvider {
  */
 export interface PodLifecycleHandler {
   /** Deploys `pod` (its env already resolved). */
-  createPod(signal: AbortSignal, pod: V1Pod): Promise<void>;
+  createPod(signal: AbortSignal, pod: Wire<V1Pod>): Promise<void>;
   /** Updates `pod` in the backend. */
-  updatePod(signal: AbortSignal, pod: V1Pod): Promise<void>;
+  updatePod(signal: AbortSignal, pod: Wire<V1Pod>): Promise<void>;
   /**
    * Deletes `pod`; may be called more than once. Afterwards the provider reports a terminal
    * status (every container terminated). Throwing NotFound counts as deleted.
    */
-  deletePod(signal: AbortSignal, pod: V1Pod): Promise<void>;
+  deletePod(signal: AbortSignal, pod: Wire<V1Pod>): Promise<void>;
   /** The pod as the backend has it; `undefined` or a NotFound error when it has none. Treat it as immutable. */
-  getPod(signal: AbortSignal, namespace: string, name: string): Promise<V1Pod | undefined>;
+  getPod(signal: AbortSignal, namespace: string, name: string): Promise<Wire<V1Pod> | undefined>;
   /** The pod's status; `undefined` or a NotFound error when the backend has no such pod. */
   getPodStatus(
     signal: AbortSignal,
     namespace: string,
     name: string,
-  ): Promise<V1PodStatus | undefined>;
+  ): Promise<Wire<V1PodStatus> | undefined>;
   /** Every pod the backend runs. */
-  getPods(signal: AbortSignal): Promise<V1Pod[]>;
+  getPods(signal: AbortSignal): Promise<Wire<V1Pod>[]>;
 }
 
 /**
@@ -54,7 +55,7 @@ export interface PodNotifier {
    * Registers `callback`, to be called with the whole pod (status up to date) whenever its
    * status changes. Must not block; the callback treats the pod as read-only.
    */
-  notifyPods(signal: AbortSignal, callback: (pod: V1Pod) => void): void;
+  notifyPods(signal: AbortSignal, callback: (pod: Wire<V1Pod>) => void): void;
 }
 
 /** True when `provider` also implements {@link PodNotifier}. */

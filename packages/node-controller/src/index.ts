@@ -66,6 +66,14 @@ export {
   notFound,
 } from './errdefs.js';
 export {
+  type LeasesClient,
+  leasesClient,
+  type NodesClient,
+  nodesClient,
+  type PodsClient,
+  podsClient,
+} from './kube-clients.js';
+export {
   DEFAULT_LEASE_DURATION_SECONDS,
   DEFAULT_PING_INTERVAL_MS,
   DEFAULT_RENEW_INTERVAL_FRACTION,
@@ -74,12 +82,10 @@ export {
   NodeController,
   type NodeControllerOptions,
   type NodeLeaseOptions,
-  type NodesClient,
   updateNodeStatus,
 } from './node-controller.js';
 export { NodeControllerError, type NodeControllerErrorReason } from './node-controller-error.js';
 export {
-  type LeasesClient,
   MAX_LEASE_UPDATE_ATTEMPTS,
   NODE_LEASE_NAMESPACE,
 } from './node-lease.js';
@@ -96,5 +102,4 @@ export {
   PodController,
   type PodControllerConfig,
   type PodEventFilterFunc,
-  type PodsClient,
 } from './pod-controller.js';

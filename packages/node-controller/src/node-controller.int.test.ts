@@ -1,28 +1,28 @@
 // NodeController against a real apiserver: registration, status, and the node lease.
 import { waitFor } from '@ctrlkit/core/testing';
 import { testKubeConfig } from '@ctrlkit/envtest/vitest';
-import { CoordinationV1Api } from '@kubernetes/client-node';
+import { createClient } from '@ctrlkit/runtime/client';
+import type { V1Lease, V1Node } from '@kubernetes/client-node';
 import { expect, it } from 'vitest';
 import { startAgent } from '../test/int-helpers.js';
 import { NotifyingMemoryProvider } from '../test/test-harness.js';
 
 it('a Node registers, is Ready, and renews its lease in kube-node-lease (owned by the Node)', async () => {
   const kubeConfig = testKubeConfig();
-  const leases = kubeConfig.makeApiClient(CoordinationV1Api);
+  const leases = createClient(kubeConfig);
   const agent = await startAgent(kubeConfig, 'vk-int-node', new NotifyingMemoryProvider(), {
     node: { lease: { client: leases, leaseDurationSeconds: 40, renewIntervalMs: 500 } },
   });
   try {
-    const node = await agent.core.readNode({ name: 'vk-int-node' });
+    const node = await agent.client.get<V1Node>('nodes', 'vk-int-node');
     expect(node.status?.conditions?.find((c) => c.type === 'Ready')?.status).toBe('True');
 
     let first: string | undefined;
     await waitFor('the lease', async () => {
-      const lease = await leases.readNamespacedLease({
-        name: 'vk-int-node',
+      const lease = await leases.get<V1Lease>('coordination.k8s.io/v1/leases', 'vk-int-node', {
         namespace: 'kube-node-lease',
       });
-      first = String(lease.spec?.renewTime?.toISOString?.() ?? lease.spec?.renewTime);
+      first = lease.spec?.renewTime;
       expect(lease.spec?.holderIdentity).toBe('vk-int-node');
       expect(lease.spec?.leaseDurationSeconds).toBe(40);
       expect(lease.metadata?.ownerReferences?.[0]).toMatchObject({
@@ -33,14 +33,13 @@ it('a Node registers, is Ready, and renews its lease in kube-node-lease (owned b
       return true;
     });
     await waitFor('a renewal', async () => {
-      const lease = await leases.readNamespacedLease({
-        name: 'vk-int-node',
+      const lease = await leases.get<V1Lease>('coordination.k8s.io/v1/leases', 'vk-int-node', {
         namespace: 'kube-node-lease',
       });
-      return String(lease.spec?.renewTime?.toISOString?.() ?? lease.spec?.renewTime) !== first;
+      return lease.spec?.renewTime !== first;
     });
   } finally {
     await agent.stop();
-    await agent.core.deleteNode({ name: 'vk-int-node' });
+    await agent.client.delete('nodes', 'vk-int-node');
   }
 });

@@ -1,5 +1,6 @@
 import { InvalidArgumentError, isNotFound } from '@ctrlkit/core';
 import { FakeClock } from '@ctrlkit/core/testing';
+import type { Wire } from '@ctrlkit/runtime/client';
 import type { V1Lease, V1Node } from '@kubernetes/client-node';
 import { describe, expect, it } from 'vitest';
 import { advance, advanceUntil, flush } from '../test/test-helpers.js';
@@ -17,7 +18,7 @@ import { apiError, FakeKube } from './testing.js';
 const nodeControllerReason = (error: unknown): string | undefined =>
   NodeControllerError.isInstance(error) ? error.reason : undefined;
 
-function testNode(name = 'vk-node'): V1Node {
+function testNode(name = 'vk-node'): Wire<V1Node> {
   return {
     apiVersion: 'v1',
     kind: 'Node',
@@ -56,7 +57,7 @@ describe('NodeController', () => {
     update.status = { conditions: [{ type: 'UPDATED', status: 'True' }] };
     await provider.updateStatus(abort.signal, update);
     await advanceUntil(clock, () =>
-      (kube.get<V1Node>('nodes', '', 'vk-node')?.status?.conditions ?? []).some(
+      (kube.get<Wire<V1Node>>('nodes', '', 'vk-node')?.status?.conditions ?? []).some(
         (c) => c.type === 'UPDATED',
       ),
     );
@@ -76,15 +77,15 @@ describe('NodeController', () => {
     });
     const run = nc.run(abort.signal);
     await advanceUntil(clock, () => kube.get('leases', 'kube-node-lease', 'vk-node') !== undefined);
-    const first = kube.get<V1Lease>('leases', 'kube-node-lease', 'vk-node');
+    const first = kube.get<Wire<V1Lease>>('leases', 'kube-node-lease', 'vk-node');
     expect(first?.spec?.holderIdentity).toBe('vk-node');
     expect(first?.spec?.leaseDurationSeconds).toBe(40);
-    const node = kube.get<V1Node>('nodes', '', 'vk-node');
+    const node = kube.get<Wire<V1Node>>('nodes', '', 'vk-node');
     expect(first?.metadata?.ownerReferences).toEqual([
       { apiVersion: 'v1', kind: 'Node', name: 'vk-node', uid: node?.metadata?.uid },
     ]);
     await advance(clock, 50);
-    const later = kube.get<V1Lease>('leases', 'kube-node-lease', 'vk-node');
+    const later = kube.get<Wire<V1Lease>>('leases', 'kube-node-lease', 'vk-node');
     expect(String(later?.spec?.renewTime) > String(first?.spec?.renewTime)).toBe(true);
     expect(String(later?.spec?.renewTime)).toMatch(/\.\d{6}Z$/);
     abort.abort();
@@ -171,14 +172,14 @@ describe('NodeController', () => {
     const failing = updateNodeStatus(kube, testNode(), clock, abort.signal);
     failing.catch(() => {});
     await advance(clock, 100);
-    await expect(failing).rejects.toMatchObject({ code: 409 });
+    await expect(failing).rejects.toMatchObject({ statusCode: 409 });
     expect(kube.actions.filter((a) => a.verb === 'patch').length).toBe(3 + 5);
   });
 
   it('TestPingAfterStatusUpdate: a provider update in the middle does not delay pings (gap < 25 ms)', async () => {
     const { clock, kube, abort } = setup();
     const pings: number[] = [];
-    let notify: ((n: V1Node) => void) | undefined;
+    let notify: ((n: Wire<V1Node>) => void) | undefined;
     const provider: NodeProvider = {
       ping: async () => {
         pings.push(clock.now());
@@ -230,9 +231,10 @@ describe('NodeController', () => {
     await advanceUntil(
       clock,
       () =>
-        kube.get<V1Node>('nodes', '', 'vk-node')?.metadata?.annotations?.testAnnotation === 'value',
+        kube.get<Wire<V1Node>>('nodes', '', 'vk-node')?.metadata?.annotations?.testAnnotation ===
+        'value',
     );
-    const annotations = kube.get<V1Node>('nodes', '', 'vk-node')?.metadata?.annotations;
+    const annotations = kube.get<Wire<V1Node>>('nodes', '', 'vk-node')?.metadata?.annotations;
     expect(annotations?.beforeAnnotation).toBe('value');
     abort.abort();
     await run;
@@ -251,7 +253,7 @@ describe('NodeController', () => {
     const withAnnotation = structuredClone(base);
     withAnnotation.metadata = { name: 'vk-node', annotations: { testAnnotation: 'value' } };
     await provider.updateStatus(abort.signal, withAnnotation);
-    const get = () => kube.get<V1Node>('nodes', '', 'vk-node') as V1Node;
+    const get = () => kube.get<Wire<V1Node>>('nodes', '', 'vk-node') as Wire<V1Node>;
     await advanceUntil(clock, () => get().metadata?.annotations?.testAnnotation === 'value');
 
     const manual = get();

@@ -11,18 +11,14 @@ import {
   realClock,
   sleep,
 } from '@ctrlkit/core';
-import {
-  type CoreV1Api,
-  PatchStrategy,
-  setHeaderOptions,
-  type V1Node,
-} from '@kubernetes/client-node';
+import { type ClientSource, formatTime, type Wire } from '@ctrlkit/runtime/client';
+import type { V1Node } from '@kubernetes/client-node';
 import type { NodeProvider } from './adapter.js';
 import { NodeLeaseController } from './internal/node-lease-controller.js';
 import { NodePingController } from './internal/node-ping-controller.js';
 import { nodeStatusPatch } from './internal/node-status-patch.js';
+import { type LeasesClient, leasesClient, type NodesClient, nodesClient } from './kube-clients.js';
 import { NodeControllerError } from './node-controller-error.js';
-import type { LeasesClient } from './node-lease.js';
 
 /** How often the provider is pinged, in ms (the seed's `DefaultPingInterval`, 10 s). */
 export const DEFAULT_PING_INTERVAL_MS = 10_000;
@@ -37,9 +33,6 @@ const STATUS_PATCH_STEPS = 5;
 const STATUS_PATCH_DELAY_MS = 10;
 const STATUS_PATCH_JITTER = 0.1;
 
-/** The node operations the controller needs; client-node's `CoreV1Api` satisfies it. */
-export type NodesClient = Pick<CoreV1Api, 'readNode' | 'createNode' | 'patchNodeStatus'>;
-
 /**
  * Called when a node status update fails (the seed's `ErrorHandler`). Resolving means the
  * error is handled and one more update is tried (e.g. after re-creating a deleted node);
@@ -49,8 +42,8 @@ export type ErrorHandler = (signal: AbortSignal, error: unknown) => Promise<void
 
 /** The node lease (coordination.k8s.io/v1, namespace `kube-node-lease`, named after the node). */
 export interface NodeLeaseOptions {
-  /** The Lease client; client-node's `CoordinationV1Api` satisfies it. Required. */
-  client: LeasesClient;
+  /** The Lease calls: the runtime's client (`manager.client`), or a {@link LeasesClient}. Required. */
+  client: LeasesClient | ClientSource;
   /** Seconds; `0` or absent means {@link DEFAULT_LEASE_DURATION_SECONDS}. Must exceed the renew interval. */
   leaseDurationSeconds?: number;
   /** Renew interval in ms. Default: `floor(duration × DEFAULT_RENEW_INTERVAL_FRACTION)` s, which must not be 0. */
@@ -65,9 +58,9 @@ export interface NodeControllerOptions {
   /** The node's backend (the seed's `NodeProvider`), e.g. `new NaiveNodeProvider()`. Required. */
   provider: NodeProvider;
   /** The Node to register; `metadata.name` is required. Copied at construction. */
-  node: V1Node;
-  /** The Node client; client-node's `CoreV1Api` satisfies it. Required. */
-  nodes: NodesClient;
+  node: Wire<V1Node>;
+  /** The Node calls: the runtime's client (`manager.client`), or a {@link NodesClient}. Required. */
+  nodes: NodesClient | ClientSource;
   /** Ms between pings; without a lease, also between status updates. `0`/absent: {@link DEFAULT_PING_INTERVAL_MS}. */
   pingIntervalMs?: number;
   /** Ms a ping may take before it counts as failed (`PingTimeout`). Absent: no limit. `0` is rejected. */
@@ -109,10 +102,10 @@ export class NodeController {
   readonly #logger: Logger;
   readonly #ping: NodePingController;
   /** The node as the controller wants it. */
-  #node: V1Node;
+  #node: Wire<V1Node>;
   /** The node as the API last returned it. */
-  #serverNode: V1Node | undefined;
-  #pending: V1Node | undefined;
+  #serverNode: Wire<V1Node> | undefined;
+  #pending: Wire<V1Node> | undefined;
   #wakeLoop: (() => void) | undefined;
   #err: unknown;
   #started = false;
@@ -127,7 +120,7 @@ export class NodeController {
     const o = checkOptions(options);
     const { provider, node, nodes } = o;
     this.#provider = provider;
-    this.#nodes = nodes;
+    this.#nodes = isNodesClient(nodes) ? nodes : nodesClient(nodes);
     this.#node = structuredClone(node);
     this.#pingIntervalMs = intervalOrDefault(
       o.pingIntervalMs,
@@ -214,7 +207,7 @@ export class NodeController {
     } catch (error) {
       if (!isNotFound(error)) throw error;
     }
-    let created: V1Node;
+    let created: Wire<V1Node>;
     try {
       created = await this.#nodes.createNode({ body: this.#node });
     } catch (error) {
@@ -282,7 +275,7 @@ export class NodeController {
         { cause: ping.error },
       );
     }
-    const now = this.#wallTime();
+    const now = formatTime(this.#wallTime());
     for (const condition of this.#node.status?.conditions ?? []) condition.lastHeartbeatTime = now;
     try {
       this.#serverNode = await updateNodeStatus(this.#nodes, this.#node, this.#clock, signal);
@@ -296,23 +289,21 @@ export class NodeController {
 
 /**
  * Reads the node named like `node` and patches its status, labels and annotations three-way
- * towards `node` (a strategic merge patch: conditions and addresses merge by type), retrying a Conflict up to 5 times 10 ms apart. Returns the patched node;
- * throws NotFound when it does not exist.
+ * towards `node` (a strategic merge patch: conditions and addresses merge by type), retrying
+ * a Conflict up to 5 times 10 ms apart. Returns the patched node; throws NotFound when it
+ * does not exist.
  */
 export async function updateNodeStatus(
   nodes: NodesClient,
-  node: V1Node,
+  node: Wire<V1Node>,
   clock: Clock,
   signal: AbortSignal,
-): Promise<V1Node> {
+): Promise<Wire<V1Node>> {
   const name = node.metadata?.name ?? '';
   for (let step = 1; ; step++) {
     const server = await nodes.readNode({ name });
     try {
-      return await nodes.patchNodeStatus(
-        { name, body: nodeStatusPatch(server, node) },
-        setHeaderOptions('Content-Type', PatchStrategy.StrategicMergePatch),
-      );
+      return await nodes.patchNodeStatus({ name, body: nodeStatusPatch(server, node) });
     } catch (error) {
       if (!isConflict(error) || step >= STATUS_PATCH_STEPS || signal.aborted) throw error;
       await sleep(clock, STATUS_PATCH_DELAY_MS * (1 + Math.random() * STATUS_PATCH_JITTER), signal);
@@ -411,5 +402,14 @@ function validateLease(lease: NodeLeaseOptions): {
       `the lease duration (${duration} s) must be longer than the renew interval (${renewIntervalMs} ms)`,
     );
   }
-  return { client: lease.client, leaseDurationSeconds: duration, renewIntervalMs };
+  const client = isLeasesClient(lease.client) ? lease.client : leasesClient(lease.client);
+  return { client, leaseDurationSeconds: duration, renewIntervalMs };
+}
+
+function isNodesClient(nodes: NodesClient | ClientSource): nodes is NodesClient {
+  return typeof (nodes as Partial<NodesClient>).readNode === 'function';
+}
+
+function isLeasesClient(leases: LeasesClient | ClientSource): leases is LeasesClient {
+  return typeof (leases as Partial<LeasesClient>).readNamespacedLease === 'function';
 }

@@ -1,3 +1,4 @@
+import type { Wire } from '@ctrlkit/runtime/client';
 import type { V1Node } from '@kubernetes/client-node';
 import { describe, expect, it } from 'vitest';
 import { NaiveNodeProvider, newNaiveNodeProvider } from './node-provider.js';
@@ -14,7 +15,7 @@ describe('node providers', () => {
   it('NaiveNodeProviderV2.updateStatus waits for the callback, then delivers', async () => {
     const provider = newNaiveNodeProvider();
     const abort = new AbortController();
-    const seen: V1Node[] = [];
+    const seen: Wire<V1Node>[] = [];
     const pending = provider.updateStatus(abort.signal, { metadata: { name: 'n' } });
     provider.notifyNodeStatus(abort.signal, (n) => seen.push(n));
     await pending;

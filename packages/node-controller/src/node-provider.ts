@@ -1,5 +1,6 @@
 //! virtual-kubelet's naive node providers: healthy while running, and one that sends the status it is given.
 
+import type { Wire } from '@ctrlkit/runtime/client';
 import type { V1Node } from '@kubernetes/client-node';
 import type { NodeProvider } from './adapter.js';
 
@@ -13,7 +14,7 @@ export class NaiveNodeProvider implements NodeProvider {
   }
 
   /** A no-op: this provider never changes the node's status. */
-  notifyNodeStatus(_signal: AbortSignal, _callback: (node: V1Node) => void): void {}
+  notifyNodeStatus(_signal: AbortSignal, _callback: (node: Wire<V1Node>) => void): void {}
 }
 
 /**
@@ -22,7 +23,7 @@ export class NaiveNodeProvider implements NodeProvider {
  * {@link newNaiveNodeProvider}.
  */
 export class NaiveNodeProviderV2 implements NodeProvider {
-  #callback: ((node: V1Node) => void) | undefined;
+  #callback: ((node: Wire<V1Node>) => void) | undefined;
   #registered!: () => void;
   readonly #whenRegistered = new Promise<void>((resolve) => {
     this.#registered = resolve;
@@ -33,7 +34,7 @@ export class NaiveNodeProviderV2 implements NodeProvider {
   }
 
   /** Keeps `callback` (the first one registered) for {@link updateStatus}. */
-  notifyNodeStatus(_signal: AbortSignal, callback: (node: V1Node) => void): void {
+  notifyNodeStatus(_signal: AbortSignal, callback: (node: Wire<V1Node>) => void): void {
     if (this.#callback !== undefined) return;
     this.#callback = callback;
     this.#registered();
@@ -43,7 +44,7 @@ export class NaiveNodeProviderV2 implements NodeProvider {
    * Sends `node` to the controller, after waiting for it to register its callback.
    * Rejects with the signal's reason when `signal` aborts first.
    */
-  async updateStatus(signal: AbortSignal, node: V1Node): Promise<void> {
+  async updateStatus(signal: AbortSignal, node: Wire<V1Node>): Promise<void> {
     signal.throwIfAborted();
     if (this.#callback === undefined) {
       await new Promise<void>((resolve, reject) => {

@@ -3,8 +3,10 @@
 // this controller applied before and no longer wants.
 import { realClock } from '@ctrlkit/core';
 import { testKubeConfig } from '@ctrlkit/envtest/vitest';
-import { CoreV1Api, PatchStrategy, setHeaderOptions, type V1Node } from '@kubernetes/client-node';
+import { createClient, type Wire } from '@ctrlkit/runtime/client';
+import type { V1Node } from '@kubernetes/client-node';
 import { expect, it } from 'vitest';
+import { nodesClient } from './kube-clients.js';
 import { updateNodeStatus } from './node-controller.js';
 
 const NAME = 'vk-int-status-patch';
@@ -12,7 +14,7 @@ const NAME = 'vk-int-status-patch';
 function desired(
   addresses: Array<{ type: string; address: string }>,
   conditions: string[],
-): V1Node {
+): Wire<V1Node> {
   return {
     apiVersion: 'v1',
     kind: 'Node',
@@ -26,12 +28,13 @@ function desired(
 }
 
 it('an address, images and a condition another writer added survive our status update; what we dropped goes', async () => {
-  const core = testKubeConfig().makeApiClient(CoreV1Api);
+  const client = createClient(testKubeConfig());
+  const nodes = nodesClient(client);
   const signal = new AbortController().signal;
-  await core.createNode({ body: { metadata: { name: NAME } } });
+  await client.create('nodes', { metadata: { name: NAME } });
   try {
     await updateNodeStatus(
-      core,
+      nodes,
       desired(
         [
           { type: 'InternalIP', address: '10.0.0.1' },
@@ -44,22 +47,21 @@ it('an address, images and a condition another writer added survive our status u
     );
 
     // Another writer (a cloud controller, an image reporter) adds to the status.
-    await core.patchNodeStatus(
+    await client.patch(
+      'nodes',
+      NAME,
       {
-        name: NAME,
-        body: {
-          status: {
-            addresses: [{ type: 'ExternalIP', address: '203.0.113.7' }],
-            images: [{ names: ['registry.example/other:1'], sizeBytes: 1234 }],
-            conditions: [{ type: 'TheirCondition', status: 'False' }],
-          },
+        status: {
+          addresses: [{ type: 'ExternalIP', address: '203.0.113.7' }],
+          images: [{ names: ['registry.example/other:1'], sizeBytes: 1234 }],
+          conditions: [{ type: 'TheirCondition', status: 'False' }],
         },
       },
-      setHeaderOptions('Content-Type', PatchStrategy.StrategicMergePatch),
+      { subresource: 'status', type: 'strategic' },
     );
 
     const node = await updateNodeStatus(
-      core,
+      nodes,
       desired([{ type: 'InternalIP', address: '10.0.0.2' }], ['Ready']),
       realClock,
       signal,
@@ -75,9 +77,9 @@ it('an address, images and a condition another writer added survive our status u
     ]);
     expect(node.status?.capacity).toEqual({ cpu: '4', pods: '10' });
 
-    const read = await core.readNode({ name: NAME });
+    const read = await client.get<V1Node>('nodes', NAME);
     expect(read.status?.addresses).toEqual(node.status?.addresses);
   } finally {
-    await core.deleteNode({ name: NAME });
+    await client.delete('nodes', NAME);
   }
 });

@@ -2,6 +2,7 @@
 import { waitFor } from '@ctrlkit/core/testing';
 import { createTestNamespace } from '@ctrlkit/envtest';
 import { testKubeConfig } from '@ctrlkit/envtest/vitest';
+import type { Wire } from '@ctrlkit/runtime/client';
 import type { CoreV1Event, V1Pod } from '@kubernetes/client-node';
 import { expect, it } from 'vitest';
 import { startAgent } from '../test/int-helpers.js';
@@ -10,8 +11,8 @@ import { NotifyingMemoryProvider } from '../test/test-harness.js';
 const pod = (
   name: string,
   nodeName: string,
-  extra: Partial<NonNullable<V1Pod['spec']>> = {},
-): V1Pod => ({
+  extra: Partial<NonNullable<Wire<V1Pod>['spec']>> = {},
+): Wire<V1Pod> => ({
   metadata: { name },
   spec: { nodeName, containers: [{ name: 'c', image: 'nginx' }], ...extra },
 });
@@ -21,30 +22,30 @@ it('100 pods bound by spec.nodeName reach Running, then are deleted gracefully w
   const namespace = await createTestNamespace(kubeConfig, 'vk-pods-');
   const provider = new NotifyingMemoryProvider();
   const agent = await startAgent(kubeConfig, 'vk-int-pods', provider);
-  const { core } = agent;
+  const { client } = agent;
   try {
     const names = Array.from({ length: 100 }, (_, i) => `p-${i}`);
     await Promise.all(
-      names.map((n) => core.createNamespacedPod({ namespace, body: pod(n, 'vk-int-pods') })),
+      names.map((n) => client.create('pods', pod(n, 'vk-int-pods'), { namespace })),
     );
     await waitFor('100 running pods', async () => {
-      const list = await core.listNamespacedPod({ namespace });
+      const list = await client.list<V1Pod>('pods', { namespace });
       return list.items.filter((p) => p.status?.phase === 'Running').length === 100;
     });
-    const running = await core.readNamespacedPod({ namespace, name: 'p-0' });
+    const running = await client.get<V1Pod>('pods', 'p-0', { namespace });
     expect(running.status?.podIP).toBe('10.0.0.1');
 
     await Promise.all(
-      names.map((n) => core.deleteNamespacedPod({ namespace, name: n, gracePeriodSeconds: 30 })),
+      names.map((n) => client.delete('pods', n, { namespace, gracePeriodSeconds: 30 })),
     );
     await waitFor(
       'no pod left',
-      async () => (await core.listNamespacedPod({ namespace })).items.length === 0,
+      async () => (await client.list<V1Pod>('pods', { namespace })).items.length === 0,
     );
     expect(provider.pods.size).toBe(0);
   } finally {
     await agent.stop();
-    await core.deleteNode({ name: 'vk-int-pods' });
+    await client.delete('nodes', 'vk-int-pods');
   }
 });
 
@@ -54,25 +55,24 @@ it('a provider create failure gives the pod the ProviderFailed reason and a Prov
   const provider = new NotifyingMemoryProvider();
   provider.createError = new Error('no capacity left');
   const agent = await startAgent(kubeConfig, 'vk-int-fail', provider);
-  const { core } = agent;
+  const { client } = agent;
   try {
-    await core.createNamespacedPod({
+    await client.create('pods', pod('doomed', 'vk-int-fail', { restartPolicy: 'Never' }), {
       namespace,
-      body: pod('doomed', 'vk-int-fail', { restartPolicy: 'Never' }),
     });
     await waitFor('ProviderFailed', async () => {
-      const p = await core.readNamespacedPod({ namespace, name: 'doomed' });
+      const p = await client.get<V1Pod>('pods', 'doomed', { namespace });
       return p.status?.reason === 'ProviderFailed';
     });
-    const p = await core.readNamespacedPod({ namespace, name: 'doomed' });
+    const p = await client.get<V1Pod>('pods', 'doomed', { namespace });
     expect(p.status).toMatchObject({ phase: 'Failed', message: 'no capacity left' });
     await waitFor('the event', async () => {
-      const events = await core.listNamespacedEvent({ namespace });
-      return events.items.some((e: CoreV1Event) => e.reason === 'ProviderCreateFailed');
+      const events = await client.list<CoreV1Event>('events', { namespace });
+      return events.items.some((e) => e.reason === 'ProviderCreateFailed');
     });
   } finally {
     await agent.stop();
-    await core.deleteNode({ name: 'vk-int-fail' });
+    await client.delete('nodes', 'vk-int-fail');
   }
 });
 
@@ -81,27 +81,31 @@ it('env resolution: a missing mandatory ConfigMap gives MandatoryConfigMapNotFou
   const namespace = await createTestNamespace(kubeConfig, 'vk-env-');
   const provider = new NotifyingMemoryProvider();
   const agent = await startAgent(kubeConfig, 'vk-int-env', provider);
-  const { core } = agent;
+  const { client } = agent;
   try {
     const env = [
       { name: 'GREETING', valueFrom: { configMapKeyRef: { name: 'cfg', key: 'greeting' } } },
     ];
-    await core.createNamespacedPod({
-      namespace,
-      body: pod('env', 'vk-int-env', { containers: [{ name: 'c', image: 'i', env }] }),
-    });
+    await client.create(
+      'pods',
+      pod('env', 'vk-int-env', { containers: [{ name: 'c', image: 'i', env }] }),
+      {
+        namespace,
+      },
+    );
     await waitFor('the event', async () => {
-      const events = await core.listNamespacedEvent({ namespace });
-      return events.items.some((e: CoreV1Event) => e.reason === 'MandatoryConfigMapNotFound');
+      const events = await client.list<CoreV1Event>('events', { namespace });
+      return events.items.some((e) => e.reason === 'MandatoryConfigMapNotFound');
     });
-    await core.createNamespacedConfigMap({
-      namespace,
-      body: { metadata: { name: 'cfg' }, data: { greeting: 'hello' } },
-    });
+    await client.create(
+      'configmaps',
+      { metadata: { name: 'cfg' }, data: { greeting: 'hello' } },
+      { namespace },
+    );
     await waitFor(
       'running',
       async () =>
-        (await core.readNamespacedPod({ namespace, name: 'env' })).status?.phase === 'Running',
+        (await client.get<V1Pod>('pods', 'env', { namespace })).status?.phase === 'Running',
       { timeoutMs: 90_000 },
     );
     const created = provider.calls.find((c) => c.op === 'create');
@@ -111,6 +115,6 @@ it('env resolution: a missing mandatory ConfigMap gives MandatoryConfigMapNotFou
     });
   } finally {
     await agent.stop();
-    await core.deleteNode({ name: 'vk-int-env' });
+    await client.delete('nodes', 'vk-int-env');
   }
 });

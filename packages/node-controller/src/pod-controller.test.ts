@@ -1,4 +1,5 @@
 import { InvalidArgumentError } from '@ctrlkit/core';
+import type { Wire } from '@ctrlkit/runtime/client';
 import { FakeRecorder } from '@ctrlkit/runtime/testing';
 import type { V1Pod } from '@kubernetes/client-node';
 import { describe, expect, it } from 'vitest';
@@ -15,9 +16,9 @@ import { isInvalidInput } from './errdefs.js';
 import { PodController } from './pod-controller.js';
 import { apiError, FakeKube } from './testing.js';
 
-const get = (h: Harness, name: string) => h.kube.get<V1Pod>('pods', 'default', name);
+const get = (h: Harness, name: string) => h.kube.get<Wire<V1Pod>>('pods', 'default', name);
 
-async function createPod(h: Harness, pod: V1Pod): Promise<V1Pod> {
+async function createPod(h: Harness, pod: Wire<V1Pod>): Promise<Wire<V1Pod>> {
   return h.kube.createNamespacedPod({ namespace: 'default', body: pod });
 }
 
@@ -65,7 +66,7 @@ for (const [kind, makeProvider] of [
       expect(provider.calls.filter((c) => c.op === 'delete').length).toBeGreaterThanOrEqual(1);
       const statusWrites = h.kube.actions.filter((a) => a.subresource === 'status');
       const terminal = statusWrites
-        .map((a) => (a.body as V1Pod).status)
+        .map((a) => (a.body as Wire<V1Pod>).status)
         .find((s) => s?.phase === 'Succeeded');
       expect(terminal?.reason).toBe(kind === 'async' ? 'MockProviderPodDeleted' : 'Terminated');
       const force = h.kube.actions.find((a) => a.verb === 'delete' && a.gracePeriodSeconds === 0);
@@ -96,7 +97,7 @@ for (const [kind, makeProvider] of [
         ...stored,
         metadata: {
           ...stored.metadata,
-          deletionTimestamp: new Date(Date.now() + 30_000),
+          deletionTimestamp: new Date(Date.now() + 30_000).toISOString(),
           deletionGracePeriodSeconds: 30,
         },
       });
@@ -160,7 +161,7 @@ for (const [kind, makeProvider] of [
       const h = await startHarness(provider);
       await createPod(h, testPod('p5'));
       await advanceUntil(h.clock, () => get(h, 'p5')?.status?.phase === 'Running');
-      const pod = get(h, 'p5') as V1Pod;
+      const pod = get(h, 'p5') as Wire<V1Pod>;
       h.kube.put('pods', {
         ...pod,
         spec: { ...pod.spec, containers: pod.spec?.containers ?? [], activeDeadlineSeconds: 60 },
@@ -200,7 +201,7 @@ describe('createOrUpdatePod', () => {
       { name: 'B', value: '2' },
     ]);
 
-    let pod = get(h, 'a') as V1Pod;
+    let pod = get(h, 'a') as Wire<V1Pod>;
     const c0 = pod.spec?.containers[0];
     h.kube.put('pods', {
       ...pod,
@@ -213,7 +214,7 @@ describe('createOrUpdatePod', () => {
     await advanceUntil(h.clock, () => provider.calls.length === 2);
     expect(provider.calls[1]?.op).toBe('update');
 
-    pod = get(h, 'a') as V1Pod;
+    pod = get(h, 'a') as Wire<V1Pod>;
     h.kube.put('pods', {
       ...pod,
       spec: { ...pod.spec, containers: [{ name: 'c', image: 'nginx:2', env: c0?.env }] },
@@ -223,7 +224,7 @@ describe('createOrUpdatePod', () => {
     expect(provider.calls[2]?.pod.spec?.containers[0]?.image).toBe('nginx:2');
 
     // a status-only change is not synced to the provider
-    pod = get(h, 'a') as V1Pod;
+    pod = get(h, 'a') as Wire<V1Pod>;
     h.kube.put('pods', { ...pod, status: { ...pod.status, message: 'status only' } });
     await advance(h.clock, 500, 10);
     expect(provider.calls.length).toBe(3);
@@ -292,7 +293,7 @@ describe('updatePodStatus and the delete queue', () => {
     await createPod(h, testPod('u'));
     await advanceUntil(h.clock, () => get(h, 'u')?.status?.phase === 'Running');
     const write = h.kube.actions.find((a) => a.subresource === 'status');
-    const sent = (write?.body as V1Pod | undefined)?.metadata?.resourceVersion;
+    const sent = (write?.body as Wire<V1Pod> | undefined)?.metadata?.resourceVersion;
     expect(sent).toMatch(/^\d+$/);
     expect(sent).not.toBe('0');
     await stopHarness(h);
@@ -303,15 +304,15 @@ describe('updatePodStatus and the delete queue', () => {
     const h = await startHarness(provider);
     await createPod(h, testPod('d'));
     await advanceUntil(h.clock, () => get(h, 'd')?.status?.phase === 'Running');
-    const running = provider.pods.get('default/d') as V1Pod;
+    const running = provider.pods.get('default/d') as Wire<V1Pod>;
     const deleting = structuredClone(running);
     deleting.status = get(h, 'd')?.status;
     deleting.metadata = {
       ...deleting.metadata,
-      deletionTimestamp: new Date(Date.now() + 30_000),
+      deletionTimestamp: new Date(Date.now() + 30_000).toISOString(),
       deletionGracePeriodSeconds: 30,
     };
-    (provider as unknown as { notify: (p: V1Pod) => void }).notify(deleting);
+    (provider as unknown as { notify: (p: Wire<V1Pod>) => void }).notify(deleting);
     await advanceUntil(h.clock, () => get(h, 'd')?.metadata?.deletionTimestamp !== undefined);
     expect(h.kube.actions.find((a) => a.verb === 'delete')?.gracePeriodSeconds).toBe(30);
     await stopHarness(h);

@@ -7,6 +7,7 @@ import {
   noopLogger,
   realClock,
 } from '@ctrlkit/core';
+import type { ClientSource, Wire } from '@ctrlkit/runtime/client';
 import type { EventRecorderLike } from '@ctrlkit/runtime/events';
 import {
   DeletedFinalStateUnknown,
@@ -22,48 +23,45 @@ import {
   type ShouldRetryFunc,
   type TypedRateLimiter,
 } from '@ctrlkit/workqueue';
-import type { CoreV1Api, V1ConfigMap, V1Pod, V1Secret, V1Service } from '@kubernetes/client-node';
+import type { V1ConfigMap, V1Pod, V1Secret, V1Service } from '@kubernetes/client-node';
 import { isPodNotifier, type PodLifecycleHandler } from './adapter.js';
 import { type PodControllerContext, podKey } from './internal/pod-controller-context.js';
 import { deleteDanglingPods, deletePodHandler } from './internal/pod-deletion.js';
-import { podShouldEnqueue, sameJson } from './internal/pod-equality.js';
+import { podShouldEnqueue, podsEffectivelyEqual, sameJson } from './internal/pod-equality.js';
 import { enqueuePodStatusUpdate, podStatusHandler } from './internal/pod-status-sync.js';
 import { syncPodHandler } from './internal/pod-sync.js';
 import { SyncProviderWrapper } from './internal/sync-provider-wrapper.js';
+import { type PodsClient, podsClient } from './kube-clients.js';
 
 /** How often a provider status update waits for the pod to be known, in ms (virtual-kubelet: 151 ms). */
 export const POD_STATUS_UPDATE_POLL_INTERVAL_MS = 151;
 /** How many times it waits before giving up. */
 export const POD_STATUS_UPDATE_POLL_ATTEMPTS = 20;
 
-/** The pod operations the controller needs; client-node's `CoreV1Api` satisfies it. */
-export type PodsClient = Pick<CoreV1Api, 'replaceNamespacedPodStatus' | 'deleteNamespacedPod'>;
-
 /** What the controller needs of an informer; the runtime's `SharedIndexInformer` satisfies it. */
-export type InformerLike<T extends V1Pod | V1ConfigMap | V1Secret | V1Service> = Pick<
-  SharedIndexInformer<T>,
-  'indexer' | 'addEventHandler' | 'whenSynced'
->;
+export type InformerLike<
+  T extends Wire<V1Pod> | Wire<V1ConfigMap> | Wire<V1Secret> | Wire<V1Service>,
+> = Pick<SharedIndexInformer<T>, 'indexer' | 'addEventHandler' | 'whenSynced'>;
 
 /** Decides whether the controller handles an event for `pod` (the seed's `PodEventFilterFunc`); true to handle it. */
-export type PodEventFilterFunc = (signal: AbortSignal, pod: V1Pod) => boolean;
+export type PodEventFilterFunc = (signal: AbortSignal, pod: Wire<V1Pod>) => boolean;
 
 /** Configuration of {@link PodController} (the seed's `PodControllerConfig`). */
 export interface PodControllerConfig {
   /** Writes pod statuses and deletes pods. Required. */
-  podClient: PodsClient;
+  podClient: PodsClient | ClientSource;
   /** Pods bound to this node (e.g. a field selector `spec.nodeName=<node>`). Required; started by the caller. */
-  podInformer: InformerLike<V1Pod>;
+  podInformer: InformerLike<Wire<V1Pod>>;
   /** Where pod events go. Required. */
   eventRecorder: EventRecorderLike;
   /** Runs the pods. Required. */
   provider: PodLifecycleHandler;
   /** For env resolution. Required. */
-  configMapInformer: InformerLike<V1ConfigMap>;
+  configMapInformer: InformerLike<Wire<V1ConfigMap>>;
   /** For env resolution. Required. */
-  secretInformer: InformerLike<V1Secret>;
+  secretInformer: InformerLike<Wire<V1Secret>>;
   /** For service link variables. Required. */
-  serviceInformer: InformerLike<V1Service>;
+  serviceInformer: InformerLike<Wire<V1Service>>;
   /** Default: the workqueue's `defaultControllerRateLimiter()`. */
   syncPodsFromKubernetesRateLimiter?: TypedRateLimiter<string>;
   /** Default: the workqueue's `defaultRetryFunc` (20 tries). */
@@ -91,9 +89,9 @@ export interface PodControllerConfig {
 /** What the controller remembers of a pod (the seed's `knownPod`). */
 export interface KnownPod {
   /** The last pod the provider reported. */
-  lastPodStatusReceivedFromProvider?: V1Pod;
+  lastPodStatusReceivedFromProvider?: Wire<V1Pod>;
   /** The last pod successfully synced to the provider. */
-  lastPodUsed?: V1Pod;
+  lastPodUsed?: Wire<V1Pod>;
   /** True when the last provider report was skipped as unchanged. */
   lastPodStatusUpdateSkipped: boolean;
 }
@@ -150,6 +148,7 @@ export class PodController {
       );
     this.#c = {
       config,
+      podClient: isPodsClient(config.podClient) ? config.podClient : podsClient(config.podClient),
       provider: syncWrapper ?? config.provider,
       syncWrapper,
       pods: newLister(config.podInformer.indexer),
@@ -240,7 +239,7 @@ export class PodController {
   // --- the seed's exported helpers --------------------------------------------------------
 
   /** Stores a record for `key` holding a copy of `pod` as the last provider pod. */
-  storePod(key: string, pod: V1Pod): void {
+  storePod(key: string, pod: Wire<V1Pod>): void {
     this.#c.knownPods.set(key, {
       lastPodStatusReceivedFromProvider: structuredClone(pod),
       lastPodStatusUpdateSkipped: false,
@@ -262,7 +261,7 @@ export class PodController {
    * `newPod` differs from it in status, annotations, labels or finalizers, a status sync is
    * queued; then `newPod` is stored as the last provider pod.
    */
-  checkAndUpdatePod(key: string, record: KnownPod, newPod: V1Pod): void {
+  checkAndUpdatePod(key: string, record: KnownPod, newPod: Wire<V1Pod>): void {
     this.#checkSkipped(key, record, newPod);
     record.lastPodStatusReceivedFromProvider = structuredClone(newPod);
   }
@@ -289,8 +288,8 @@ export class PodController {
 
   // --- informer handlers ------------------------------------------------------------------
 
-  #handlers(): ResourceEventHandler<V1Pod> {
-    const accept = (pod: V1Pod): boolean =>
+  #handlers(): ResourceEventHandler<Wire<V1Pod>> {
+    const accept = (pod: Wire<V1Pod>): boolean =>
       this.#c.config.podEventFilterFunc === undefined ||
       this.#c.config.podEventFilterFunc(this.#c.signal, pod);
     return {
@@ -307,10 +306,18 @@ export class PodController {
         const record = this.#c.knownPods.get(key);
         if (record === undefined) throw new Error(`pod ${key} not found in known pods`);
         this.#checkSkipped(key, record, newPod);
-        if (podShouldEnqueue(oldPod, newPod)) this.syncPodsFromKubernetesEnqueue(key);
+        if (podShouldEnqueue(oldPod, newPod)) {
+          this.syncPodsFromKubernetesEnqueue(key);
+        } else if (record.lastPodUsed === oldPod && podsEffectivelyEqual(oldPod, newPod)) {
+          // Only the status (or resourceVersion) changed: for the provider the new object is
+          // the pod last used. Holding it lets the old one be collected (a copy less per pod).
+          record.lastPodUsed = newPod;
+        }
       },
       onDelete: (obj) => {
-        const pod = DeletedFinalStateUnknown.isInstance<V1Pod>(obj) ? obj.obj : (obj as V1Pod);
+        const pod = DeletedFinalStateUnknown.isInstance<Wire<V1Pod>>(obj)
+          ? obj.obj
+          : (obj as Wire<V1Pod>);
         if (!accept(pod)) return;
         const key = podKey(pod);
         this.#c.knownPods.delete(key);
@@ -320,7 +327,7 @@ export class PodController {
     };
   }
 
-  #checkSkipped(key: string, record: KnownPod, newPod: V1Pod): void {
+  #checkSkipped(key: string, record: KnownPod, newPod: Wire<V1Pod>): void {
     const last = record.lastPodStatusReceivedFromProvider;
     if (!record.lastPodStatusUpdateSkipped || last === undefined) return;
     const differs =
@@ -332,4 +339,8 @@ export class PodController {
     record.lastPodStatusUpdateSkipped = false;
     this.syncPodStatusFromProviderEnqueue(key);
   }
+}
+
+function isPodsClient(client: PodsClient | ClientSource): client is PodsClient {
+  return typeof (client as Partial<PodsClient>).replaceNamespacedPodStatus === 'function';
 }

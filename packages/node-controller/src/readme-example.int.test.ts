@@ -1,9 +1,10 @@
 // The README's example, run against the test control plane (kubeConfig from envtest).
 import { waitFor } from '@ctrlkit/core/testing';
 import { testKubeConfig } from '@ctrlkit/envtest/vitest';
-import { SharedInformerFactory } from '@ctrlkit/runtime';
+import { createClient, type Wire } from '@ctrlkit/runtime/client';
 import { EventRecorder } from '@ctrlkit/runtime/events';
-import { CoordinationV1Api, CoreV1Api, type V1Pod } from '@kubernetes/client-node';
+import { SharedInformerFactory } from '@ctrlkit/runtime/informers';
+import type { V1Node, V1Pod } from '@kubernetes/client-node';
 import { expect, it } from 'vitest';
 import {
   NaiveNodeProvider,
@@ -15,8 +16,8 @@ import {
 it('runs the README example: the node registers and a pod bound to it reaches Running', async () => {
   const kubeConfig = testKubeConfig();
 
-  const core = kubeConfig.makeApiClient(CoreV1Api);
-  const pods = new Map<string, V1Pod>(); // the "backend": every pod runs at once
+  const client = createClient(kubeConfig); // in an app: manager.client
+  const pods = new Map<string, Wire<V1Pod>>(); // the "backend": every pod runs at once
   const key = (ns: string, name: string) => `${ns}/${name}`;
   const provider: PodLifecycleHandler = {
     createPod: async (_s, pod) => {
@@ -39,17 +40,19 @@ it('runs the README example: the node registers and a pod bound to it reaches Ru
       metadata: { name: 'vk-demo' },
       status: { conditions: [{ type: 'Ready', status: 'True' }] },
     },
-    nodes: core,
-    lease: { client: kubeConfig.makeApiClient(CoordinationV1Api) },
+    nodes: client,
+    lease: { client },
   });
-  const factory = new SharedInformerFactory(kubeConfig);
+  const factory = new SharedInformerFactory(client);
   const podController = new PodController({
-    podClient: core,
-    podInformer: factory.forResource<V1Pod>('pods', { fieldSelector: 'spec.nodeName=vk-demo' }),
+    podClient: client,
+    podInformer: factory.forResource<Wire<V1Pod>>('pods', {
+      fieldSelector: 'spec.nodeName=vk-demo',
+    }),
     configMapInformer: factory.forResource('configmaps'),
     secretInformer: factory.forResource('secrets'),
     serviceInformer: factory.forResource('services'),
-    eventRecorder: new EventRecorder({ component: 'vk-demo', kubeConfig }),
+    eventRecorder: new EventRecorder({ component: 'vk-demo', client }),
     provider,
   });
 
@@ -59,26 +62,23 @@ it('runs the README example: the node registers and a pod bound to it reaches Ru
   void podController.run(stop.signal, 4);
   await Promise.all([nodeController.ready, podController.ready]);
 
-  await core.createNamespacedPod({
-    namespace: 'default',
-    body: {
+  await client.create(
+    'pods',
+    {
       metadata: { name: 'readme-pod' },
       spec: { nodeName: 'vk-demo', containers: [{ name: 'c', image: 'nginx' }] },
     },
-  });
+    { namespace: 'default' },
+  );
   await waitFor(
     'readme-pod Running',
     async () =>
-      (await core.readNamespacedPod({ namespace: 'default', name: 'readme-pod' })).status?.phase ===
+      (await client.get<V1Pod>('pods', 'readme-pod', { namespace: 'default' })).status?.phase ===
       'Running',
   );
-  const node = await core.readNode({ name: 'vk-demo' });
+  const node = await client.get<V1Node>('nodes', 'vk-demo');
   expect(node.status?.conditions?.find((c) => c.type === 'Ready')?.status).toBe('True');
-  await core.deleteNamespacedPod({
-    namespace: 'default',
-    name: 'readme-pod',
-    gracePeriodSeconds: 0,
-  });
+  await client.delete('pods', 'readme-pod', { namespace: 'default', gracePeriodSeconds: 0 });
   stop.abort();
   await Promise.all([nodeController.done, podController.done]);
 });

@@ -1,6 +1,7 @@
 // The apiserver restarted mid-run: every pod still converges (own control plane, as it is restarted).
 import { waitFor } from '@ctrlkit/core/testing';
 import { noopLogger, startControlPlane } from '@ctrlkit/envtest';
+import type { Wire } from '@ctrlkit/runtime/client';
 import type { V1Pod } from '@kubernetes/client-node';
 import { expect, it } from 'vitest';
 import { startAgent } from '../test/int-helpers.js';
@@ -11,37 +12,31 @@ it('pods created before and after an apiserver restart all reach Running, and de
   try {
     const provider = new NotifyingMemoryProvider();
     const agent = await startAgent(plane.kubeConfig, 'vk-restart', provider);
-    const { core } = agent;
-    const pod = (name: string): V1Pod => ({
+    const { client } = agent;
+    const pod = (name: string): Wire<V1Pod> => ({
       metadata: { name },
       spec: { nodeName: 'vk-restart', containers: [{ name: 'c', image: 'i' }] },
     });
     try {
       const before = Array.from({ length: 20 }, (_, i) => `before-${i}`);
-      await Promise.all(
-        before.map((n) => core.createNamespacedPod({ namespace: 'default', body: pod(n) })),
-      );
+      await Promise.all(before.map((n) => client.create('pods', pod(n), { namespace: 'default' })));
       await plane.restartApiServer();
       const after = Array.from({ length: 20 }, (_, i) => `after-${i}`);
-      await Promise.all(
-        after.map((n) => core.createNamespacedPod({ namespace: 'default', body: pod(n) })),
-      );
+      await Promise.all(after.map((n) => client.create('pods', pod(n), { namespace: 'default' })));
       await waitFor(
         '40 running pods',
         async () =>
-          (await core.listNamespacedPod({ namespace: 'default' })).items.filter(
+          (await client.list<V1Pod>('pods', { namespace: 'default' })).items.filter(
             (p) => p.status?.phase === 'Running',
           ).length === 40,
         { timeoutMs: 120_000 },
       );
       await Promise.all(
-        [...before, ...after].map((n) =>
-          core.deleteNamespacedPod({ namespace: 'default', name: n }),
-        ),
+        [...before, ...after].map((n) => client.delete('pods', n, { namespace: 'default' })),
       );
       await waitFor(
         'no pod left',
-        async () => (await core.listNamespacedPod({ namespace: 'default' })).items.length === 0,
+        async () => (await client.list<V1Pod>('pods', { namespace: 'default' })).items.length === 0,
         { timeoutMs: 120_000 },
       );
       expect(provider.pods.size).toBe(0);

@@ -1,8 +1,9 @@
 //! Wiring for the integration tests: a node agent (NodeController + PodController) on a real apiserver.
 
-import { SharedInformerFactory } from '@ctrlkit/runtime';
+import { type Client, createClient, type KubeConfigLike, type Wire } from '@ctrlkit/runtime/client';
 import { EventRecorder } from '@ctrlkit/runtime/events';
-import { CoordinationV1Api, CoreV1Api, type KubeConfig, type V1Pod } from '@kubernetes/client-node';
+import { SharedInformerFactory } from '@ctrlkit/runtime/informers';
+import type { V1Pod } from '@kubernetes/client-node';
 import type { PodLifecycleHandler } from '../src/adapter.js';
 import { NodeController, type NodeControllerOptions } from '../src/node-controller.js';
 import { NaiveNodeProvider } from '../src/node-provider.js';
@@ -11,13 +12,14 @@ import { PodController, type PodControllerConfig } from '../src/pod-controller.j
 export interface Agent {
   node: NodeController;
   pods: PodController;
-  core: CoreV1Api;
+  /** The agent's one client: the tests set up and read through it too. */
+  client: Client;
   stop(): Promise<void>;
 }
 
-/** Starts a node agent named `nodeName` with `provider` on `kubeConfig`. */
+/** Starts a node agent named `nodeName` with `provider` on `kubeConfig`, every request through one client. */
 export async function startAgent(
-  kubeConfig: KubeConfig,
+  kubeConfig: KubeConfigLike,
   nodeName: string,
   provider: PodLifecycleHandler,
   options: {
@@ -26,7 +28,7 @@ export async function startAgent(
     workers?: number;
   } = {},
 ): Promise<Agent> {
-  const core = kubeConfig.makeApiClient(CoreV1Api);
+  const client = createClient(kubeConfig, { qps: Number.POSITIVE_INFINITY });
   const node = new NodeController({
     provider: new NaiveNodeProvider(),
     node: {
@@ -35,15 +37,17 @@ export async function startAgent(
       metadata: { name: nodeName, labels: { type: 'virtual-kubelet' } },
       status: { conditions: [{ type: 'Ready', status: 'True', reason: 'KubeletReady' }] },
     },
-    nodes: core,
-    lease: { client: kubeConfig.makeApiClient(CoordinationV1Api) },
+    nodes: client,
+    lease: { client },
     ...options.node,
   });
-  const factory = new SharedInformerFactory(kubeConfig);
-  const recorder = new EventRecorder({ component: `${nodeName}/pod-controller`, kubeConfig });
+  const factory = new SharedInformerFactory(client);
+  const recorder = new EventRecorder({ component: `${nodeName}/pod-controller`, client });
   const pods = new PodController({
-    podClient: core,
-    podInformer: factory.forResource<V1Pod>('pods', { fieldSelector: `spec.nodeName=${nodeName}` }),
+    podClient: client,
+    podInformer: factory.forResource<Wire<V1Pod>>('pods', {
+      fieldSelector: `spec.nodeName=${nodeName}`,
+    }),
     configMapInformer: factory.forResource('configmaps'),
     secretInformer: factory.forResource('secrets'),
     serviceInformer: factory.forResource('services'),
@@ -61,7 +65,7 @@ export async function startAgent(
   return {
     node,
     pods,
-    core,
+    client,
     stop: async () => {
       abort.abort();
       await Promise.allSettled([nodeRun, podRun]);

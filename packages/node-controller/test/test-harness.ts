@@ -1,10 +1,11 @@
 //! A PodController wired to a FakeKube and the runtime's real informers, for unit tests.
 
 import { FakeClock } from '@ctrlkit/core/testing';
+import { formatTime, type KubeObject, type Wire } from '@ctrlkit/runtime/client';
 import { SharedIndexInformer } from '@ctrlkit/runtime/informers';
 import { FakeRecorder } from '@ctrlkit/runtime/testing';
 import { newItemExponentialFailureRateLimiter } from '@ctrlkit/workqueue';
-import type { KubernetesObject, V1Pod, V1PodStatus } from '@kubernetes/client-node';
+import type { V1ConfigMap, V1Pod, V1PodStatus, V1Secret, V1Service } from '@kubernetes/client-node';
 import type { PodLifecycleHandler, PodNotifier } from '../src/adapter.js';
 import { notFound } from '../src/errdefs.js';
 import { PodController, type PodControllerConfig } from '../src/pod-controller.js';
@@ -12,17 +13,17 @@ import { FakeKube, type FakeResource } from '../src/testing/fake-kube.js';
 
 /** A provider that keeps pods in memory and runs them at once, like virtual-kubelet's mock. */
 export class MemoryProvider implements PodLifecycleHandler {
-  readonly pods = new Map<string, V1Pod>();
-  readonly calls: Array<{ op: 'create' | 'update' | 'delete'; pod: V1Pod }> = [];
+  readonly pods = new Map<string, Wire<V1Pod>>();
+  readonly calls: Array<{ op: 'create' | 'update' | 'delete'; pod: Wire<V1Pod> }> = [];
   createError: Error | undefined;
   deleteError: Error | undefined;
-  protected notify: ((pod: V1Pod) => void) | undefined;
+  protected notify: ((pod: Wire<V1Pod>) => void) | undefined;
 
-  async createPod(_signal: AbortSignal, pod: V1Pod): Promise<void> {
+  async createPod(_signal: AbortSignal, pod: Wire<V1Pod>): Promise<void> {
     this.calls.push({ op: 'create', pod: structuredClone(pod) });
     if (this.createError) throw this.createError;
     const running = structuredClone(pod);
-    const now = new Date();
+    const now = formatTime(Date.now());
     running.status = {
       phase: 'Running',
       podIP: '10.0.0.1',
@@ -41,13 +42,13 @@ export class MemoryProvider implements PodLifecycleHandler {
     this.notify?.(structuredClone(running));
   }
 
-  async updatePod(_signal: AbortSignal, pod: V1Pod): Promise<void> {
+  async updatePod(_signal: AbortSignal, pod: Wire<V1Pod>): Promise<void> {
     this.calls.push({ op: 'update', pod: structuredClone(pod) });
     const old = this.pods.get(key(pod));
     this.pods.set(key(pod), { ...structuredClone(pod), status: old?.status });
   }
 
-  async deletePod(_signal: AbortSignal, pod: V1Pod): Promise<void> {
+  async deletePod(_signal: AbortSignal, pod: Wire<V1Pod>): Promise<void> {
     this.calls.push({ op: 'delete', pod: structuredClone(pod) });
     if (this.deleteError) throw this.deleteError;
     if (!this.pods.has(key(pod))) throw notFound(`pod ${key(pod)} not found`);
@@ -66,7 +67,11 @@ export class MemoryProvider implements PodLifecycleHandler {
     this.notify?.(done);
   }
 
-  async getPod(_signal: AbortSignal, namespace: string, name: string): Promise<V1Pod | undefined> {
+  async getPod(
+    _signal: AbortSignal,
+    namespace: string,
+    name: string,
+  ): Promise<Wire<V1Pod> | undefined> {
     const pod = this.pods.get(`${namespace}/${name}`);
     if (pod === undefined) throw notFound(`pod ${namespace}/${name} not found`);
     return structuredClone(pod);
@@ -76,28 +81,28 @@ export class MemoryProvider implements PodLifecycleHandler {
     _signal: AbortSignal,
     namespace: string,
     name: string,
-  ): Promise<V1PodStatus | undefined> {
+  ): Promise<Wire<V1PodStatus> | undefined> {
     return structuredClone(this.pods.get(`${namespace}/${name}`)?.status);
   }
 
-  async getPods(): Promise<V1Pod[]> {
+  async getPods(): Promise<Wire<V1Pod>[]> {
     return [...this.pods.values()].map((p) => structuredClone(p));
   }
 }
 
 /** The same provider, pushing status changes through `notifyPods`. */
 export class NotifyingMemoryProvider extends MemoryProvider implements PodNotifier {
-  notifyPods(_signal: AbortSignal, callback: (pod: V1Pod) => void): void {
+  notifyPods(_signal: AbortSignal, callback: (pod: Wire<V1Pod>) => void): void {
     this.notify = callback;
   }
 }
 
-function key(pod: V1Pod): string {
+function key(pod: Wire<V1Pod>): string {
   return `${pod.metadata?.namespace}/${pod.metadata?.name}`;
 }
 
 /** A pod bound to the test node. */
-export function testPod(name: string, overrides: Partial<V1Pod['spec']> = {}): V1Pod {
+export function testPod(name: string, overrides: Partial<Wire<V1Pod>['spec']> = {}): Wire<V1Pod> {
   return {
     apiVersion: 'v1',
     kind: 'Pod',
@@ -125,7 +130,7 @@ export async function startHarness(
   const clock = new FakeClock(0);
   const recorder = new FakeRecorder();
   const informers = new AbortController();
-  const informer = <T extends KubernetesObject>(resource: FakeResource, fieldSelector = '') => {
+  const informer = <T extends KubeObject>(resource: FakeResource, fieldSelector = '') => {
     const i = new SharedIndexInformer<T>({
       listWatch: kube.listWatch<T>(resource, fieldSelector),
       name: resource,
@@ -136,10 +141,10 @@ export async function startHarness(
   const limiter = () => newItemExponentialFailureRateLimiter<string>(5, 1000);
   const controller = new PodController({
     podClient: kube,
-    podInformer: informer<V1Pod>('pods', 'spec.nodeName=vk'),
-    configMapInformer: informer('configmaps'),
-    secretInformer: informer('secrets'),
-    serviceInformer: informer('services'),
+    podInformer: informer<Wire<V1Pod>>('pods', 'spec.nodeName=vk'),
+    configMapInformer: informer<Wire<V1ConfigMap>>('configmaps'),
+    secretInformer: informer<Wire<V1Secret>>('secrets'),
+    serviceInformer: informer<Wire<V1Service>>('services'),
     eventRecorder: recorder,
     provider,
     syncPodsFromKubernetesRateLimiter: limiter(),

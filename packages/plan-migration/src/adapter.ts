@@ -1,6 +1,6 @@
 //! The seams where a source provider, a destination, a hook runner and a provider inspector plug in (Forklift's plan/adapter and migrator).
 
-import type { KubeConfig } from '@kubernetes/client-node';
+import type { Client as ApiClient } from '@ctrlkit/runtime/client';
 import type { NetworkMap, StorageMap } from './api/mapping.js';
 import type { HookRef, Plan, PlanVM, Step, Task, VMStatus } from './api/plan.js';
 import type { Provider } from './api/provider.js';
@@ -257,7 +257,8 @@ export interface DestinationContext {
   inventory?: Inventory;
   /** The plan's StorageMap, when it resolves. */
   storageMap?: StorageMap;
-  kubeConfig: KubeConfig;
+  /** The runtime's one client: where the destination objects are written. */
+  client: ApiClient;
 }
 
 /** A destination: where disks and VMs are created, optionally converting guests. */

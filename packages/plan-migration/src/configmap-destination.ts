@@ -1,9 +1,11 @@
 //! A stand-in destination: disks and VMs recorded as labelled ConfigMaps in the target namespace (no KubeVirt or CDI needed).
 
 import { isNotFound } from '@ctrlkit/core';
-import type { CoreV1Api, V1ConfigMap } from '@kubernetes/client-node';
+import type { Wire } from '@ctrlkit/runtime/client';
+import type { V1ConfigMap } from '@kubernetes/client-node';
 import type { DestinationClient, DestinationVM, Ensurer } from './adapter.js';
 import type { Plan, Task, VMStatus } from './api/plan.js';
+import type { CoreApi } from './internal/kube-api.js';
 import { createNamespaceIfMissing } from './internal/namespace.js';
 import {
   LABEL_PLAN_NAME,
@@ -24,13 +26,13 @@ export const LABEL_RESOURCE = 'forklift.ctrlkit.dev/resource';
  * finds what an earlier one created.
  */
 export class ConfigMapDestination implements DestinationClient, Ensurer {
-  readonly #core: CoreV1Api;
+  readonly #core: CoreApi;
   readonly #plan: Plan;
   readonly #migrationUID: string;
   /** API writes made (creates, updates, deletes), for the benchmark. */
   writes = 0;
 
-  constructor(core: CoreV1Api, plan: Plan, migrationUID: string) {
+  constructor(core: CoreApi, plan: Plan, migrationUID: string) {
     this.#core = core;
     this.#plan = plan;
     this.#migrationUID = migrationUID;
@@ -135,7 +137,7 @@ export class ConfigMapDestination implements DestinationClient, Ensurer {
     };
   }
 
-  async #list(vm: VMStatus, resource: 'disk' | 'vm'): Promise<V1ConfigMap[]> {
+  async #list(vm: VMStatus, resource: 'disk' | 'vm'): Promise<Wire<V1ConfigMap>[]> {
     const list = await this.#core.listNamespacedConfigMap({
       namespace: this.#plan.spec.targetNamespace,
       labelSelector: labelSelector(withoutMigration(this.#labels(vm, resource))),
@@ -143,7 +145,7 @@ export class ConfigMapDestination implements DestinationClient, Ensurer {
     return list.items.filter((cm) => cm.metadata?.deletionTimestamp === undefined);
   }
 
-  async #create(body: V1ConfigMap): Promise<V1ConfigMap> {
+  async #create(body: Wire<V1ConfigMap>): Promise<Wire<V1ConfigMap>> {
     this.writes++;
     return this.#core.createNamespacedConfigMap({
       namespace: this.#plan.spec.targetNamespace,
@@ -151,7 +153,7 @@ export class ConfigMapDestination implements DestinationClient, Ensurer {
     });
   }
 
-  async #delete(cm: V1ConfigMap): Promise<void> {
+  async #delete(cm: Wire<V1ConfigMap>): Promise<void> {
     try {
       this.writes++;
       await this.#core.deleteNamespacedConfigMap({

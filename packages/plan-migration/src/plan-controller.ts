@@ -3,26 +3,24 @@
 import {
   type Clock,
   InvalidArgumentError,
+  isNotFound,
   type Logger,
   noopLogger,
   realClock,
 } from '@ctrlkit/core';
 import { Controller, SharedInformerFactory } from '@ctrlkit/runtime';
-import { finalizer } from '@ctrlkit/runtime/client';
+import {
+  type Client as ApiClient,
+  finalizer,
+  type KubeConfigLike,
+  toClient,
+} from '@ctrlkit/runtime/client';
 import type { EventRecorderLike } from '@ctrlkit/runtime/events';
 import {
   DeletedFinalStateUnknown,
   deletionHandlingMetaNamespaceKeyFunc,
   splitMetaNamespaceKey,
 } from '@ctrlkit/runtime/informers';
-import {
-  ApiException,
-  CoreV1Api,
-  CustomObjectsApi,
-  type KubeConfig,
-  PatchStrategy,
-  setHeaderOptions,
-} from '@kubernetes/client-node';
 import type { Registry } from 'prom-client';
 import {
   type Builder,
@@ -47,6 +45,7 @@ import type { Provider } from './api/provider.js';
 import { BaseMigrator, inventoryById } from './base-migrator.js';
 import { ConfigMapDestination } from './configmap-destination.js';
 import { GROUP, PLURALS, VERSION } from './crds.js';
+import { type CoreApi, type CustomApi, coreApi, customApi } from './internal/kube-api.js';
 import { MigrationRunner } from './migration-runner.js';
 import {
   observeVMs,
@@ -69,8 +68,13 @@ import {
 
 /** Options of {@link PlanController}. */
 export interface PlanControllerOptions {
-  /** Where the Plans and the destination live. Required. */
-  kubeConfig: KubeConfig;
+  /**
+   * Where the Plans and the destination live: the runtime's one client (`manager.client`).
+   * Required unless `kubeConfig` is given.
+   */
+  client?: ApiClient;
+  /** Instead of `client`, for convenience: this kubeconfig's default client. */
+  kubeConfig?: KubeConfigLike;
   /** The adapters of a source provider; undefined when its type is not supported. Required. */
   sources: (provider: Provider) => SourceAdapter | undefined;
   /** The informers to use (started by whoever owns them). Default: a factory of its own, started by `run`. */
@@ -114,7 +118,6 @@ const gvr = (kind: keyof typeof PLURALS) => ({
   version: VERSION,
   resource: PLURALS[kind],
 });
-const mergePatch = setHeaderOptions('Content-Type', PatchStrategy.MergePatch);
 const FAST = { requeueAfterMs: FAST_REQ };
 
 /**
@@ -131,8 +134,9 @@ export class PlanController {
   readonly #log: Logger;
   readonly #factory: SharedInformerFactory;
   readonly #ownFactory: boolean;
-  readonly #custom: CustomObjectsApi;
-  readonly #core: CoreV1Api;
+  readonly #client: ApiClient;
+  readonly #custom: CustomApi;
+  readonly #core: CoreApi;
   readonly #controller: Controller;
   readonly #metrics: PlanMetrics | undefined;
   /** Status writes made (Plan and Migration), for tests and the benchmark. */
@@ -143,8 +147,9 @@ export class PlanController {
   destinationWrites = 0;
 
   constructor(options: PlanControllerOptions) {
-    if (options?.kubeConfig === undefined)
-      throw new InvalidArgumentError('kubeConfig', 'is required');
+    const client = options?.client ?? options?.kubeConfig;
+    if (client === undefined)
+      throw new InvalidArgumentError('client', 'is required (the runtime client, or kubeConfig)');
     if (typeof options.sources !== 'function')
       throw new InvalidArgumentError('sources', 'must be a function');
     const poll = options.pollIntervalMs;
@@ -156,9 +161,10 @@ export class PlanController {
     this.#clock = options.clock ?? realClock;
     this.#log = options.logger ?? noopLogger;
     this.#ownFactory = options.informerFactory === undefined;
-    this.#factory = options.informerFactory ?? new SharedInformerFactory(options.kubeConfig, {});
-    this.#custom = options.kubeConfig.makeApiClient(CustomObjectsApi);
-    this.#core = options.kubeConfig.makeApiClient(CoreV1Api);
+    this.#client = toClient(client);
+    this.#factory = options.informerFactory ?? new SharedInformerFactory(this.#client, {});
+    this.#custom = customApi(this.#client);
+    this.#core = coreApi(this.#client);
     this.#metrics = options.registry ? planMetrics(options.registry) : undefined;
     const plans = this.#factory.forResource<Plan>(gvr('Plan'));
     this.#controller = new Controller({
@@ -232,7 +238,7 @@ export class PlanController {
       await this.#cleanupDeletedPlan(key, namespace, name);
       return undefined;
     }
-    const result = await finalizer(this.#o.kubeConfig, PLAN_FINALIZER, cached, (event) =>
+    const result = await finalizer(this.#client, PLAN_FINALIZER, cached, (event) =>
       event.type === 'Apply' ? this.#apply(key, cached) : this.#cleanup(key, cached),
     );
     // The finalizer was just added (an update event that a generation filter may drop): come back.
@@ -286,7 +292,7 @@ export class PlanController {
       plan: { metadata: { name, namespace }, spec: { targetNamespace: '' } } as Plan,
       migrationUID: '',
       migrationName: '',
-      kubeConfig: this.#o.kubeConfig,
+      client: this.#client,
     }).deleteOrphans(namespace, name);
     this.#log.info({ plan: key, deleted }, 'plan deleted, orphaned resources cleaned up');
   }
@@ -307,7 +313,7 @@ export class PlanController {
         ...(refs.source && { source: refs.source }),
         ...(source && { builder: source.builder, inventory: source.inventory }),
         ...(refs.storageMap && { storageMap: refs.storageMap }),
-        kubeConfig: this.#o.kubeConfig,
+        client: this.#client,
       });
     const runner = async (migration: Migration | undefined) => {
       if (source === undefined) throw new Error(`plan ${key}: no adapter for the source provider`);
@@ -421,7 +427,7 @@ export class PlanController {
         name,
       })) as Plan;
     } catch (error) {
-      if (error instanceof ApiException && error.code === 404) return undefined;
+      if (isNotFound(error)) return undefined;
       throw error;
     }
   }
@@ -459,9 +465,13 @@ export class PlanController {
     status: unknown,
   ): Promise<void> {
     this.statusWrites++;
-    await this.#custom.patchNamespacedCustomObjectStatus(
-      { group: GROUP, version: VERSION, plural: PLURALS[kind], namespace, name, body: { status } },
-      mergePatch,
-    );
+    await this.#custom.patchNamespacedCustomObjectStatus({
+      group: GROUP,
+      version: VERSION,
+      plural: PLURALS[kind],
+      namespace,
+      name,
+      body: { status },
+    });
   }
 }

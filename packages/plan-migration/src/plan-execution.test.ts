@@ -167,8 +167,8 @@ describe('plan execution', () => {
     const h = new PlanHarness({ clock, vms: 1, diskMiB: 1 });
     const a = h.addMigration();
     const b = h.addMigration();
-    a.metadata.creationTimestamp = new Date(5000) as unknown as Date;
-    b.metadata.creationTimestamp = new Date(1000) as unknown as Date;
+    a.metadata.creationTimestamp = new Date(5000).toISOString();
+    b.metadata.creationTimestamp = new Date(1000).toISOString();
     expect(pendingMigrations(h.plan, h.migrations).map((m) => m.metadata.name)).toEqual([
       'm2',
       'm1',

@@ -225,8 +225,8 @@ export function pendingMigrations(plan: Plan, migrations: readonly Migration[]):
       );
     })
     .sort((a, b) => {
-      const ta = parseTime(a.metadata.creationTimestamp as unknown as string | undefined);
-      const tb = parseTime(b.metadata.creationTimestamp as unknown as string | undefined);
+      const ta = parseTime(a.metadata.creationTimestamp);
+      const tb = parseTime(b.metadata.creationTimestamp);
       if (ta !== tb && !Number.isNaN(ta) && !Number.isNaN(tb)) return ta - tb;
       const ka = `${a.metadata.namespace}/${a.metadata.name}`;
       const kb = `${b.metadata.namespace}/${b.metadata.name}`;

@@ -8,8 +8,8 @@
  * - {@link EventCorrelator} decides whether an Event is new, a repeat or spam (aggregation
  *   and the spam filter, with their keys: {@link getEventKey}, {@link getAggregateKey},
  *   {@link getSpamKey}).
- * - {@link EventSink} is where Events go; {@link CoreV1EventSink} writes them with
- *   client-node's `CoreV1Api`.
+ * - {@link EventSink} is where Events go; {@link CoreV1EventSink} writes them through the
+ *   runtime's `Client`.
  *
  * A recorder that keeps events in memory for tests is `FakeRecorder`, in
  * `@ctrlkit/runtime/testing`.
@@ -18,7 +18,7 @@
  * ```ts
  * import { EventRecorder } from '@ctrlkit/runtime/events';
  *
- * const recorder = new EventRecorder({ kubeConfig, component: 'my-controller' });
+ * const recorder = new EventRecorder({ client, component: 'my-controller' });
  * recorder.event(pod, 'Warning', 'FailedSync', 'quota exceeded');
  * recorder.eventf(pod, 'Normal', 'Scaled', 'scaled %s to %d', 'web', 3);
  * await recorder.shutDown(); // writes what is queued

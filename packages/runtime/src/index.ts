@@ -2,16 +2,17 @@
  * `@ctrlkit/runtime`: the machinery of client-go's `tools/cache` and controller-runtime for
  * TypeScript. The root holds what a first controller needs; each concept has its subpath:
  *
- * - `@ctrlkit/runtime/manager`: {@link Manager}, a controller process (informers, API
- *   clients, leader election, `/metrics`, probes, graceful stop), {@link setupSignalHandler}.
+ * - `@ctrlkit/runtime/manager`: {@link Manager}, a controller process (informers, the one
+ *   client, leader election, `/metrics`, probes, graceful stop), {@link setupSignalHandler}.
  * - `@ctrlkit/runtime/controller`: {@link Controller} and the {@link Reconciler} it calls,
  *   requests ({@link requestReconciler}), event handlers, predicates, owner and controller
  *   references, {@link TerminalError}.
  * - `@ctrlkit/runtime/informers`: {@link SharedInformerFactory}, shared informers, indexers,
  *   listers, the reflector, keys and tombstones.
- * - `@ctrlkit/runtime/client`: {@link loadKubeConfig}, the rate-limited API clients, and the
- *   writes: {@link apply}, {@link applyStatus}, {@link patchStatus},
- *   {@link retryOnConflict}, finalizers.
+ * - `@ctrlkit/runtime/client`: {@link loadKubeConfig}, the one `Client` (`manager.client`
+ *   or `createClient`: one pool, rate limited, named, counted), and the writes:
+ *   {@link apply}, {@link applyStatus}, {@link patchStatus}, {@link retryOnConflict},
+ *   finalizers.
  * - `@ctrlkit/runtime/leader-election`: `LeaderElector` on a Lease, for a program without a
  *   manager.
  * - `@ctrlkit/runtime/events`: `EventRecorder`, Kubernetes Events with repeats counted.
@@ -27,10 +28,10 @@
  * A first program:
  * ```ts
  * import { Controller, loadKubeConfig, Manager, setupSignalHandler } from '@ctrlkit/runtime';
- * import { CoreV1Api, type V1ConfigMap } from '@kubernetes/client-node';
+ * import type { V1ConfigMap } from '@kubernetes/client-node';
  *
- * const manager = new Manager({ kubeConfig: loadKubeConfig(), userAgent: 'stamper/1.0.0' });
- * const core = manager.makeApiClient(CoreV1Api);
+ * const manager = new Manager({ kubeConfig: loadKubeConfig(), program: { name: 'stamper', version: '1.0.0' } });
+ * const { client } = manager;
  * const configMaps = manager.informerFactory.forResource<V1ConfigMap>('v1/configmaps');
  * manager.add(
  *   new Controller({
@@ -38,10 +39,9 @@
  *     reconcile: async (key) => {
  *       const cm = configMaps.indexer.getByKey(key);
  *       if (cm === undefined || cm.metadata?.labels?.stamped === 'true') return;
- *       await core.patchNamespacedConfigMap({
- *         namespace: cm.metadata!.namespace!, name: cm.metadata!.name!,
- *         body: [{ op: 'add', path: '/metadata/labels', value: { stamped: 'true' } }],
- *       });
+ *       await client.patch('configmaps', cm.metadata!.name!,
+ *         [{ op: 'add', path: '/metadata/labels', value: { stamped: 'true' } }],
+ *         { namespace: cm.metadata!.namespace!, type: 'json' });
  *     },
  *   }).watch(configMaps),
  * );

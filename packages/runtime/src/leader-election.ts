@@ -16,7 +16,7 @@
  * ```ts
  * import { LeaderElector, LeaseLock } from '@ctrlkit/runtime/leader-election';
  *
- * const lock = new LeaseLock({ kubeConfig, namespace: 'kube-system', name: 'my-controller', identity });
+ * const lock = new LeaseLock({ client, namespace: 'kube-system', name: 'my-controller', identity });
  * const elector = new LeaderElector({
  *   lock,
  *   callbacks: {
@@ -44,7 +44,6 @@ export {
   type LeaderElectorOptions,
 } from './leader-election/leader-elector.js';
 export {
-  formatMicroTime,
   LeaseLock,
   type LeaseLockEventRecorder,
   type LeaseLockOptions,

@@ -1,8 +1,8 @@
 /**
  * `@ctrlkit/runtime/manager`: a controller process, as controller-runtime's manager runs it.
  *
- * - {@link Manager} owns the informers (`informerFactory`), the API clients
- *   (`makeApiClient`: rate limited, your User-Agent, counted), event recorders
+ * - {@link Manager} owns the informers (`informerFactory`), the one client
+ *   (`client`: rate limited, named by your program, counted), event recorders
  *   (`getEventRecorder`), the controllers and other {@link Runnable}s, leader election on a
  *   Lease ({@link ManagerLeaderElectionOptions}), `/metrics`, `/healthz` and `/readyz`
  *   ({@link HealthCheck}), and a graceful stop. Options: {@link ManagerOptions}; errors:
@@ -20,7 +20,7 @@
  *
  * const manager = new Manager({
  *   kubeConfig: loadKubeConfig({ kubeconfig: flags.kubeconfig }),
- *   userAgent: 'my-controller/1.0.0',
+ *   program: { name: 'my-controller', version: '1.0.0' },
  *   leaderElection: { leaseName: 'my-controller', leaseNamespace: 'default' },
  * });
  * manager.add(controller);

@@ -2,7 +2,6 @@
 // that the test can SIGKILL it. It uses the built package (dist), as an app would.
 // Configuration comes from the environment; it prints JSON lines on stdout.
 import { Controller, loadKubeConfig, Manager, setupSignalHandler } from '@ctrlkit/runtime';
-import { CoreV1Api } from '@kubernetes/client-node';
 
 const {
   REPLICA_NAMESPACE: namespace,
@@ -26,7 +25,7 @@ const manager = new Manager({
   },
   cache: { namespace },
 });
-const core = manager.makeApiClient(CoreV1Api);
+const { client } = manager;
 const configMaps = manager.informerFactory.forResource('v1/configmaps');
 manager.add(
   new Controller({
@@ -34,11 +33,12 @@ manager.add(
     reconcile: async (key) => {
       const cm = configMaps.indexer.getByKey(key);
       if (cm === undefined || cm.data?.reconciledBy !== undefined) return;
-      await core.patchNamespacedConfigMap({
-        namespace: cm.metadata.namespace,
-        name: cm.metadata.name,
-        body: [{ op: 'add', path: '/data', value: { reconciledBy: identity } }],
-      });
+      await client.patch(
+        'configmaps',
+        cm.metadata.name,
+        [{ op: 'add', path: '/data', value: { reconciledBy: identity } }],
+        { namespace: cm.metadata.namespace, type: 'json' },
+      );
       print({ reconciled: key });
     },
   }).watch(configMaps),

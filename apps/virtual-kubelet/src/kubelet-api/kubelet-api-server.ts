@@ -3,6 +3,7 @@
 import { createServer, type Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { InvalidArgumentError, type Logger } from '@ctrlkit/core';
+import type { Wire } from '@ctrlkit/runtime/client';
 import type { V1Pod } from '@kubernetes/client-node';
 import type { StatsSummary } from '../providers/mock-provider.js';
 import {
@@ -14,7 +15,7 @@ import type { ServingCert } from './self-signed-cert.js';
 
 /** What the API reads from the provider. */
 export interface KubeletApiProvider {
-  getPods(signal: AbortSignal): Promise<V1Pod[]>;
+  getPods(signal: AbortSignal): Promise<Wire<V1Pod>[]>;
   getStatsSummary(nodeName: string): StatsSummary;
   /** The output of a container, when the provider keeps it. */
   getContainerLogs?: ContainerLogsProvider['getContainerLogs'];

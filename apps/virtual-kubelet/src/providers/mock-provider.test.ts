@@ -1,10 +1,11 @@
 import { isNotFound } from '@ctrlkit/core';
+import type { Wire } from '@ctrlkit/runtime/client';
 import type { V1Node, V1Pod } from '@kubernetes/client-node';
 import { describe, expect, it } from 'vitest';
 import { MockProvider } from './mock-provider.js';
 
 const signal = new AbortController().signal;
-const pod: V1Pod = {
+const pod: Wire<V1Pod> = {
   metadata: { name: 'p', namespace: 'ns', uid: 'u' },
   spec: {
     containers: [
@@ -17,7 +18,7 @@ const pod: V1Pod = {
 describe('MockProvider', () => {
   it('runs a created pod at once, as upstream mock reports it, and notifies', async () => {
     const provider = new MockProvider({ internalIP: '192.168.1.2' });
-    const seen: V1Pod[] = [];
+    const seen: Wire<V1Pod>[] = [];
     provider.notifyPods(signal, (p) => seen.push(p));
     await provider.createPod(signal, pod);
     const status = (await provider.getPodStatus(signal, 'ns', 'p')) ?? {};
@@ -34,11 +35,11 @@ describe('MockProvider', () => {
 
   it('deletes at once with reason MockProviderPodDeleted and terminated containers; a second delete is NotFound', async () => {
     const provider = new MockProvider({ internalIP: '192.168.1.2' });
-    const seen: V1Pod[] = [];
+    const seen: Wire<V1Pod>[] = [];
     provider.notifyPods(signal, (p) => seen.push(p));
     await provider.createPod(signal, pod);
     const running = await provider.getPod(signal, 'ns', 'p');
-    await provider.deletePod(signal, running as V1Pod);
+    await provider.deletePod(signal, running as Wire<V1Pod>);
     const last = seen.at(-1);
     expect(last?.status?.phase).toBe('Succeeded');
     expect(last?.status?.reason).toBe('MockProviderPodDeleted');
@@ -59,7 +60,7 @@ describe('MockProvider', () => {
   });
 
   it('configures the node: capacity, Ready condition, InternalIP and the kubelet port', () => {
-    const node: V1Node = { metadata: { name: 'n' } };
+    const node: Wire<V1Node> = { metadata: { name: 'n' } };
     new MockProvider({ internalIP: '10.1.1.1', daemonEndpointPort: 10250 }).configureNode(node);
     expect(node.status?.capacity).toEqual({ cpu: '20', memory: '100Gi', pods: '20' });
     expect(node.status?.conditions?.find((c) => c.type === 'Ready')?.status).toBe('True');

@@ -2,6 +2,7 @@
 
 import { type Clock, InvalidArgumentError, realClock } from '@ctrlkit/core';
 import { notFound, type PodLifecycleHandler, type PodNotifier } from '@ctrlkit/node-controller';
+import { formatTime, type Wire } from '@ctrlkit/runtime/client';
 import type { V1Node, V1NodeCondition, V1Pod, V1PodStatus } from '@kubernetes/client-node';
 import { CpuCounters } from './cpu-counters.js';
 
@@ -55,13 +56,13 @@ interface MemoryStats {
  * `MockProviderPodDeleted` and its containers terminated (`MockProviderPodContainerDeleted`).
  */
 export class MockProvider implements PodLifecycleHandler, PodNotifier {
-  readonly #pods = new Map<string, V1Pod>();
+  readonly #pods = new Map<string, Wire<V1Pod>>();
   readonly #options: Required<Omit<MockProviderOptions, 'capacity'>> & {
     capacity: { cpu: string; memory: string; pods: string };
   };
   readonly #startTime = new Date();
   readonly #cpu = new CpuCounters();
-  #notify: (pod: V1Pod) => void = () => {};
+  #notify: (pod: Wire<V1Pod>) => void = () => {};
 
   constructor(options: MockProviderOptions) {
     if (typeof options?.internalIP !== 'string' || options.internalIP === '') {
@@ -89,7 +90,7 @@ export class MockProvider implements PodLifecycleHandler, PodNotifier {
   }
 
   /** Fills the node's capacity, conditions, addresses and daemon endpoints (the mock's `ConfigureNode`). */
-  configureNode(node: V1Node): void {
+  configureNode(node: Wire<V1Node>): void {
     const { capacity, internalIP, daemonEndpointPort } = this.#options;
     node.status = {
       ...node.status,
@@ -113,11 +114,11 @@ export class MockProvider implements PodLifecycleHandler, PodNotifier {
     };
   }
 
-  notifyPods(_signal: AbortSignal, callback: (pod: V1Pod) => void): void {
+  notifyPods(_signal: AbortSignal, callback: (pod: Wire<V1Pod>) => void): void {
     this.#notify = callback;
   }
 
-  async createPod(signal: AbortSignal, pod: V1Pod): Promise<void> {
+  async createPod(signal: AbortSignal, pod: Wire<V1Pod>): Promise<void> {
     if (
       this.#options.createFailureRate > 0 &&
       this.#options.random() < this.#options.createFailureRate
@@ -137,7 +138,7 @@ export class MockProvider implements PodLifecycleHandler, PodNotifier {
         );
       });
     }
-    const now = new Date();
+    const now = formatTime(Date.now());
     const running = structuredClone(pod);
     running.status = {
       phase: 'Running',
@@ -164,7 +165,7 @@ export class MockProvider implements PodLifecycleHandler, PodNotifier {
     this.#notify(structuredClone(running));
   }
 
-  async updatePod(_signal: AbortSignal, pod: V1Pod): Promise<void> {
+  async updatePod(_signal: AbortSignal, pod: Wire<V1Pod>): Promise<void> {
     const k = key(pod.metadata?.namespace, pod.metadata?.name);
     const old = this.#pods.get(k);
     const updated = { ...structuredClone(pod), status: old?.status ?? pod.status };
@@ -172,12 +173,12 @@ export class MockProvider implements PodLifecycleHandler, PodNotifier {
     this.#notify(structuredClone(updated));
   }
 
-  async deletePod(_signal: AbortSignal, pod: V1Pod): Promise<void> {
+  async deletePod(_signal: AbortSignal, pod: Wire<V1Pod>): Promise<void> {
     const k = key(pod.metadata?.namespace, pod.metadata?.name);
     if (!this.#pods.has(k)) throw notFound(`pod "${k}" is not known to the provider`);
     this.#pods.delete(k);
     this.#cpu.forget(`${k}/`);
-    const now = new Date();
+    const now = formatTime(Date.now());
     const deleted = structuredClone(pod);
     deleted.status = {
       ...deleted.status,
@@ -200,7 +201,11 @@ export class MockProvider implements PodLifecycleHandler, PodNotifier {
     this.#notify(deleted);
   }
 
-  async getPod(_signal: AbortSignal, namespace: string, name: string): Promise<V1Pod | undefined> {
+  async getPod(
+    _signal: AbortSignal,
+    namespace: string,
+    name: string,
+  ): Promise<Wire<V1Pod> | undefined> {
     const pod = this.#pods.get(key(namespace, name));
     if (pod === undefined)
       throw notFound(`pod "${namespace}/${name}" is not known to the provider`);
@@ -211,11 +216,11 @@ export class MockProvider implements PodLifecycleHandler, PodNotifier {
     signal: AbortSignal,
     namespace: string,
     name: string,
-  ): Promise<V1PodStatus | undefined> {
+  ): Promise<Wire<V1PodStatus> | undefined> {
     return (await this.getPod(signal, namespace, name))?.status;
   }
 
-  async getPods(): Promise<V1Pod[]> {
+  async getPods(): Promise<Wire<V1Pod>[]> {
     return [...this.#pods.values()].map((p) => structuredClone(p));
   }
 
@@ -288,9 +293,14 @@ export class MockProvider implements PodLifecycleHandler, PodNotifier {
   }
 }
 
-function nodeConditions(): V1NodeCondition[] {
-  const now = new Date();
-  const c = (type: string, status: string, reason: string, message: string): V1NodeCondition => ({
+function nodeConditions(): Wire<V1NodeCondition>[] {
+  const now = formatTime(Date.now());
+  const c = (
+    type: string,
+    status: string,
+    reason: string,
+    message: string,
+  ): Wire<V1NodeCondition> => ({
     type,
     status,
     reason,

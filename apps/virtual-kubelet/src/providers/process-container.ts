@@ -2,6 +2,7 @@
 
 import type { ChildProcess } from 'node:child_process';
 import { invalidInput } from '@ctrlkit/node-controller';
+import type { Wire } from '@ctrlkit/runtime/client';
 import type { V1Container, V1ContainerState, V1ContainerStatus } from '@kubernetes/client-node';
 import { ContainerLog } from './container-log.js';
 
@@ -13,8 +14,8 @@ export interface Container {
   command: string[];
   env: Record<string, string>;
   process: ChildProcess | undefined;
-  state: V1ContainerState;
-  lastState: V1ContainerState | undefined;
+  state: Wire<V1ContainerState>;
+  lastState: Wire<V1ContainerState> | undefined;
   restartCount: number;
   backoffMs: number;
   /** When the back-off was last used (clock ms). */
@@ -28,7 +29,7 @@ export interface Container {
 }
 
 /** A new Container for `c`, waiting; InvalidInput when `c` has no command. */
-export function newContainer(c: V1Container, init: boolean): Container {
+export function newContainer(c: Wire<V1Container>, init: boolean): Container {
   if ((c.command ?? []).length === 0) {
     throw invalidInput(
       `container "${c.name}" has no command: the process provider runs commands, not images`,
@@ -54,7 +55,7 @@ export function newContainer(c: V1Container, init: boolean): Container {
 }
 
 /** The API status of `c`. */
-export function containerStatus(c: Container): V1ContainerStatus {
+export function containerStatus(c: Container): Wire<V1ContainerStatus> {
   return {
     name: c.name,
     image: c.image,

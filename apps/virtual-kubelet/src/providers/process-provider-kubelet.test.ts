@@ -4,6 +4,7 @@ import { existsSync, writeFileSync } from 'node:fs';
 import { request } from 'node:https';
 import { noopLogger } from '@ctrlkit/core';
 import { FakeClock, waitFor } from '@ctrlkit/core/testing';
+import type { Wire } from '@ctrlkit/runtime/client';
 import type { V1Pod } from '@kubernetes/client-node';
 import { describe, expect, it } from 'vitest';
 import { startKubeletApiServer } from '../kubelet-api/kubelet-api-server.js';
@@ -18,7 +19,7 @@ function pod(
   containers: Array<[string, string]>,
   restartPolicy: string,
   initContainers: Array<[string, string]> = [],
-): V1Pod {
+): Wire<V1Pod> {
   const spec = ([n, script]: [string, string]) => ({ name: n, image: 'none', command: sh(script) });
   return {
     metadata: { name, namespace: 'ns', uid: name },
@@ -34,8 +35,8 @@ function pod(
 async function until(
   provider: ProcessProvider,
   name: string,
-  check: (p: V1Pod) => boolean,
-): Promise<V1Pod> {
+  check: (p: Wire<V1Pod>) => boolean,
+): Promise<Wire<V1Pod>> {
   const found = await waitFor(
     `pod ${name} in the expected state`,
     () => provider.getPod(signal, 'ns', name),
@@ -44,7 +45,7 @@ async function until(
   return found!;
 }
 
-const stop = (provider: ProcessProvider, p: V1Pod) =>
+const stop = (provider: ProcessProvider, p: Wire<V1Pod>) =>
   provider.deletePod(signal, { ...p, metadata: { ...p.metadata, deletionGracePeriodSeconds: 1 } });
 
 describe('ProcessProvider init containers', () => {
@@ -118,7 +119,7 @@ describe('ProcessProvider restarts with the kubelet back-off', () => {
     const clock = new FakeClock(0);
     const provider = new ProcessProvider({ internalIP: '10.0.0.5', clock });
     await provider.createPod(signal, pod('loop', [['main', 'true']], 'Always'));
-    const waiting = (p: V1Pod) => p.status?.containerStatuses?.[0]?.state?.waiting;
+    const waiting = (p: Wire<V1Pod>) => p.status?.containerStatuses?.[0]?.state?.waiting;
     const first = await until(provider, 'loop', (p) => waiting(p)?.reason === 'CrashLoopBackOff');
     expect(first.status?.containerStatuses?.[0]?.restartCount).toBe(1); // restarted at once
     expect(waiting(first)?.message).toMatch(
@@ -236,7 +237,7 @@ describe('/containerLogs query', () => {
       expect(bad.body).toContain('tailLines');
       expect((await get(port, `${base}?follow=maybe`)).body).toContain('follow');
       const p = await provider.getPod(signal, 'ns', 'talk');
-      await stop(provider, p as V1Pod);
+      await stop(provider, p as Wire<V1Pod>);
     } finally {
       server.close();
     }

@@ -1,6 +1,7 @@
 import { isNotFound, noopLogger } from '@ctrlkit/core';
 import { waitFor } from '@ctrlkit/core/testing';
 import { isInvalidInput } from '@ctrlkit/node-controller';
+import type { Wire } from '@ctrlkit/runtime/client';
 import type { V1Pod } from '@kubernetes/client-node';
 import { describe, expect, it } from 'vitest';
 import { startKubeletApiServer } from '../kubelet-api/kubelet-api-server.js';
@@ -14,7 +15,7 @@ function pod(
   command: string[],
   restartPolicy: string,
   env: Array<{ name: string; value: string }> = [],
-): V1Pod {
+): Wire<V1Pod> {
   return {
     metadata: { name, namespace: 'ns', uid: name },
     spec: { restartPolicy, containers: [{ name: 'main', image: 'none', command, env }] },
@@ -25,8 +26,8 @@ function pod(
 async function until(
   provider: ProcessProvider,
   name: string,
-  check: (p: V1Pod) => boolean,
-): Promise<V1Pod> {
+  check: (p: Wire<V1Pod>) => boolean,
+): Promise<Wire<V1Pod>> {
   const found = await waitFor(
     `pod ${name} in the expected state`,
     () => provider.getPod(signal, 'ns', name),
@@ -82,7 +83,7 @@ describe('ProcessProvider', () => {
 
   it('a running container is stopped on delete (SIGTERM), and the provider then forgets the pod', async () => {
     const provider = new ProcessProvider({ internalIP: '10.0.0.5' });
-    const seen: V1Pod[] = [];
+    const seen: Wire<V1Pod>[] = [];
     provider.notifyPods(signal, (p) => seen.push(p));
     await provider.createPod(signal, pod('long', ['sleep', '30'], 'Always'));
     const running = await until(provider, 'long', (p) => p.status?.phase === 'Running');
@@ -94,7 +95,7 @@ describe('ProcessProvider', () => {
 
   it('a container without a command is InvalidInput', async () => {
     const provider = new ProcessProvider({ internalIP: '10.0.0.5' });
-    const noCommand: V1Pod = {
+    const noCommand: Wire<V1Pod> = {
       metadata: { name: 'x', namespace: 'ns' },
       spec: { containers: [{ name: 'c', image: 'nginx' }] },
     };

@@ -3,6 +3,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { type Clock, InvalidArgumentError, realClock } from '@ctrlkit/core';
 import { notFound, type PodLifecycleHandler, type PodNotifier } from '@ctrlkit/node-controller';
+import { formatTime, type Wire } from '@ctrlkit/runtime/client';
 import type { V1Node, V1Pod, V1PodStatus } from '@kubernetes/client-node';
 import { ContainerLog, type ContainerLogOptions } from './container-log.js';
 import { CpuCounters } from './cpu-counters.js';
@@ -37,7 +38,7 @@ export interface ProcessProviderOptions {
 }
 
 interface RunningPod {
-  pod: V1Pod;
+  pod: Wire<V1Pod>;
   initContainers: Container[];
   containers: Container[];
   /** All init containers completed (or there are none). */
@@ -66,7 +67,7 @@ export class ProcessProvider implements PodLifecycleHandler, PodNotifier {
   readonly #nodeName: string | undefined;
   readonly #startTime = new Date();
   readonly #cpu = new CpuCounters();
-  #notify: (pod: V1Pod) => void = () => {};
+  #notify: (pod: Wire<V1Pod>) => void = () => {};
 
   constructor(options: ProcessProviderOptions) {
     if (typeof options?.internalIP !== 'string' || options.internalIP === '') {
@@ -79,8 +80,8 @@ export class ProcessProvider implements PodLifecycleHandler, PodNotifier {
   }
 
   /** Capacity, conditions, address and kubelet port of the node. */
-  configureNode(node: V1Node): void {
-    const now = new Date();
+  configureNode(node: Wire<V1Node>): void {
+    const now = formatTime(Date.now());
     node.status = {
       ...node.status,
       capacity: { ...DEFAULT_MOCK_CAPACITY },
@@ -112,11 +113,11 @@ export class ProcessProvider implements PodLifecycleHandler, PodNotifier {
     return killMarkedProcesses(NODE_ENV_MARKER, this.#nodeName);
   }
 
-  notifyPods(_signal: AbortSignal, callback: (pod: V1Pod) => void): void {
+  notifyPods(_signal: AbortSignal, callback: (pod: Wire<V1Pod>) => void): void {
     this.#notify = callback;
   }
 
-  async createPod(_signal: AbortSignal, pod: V1Pod): Promise<void> {
+  async createPod(_signal: AbortSignal, pod: Wire<V1Pod>): Promise<void> {
     const k = key(pod.metadata?.namespace, pod.metadata?.name);
     if (this.#pods.has(k)) return;
     const initContainers = (pod.spec?.initContainers ?? []).map((c) => newContainer(c, true));
@@ -150,7 +151,7 @@ export class ProcessProvider implements PodLifecycleHandler, PodNotifier {
     for (const container of running.containers) this.#start(running, container);
   }
 
-  async updatePod(_signal: AbortSignal, pod: V1Pod): Promise<void> {
+  async updatePod(_signal: AbortSignal, pod: Wire<V1Pod>): Promise<void> {
     const running = this.#pods.get(key(pod.metadata?.namespace, pod.metadata?.name));
     if (running === undefined)
       throw notFound(
@@ -160,7 +161,7 @@ export class ProcessProvider implements PodLifecycleHandler, PodNotifier {
     this.#report(running);
   }
 
-  async deletePod(_signal: AbortSignal, pod: V1Pod): Promise<void> {
+  async deletePod(_signal: AbortSignal, pod: Wire<V1Pod>): Promise<void> {
     const k = key(pod.metadata?.namespace, pod.metadata?.name);
     const running = this.#pods.get(k);
     if (running === undefined) throw notFound(`pod "${k}" is not known to the provider`);
@@ -181,7 +182,11 @@ export class ProcessProvider implements PodLifecycleHandler, PodNotifier {
     this.#notify({ ...structuredClone(running.pod), status });
   }
 
-  async getPod(_signal: AbortSignal, namespace: string, name: string): Promise<V1Pod | undefined> {
+  async getPod(
+    _signal: AbortSignal,
+    namespace: string,
+    name: string,
+  ): Promise<Wire<V1Pod> | undefined> {
     const running = this.#pods.get(key(namespace, name));
     if (running === undefined)
       throw notFound(`pod "${namespace}/${name}" is not known to the provider`);
@@ -192,11 +197,11 @@ export class ProcessProvider implements PodLifecycleHandler, PodNotifier {
     signal: AbortSignal,
     namespace: string,
     name: string,
-  ): Promise<V1PodStatus | undefined> {
+  ): Promise<Wire<V1PodStatus> | undefined> {
     return (await this.getPod(signal, namespace, name))?.status;
   }
 
-  async getPods(): Promise<V1Pod[]> {
+  async getPods(): Promise<Wire<V1Pod>[]> {
     return [...this.#pods.values()].map((r) => ({
       ...structuredClone(r.pod),
       status: this.#status(r),
@@ -330,7 +335,7 @@ export class ProcessProvider implements PodLifecycleHandler, PodNotifier {
     const keep = (chunk: Buffer): void => log.write(chunk, this.#clock.now());
     child.stdout?.on('data', keep);
     child.stderr?.on('data', keep);
-    const startedAt = new Date();
+    const startedAt = formatTime(Date.now());
     let spawned = false;
     child.once('spawn', () => {
       spawned = true;
@@ -347,7 +352,7 @@ export class ProcessProvider implements PodLifecycleHandler, PodNotifier {
           reason,
           message,
           startedAt: spawned ? startedAt : undefined,
-          finishedAt: new Date(),
+          finishedAt: formatTime(Date.now()),
         },
       };
       this.#report(running);
@@ -422,7 +427,7 @@ export class ProcessProvider implements PodLifecycleHandler, PodNotifier {
     this.#clock.setTimer(restart, delay);
   }
 
-  #status(running: RunningPod): V1PodStatus {
+  #status(running: RunningPod): Wire<V1PodStatus> {
     const policy = running.pod.spec?.restartPolicy ?? 'Always';
     const terminated = running.containers.every((c) => c.state.terminated !== undefined);
     const failed = running.containers.some((c) => (c.state.terminated?.exitCode ?? 0) !== 0);
@@ -445,7 +450,7 @@ export class ProcessProvider implements PodLifecycleHandler, PodNotifier {
       hostIP: this.#internalIP,
       podIP: this.#internalIP,
       podIPs: [{ ip: this.#internalIP }],
-      startTime: running.startTime,
+      startTime: formatTime(running.startTime),
       conditions: [
         { type: 'PodScheduled', status: 'True' },
         initialized,

@@ -1,8 +1,8 @@
 //! client-go's integer-resource-version MutationCache (with adds) over an informer's indexer.
 
 import type { Clock } from '@ctrlkit/core';
+import type { KubeObject } from '@ctrlkit/runtime/client';
 import type { Indexer } from '@ctrlkit/runtime/informers';
-import type { KubernetesObject } from '@kubernetes/client-node';
 
 /** Entries the cache keeps at most, as client-go's: 100. */
 export const MUTATION_CACHE_SIZE = 100;
@@ -12,7 +12,7 @@ interface Entry<T> {
   readonly expires: number;
 }
 
-function version(obj: KubernetesObject): bigint | undefined {
+function version(obj: KubeObject): bigint | undefined {
   const rv = obj.metadata?.resourceVersion;
   if (rv === undefined || !/^\d+$/.test(rv)) return undefined;
   return BigInt(rv);
@@ -25,7 +25,7 @@ function version(obj: KubernetesObject): bigint | undefined {
  * does not have yet (adds) are returned too, which is why the controller re-syncs a pool
  * once its adds have expired.
  */
-export class MutationCache<T extends KubernetesObject> {
+export class MutationCache<T extends KubeObject> {
   readonly #entries = new Map<string, Entry<T>>();
   readonly #indexer: Indexer<T>;
   readonly #indexName: string;

@@ -1,16 +1,18 @@
 //! What a pool sync must do: which existing slices are obsolete, which match a desired slice, which changed, the new generation.
 
+import type { Wire } from '@ctrlkit/runtime/client';
 import type { V1ResourcePool, V1ResourceSlice } from '@kubernetes/client-node';
 import { devicesDeepEqual } from '../devices-deep-equal.js';
 import type { Pool, Slice } from '../driver-resources.js';
 import { semanticEqual } from './semantic-equal.js';
+import { wireDevices } from './wire.js';
 
 /** The writes a pool needs, decided from its existing slices (upstream's syncPool, before any call). */
 export interface PoolPlan {
   /** Existing slices to delete: of an older generation, or matching no desired slice. */
-  obsolete: V1ResourceSlice[];
+  obsolete: Wire<V1ResourceSlice>[];
   /** Index of a desired slice -> the existing slice that becomes it. */
-  matched: Map<number, V1ResourceSlice>;
+  matched: Map<number, Wire<V1ResourceSlice>>;
   /** Indexes of matched desired slices whose existing slice differs. */
   changed: Set<number>;
   /** How many desired slices have no existing slice (to create). */
@@ -27,22 +29,22 @@ export interface PoolPlan {
 export function planPool(
   poolName: string,
   pool: Pool,
-  slices: readonly V1ResourceSlice[],
+  slices: readonly Wire<V1ResourceSlice>[],
   nodeName: string,
 ): PoolPlan {
   let generation = 0;
   for (const slice of slices) generation = Math.max(generation, slice.spec?.pool?.generation ?? 0);
-  const obsolete: V1ResourceSlice[] = [];
-  const current: V1ResourceSlice[] = [];
+  const obsolete: Wire<V1ResourceSlice>[] = [];
+  const current: Wire<V1ResourceSlice>[] = [];
   for (const slice of slices) {
     if ((slice.spec?.pool?.generation ?? 0) < generation) obsolete.push(slice);
     else current.push(slice);
   }
 
   const desiredSlices = pool.slices ?? [];
-  const matched = new Map<number, V1ResourceSlice>();
+  const matched = new Map<number, Wire<V1ResourceSlice>>();
   if (current.length === 1 && desiredSlices.length === 1) {
-    matched.set(0, current[0] as V1ResourceSlice);
+    matched.set(0, current[0] as Wire<V1ResourceSlice>);
   } else {
     for (const slice of current) {
       const index = desiredSlices.findIndex((d, i) => !matched.has(i) && sameSlice(slice, d));
@@ -75,7 +77,7 @@ export function planPool(
 /** The indexes of matched slices whose pool, node selection, devices or counters differ. */
 function changedSlices(
   pool: Pool,
-  matched: ReadonlyMap<number, V1ResourceSlice>,
+  matched: ReadonlyMap<number, Wire<V1ResourceSlice>>,
   desiredPool: V1ResourcePool,
   desiredAllNodes: boolean,
 ): Set<number> {
@@ -88,7 +90,7 @@ function changedSlices(
       !semanticEqual(spec?.pool, desiredPool) ||
       !semanticEqual(spec?.nodeSelector, pool.nodeSelector) ||
       (spec?.allNodes ?? false) !== desiredAllNodes ||
-      !devicesDeepEqual(spec?.devices, desired.devices) ||
+      !devicesDeepEqual(spec?.devices, wireDevices(desired)) ||
       !semanticEqual(spec?.sharedCounters, desired.sharedCounters) ||
       (spec?.perDeviceNodeSelection ?? null) !== (desired.perDeviceNodeSelection ?? null)
     ) {
@@ -99,7 +101,7 @@ function changedSlices(
 }
 
 /** Existing and desired slices with the same number of devices and the same device names. */
-function sameSlice(existing: V1ResourceSlice, desired: Slice): boolean {
+function sameSlice(existing: Wire<V1ResourceSlice>, desired: Slice): boolean {
   const have = existing.spec?.devices ?? [];
   const want = desired.devices ?? [];
   if (have.length !== want.length) return false;

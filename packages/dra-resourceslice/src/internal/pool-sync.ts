@@ -1,6 +1,7 @@
 //! Syncing one pool: delete obsolete slices, update changed ones, create missing ones (upstream's syncPool).
 
 import { type Clock, errorMessage, statusCode } from '@ctrlkit/core';
+import type { Wire } from '@ctrlkit/runtime/client';
 import type { TypedRateLimitingInterface } from '@ctrlkit/workqueue';
 import type { V1ObjectMeta, V1OwnerReference, V1ResourceSlice } from '@kubernetes/client-node';
 import type { KubeClient } from '../adapter.js';
@@ -19,6 +20,7 @@ import { semanticEqual } from './semantic-equal.js';
 import { setOptional } from './set-optional.js';
 import { copyServerDefaults, copyTaintTimeAdded } from './taint-times.js';
 import { validateDriverResources } from './validate-pool.js';
+import { wireDevices } from './wire.js';
 
 /** What the pool sync works with; the controller owns each of these. */
 export interface PoolSyncOptions {
@@ -28,7 +30,7 @@ export interface PoolSyncOptions {
   client: KubeClient;
   queue: TypedRateLimitingInterface<string>;
   /** The informer's slices, overlaid with this controller's writes. */
-  sliceStore: MutationCache<V1ResourceSlice>;
+  sliceStore: MutationCache<Wire<V1ResourceSlice>>;
   /** Counted into on every successful write. */
   stats: Stats;
   /** The current desired resources. */
@@ -109,8 +111,8 @@ export class PoolSyncer {
     for (const [i, existing] of [...plan.matched].sort((a, b) => a[0] - b[0])) {
       if (!plan.changed.has(i) && !plan.bumped) continue;
       const desired = desiredSlices[i] as Slice;
-      const slice: V1ResourceSlice = structuredClone(existing);
-      const spec = slice.spec as NonNullable<V1ResourceSlice['spec']>;
+      const slice: Wire<V1ResourceSlice> = structuredClone(existing);
+      const spec = slice.spec as NonNullable<Wire<V1ResourceSlice>['spec']>;
       spec.pool = { ...plan.desiredPool };
       setOptional(spec, 'nodeSelector', pool.nodeSelector);
       setOptional(spec, 'allNodes', plan.desiredAllNodes ? true : undefined);
@@ -118,12 +120,13 @@ export class PoolSyncer {
       setOptional(spec, 'perDeviceNodeSelection', desired.perDeviceNodeSelection);
       // A slice of counter sets has no devices: leave the field out, as Go's nil (the
       // apiserver refuses `devices: []` beside sharedCounters).
+      const devices = wireDevices(desired);
       setOptional(
         spec,
         'devices',
-        desired.devices && copyTaintTimeAdded(existing.spec?.devices ?? [], desired.devices),
+        devices && copyTaintTimeAdded(existing.spec?.devices ?? [], devices),
       );
-      let actual: V1ResourceSlice;
+      let actual: Wire<V1ResourceSlice>;
       try {
         actual = await this.#o.client.updateResourceSlice(slice);
       } catch (error) {
@@ -146,7 +149,7 @@ export class PoolSyncer {
     for (let i = 0; i < desiredSlices.length; i++) {
       if (plan.matched.has(i)) continue;
       const slice = this.#newSlice(pool, desiredSlices[i] as Slice, plan, nodeName);
-      let actual: V1ResourceSlice;
+      let actual: Wire<V1ResourceSlice>;
       try {
         actual = await this.#o.client.createResourceSlice(slice);
       } catch (error) {
@@ -160,13 +163,13 @@ export class PoolSyncer {
   }
 
   /** A new slice of the pool for `desired`, owned by the owner and named after it. */
-  #newSlice(pool: Pool, desired: Slice, plan: PoolPlan, nodeName: string): V1ResourceSlice {
+  #newSlice(pool: Pool, desired: Slice, plan: PoolPlan, nodeName: string): Wire<V1ResourceSlice> {
     const { driverName, owner } = this.#o;
-    const metadata: V1ObjectMeta = {
+    const metadata: Wire<V1ObjectMeta> = {
       generateName: owner ? `${owner.name}-${driverName}-` : `${driverName}-`,
     };
     if (owner) {
-      const ref: V1OwnerReference = {
+      const ref: Wire<V1OwnerReference> = {
         apiVersion: owner.apiVersion,
         kind: owner.kind,
         name: owner.name,
@@ -175,14 +178,14 @@ export class PoolSyncer {
       };
       metadata.ownerReferences = [ref];
     }
-    const spec: NonNullable<V1ResourceSlice['spec']> = {
+    const spec: NonNullable<Wire<V1ResourceSlice>['spec']> = {
       driver: driverName,
       pool: { ...plan.desiredPool },
     };
     setOptional(spec, 'nodeName', nodeName === '' ? undefined : nodeName);
     setOptional(spec, 'nodeSelector', pool.nodeSelector);
     setOptional(spec, 'allNodes', plan.desiredAllNodes ? true : undefined);
-    setOptional(spec, 'devices', desired.devices);
+    setOptional(spec, 'devices', wireDevices(desired));
     setOptional(spec, 'sharedCounters', desired.sharedCounters);
     setOptional(spec, 'perDeviceNodeSelection', desired.perDeviceNodeSelection);
     return { apiVersion: 'resource.k8s.io/v1', kind: 'ResourceSlice', metadata, spec };
@@ -209,7 +212,7 @@ export class PoolSyncer {
     }
   }
 
-  async #removeSlices(slices: readonly V1ResourceSlice[]): Promise<void> {
+  async #removeSlices(slices: readonly Wire<V1ResourceSlice>[]): Promise<void> {
     for (const slice of slices) {
       try {
         await this.#o.client.deleteResourceSlice(slice.metadata?.name ?? '', {
@@ -235,8 +238,8 @@ export class PoolSyncer {
     poolName: string,
     pool: Pool,
     sliceIndex: number,
-    desiredSlice: V1ResourceSlice,
-    actualSlice: V1ResourceSlice,
+    desiredSlice: Wire<V1ResourceSlice>,
+    actualSlice: Wire<V1ResourceSlice>,
   ): void {
     this.#o.sliceStore.mutation(actualSlice);
     const target = pool.slices[sliceIndex] as Slice;

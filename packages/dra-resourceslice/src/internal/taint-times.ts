@@ -1,9 +1,13 @@
 //! Taint `timeAdded` values the apiserver sets, carried from existing slices into desired ones.
 
+import type { Wire } from '@ctrlkit/runtime/client';
 import type { V1Device, V1ResourceSlice } from '@kubernetes/client-node';
 
 /** `desired` with each taint lacking `timeAdded` given that of the same-named existing device's equal taint. */
-export function copyTaintTimeAdded(from: readonly V1Device[], to: readonly V1Device[]): V1Device[] {
+export function copyTaintTimeAdded(
+  from: readonly Wire<V1Device>[],
+  to: readonly Wire<V1Device>[],
+): Wire<V1Device>[] {
   return to.map((device) => {
     const source = from.find((d) => d.name === device.name);
     if (source === undefined || !device.taints?.some((t) => t.timeAdded == null)) return device;
@@ -19,7 +23,10 @@ export function copyTaintTimeAdded(from: readonly V1Device[], to: readonly V1Dev
 }
 
 /** Copies server-set taint times into `desired` (mutated); true when any was copied. */
-export function copyServerDefaults(desired: V1ResourceSlice, actual: V1ResourceSlice): boolean {
+export function copyServerDefaults(
+  desired: Wire<V1ResourceSlice>,
+  actual: Wire<V1ResourceSlice>,
+): boolean {
   let copied = false;
   const want = desired.spec?.devices ?? [];
   const got = actual.spec?.devices ?? [];

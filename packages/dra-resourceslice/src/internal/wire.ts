@@ -1,7 +1,8 @@
 //! Devices as the apiserver sends them, whether written with client-node's model names or not.
 
+import type { Wire } from '@ctrlkit/runtime/client';
 import type { V1Device } from '@kubernetes/client-node';
-import type { DriverResources } from '../driver-resources.js';
+import type { DriverResources, Slice } from '../driver-resources.js';
 
 /**
  * client-node's models rename two JSON fields of the device types (`int` is `_int` in
@@ -24,7 +25,7 @@ function rename(obj: Record<string, unknown>, from: string, to: string): void {
   }
 }
 
-function toWireDevice(device: V1Device): void {
+function toWireDevice(device: V1Device | Wire<V1Device>): void {
   for (const attribute of Object.values(device.attributes ?? {})) {
     rename(attribute as unknown as Record<string, unknown>, '_int', 'int');
   }
@@ -40,4 +41,9 @@ function toWireDevice(device: V1Device): void {
         .replace(/\.000Z$/, 'Z');
     }
   }
+}
+
+/** The devices of a desired slice, which {@link toWireResources} rewrote into their JSON form. */
+export function wireDevices(slice: Slice): Wire<V1Device>[] | undefined {
+  return slice.devices as Wire<V1Device>[] | undefined;
 }

@@ -1,34 +1,29 @@
+import type { KubeObject, Wire } from '@ctrlkit/runtime/client';
 import { Indexer, newLister } from '@ctrlkit/runtime/informers';
 import { FakeRecorder } from '@ctrlkit/runtime/testing';
-import type {
-  KubernetesObject,
-  V1ConfigMap,
-  V1Pod,
-  V1Secret,
-  V1Service,
-} from '@kubernetes/client-node';
+import type { V1ConfigMap, V1Pod, V1Secret, V1Service } from '@kubernetes/client-node';
 import { describe, expect, it } from 'vitest';
 import { expand, populateEnvironmentVariables } from './env.js';
 
-function lister<T extends KubernetesObject>(objects: T[]) {
+function lister<T extends KubeObject>(objects: T[]) {
   const indexer = new Indexer<T>();
   for (const o of objects) indexer.add(o);
   return newLister(indexer);
 }
 
-const configMap: V1ConfigMap = {
+const configMap: Wire<V1ConfigMap> = {
   metadata: { name: 'cm', namespace: 'ns' },
   data: { key1: 'v1', key2: 'v2', '1bad': 'x' },
 };
-const secret: V1Secret = {
+const secret: Wire<V1Secret> = {
   metadata: { name: 'sec', namespace: 'ns' },
   data: { skey: Buffer.from('sval').toString('base64') },
 };
-const kubernetesService: V1Service = {
+const kubernetesService: Wire<V1Service> = {
   metadata: { name: 'kubernetes', namespace: 'default' },
   spec: { clusterIP: '10.0.0.1', ports: [{ name: 'https', port: 443, protocol: 'TCP' }] },
 };
-const ownService: V1Service = {
+const ownService: Wire<V1Service> = {
   metadata: { name: 'my-svc', namespace: 'ns' },
   spec: { clusterIP: '10.0.0.2', ports: [{ name: 'http', port: 80, protocol: 'TCP' }] },
 };
@@ -43,16 +38,16 @@ function sources(recorder = new FakeRecorder()) {
 }
 
 function pod(
-  env: NonNullable<V1Pod['spec']>['containers'][number],
-  extra: Partial<NonNullable<V1Pod['spec']>> = {},
-): V1Pod {
+  env: NonNullable<Wire<V1Pod>['spec']>['containers'][number],
+  extra: Partial<NonNullable<Wire<V1Pod>['spec']>> = {},
+): Wire<V1Pod> {
   return {
     metadata: { name: 'p', namespace: 'ns', uid: 'u1', labels: { b: '2', a: '1' } },
     spec: { nodeName: 'vk', serviceAccountName: 'sa', containers: [env], ...extra },
   };
 }
 
-function envOf(p: V1Pod, index = 0): Record<string, string> {
+function envOf(p: Wire<V1Pod>, index = 0): Record<string, string> {
   return Object.fromEntries(
     (p.spec?.containers[index]?.env ?? []).map((e) => [e.name, e.value ?? '']),
   );

@@ -1,5 +1,6 @@
 //! Resolves a pod's environment before it goes to the provider, as the kubelet does.
 
+import type { Wire } from '@ctrlkit/runtime/client';
 import type { EventRecorderLike } from '@ctrlkit/runtime/events';
 import type { Lister } from '@ctrlkit/runtime/informers';
 import type {
@@ -26,9 +27,9 @@ import {
 
 /** Where env values come from. */
 export interface EnvSources {
-  configMaps: Lister<V1ConfigMap>;
-  secrets: Lister<V1Secret>;
-  services: Lister<V1Service>;
+  configMaps: Lister<Wire<V1ConfigMap>>;
+  secrets: Lister<Wire<V1Secret>>;
+  services: Lister<Wire<V1Service>>;
   recorder: EventRecorderLike;
 }
 
@@ -39,14 +40,14 @@ const envVarName = /^[-._a-zA-Z][-._a-zA-Z0-9]*$/;
  * a flat list of name/value pairs: ConfigMap and Secret refs, field refs, `$(VAR)` expansion
  * and service link variables resolved. Throws when a mandatory source is missing.
  */
-export function populateEnvironmentVariables(pod: V1Pod, sources: EnvSources): void {
+export function populateEnvironmentVariables(pod: Wire<V1Pod>, sources: EnvSources): void {
   const spec = pod.spec;
   if (spec === undefined) return;
   const serviceEnv = serviceEnvVarMap(pod, sources.services);
-  const all: V1Container[] = [
+  const all: Wire<V1Container>[] = [
     ...(spec.initContainers ?? []),
     ...spec.containers,
-    ...((spec.ephemeralContainers ?? []) as V1Container[]),
+    ...((spec.ephemeralContainers ?? []) as Wire<V1Container>[]),
   ];
   for (const container of all) {
     const env = makeEnvironmentMap(pod, container, sources, serviceEnv);
@@ -56,8 +57,8 @@ export function populateEnvironmentVariables(pod: V1Pod, sources: EnvSources): v
 }
 
 function makeEnvironmentMap(
-  pod: V1Pod,
-  container: V1Container,
+  pod: Wire<V1Pod>,
+  container: Wire<V1Container>,
   sources: EnvSources,
   serviceEnv: Map<string, string>,
 ): Map<string, string> {
@@ -91,7 +92,7 @@ interface EnvFromSource {
  * error.
  */
 function envFromSource(
-  pod: V1Pod,
+  pod: Wire<V1Pod>,
   envFrom: V1EnvFromSource,
   sources: EnvSources,
 ): EnvFromSource | undefined {
@@ -140,7 +141,7 @@ function envFromSource(
 
 /** Adds the source's keys (prefixed) to `result`; invalid names are skipped with one warning event. */
 function addEnvFrom(
-  pod: V1Pod,
+  pod: Wire<V1Pod>,
   prefix: string,
   source: EnvFromSource,
   sources: EnvSources,
@@ -198,8 +199,8 @@ const secretRef: KeyRefKind = {
  * mandatory one throws.
  */
 function keyRefValue(
-  pod: V1Pod,
-  envVar: V1EnvVar,
+  pod: Wire<V1Pod>,
+  envVar: Wire<V1EnvVar>,
   ref: KeyRefKind,
   name: string,
   key: string,
@@ -245,8 +246,8 @@ function keyRefValue(
 
 /** The value of one `env` entry; `undefined` to skip it. */
 function resolveEnvVar(
-  pod: V1Pod,
-  envVar: V1EnvVar,
+  pod: Wire<V1Pod>,
+  envVar: Wire<V1EnvVar>,
   sources: EnvSources,
   lookup: (name: string) => string | undefined,
 ): string | undefined {
@@ -327,7 +328,7 @@ const unsupportedFieldPaths = new Set([
 ]);
 
 /** The value of a downward API `fieldRef`. */
-export function podFieldValue(ref: V1ObjectFieldSelector, pod: V1Pod): string {
+export function podFieldValue(ref: Wire<V1ObjectFieldSelector>, pod: Wire<V1Pod>): string {
   const apiVersion = ref.apiVersion ?? 'v1';
   if (apiVersion !== 'v1') throw new Error(`unsupported pod version: ${apiVersion}`);
   let path = ref.fieldPath;
@@ -365,7 +366,7 @@ function formatMap(map: Record<string, string> | undefined): string {
     .join('\n');
 }
 
-function decodeSecret(secret: V1Secret): Record<string, string> {
+function decodeSecret(secret: Wire<V1Secret>): Record<string, string> {
   const data: Record<string, string> = {};
   for (const [k, v] of Object.entries(secret.data ?? {}))
     data[k] = Buffer.from(v, 'base64').toString('utf8');
@@ -374,10 +375,13 @@ function decodeSecret(secret: V1Secret): Record<string, string> {
 }
 
 /** Service link variables a pod sees: `kubernetes` in `default` always, its own namespace's with enableServiceLinks. */
-export function serviceEnvVarMap(pod: V1Pod, services: Lister<V1Service>): Map<string, string> {
+export function serviceEnvVarMap(
+  pod: Wire<V1Pod>,
+  services: Lister<Wire<V1Service>>,
+): Map<string, string> {
   const namespace = pod.metadata?.namespace ?? '';
   const enableServiceLinks = pod.spec?.enableServiceLinks ?? true;
-  const chosen = new Map<string, V1Service>();
+  const chosen = new Map<string, Wire<V1Service>>();
   for (const service of services.list()) {
     const ip = service.spec?.clusterIP;
     if (ip === undefined || ip === '' || ip === 'None') continue;

@@ -1,5 +1,6 @@
 import { noopLogger } from '@ctrlkit/core';
 import { FakeClock } from '@ctrlkit/core/testing';
+import type { Wire } from '@ctrlkit/runtime/client';
 import type { V1Lease, V1Node } from '@kubernetes/client-node';
 import { describe, expect, it } from 'vitest';
 import { advance } from '../../test/test-helpers.js';
@@ -10,7 +11,7 @@ import { NodeLeaseController } from './node-lease-controller.js';
 function setup() {
   const kube = new FakeKube();
   const clock = new FakeClock(0);
-  const node = kube.seed<V1Node>('nodes', { metadata: { name: 'n1' } });
+  const node = kube.seed<Wire<V1Node>>('nodes', { metadata: { name: 'n1' } });
   const errors: string[] = [];
   const controller = new NodeLeaseController({
     client: kube,
@@ -36,12 +37,12 @@ describe('NodeLeaseController', () => {
 
   it('keeps the holder and duration of an existing lease, and adds the owner reference', async () => {
     const { kube, controller, signal, node } = setup();
-    kube.seed<V1Lease>('leases', {
+    kube.seed<Wire<V1Lease>>('leases', {
       metadata: { name: 'n1', namespace: NODE_LEASE_NAMESPACE },
       spec: { holderIdentity: 'someone', leaseDurationSeconds: 99 },
     });
     await controller.sync(signal);
-    const lease = kube.get<V1Lease>('leases', NODE_LEASE_NAMESPACE, 'n1');
+    const lease = kube.get<Wire<V1Lease>>('leases', NODE_LEASE_NAMESPACE, 'n1');
     expect(lease?.spec).toMatchObject({ holderIdentity: 'someone', leaseDurationSeconds: 99 });
     expect(String(lease?.spec?.renewTime)).toBe('2026-01-01T00:00:00.000000Z');
     expect(lease?.metadata?.ownerReferences?.[0]).toMatchObject({

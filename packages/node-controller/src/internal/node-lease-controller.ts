@@ -2,13 +2,10 @@
 
 import type { Clock, Logger } from '@ctrlkit/core';
 import { isConflict, isNotFound, sleep } from '@ctrlkit/core';
-import { formatMicroTime } from '@ctrlkit/runtime/leader-election';
-import type { V1Lease, V1MicroTime, V1Node } from '@kubernetes/client-node';
-import {
-  type LeasesClient,
-  MAX_LEASE_UPDATE_ATTEMPTS,
-  NODE_LEASE_NAMESPACE,
-} from '../node-lease.js';
+import { formatMicroTime, type Wire } from '@ctrlkit/runtime/client';
+import type { V1Lease, V1Node } from '@kubernetes/client-node';
+import type { LeasesClient } from '../kube-clients.js';
+import { MAX_LEASE_UPDATE_ATTEMPTS, NODE_LEASE_NAMESPACE } from '../node-lease.js';
 
 /** First delay of the GET retry in ensureLease (doubled before use), and its cap, in ms. */
 const ENSURE_BACKOFF_BASE_MS = 100;
@@ -22,7 +19,7 @@ export interface NodeLeaseControllerOptions {
   wallTime: () => Date;
   logger: Logger;
   /** The node as the API last returned it. */
-  serverNode: () => V1Node | undefined;
+  serverNode: () => Wire<V1Node> | undefined;
   /** Whether the last ping succeeded (waits for the first). */
   pingSucceeded: (signal: AbortSignal) => Promise<boolean>;
 }
@@ -30,7 +27,7 @@ export interface NodeLeaseControllerOptions {
 /** Syncs the lease at once, then `renewIntervalMs` after each sync, until the signal aborts. */
 export class NodeLeaseController {
   readonly #o: NodeLeaseControllerOptions;
-  #latestLease: V1Lease | undefined;
+  #latestLease: Wire<V1Lease> | undefined;
 
   constructor(options: NodeLeaseControllerOptions) {
     this.#o = options;
@@ -61,8 +58,8 @@ export class NodeLeaseController {
 
   async #ensureLease(
     signal: AbortSignal,
-    node: V1Node,
-  ): Promise<{ lease: V1Lease; created: boolean } | undefined> {
+    node: Wire<V1Node>,
+  ): Promise<{ lease: Wire<V1Lease>; created: boolean } | undefined> {
     const name = node.metadata?.name ?? '';
     let delay = ENSURE_BACKOFF_BASE_MS;
     while (!signal.aborted) {
@@ -98,7 +95,11 @@ export class NodeLeaseController {
   }
 
   /** Up to {@link MAX_LEASE_UPDATE_ATTEMPTS} updates; true on success. */
-  async #retryUpdateLease(signal: AbortSignal, node: V1Node, base: V1Lease): Promise<boolean> {
+  async #retryUpdateLease(
+    signal: AbortSignal,
+    node: Wire<V1Node>,
+    base: Wire<V1Lease>,
+  ): Promise<boolean> {
     let current = base;
     for (let attempt = 0; attempt < MAX_LEASE_UPDATE_ATTEMPTS; attempt++) {
       if (signal.aborted) return false;
@@ -129,9 +130,9 @@ export class NodeLeaseController {
   }
 
   /** A lease to write: a copy of `base`, or a new one for `node`; renewed now, owned by the node. */
-  #newLease(node: V1Node, base: V1Lease | undefined): V1Lease {
+  #newLease(node: Wire<V1Node>, base: Wire<V1Lease> | undefined): Wire<V1Lease> {
     const name = node.metadata?.name ?? '';
-    const lease: V1Lease =
+    const lease: Wire<V1Lease> =
       base === undefined
         ? {
             apiVersion: 'coordination.k8s.io/v1',
@@ -141,11 +142,8 @@ export class NodeLeaseController {
           }
         : { ...structuredClone(base), apiVersion: 'coordination.k8s.io/v1', kind: 'Lease' };
     lease.spec ??= {};
-    // A string passes client-node's serializer untouched: six fractional digits, as MicroTime requires.
-    lease.spec.renewTime = formatMicroTime(this.#o.wallTime()) as unknown as V1MicroTime;
-    if (lease.spec.acquireTime instanceof Date) {
-      lease.spec.acquireTime = formatMicroTime(lease.spec.acquireTime) as unknown as V1MicroTime;
-    }
+    // Six fractional digits, as the apiserver requires of a MicroTime.
+    lease.spec.renewTime = formatMicroTime(this.#o.wallTime());
     lease.metadata ??= {};
     const uid = node.metadata?.uid;
     if ((lease.metadata.ownerReferences ?? []).length === 0 && uid !== undefined && uid !== '') {

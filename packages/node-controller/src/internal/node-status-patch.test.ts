@@ -1,9 +1,10 @@
+import type { Wire } from '@ctrlkit/runtime/client';
 import type { V1Node } from '@kubernetes/client-node';
 import { describe, expect, it } from 'vitest';
 import { LAST_APPLIED_NODE_STATUS_ANNOTATION } from '../node-status-annotations.js';
 import { nodeStatusPatch } from './node-status-patch.js';
 
-const server = (lastStatus: unknown): V1Node => ({
+const server = (lastStatus: unknown): Wire<V1Node> => ({
   metadata: {
     name: 'n',
     resourceVersion: '7',

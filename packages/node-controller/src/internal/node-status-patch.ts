@@ -1,5 +1,6 @@
 //! The three-way patch of a node's status, labels and annotations.
 
+import type { Wire } from '@ctrlkit/runtime/client';
 import type { V1Node } from '@kubernetes/client-node';
 import {
   LAST_APPLIED_NODE_STATUS_ANNOTATION,
@@ -35,7 +36,10 @@ export const NODE_STATUS_MERGE_KEYS: Readonly<Record<string, string>> = {
  * not set are left to their writers. Carries `server`'s resourceVersion, so a concurrent write
  * makes it fail with 409 Conflict.
  */
-export function nodeStatusPatch(server: V1Node, desired: V1Node): Record<string, unknown> {
+export function nodeStatusPatch(
+  server: Wire<V1Node>,
+  desired: Wire<V1Node>,
+): Record<string, unknown> {
   const serverAnnotations = server.metadata?.annotations ?? {};
   const lastMeta = parseJson<AppliedMeta>(serverAnnotations[LAST_APPLIED_OBJECT_META_ANNOTATION]);
   const lastStatus = parseJson<Record<string, Json>>(

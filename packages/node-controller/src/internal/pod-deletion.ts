@@ -1,6 +1,7 @@
 //! The `deletePodsFromKubernetes` queue (force-delete stopped pods from the API) and the start-up sweep of dangling provider pods.
 
 import { isConflict, isNotFound } from '@ctrlkit/core';
+import type { Wire } from '@ctrlkit/runtime/client';
 import type { V1Pod } from '@kubernetes/client-node';
 import { isRunning, type PodControllerContext, podKey } from './pod-controller-context.js';
 
@@ -14,7 +15,7 @@ export async function deletePodHandler(c: PodControllerContext, key: string): Pr
   if (pod !== undefined && pod.metadata?.uid === uid) {
     if (isRunning(pod)) c.logger.info({ pod: podKeyPart }, 'force deleting pod in running state');
     try {
-      await c.config.podClient.deleteNamespacedPod({
+      await c.podClient.deleteNamespacedPod({
         name,
         namespace,
         gracePeriodSeconds: 0,
@@ -34,7 +35,7 @@ export async function deleteDanglingPods(
   signal: AbortSignal,
   workers: number,
 ): Promise<void> {
-  let providerPods: V1Pod[];
+  let providerPods: Wire<V1Pod>[];
   try {
     providerPods = await c.provider.getPods(signal);
   } catch (error) {
@@ -47,7 +48,7 @@ export async function deleteDanglingPods(
   let next = 0;
   const worker = async (): Promise<void> => {
     while (next < dangling.length) {
-      const pod = dangling[next++] as V1Pod;
+      const pod = dangling[next++] as Wire<V1Pod>;
       try {
         await c.provider.deletePod(signal, structuredClone(pod));
       } catch (error) {

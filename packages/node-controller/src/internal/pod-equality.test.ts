@@ -1,8 +1,9 @@
+import type { Wire } from '@ctrlkit/runtime/client';
 import type { V1Pod } from '@kubernetes/client-node';
 import { describe, expect, it } from 'vitest';
-import { podShouldEnqueue, podsEffectivelyEqual, podsEqual } from './pod-equality.js';
+import { podShouldEnqueue, podsEffectivelyEqual, podsEqual, sameJson } from './pod-equality.js';
 
-const base: V1Pod = {
+const base: Wire<V1Pod> = {
   metadata: { name: 'p', namespace: 'ns', resourceVersion: '1', labels: { a: 'b' } },
   spec: { containers: [{ name: 'c', image: 'nginx:1' }] },
   status: { phase: 'Pending' },
@@ -18,16 +19,16 @@ describe('pod equality', () => {
   });
 
   it('TestPodShouldEnqueue: deletionTimestamp, label, annotation and grace period changes enqueue; status-only does not', () => {
-    const change = (f: (p: V1Pod) => void) => {
+    const change = (f: (p: Wire<V1Pod>) => void) => {
       const p = structuredClone(base);
       f(p);
       return podShouldEnqueue(base, p);
     };
-    const withMeta = (meta: NonNullable<V1Pod['metadata']>) =>
+    const withMeta = (meta: NonNullable<Wire<V1Pod>['metadata']>) =>
       change((p) => {
         p.metadata = { ...p.metadata, ...meta };
       });
-    expect(withMeta({ deletionTimestamp: new Date() })).toBe(true);
+    expect(withMeta({ deletionTimestamp: new Date().toISOString() })).toBe(true);
     expect(withMeta({ labels: { a: 'c' } })).toBe(true);
     expect(withMeta({ annotations: { x: 'y' } })).toBe(true);
     expect(withMeta({ deletionGracePeriodSeconds: 30 })).toBe(true);
@@ -49,5 +50,21 @@ describe('pod equality', () => {
     expect(
       podsEffectivelyEqual(base, { ...base, metadata: { ...base.metadata, labels: {} } }),
     ).toBe(false);
+  });
+});
+
+describe('sameJson', () => {
+  it('compares as JSON.stringify would write: key order, undefined properties and Dates do not matter', () => {
+    expect(sameJson({ a: 1, b: [1, { c: 'x' }] }, { b: [1, { c: 'x' }], a: 1 })).toBe(true);
+    expect(sameJson({ a: 1, b: undefined }, { a: 1 })).toBe(true);
+    expect(sameJson({ a: 1 }, { a: 1, b: null })).toBe(false);
+    expect(sameJson([undefined], [null])).toBe(true);
+    expect(
+      sameJson({ t: new Date('2026-01-01T00:00:00Z') }, { t: '2026-01-01T00:00:00.000Z' }),
+    ).toBe(true);
+    expect(sameJson(undefined, undefined)).toBe(true);
+    expect(sameJson(undefined, null)).toBe(false);
+    expect(sameJson([1, 2], [2, 1])).toBe(false);
+    expect(sameJson({ a: [1] }, { a: { 0: 1 } })).toBe(false);
   });
 });

@@ -1,6 +1,6 @@
 //! When two versions of a pod differ in a way the provider must hear about.
 
-import { isDeepStrictEqual } from 'node:util';
+import type { Wire } from '@ctrlkit/runtime/client';
 import type { V1Container, V1EnvVar, V1Pod } from '@kubernetes/client-node';
 
 /**
@@ -8,7 +8,7 @@ import type { V1Container, V1EnvVar, V1Pod } from '@kubernetes/client-node';
  * containers (env compared sorted by name and value), activeDeadlineSeconds, tolerations,
  * labels and annotations. Status is ignored.
  */
-export function podsEqual(a: V1Pod, b: V1Pod): boolean {
+export function podsEqual(a: Wire<V1Pod>, b: Wire<V1Pod>): boolean {
   return (
     sameJson(containers(a.spec?.containers), containers(b.spec?.containers)) &&
     sameJson(containers(a.spec?.initContainers), containers(b.spec?.initContainers)) &&
@@ -21,7 +21,7 @@ export function podsEqual(a: V1Pod, b: V1Pod): boolean {
 }
 
 /** True when the change from `oldPod` to `newPod` must be synced to the provider (status-only changes need not). */
-export function podShouldEnqueue(oldPod: V1Pod, newPod: V1Pod): boolean {
+export function podShouldEnqueue(oldPod: Wire<V1Pod>, newPod: Wire<V1Pod>): boolean {
   return (
     !podsEqual(oldPod, newPod) ||
     oldPod.metadata?.deletionGracePeriodSeconds !== newPod.metadata?.deletionGracePeriodSeconds ||
@@ -30,30 +30,50 @@ export function podShouldEnqueue(oldPod: V1Pod, newPod: V1Pod): boolean {
 }
 
 /** Deep equality ignoring resourceVersion and status. */
-export function podsEffectivelyEqual(a: V1Pod, b: V1Pod): boolean {
-  const strip = (pod: V1Pod): unknown => {
+export function podsEffectivelyEqual(a: Wire<V1Pod>, b: Wire<V1Pod>): boolean {
+  const strip = (pod: Wire<V1Pod>): unknown => {
     const { status: _status, ...rest } = pod;
-    return toJson({ ...rest, metadata: { ...rest.metadata, resourceVersion: undefined } });
+    return { ...rest, metadata: { ...rest.metadata, resourceVersion: undefined } };
   };
-  return isDeepStrictEqual(strip(a), strip(b));
+  return sameJson(strip(a), strip(b));
 }
 
 /** Sorts env vars by name, then value. */
-export function sortEnv(env: V1EnvVar[]): V1EnvVar[] {
+export function sortEnv(env: Wire<V1EnvVar>[]): Wire<V1EnvVar>[] {
   return [...env].sort((x, y) =>
     x.name === y.name ? (x.value ?? '').localeCompare(y.value ?? '') : x.name < y.name ? -1 : 1,
   );
 }
 
-/** Plain JSON: Dates as strings, undefined dropped. */
-export function toJson(value: unknown): unknown {
-  return value === undefined ? undefined : JSON.parse(JSON.stringify(value));
-}
-
+/**
+ * True when `a` and `b` are the same JSON (what `JSON.stringify` would write, in any key
+ * order): a property whose value is `undefined` counts as absent, a `Date` as its ISO string.
+ * Compares in place, without serializing either.
+ */
 export function sameJson(a: unknown, b: unknown): boolean {
-  return isDeepStrictEqual(toJson(a), toJson(b));
+  if (a === b) return true;
+  if (a instanceof Date) return sameJson(a.toISOString(), b);
+  if (b instanceof Date) return sameJson(a, b.toISOString());
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
+  if (Array.isArray(a) !== Array.isArray(b)) return false;
+  if (Array.isArray(a)) {
+    const other = b as unknown[];
+    if (a.length !== other.length) return false;
+    // JSON writes an undefined array element as null
+    return a.every((item, i) => sameJson(item ?? null, other[i] ?? null));
+  }
+  const x = a as Record<string, unknown>;
+  const y = b as Record<string, unknown>;
+  let defined = 0;
+  for (const key in x) {
+    if (x[key] === undefined) continue;
+    defined++;
+    if (!sameJson(x[key], y[key])) return false;
+  }
+  for (const key in y) if (y[key] !== undefined) defined--;
+  return defined === 0;
 }
 
-function containers(list: V1Container[] | undefined): unknown {
+function containers(list: Wire<V1Container>[] | undefined): unknown {
   return (list ?? []).map((c) => (c.env === undefined ? c : { ...c, env: sortEnv(c.env) }));
 }

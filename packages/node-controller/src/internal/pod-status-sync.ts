@@ -1,7 +1,7 @@
 //! The `syncPodStatusFromProvider` queue: write the statuses the provider reports to the API.
 
-import { isDeepStrictEqual } from 'node:util';
 import { isNotFound, sleep } from '@ctrlkit/core';
+import type { Wire } from '@ctrlkit/runtime/client';
 import type { V1Pod } from '@kubernetes/client-node';
 import {
   type KnownPod,
@@ -9,14 +9,17 @@ import {
   POD_STATUS_UPDATE_POLL_INTERVAL_MS,
 } from '../pod-controller.js';
 import { isRunning, type PodControllerContext, podKey } from './pod-controller-context.js';
-import { sameJson, toJson } from './pod-equality.js';
+import { sameJson } from './pod-equality.js';
 import { isTerminal } from './sync-provider-wrapper.js';
 
 /**
  * Takes a pod the provider reported: waits (up to {@link POD_STATUS_UPDATE_POLL_ATTEMPTS}
  * polls) for the controller to know it, skips it when unchanged, else queues a status sync.
  */
-export async function enqueuePodStatusUpdate(c: PodControllerContext, pod: V1Pod): Promise<void> {
+export async function enqueuePodStatusUpdate(
+  c: PodControllerContext,
+  pod: Wire<V1Pod>,
+): Promise<void> {
   const key = podKey(pod);
   const namespace = pod.metadata?.namespace ?? '';
   const name = pod.metadata?.name ?? '';
@@ -36,7 +39,7 @@ export async function enqueuePodStatusUpdate(c: PodControllerContext, pod: V1Pod
     return;
   }
   const last = record.lastPodStatusReceivedFromProvider;
-  if (last !== undefined && isDeepStrictEqual(toJson(last), toJson(pod))) {
+  if (last !== undefined && sameJson(last, pod)) {
     record.lastPodStatusUpdateSkipped = true;
     return;
   }
@@ -53,12 +56,17 @@ export async function podStatusHandler(c: PodControllerContext, key: string): Pr
   await updatePodStatus(c, pod, key);
 }
 
-async function updatePodStatus(c: PodControllerContext, pod: V1Pod, key: string): Promise<void> {
+async function updatePodStatus(
+  c: PodControllerContext,
+  pod: Wire<V1Pod>,
+  key: string,
+): Promise<void> {
   if (isTerminal(pod)) return;
   const record = c.knownPods.get(key);
   const last = record?.lastPodStatusReceivedFromProvider;
   if (last === undefined) return;
-  const providerPod = structuredClone(last);
+  // Only `metadata` is replaced below: a shallow copy leaves the record's pod as it is.
+  const providerPod = { ...last };
   if (
     providerPod.metadata?.deletionTimestamp &&
     !pod.metadata?.deletionTimestamp &&
@@ -72,7 +80,7 @@ async function updatePodStatus(c: PodControllerContext, pod: V1Pod, key: string)
     resourceVersion: pod.metadata?.resourceVersion,
   };
   try {
-    await c.config.podClient.replaceNamespacedPodStatus({
+    await c.podClient.replaceNamespacedPodStatus({
       name: pod.metadata?.name ?? '',
       namespace: pod.metadata?.namespace ?? '',
       body: providerPod,
@@ -90,14 +98,14 @@ async function updatePodStatus(c: PodControllerContext, pod: V1Pod, key: string)
 /** The provider deleted the pod: deletes it from the API with the grace period left. */
 async function deleteAsProviderDid(
   c: PodControllerContext,
-  pod: V1Pod,
-  providerPod: V1Pod,
+  pod: Wire<V1Pod>,
+  providerPod: Wire<V1Pod>,
 ): Promise<void> {
   const metadata = providerPod.metadata ?? {};
   const at = new Date(metadata.deletionTimestamp as Date | string).getTime();
   const grace = at <= c.wallTime().getTime() ? 0 : (metadata.deletionGracePeriodSeconds ?? 0);
   try {
-    await c.config.podClient.deleteNamespacedPod({
+    await c.podClient.deleteNamespacedPod({
       name: pod.metadata?.name ?? '',
       namespace: pod.metadata?.namespace ?? '',
       gracePeriodSeconds: grace,

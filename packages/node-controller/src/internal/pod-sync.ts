@@ -1,6 +1,7 @@
 //! The `syncPodsFromKubernetes` queue: create, update and delete each pod in the provider.
 
 import { errorMessage, isNotFound } from '@ctrlkit/core';
+import type { Wire } from '@ctrlkit/runtime/client';
 import type { V1Pod } from '@kubernetes/client-node';
 import { populateEnvironmentVariables } from './env.js';
 import { isRunning, type PodControllerContext, podKey } from './pod-controller-context.js';
@@ -17,7 +18,7 @@ export async function syncPodHandler(c: PodControllerContext, key: string): Prom
   const [namespace = '', name = ''] = parts;
   const pod = c.pods.namespace(namespace).get(name);
   if (pod === undefined) {
-    let providerPod: V1Pod | undefined;
+    let providerPod: Wire<V1Pod> | undefined;
     try {
       providerPod = await c.provider.getPod(c.signal, namespace, name);
     } catch (error) {
@@ -35,7 +36,11 @@ export async function syncPodHandler(c: PodControllerContext, key: string): Prom
   await syncPodInProvider(c, key, pod);
 }
 
-async function syncPodInProvider(c: PodControllerContext, key: string, pod: V1Pod): Promise<void> {
+async function syncPodInProvider(
+  c: PodControllerContext,
+  key: string,
+  pod: Wire<V1Pod>,
+): Promise<void> {
   const deleting =
     pod.metadata?.deletionTimestamp !== undefined && pod.metadata.deletionTimestamp !== null;
   if (deleting && !isRunning(pod)) {
@@ -56,7 +61,7 @@ async function syncPodInProvider(c: PodControllerContext, key: string, pod: V1Po
   record.lastPodUsed = pod;
 }
 
-async function deletePodInProvider(c: PodControllerContext, pod: V1Pod): Promise<void> {
+async function deletePodInProvider(c: PodControllerContext, pod: Wire<V1Pod>): Promise<void> {
   try {
     await c.provider.deletePod(c.signal, structuredClone(pod));
   } catch (error) {
@@ -75,10 +80,10 @@ async function deletePodInProvider(c: PodControllerContext, pod: V1Pod): Promise
   c.recorder.event(pod, 'Normal', 'ProviderDeleteSuccess', 'Delete pod in provider successfully');
 }
 
-async function createOrUpdatePod(c: PodControllerContext, pod: V1Pod): Promise<void> {
+async function createOrUpdatePod(c: PodControllerContext, pod: Wire<V1Pod>): Promise<void> {
   const resolved = structuredClone(pod);
   if (c.config.skipDownwardAPIResolution !== true) resolveEnvironment(c, resolved);
-  let existing: V1Pod | undefined;
+  let existing: Wire<V1Pod> | undefined;
   try {
     existing = await c.provider.getPod(
       c.signal,
@@ -109,7 +114,7 @@ async function createOrUpdatePod(c: PodControllerContext, pod: V1Pod): Promise<v
 }
 
 /** Resolves the pod's env (ConfigMaps, Secrets, field refs, service links) in place, sorted. */
-function resolveEnvironment(c: PodControllerContext, resolved: V1Pod): void {
+function resolveEnvironment(c: PodControllerContext, resolved: Wire<V1Pod>): void {
   populateEnvironmentVariables(resolved, {
     configMaps: c.configMaps,
     secrets: c.secrets,
@@ -127,7 +132,7 @@ function resolveEnvironment(c: PodControllerContext, resolved: V1Pod): void {
 /** Marks the pod ProviderFailed in the API (Failed with `restartPolicy: Never`) and records `reason`. */
 async function handleProviderError(
   c: PodControllerContext,
-  pod: V1Pod,
+  pod: Wire<V1Pod>,
   error: unknown,
   reason: string,
 ): Promise<void> {
@@ -139,7 +144,7 @@ async function handleProviderError(
   status.message = errorMessage(error);
   failed.metadata = { ...failed.metadata, resourceVersion: '' };
   try {
-    await c.config.podClient.replaceNamespacedPodStatus({
+    await c.podClient.replaceNamespacedPodStatus({
       name: pod.metadata?.name ?? '',
       namespace: pod.metadata?.namespace ?? '',
       body: failed,

@@ -2,6 +2,7 @@
 
 import type { Clock, Logger } from '@ctrlkit/core';
 import { isNotFound, sleep } from '@ctrlkit/core';
+import { formatTime, type Wire } from '@ctrlkit/runtime/client';
 import type { Lister } from '@ctrlkit/runtime/informers';
 import type { V1ContainerStatus, V1Pod, V1PodStatus } from '@kubernetes/client-node';
 import type { PodLifecycleHandler, PodNotifier } from '../adapter.js';
@@ -17,7 +18,7 @@ export class SyncProviderWrapper implements PodLifecycleHandler, PodNotifier {
   readonly #clock: Clock;
   readonly #wallTime: () => Date;
   readonly #logger: Logger;
-  #notify: ((pod: V1Pod) => void) | undefined;
+  #notify: ((pod: Wire<V1Pod>) => void) | undefined;
   /** Keys `ns/name` of pods being deleted through this wrapper. */
   readonly #deleted = new Set<string>();
 
@@ -28,12 +29,12 @@ export class SyncProviderWrapper implements PodLifecycleHandler, PodNotifier {
     this.#logger = logger;
   }
 
-  notifyPods(_signal: AbortSignal, callback: (pod: V1Pod) => void): void {
+  notifyPods(_signal: AbortSignal, callback: (pod: Wire<V1Pod>) => void): void {
     this.#notify = callback;
   }
 
   /** Polls until `signal` aborts. */
-  async run(signal: AbortSignal, pods: Lister<V1Pod>): Promise<void> {
+  async run(signal: AbortSignal, pods: Lister<Wire<V1Pod>>): Promise<void> {
     while (!signal.aborted) {
       await sleep(this.#clock, SYNC_WRAPPER_POLL_INTERVAL_MS, signal);
       if (signal.aborted) return;
@@ -46,15 +47,15 @@ export class SyncProviderWrapper implements PodLifecycleHandler, PodNotifier {
     this.#deleted.delete(key);
   }
 
-  createPod(signal: AbortSignal, pod: V1Pod): Promise<void> {
+  createPod(signal: AbortSignal, pod: Wire<V1Pod>): Promise<void> {
     return this.#provider.createPod(signal, pod);
   }
 
-  updatePod(signal: AbortSignal, pod: V1Pod): Promise<void> {
+  updatePod(signal: AbortSignal, pod: Wire<V1Pod>): Promise<void> {
     return this.#provider.updatePod(signal, pod);
   }
 
-  async deletePod(signal: AbortSignal, pod: V1Pod): Promise<void> {
+  async deletePod(signal: AbortSignal, pod: Wire<V1Pod>): Promise<void> {
     const key = `${pod.metadata?.namespace}/${pod.metadata?.name}`;
     this.#deleted.add(key);
     try {
@@ -76,7 +77,7 @@ export class SyncProviderWrapper implements PodLifecycleHandler, PodNotifier {
     this.#notify?.(terminated);
   }
 
-  getPod(signal: AbortSignal, namespace: string, name: string): Promise<V1Pod | undefined> {
+  getPod(signal: AbortSignal, namespace: string, name: string): Promise<Wire<V1Pod> | undefined> {
     return this.#provider.getPod(signal, namespace, name);
   }
 
@@ -84,19 +85,19 @@ export class SyncProviderWrapper implements PodLifecycleHandler, PodNotifier {
     signal: AbortSignal,
     namespace: string,
     name: string,
-  ): Promise<V1PodStatus | undefined> {
+  ): Promise<Wire<V1PodStatus> | undefined> {
     return this.#provider.getPodStatus(signal, namespace, name);
   }
 
-  getPods(signal: AbortSignal): Promise<V1Pod[]> {
+  getPods(signal: AbortSignal): Promise<Wire<V1Pod>[]> {
     return this.#provider.getPods(signal);
   }
 
-  async #syncPod(signal: AbortSignal, pod: V1Pod): Promise<void> {
+  async #syncPod(signal: AbortSignal, pod: Wire<V1Pod>): Promise<void> {
     if (isTerminal(pod)) return;
     const namespace = pod.metadata?.namespace ?? '';
     const name = pod.metadata?.name ?? '';
-    let status: V1PodStatus | undefined;
+    let status: Wire<V1PodStatus> | undefined;
     try {
       status = await this.#provider.getPodStatus(signal, namespace, name);
     } catch (error) {
@@ -132,11 +133,11 @@ export class SyncProviderWrapper implements PodLifecycleHandler, PodNotifier {
 }
 
 function terminate(
-  cs: V1ContainerStatus,
+  cs: Wire<V1ContainerStatus>,
   reason: string,
   exitCode: number,
   now: Date,
-): V1ContainerStatus {
+): Wire<V1ContainerStatus> {
   return {
     ...cs,
     ready: false,
@@ -150,12 +151,12 @@ function terminate(
             ? 'Container was not found and was likely deleted'
             : 'Container was terminated',
         startedAt: cs.state?.running?.startedAt,
-        finishedAt: now,
+        finishedAt: formatTime(now),
       },
     },
   };
 }
 
-export function isTerminal(pod: V1Pod): boolean {
+export function isTerminal(pod: Wire<V1Pod>): boolean {
   return pod.status?.phase === 'Succeeded' || pod.status?.phase === 'Failed';
 }

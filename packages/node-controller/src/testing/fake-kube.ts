@@ -1,14 +1,12 @@
 //! An in-memory object tracker with the client methods the controllers call: the fake clientset of the unit tests.
 
+import { ApiStatusError, type KubeObject, type Wire } from '@ctrlkit/runtime/client';
 import type { ListWatch, ObjectList, WatchEvent } from '@ctrlkit/runtime/informers';
-import {
-  ApiException,
-  type KubernetesObject,
-  type V1Lease,
-  type V1Node,
-  type V1Pod,
-} from '@kubernetes/client-node';
+import type { KubernetesObject, V1Lease, V1Node, V1Pod } from '@kubernetes/client-node';
 import { NODE_STATUS_MERGE_KEYS } from '../internal/node-status-patch.js';
+
+/** An object as the fake keeps it: as it would be on the wire. */
+type Stored = Wire<KubernetesObject>;
 
 /** The resources the fake knows. */
 export type FakeResource = 'nodes' | 'leases' | 'pods' | 'configmaps' | 'secrets' | 'services';
@@ -35,19 +33,19 @@ export type FakeReactor = (action: FakeAction) => unknown;
 interface Watcher {
   resource: FakeResource;
   fieldSelector: Map<string, string>;
-  onEvent: (event: WatchEvent<KubernetesObject>) => void;
+  onEvent: (event: WatchEvent<Stored>) => void;
 }
 
 /**
  * A fake clientset: nodes, leases, pods, ConfigMaps, Secrets and Services kept in memory
- * with resource versions, NotFound/Conflict as client-node's `ApiException`, JSON merge
+ * with resource versions, NotFound/Conflict as the runtime client's `ApiStatusError`, JSON merge
  * patch, graceful pod deletion as the apiserver does it, and ListWatches for the runtime's
  * informers. Every call is recorded in `actions`.
  */
 export class FakeKube {
   /** Every call, in order. */
   readonly actions: FakeAction[] = [];
-  readonly #objects = new Map<FakeResource, Map<string, KubernetesObject>>();
+  readonly #objects = new Map<FakeResource, Map<string, Stored>>();
   readonly #watchers = new Set<Watcher>();
   readonly #reactors: FakeReactor[] = [];
   #resourceVersion = 0;
@@ -60,13 +58,13 @@ export class FakeKube {
     this.#reactors.unshift(reactor);
   }
 
-  /** Stores `obj` as if created (no action recorded); returns the stored copy. */
-  seed<T extends KubernetesObject>(resource: FakeResource, obj: T): T {
-    return this.#create(resource, obj) as T;
+  /** Stores `obj` as if created (no action recorded; times as the apiserver writes them, strings); returns the stored copy. */
+  seed<T extends KubeObject>(resource: FakeResource, obj: T): Wire<T> {
+    return this.#create(resource, onTheWire(obj)) as Wire<T>;
   }
 
   /** The stored object, or `undefined`. */
-  get<T extends KubernetesObject>(
+  get<T extends KubeObject>(
     resource: FakeResource,
     namespace: string,
     name: string,
@@ -76,17 +74,17 @@ export class FakeKube {
   }
 
   /** Every stored object of `resource`. */
-  list<T extends KubernetesObject>(resource: FakeResource): T[] {
+  list<T extends KubeObject>(resource: FakeResource): T[] {
     return [...this.#store(resource).values()].map((o) => structuredClone(o) as T);
   }
 
   /** Replaces a stored object (no action recorded, no resourceVersion check). */
-  put<T extends KubernetesObject>(resource: FakeResource, obj: T): T {
+  put<T extends KubeObject>(resource: FakeResource, obj: T): T {
     const ns = obj.metadata?.namespace ?? '';
     const name = obj.metadata?.name ?? '';
     const old = this.#store(resource).get(key(ns, name));
     if (old === undefined) throw apiError(404, `${resource} "${name}" not found`);
-    return this.#write(resource, structuredClone(obj), 'MODIFIED') as T;
+    return this.#write(resource, onTheWire(obj), 'MODIFIED') as T;
   }
 
   /** Removes a stored object at once (no action recorded). */
@@ -98,20 +96,20 @@ export class FakeKube {
   }
 
   /** A ListWatch on `resource` for the runtime's `SharedIndexInformer`; `fieldSelector` supports `a.b=c[,...]`. */
-  listWatch<T extends KubernetesObject>(resource: FakeResource, fieldSelector = ''): ListWatch<T> {
+  listWatch<T extends KubeObject>(resource: FakeResource, fieldSelector = ''): ListWatch<T> {
     const selector = parseSelector(fieldSelector);
     return {
       list: async () =>
         ({
           metadata: { resourceVersion: String(this.#resourceVersion) },
-          items: this.list<T>(resource).filter((o) => matches(o, selector)),
+          items: this.list<T>(resource).filter((o) => matches(onTheWire(o), selector)),
         }) as ObjectList<T>,
       watch: (options, onEvent) =>
         new Promise<void>((resolve) => {
           const watcher: Watcher = {
             resource,
             fieldSelector: selector,
-            onEvent: onEvent as (event: WatchEvent<KubernetesObject>) => void,
+            onEvent: onEvent as (event: WatchEvent<Stored>) => void,
           };
           this.#watchers.add(watcher);
           const stop = (): void => {
@@ -126,12 +124,12 @@ export class FakeKube {
 
   // --- CoreV1Api: nodes -------------------------------------------------------------------
 
-  readNode = async (param: { name: string }): Promise<V1Node> =>
+  readNode = async (param: { name: string }): Promise<Wire<V1Node>> =>
     this.#call({ verb: 'get', resource: 'nodes', namespace: '', name: param.name }, () =>
       this.#mustGet('nodes', '', param.name),
     );
 
-  createNode = async (param: { body: V1Node }): Promise<V1Node> =>
+  createNode = async (param: { body: Wire<V1Node> }): Promise<Wire<V1Node>> =>
     this.#call(
       {
         verb: 'create',
@@ -143,7 +141,7 @@ export class FakeKube {
       () => this.#create('nodes', param.body),
     );
 
-  patchNodeStatus = async (param: { name: string; body: unknown }): Promise<V1Node> =>
+  patchNodeStatus = async (param: { name: string; body: unknown }): Promise<Wire<V1Node>> =>
     this.#call(
       {
         verb: 'patch',
@@ -156,7 +154,7 @@ export class FakeKube {
       () => this.#mergePatch('nodes', '', param.name, param.body, NODE_STATUS_PATCH_KEYS),
     );
 
-  deleteNode = async (param: { name: string }): Promise<V1Node> =>
+  deleteNode = async (param: { name: string }): Promise<Wire<V1Node>> =>
     this.#call({ verb: 'delete', resource: 'nodes', namespace: '', name: param.name }, () => {
       const node = this.#mustGet('nodes', '', param.name);
       this.remove('nodes', '', param.name);
@@ -165,13 +163,19 @@ export class FakeKube {
 
   // --- CoordinationV1Api: leases ----------------------------------------------------------
 
-  readNamespacedLease = async (param: { name: string; namespace: string }): Promise<V1Lease> =>
+  readNamespacedLease = async (param: {
+    name: string;
+    namespace: string;
+  }): Promise<Wire<V1Lease>> =>
     this.#call(
       { verb: 'get', resource: 'leases', namespace: param.namespace, name: param.name },
       () => this.#mustGet('leases', param.namespace, param.name),
     );
 
-  createNamespacedLease = async (param: { namespace: string; body: V1Lease }): Promise<V1Lease> =>
+  createNamespacedLease = async (param: {
+    namespace: string;
+    body: Wire<V1Lease>;
+  }): Promise<Wire<V1Lease>> =>
     this.#call(
       {
         verb: 'create',
@@ -190,8 +194,8 @@ export class FakeKube {
   replaceNamespacedLease = async (param: {
     name: string;
     namespace: string;
-    body: V1Lease;
-  }): Promise<V1Lease> =>
+    body: Wire<V1Lease>;
+  }): Promise<Wire<V1Lease>> =>
     this.#call(
       {
         verb: 'update',
@@ -205,7 +209,10 @@ export class FakeKube {
 
   // --- CoreV1Api: pods --------------------------------------------------------------------
 
-  createNamespacedPod = async (param: { namespace: string; body: V1Pod }): Promise<V1Pod> =>
+  createNamespacedPod = async (param: {
+    namespace: string;
+    body: Wire<V1Pod>;
+  }): Promise<Wire<V1Pod>> =>
     this.#call(
       {
         verb: 'create',
@@ -221,7 +228,7 @@ export class FakeKube {
         }),
     );
 
-  readNamespacedPod = async (param: { name: string; namespace: string }): Promise<V1Pod> =>
+  readNamespacedPod = async (param: { name: string; namespace: string }): Promise<Wire<V1Pod>> =>
     this.#call(
       { verb: 'get', resource: 'pods', namespace: param.namespace, name: param.name },
       () => this.#mustGet('pods', param.namespace, param.name),
@@ -230,8 +237,8 @@ export class FakeKube {
   replaceNamespacedPodStatus = async (param: {
     name: string;
     namespace: string;
-    body: V1Pod;
-  }): Promise<V1Pod> =>
+    body: Wire<V1Pod>;
+  }): Promise<Wire<V1Pod>> =>
     this.#call(
       {
         verb: 'update',
@@ -242,7 +249,7 @@ export class FakeKube {
         body: param.body,
       },
       () => {
-        const current = this.#mustGet<V1Pod>('pods', param.namespace, param.name);
+        const current = this.#mustGet<Wire<V1Pod>>('pods', param.namespace, param.name);
         const rv = param.body.metadata?.resourceVersion;
         if (rv !== undefined && rv !== '' && rv !== current.metadata?.resourceVersion) {
           throw apiError(
@@ -265,7 +272,7 @@ export class FakeKube {
     namespace: string;
     gracePeriodSeconds?: number;
     body?: { gracePeriodSeconds?: number; preconditions?: { uid?: string } };
-  }): Promise<V1Pod> =>
+  }): Promise<Wire<V1Pod>> =>
     this.#call(
       {
         verb: 'delete',
@@ -276,7 +283,7 @@ export class FakeKube {
         body: param.body,
       },
       () => {
-        const pod = this.#mustGet<V1Pod>('pods', param.namespace, param.name);
+        const pod = this.#mustGet<Wire<V1Pod>>('pods', param.namespace, param.name);
         const uid = param.body?.preconditions?.uid;
         if (uid !== undefined && uid !== pod.metadata?.uid) {
           throw apiError(
@@ -296,7 +303,7 @@ export class FakeKube {
             meta.deletionTimestamp === undefined ||
             (meta.deletionGracePeriodSeconds ?? 0) > grace
           ) {
-            meta.deletionTimestamp = new Date(this.now().getTime() + grace * 1000);
+            meta.deletionTimestamp = new Date(this.now().getTime() + grace * 1000).toISOString();
             meta.deletionGracePeriodSeconds = grace;
             return this.#write('pods', pod, 'MODIFIED');
           }
@@ -309,7 +316,7 @@ export class FakeKube {
 
   // --- mechanism --------------------------------------------------------------------------
 
-  async #call<T>(action: FakeAction, handle: () => KubernetesObject): Promise<T> {
+  async #call<T>(action: FakeAction, handle: () => Stored): Promise<T> {
     this.actions.push(action);
     for (const reactor of this.#reactors) {
       const answer = reactor(action);
@@ -318,7 +325,7 @@ export class FakeKube {
     return structuredClone(handle()) as T;
   }
 
-  #store(resource: FakeResource): Map<string, KubernetesObject> {
+  #store(resource: FakeResource): Map<string, Stored> {
     let store = this.#objects.get(resource);
     if (store === undefined) {
       store = new Map();
@@ -327,29 +334,24 @@ export class FakeKube {
     return store;
   }
 
-  #mustGet<T extends KubernetesObject>(resource: FakeResource, namespace: string, name: string): T {
+  #mustGet<T extends Stored>(resource: FakeResource, namespace: string, name: string): T {
     const obj = this.get<T>(resource, namespace, name);
     if (obj === undefined) throw apiError(404, `${resource} "${name}" not found`);
     return obj;
   }
 
-  #create(resource: FakeResource, body: KubernetesObject): KubernetesObject {
+  #create(resource: FakeResource, body: Stored): Stored {
     const obj = structuredClone(body);
     const ns = obj.metadata?.namespace ?? '';
     const name = obj.metadata?.name ?? '';
     if (this.#store(resource).has(key(ns, name)))
       throw apiError(409, `${resource} "${name}" already exists`);
     obj.metadata = { ...obj.metadata, uid: obj.metadata?.uid ?? `uid-${++this.#uid}` };
-    obj.metadata.creationTimestamp ??= this.now();
+    obj.metadata.creationTimestamp ??= this.now().toISOString();
     return this.#write(resource, obj, 'ADDED');
   }
 
-  #replace(
-    resource: FakeResource,
-    namespace: string,
-    name: string,
-    body: KubernetesObject,
-  ): KubernetesObject {
+  #replace(resource: FakeResource, namespace: string, name: string, body: Stored): Stored {
     const current = this.#mustGet(resource, namespace, name);
     const rv = body.metadata?.resourceVersion;
     if (rv !== undefined && rv !== '' && rv !== current.metadata?.resourceVersion) {
@@ -369,7 +371,7 @@ export class FakeKube {
     name: string,
     patch: unknown,
     mergeKeys: ReadonlyMap<string, string> = new Map(),
-  ): KubernetesObject {
+  ): Stored {
     const current = this.#mustGet(resource, namespace, name);
     const rv = (patch as { metadata?: { resourceVersion?: string } }).metadata?.resourceVersion;
     if (rv !== undefined && rv !== current.metadata?.resourceVersion) {
@@ -383,22 +385,18 @@ export class FakeKube {
       patch,
       mergeKeys,
       '',
-    ) as KubernetesObject;
+    ) as Stored;
     return this.#write(resource, merged, 'MODIFIED');
   }
 
-  #write(
-    resource: FakeResource,
-    obj: KubernetesObject,
-    type: 'ADDED' | 'MODIFIED',
-  ): KubernetesObject {
+  #write(resource: FakeResource, obj: Stored, type: 'ADDED' | 'MODIFIED'): Stored {
     obj.metadata = { ...obj.metadata, resourceVersion: String(++this.#resourceVersion) };
     this.#store(resource).set(key(obj.metadata.namespace ?? '', obj.metadata.name ?? ''), obj);
     this.#notify(resource, type, obj);
     return obj;
   }
 
-  #notify(resource: FakeResource, type: string, obj: KubernetesObject): void {
+  #notify(resource: FakeResource, type: string, obj: Stored): void {
     for (const watcher of this.#watchers) {
       if (watcher.resource !== resource || !matches(obj, watcher.fieldSelector)) continue;
       watcher.onEvent({ type, object: structuredClone(obj) });
@@ -406,15 +404,15 @@ export class FakeKube {
   }
 }
 
-/** A client-node `ApiException` with a Status body, as the apiserver answers. */
-export function apiError(code: number, message: string): ApiException<unknown> {
+/** The runtime client's `ApiStatusError` with a Status, as the apiserver answers. */
+export function apiError(code: number, message: string): ApiStatusError {
   const reason = code === 404 ? 'NotFound' : code === 409 ? 'Conflict' : 'InternalError';
-  return new ApiException(
-    code,
-    message,
-    { kind: 'Status', status: 'Failure', message, reason, code },
-    {},
-  );
+  return new ApiStatusError(code, { code, reason, message }, 'fake');
+}
+
+/** `obj` as it would come back from the apiserver: a JSON copy, its `Date`s RFC 3339 strings. */
+function onTheWire(obj: KubeObject): Stored {
+  return JSON.parse(JSON.stringify(obj)) as Stored;
 }
 
 function key(namespace: string, name: string): string {
@@ -430,7 +428,7 @@ function parseSelector(selector: string): Map<string, string> {
   return result;
 }
 
-function matches(obj: KubernetesObject, selector: Map<string, string>): boolean {
+function matches(obj: Stored, selector: Map<string, string>): boolean {
   for (const [field, value] of selector) {
     let current: unknown = obj;
     for (const part of field.split('.'))

@@ -1,5 +1,6 @@
 //! The Hook resource: a container run before or after a VM's migration.
 
+import type { Wire } from '@ctrlkit/runtime/client';
 import type { V1ObjectMeta } from '@kubernetes/client-node';
 import { type Static, Type } from 'typebox';
 import { ConditionSchema } from './condition.js';
@@ -26,7 +27,7 @@ export type HookStatus = Static<typeof HookStatusSchema>;
 export interface Hook {
   apiVersion?: string;
   kind?: string;
-  metadata: V1ObjectMeta;
+  metadata: Wire<V1ObjectMeta>;
   spec: HookSpec;
   status?: HookStatus;
 }

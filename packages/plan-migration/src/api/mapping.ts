@@ -1,5 +1,6 @@
 //! NetworkMap and StorageMap: how source networks and storage map to the destination.
 
+import type { Wire } from '@ctrlkit/runtime/client';
 import type { V1ObjectMeta } from '@kubernetes/client-node';
 import { type Static, Type } from 'typebox';
 import { ConditionSchema } from './condition.js';
@@ -62,7 +63,7 @@ export type MapStatus = Static<typeof MapStatusSchema>;
 export interface NetworkMap {
   apiVersion?: string;
   kind?: string;
-  metadata: V1ObjectMeta;
+  metadata: Wire<V1ObjectMeta>;
   spec: NetworkMapSpec;
   status?: MapStatus;
 }
@@ -71,7 +72,7 @@ export interface NetworkMap {
 export interface StorageMap {
   apiVersion?: string;
   kind?: string;
-  metadata: V1ObjectMeta;
+  metadata: Wire<V1ObjectMeta>;
   spec: StorageMapSpec;
   status?: MapStatus;
 }

@@ -1,5 +1,6 @@
 //! The Migration resource: one execution of a Plan.
 
+import type { Wire } from '@ctrlkit/runtime/client';
 import type { V1ObjectMeta } from '@kubernetes/client-node';
 import { type Static, Type } from 'typebox';
 import { ConditionSchema } from './condition.js';
@@ -41,7 +42,7 @@ export type MigrationResourceStatus = Static<typeof MigrationResourceStatusSchem
 export interface Migration {
   apiVersion?: string;
   kind?: string;
-  metadata: V1ObjectMeta;
+  metadata: Wire<V1ObjectMeta>;
   spec: MigrationSpec;
   status?: MigrationResourceStatus;
 }

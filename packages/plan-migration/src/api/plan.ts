@@ -1,5 +1,6 @@
 //! The Plan resource: which VMs go where, and the status of their migrations.
 
+import type { Wire } from '@ctrlkit/runtime/client';
 import type { V1ObjectMeta } from '@kubernetes/client-node';
 import { type Static, Type } from 'typebox';
 import { ConditionSchema } from './condition.js';
@@ -191,7 +192,7 @@ export type Warm = Static<typeof WarmSchema>;
 export interface Plan {
   apiVersion?: string;
   kind?: string;
-  metadata: V1ObjectMeta;
+  metadata: Wire<V1ObjectMeta>;
   spec: PlanSpec;
   status?: PlanStatus;
 }

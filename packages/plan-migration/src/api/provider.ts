@@ -1,5 +1,6 @@
 //! The Provider resource: a source or destination of VMs.
 
+import type { Wire } from '@ctrlkit/runtime/client';
 import type { V1ObjectMeta } from '@kubernetes/client-node';
 import { type Static, Type } from 'typebox';
 import { ConditionSchema } from './condition.js';
@@ -44,7 +45,7 @@ export type ProviderStatus = Static<typeof ProviderStatusSchema>;
 export interface Provider {
   apiVersion?: string;
   kind?: string;
-  metadata: V1ObjectMeta;
+  metadata: Wire<V1ObjectMeta>;
   spec: ProviderSpec;
   status?: ProviderStatus;
 }

@@ -1,5 +1,6 @@
 //! The NetworkMap and StorageMap controllers: validate references, write the Ready condition (Forklift's map controllers).
 
+import type { Wire } from '@ctrlkit/runtime/client';
 import {
   DeletedFinalStateUnknown,
   type Lister,
@@ -90,13 +91,13 @@ export class NetworkMapController extends MapController<NetworkMap> {
  * Providers they name, and storage classes (every StorageMap is revalidated on a change).
  */
 export class StorageMapController extends MapController<StorageMap> {
-  readonly #classes: Lister<V1StorageClass>;
+  readonly #classes: Lister<Wire<V1StorageClass>>;
 
   constructor(options: MapControllerOptions) {
     super('StorageMap', options);
-    this.#classes = this.factory.lister<V1StorageClass>(STORAGE_CLASSES);
+    this.#classes = this.factory.lister<Wire<V1StorageClass>>(STORAGE_CLASSES);
     const maps = this.factory.lister<StorageMap>(forkliftResource('StorageMap'));
-    this.controller.watch(this.factory.forResource<V1StorageClass>(STORAGE_CLASSES), {
+    this.controller.watch(this.factory.forResource<Wire<V1StorageClass>>(STORAGE_CLASSES), {
       mapToKeys: () => maps.list().map((m) => `${m.metadata.namespace}/${m.metadata.name}`),
     });
   }

@@ -8,7 +8,6 @@ import {
   type Lister,
   splitMetaNamespaceKey,
 } from '@ctrlkit/runtime/informers';
-import { KubernetesObjectApi, PatchStrategy } from '@kubernetes/client-node';
 import type { Inventory } from '../adapter.js';
 import type { Migration } from '../api/migration.js';
 import type { Plan } from '../api/plan.js';
@@ -140,14 +139,12 @@ export class MigrationController extends ResourceController {
   readonly #migrations: Lister<Migration>;
   readonly #plans: Lister<Plan>;
   readonly #providers: Lister<Provider>;
-  readonly #objects: KubernetesObjectApi;
 
   constructor(options: MigrationControllerOptions) {
     super('Migration', 'migration', options);
     if (typeof options.inventory !== 'function')
       throw new InvalidArgumentError('inventory', 'must be a function');
     this.#inventory = options.inventory;
-    this.#objects = KubernetesObjectApi.makeApiClient(options.kubeConfig);
     this.#migrations = this.factory.lister<Migration>(forkliftResource('Migration'));
     this.#plans = this.factory.lister<Plan>(forkliftResource('Plan'));
     this.#providers = this.factory.lister<Provider>(forkliftResource('Provider'));
@@ -223,22 +220,19 @@ export class MigrationController extends ResourceController {
       if (migration === undefined || owned(migration)) return;
       const owner = { metadata: structuredClone(migration.metadata) };
       setOwnerReference(plan, owner, { gvk: { group: GROUP, version: VERSION, kind: 'Plan' } });
-      await this.#objects.patch(
+      // A merge patch carrying the resourceVersion read: 409 if the Migration changed meanwhile.
+      await this.client.patch(
+        forkliftResource('Migration'),
+        migration.metadata.name ?? '',
         {
           apiVersion: API_VERSION,
           kind: 'Migration',
           metadata: {
-            name: migration.metadata.name ?? '',
-            namespace,
             resourceVersion: migration.metadata.resourceVersion ?? '',
             ownerReferences: owner.metadata.ownerReferences ?? [],
           },
         },
-        undefined,
-        undefined,
-        undefined,
-        undefined,
-        PatchStrategy.MergePatch,
+        { namespace },
       );
     });
   }

@@ -100,7 +100,8 @@ describe('ProviderController options', () => {
   };
 
   it('rejects bad options naming the field', () => {
-    expect(field({ kubeConfig: undefined })).toBe('kubeConfig');
+    // Neither the runtime client nor a kubeconfig for its default client.
+    expect(field({ kubeConfig: undefined })).toBe('client');
     expect(field({ readyIntervalMs: 0 })).toBe('readyIntervalMs');
     expect(field({ notReadyIntervalMs: Number.NaN })).toBe('notReadyIntervalMs');
     expect(field({ inspectors: { ova: 'yes' } })).toBe('inspectors.ova');

@@ -2,12 +2,14 @@
 
 import type { Clock, Logger } from '@ctrlkit/core';
 import type { SharedInformerFactory } from '@ctrlkit/runtime';
-import type { KubeConfig } from '@kubernetes/client-node';
+import type { Client, KubeConfigLike } from '@ctrlkit/runtime/client';
 
 /** Options every resource controller takes. */
 export interface ResourceControllerOptions {
-  /** Where the resources live. Required. */
-  kubeConfig: KubeConfig;
+  /** Where the resources live: the runtime's one client (`manager.client`). Required unless `kubeConfig` is given. */
+  client?: Client;
+  /** Instead of `client`, for convenience: this kubeconfig's default client. */
+  kubeConfig?: KubeConfigLike;
   /** The informers to use (started by whoever owns them). Default: a factory of its own, started by `run`. */
   informerFactory?: SharedInformerFactory;
   clock?: Clock;

@@ -1,13 +1,10 @@
 //! Ensuring a namespace exists, as both destinations do before anything else.
 
 import { isConflict, isNotFound } from '@ctrlkit/core';
-import type { CoreV1Api } from '@kubernetes/client-node';
+import type { CoreApi } from './kube-api.js';
 
 /** Creates `namespace` unless it exists (another creator winning the race is fine); true when a create was sent. */
-export async function createNamespaceIfMissing(
-  core: CoreV1Api,
-  namespace: string,
-): Promise<boolean> {
+export async function createNamespaceIfMissing(core: CoreApi, namespace: string): Promise<boolean> {
   try {
     await core.readNamespace({ name: namespace });
     return false;

@@ -1,5 +1,6 @@
 //! The guest conversion (virt-v2v) pod and the NFS volume of an OVA source (Forklift's KubeVirt conversion pod builders).
 
+import type { Wire } from '@ctrlkit/runtime/client';
 import type {
   V1PersistentVolume,
   V1PersistentVolumeClaim,
@@ -103,7 +104,7 @@ export function ovaStorePVC(
   migrationUID: string,
   vmID: string,
   pvName: string,
-): V1PersistentVolumeClaim {
+): Wire<V1PersistentVolumeClaim> {
   return {
     apiVersion: 'v1',
     kind: 'PersistentVolumeClaim',

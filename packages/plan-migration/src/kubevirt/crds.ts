@@ -1,5 +1,6 @@
 //! Structural schemas of the KubeVirt, CDI and CSI snapshot CRDs the KubeVirt destination uses, and their object types.
 
+import type { Wire } from '@ctrlkit/runtime/client';
 import { customResourceDefinition } from '@ctrlkit/runtime/crd';
 import type { V1CustomResourceDefinition, V1ObjectMeta } from '@kubernetes/client-node';
 import { type Static, type TSchema, Type } from 'typebox';
@@ -131,7 +132,7 @@ export const VolumeSnapshotStatusSchema = open(
 export interface VirtualMachine {
   apiVersion?: string;
   kind?: string;
-  metadata: V1ObjectMeta;
+  metadata: Wire<V1ObjectMeta>;
   spec: Static<typeof VirtualMachineSpecSchema> & { runStrategy?: RunStrategy | string };
   status?: Static<typeof VirtualMachineStatusSchema>;
 }
@@ -139,7 +140,7 @@ export interface VirtualMachine {
 export interface DataVolume {
   apiVersion?: string;
   kind?: string;
-  metadata: V1ObjectMeta;
+  metadata: Wire<V1ObjectMeta>;
   spec: Static<typeof DataVolumeSpecSchema>;
   status?: Static<typeof DataVolumeStatusSchema>;
 }
@@ -147,7 +148,7 @@ export interface DataVolume {
 export interface VolumeSnapshot {
   apiVersion?: string;
   kind?: string;
-  metadata: V1ObjectMeta;
+  metadata: Wire<V1ObjectMeta>;
   spec: Static<typeof VolumeSnapshotSpecSchema>;
   status?: Static<typeof VolumeSnapshotStatusSchema>;
 }
@@ -155,7 +156,7 @@ export interface VolumeSnapshot {
 export interface VolumeSnapshotClass {
   apiVersion?: string;
   kind?: string;
-  metadata: V1ObjectMeta;
+  metadata: Wire<V1ObjectMeta>;
   driver: string;
   deletionPolicy: 'Delete' | 'Retain';
   parameters?: Record<string, string>;

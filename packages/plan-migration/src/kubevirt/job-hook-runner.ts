@@ -1,19 +1,20 @@
 //! Runs a VM's PreHook/PostHook as a Job with the hook's image and playbook (Forklift's plan/hook.go).
 
-import { InvalidArgumentError } from '@ctrlkit/core';
-import {
-  ApiException,
-  BatchV1Api,
-  CoreV1Api,
-  CustomObjectsApi,
-  type KubeConfig,
-  type V1ConfigMap,
-  type V1Job,
-} from '@kubernetes/client-node';
+import { InvalidArgumentError, isNotFound } from '@ctrlkit/core';
+import { type Client, type KubeConfigLike, toClient, type Wire } from '@ctrlkit/runtime/client';
+import type { V1ConfigMap, V1Job } from '@kubernetes/client-node';
 import type { HookResult, HookRunner } from '../adapter.js';
 import type { Hook } from '../api/hook.js';
 import type { HookRef, Plan, VMStatus } from '../api/plan.js';
 import { API_VERSION, GROUP, PLURALS, VERSION } from '../crds.js';
+import {
+  type BatchApi,
+  batchApi,
+  type CoreApi,
+  type CustomApi,
+  coreApi,
+  customApi,
+} from '../internal/kube-api.js';
 import { LABEL_MIGRATION, LABEL_PLAN, LABEL_VM_ID, labelSelector } from '../labels.js';
 import { activeSnapshot } from '../migration-runner.js';
 import { DEFAULT_HOOK_RETRY } from '../settings.js';
@@ -26,8 +27,10 @@ export const HOOK_RETRY_LIMIT_EXCEEDED = 'Retry limit exceeded.';
 
 /** Options of {@link JobHookRunner}. */
 export interface JobHookRunnerOptions {
-  /** The cluster the plans live in. Required. */
-  kubeConfig: KubeConfig;
+  /** The cluster the plans live in: the runtime's one client (`manager.client`). Required unless `kubeConfig` is given. */
+  client?: Client;
+  /** Instead of `client`, for convenience: this kubeconfig's default client. */
+  kubeConfig?: KubeConfigLike;
   /** Job failures tolerated before the step fails. Default {@link DEFAULT_HOOK_RETRY}. */
   hookRetry?: number;
   /** The VM's workload, written to `workload.yml`. Default: the VM's id and name. */
@@ -45,22 +48,24 @@ export interface JobHookRunnerOptions {
  */
 export class JobHookRunner implements HookRunner {
   readonly #o: JobHookRunnerOptions;
-  readonly #core: CoreV1Api;
-  readonly #batch: BatchV1Api;
-  readonly #custom: CustomObjectsApi;
+  readonly #core: CoreApi;
+  readonly #batch: BatchApi;
+  readonly #custom: CustomApi;
   readonly #retry: number;
 
   constructor(options: JobHookRunnerOptions) {
-    if (options?.kubeConfig === undefined)
-      throw new InvalidArgumentError('kubeConfig', 'is required');
+    const source = options?.client ?? options?.kubeConfig;
+    if (source === undefined)
+      throw new InvalidArgumentError('client', 'is required (the runtime client, or kubeConfig)');
+    const client = toClient(source);
     const retry = options.hookRetry;
     if (retry !== undefined && (!Number.isInteger(retry) || retry < 0)) {
       throw new InvalidArgumentError('hookRetry', `must be an integer >= 0, got ${retry}`);
     }
     this.#o = options;
-    this.#core = options.kubeConfig.makeApiClient(CoreV1Api);
-    this.#batch = options.kubeConfig.makeApiClient(BatchV1Api);
-    this.#custom = options.kubeConfig.makeApiClient(CustomObjectsApi);
+    this.#core = coreApi(client);
+    this.#batch = batchApi(client);
+    this.#custom = customApi(client);
     this.#retry = options.hookRetry ?? DEFAULT_HOOK_RETRY;
   }
 
@@ -89,7 +94,7 @@ export class JobHookRunner implements HookRunner {
         name: ref.hook.name ?? '',
       })) as Hook;
     } catch (error) {
-      if (error instanceof ApiException && error.code === 404) return undefined;
+      if (isNotFound(error)) return undefined;
       throw error;
     }
   }
@@ -105,7 +110,7 @@ export class JobHookRunner implements HookRunner {
     };
   }
 
-  async #ensureJob(plan: Plan, vm: VMStatus, hook: Hook): Promise<V1Job> {
+  async #ensureJob(plan: Plan, vm: VMStatus, hook: Hook): Promise<Wire<V1Job>> {
     const namespace = plan.metadata.namespace ?? '';
     const labels = this.#labels(plan, vm, hook);
     const selector = labelSelector(labels);
@@ -152,7 +157,7 @@ export class JobHookRunner implements HookRunner {
     hook: Hook,
     labels: Record<string, string>,
     generateName: string,
-  ): Promise<V1ConfigMap> {
+  ): Promise<Wire<V1ConfigMap>> {
     const workload = this.#o.workload
       ? await this.#o.workload(plan, vm)
       : { vm: { id: vm.id, name: vm.name } };
@@ -175,7 +180,7 @@ export class JobHookRunner implements HookRunner {
     labels: Record<string, string>,
     generateName: string,
     configMap: string,
-  ): V1Job {
+  ): Wire<V1Job> {
     const deadline = hook.spec.deadline ?? 0;
     return {
       apiVersion: 'batch/v1',

@@ -3,6 +3,7 @@ import { waitFor } from '@ctrlkit/core/testing';
 import { createTestNamespace, installCRDs } from '@ctrlkit/envtest';
 import { testKubeConfig } from '@ctrlkit/envtest/vitest';
 import { SharedInformerFactory } from '@ctrlkit/runtime';
+import type { Wire } from '@ctrlkit/runtime/client';
 import {
   CoreV1Api,
   CustomObjectsApi,
@@ -117,19 +118,19 @@ async function setup(
   });
   // Record what was created for the plan: the destination deletes Secrets and ConfigMaps on success.
   const created = {
-    secrets: [] as V1Secret[],
-    configMaps: [] as V1ConfigMap[],
-    jobs: [] as V1Job[],
+    secrets: [] as Wire<V1Secret>[],
+    configMaps: [] as Wire<V1ConfigMap>[],
+    jobs: [] as Wire<V1Job>[],
   };
   factory
-    .forResource<V1Job>('batch/v1/jobs', { namespace })
+    .forResource<Wire<V1Job>>('batch/v1/jobs', { namespace })
     .addEventHandler({ onAdd: (j) => created.jobs.push(j) });
   factory
-    .forResource<V1Secret>('secrets', { namespace: target })
+    .forResource<Wire<V1Secret>>('secrets', { namespace: target })
     .addEventHandler({ onAdd: (s) => created.secrets.push(s) });
   for (const ns of [target, namespace]) {
     factory
-      .forResource<V1ConfigMap>('configmaps', { namespace: ns })
+      .forResource<Wire<V1ConfigMap>>('configmaps', { namespace: ns })
       .addEventHandler({ onAdd: (c) => created.configMaps.push(c) });
   }
   const kubevirt = new KubeVirtSimulator({ kubeConfig, informerFactory: factory, stepMs: 20 });

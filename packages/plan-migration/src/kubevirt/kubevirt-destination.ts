@@ -1,7 +1,7 @@
 //! The KubeVirt destination: CDI DataVolumes, the per-VM Secret and ConfigMap, the conversion pod and the VirtualMachine (Forklift's plan/kubevirt.go).
 
 import { InvalidArgumentError, type Logger, noopLogger } from '@ctrlkit/core';
-import { BatchV1Api, CoreV1Api, CustomObjectsApi, type KubeConfig } from '@kubernetes/client-node';
+import { type Client, type KubeConfigLike, toClient } from '@ctrlkit/runtime/client';
 import type {
   Builder,
   ConversionStatus,
@@ -15,6 +15,7 @@ import type {
 import type { StorageMap } from '../api/mapping.js';
 import type { Plan, Task, VMStatus } from '../api/plan.js';
 import type { Provider } from '../api/provider.js';
+import { batchApi, coreApi, customApi } from '../internal/kube-api.js';
 import { createNamespaceIfMissing } from '../internal/namespace.js';
 import type { DEFAULT_VIRT_V2V_IMAGE } from './conversion-pod.js';
 import { cleanupVM, deleteOrphans } from './destination/cleanup.js';
@@ -27,8 +28,10 @@ import type { determineRunStrategy } from './run-strategy.js';
 
 /** Options of {@link KubeVirtDestination}. */
 export interface KubeVirtDestinationOptions {
-  /** The destination cluster. Required. */
-  kubeConfig: KubeConfig;
+  /** The destination cluster: the runtime's one client (`manager.client`). Required unless `kubeConfig` is given. */
+  client?: Client;
+  /** Instead of `client`, for convenience: this kubeconfig's default client. */
+  kubeConfig?: KubeConfigLike;
   /** The plan migrating. Required. */
   plan: Plan;
   /** The active Migration's UID (`''` when there is none, as for orphan cleanup). Required. */
@@ -67,8 +70,10 @@ export class KubeVirtDestination implements DestinationClient, Ensurer, GuestCon
   writes = 0;
 
   constructor(options: KubeVirtDestinationOptions) {
-    if (options?.kubeConfig === undefined)
-      throw new InvalidArgumentError('kubeConfig', 'is required');
+    const source = options?.client ?? options?.kubeConfig;
+    if (source === undefined)
+      throw new InvalidArgumentError('client', 'is required (the runtime client, or kubeConfig)');
+    const client = toClient(source);
     if (options.plan?.metadata === undefined) throw new InvalidArgumentError('plan', 'is required');
     if (typeof options.migrationUID !== 'string') {
       throw new InvalidArgumentError('migrationUID', 'must be a string');
@@ -77,9 +82,9 @@ export class KubeVirtDestination implements DestinationClient, Ensurer, GuestCon
       options,
       plan: options.plan,
       ns: options.plan.spec.targetNamespace,
-      core: options.kubeConfig.makeApiClient(CoreV1Api),
-      batch: options.kubeConfig.makeApiClient(BatchV1Api),
-      custom: options.kubeConfig.makeApiClient(CustomObjectsApi),
+      core: coreApi(client),
+      batch: batchApi(client),
+      custom: customApi(client),
       log: options.logger ?? noopLogger,
       wrote: () => {
         this.writes++;

@@ -1,3 +1,4 @@
+import type { Wire } from '@ctrlkit/runtime/client';
 import type { V1PersistentVolumeClaim } from '@kubernetes/client-node';
 import { describe, expect, it } from 'vitest';
 import { diskPVCs } from './pvcs.js';
@@ -6,7 +7,9 @@ const pvc = (
   name: string,
   labels: Record<string, string>,
   annotations: Record<string, string> = {},
-): V1PersistentVolumeClaim => ({ metadata: { name, namespace: 'test', labels, annotations } });
+): Wire<V1PersistentVolumeClaim> => ({
+  metadata: { name, namespace: 'test', labels, annotations },
+});
 
 describe('getPVCs filtering (upstream kubevirt tests)', () => {
   const mine = { migration: 'test', vmID: 'test' };

@@ -1,5 +1,6 @@
 //! Which PersistentVolumeClaims are a VM's disks (Forklift's `getPVCs`).
 
+import type { Wire } from '@ctrlkit/runtime/client';
 import type { V1PersistentVolumeClaim } from '@kubernetes/client-node';
 import { LABEL_MIGRATION, LABEL_VM_ID } from '../labels.js';
 import { ANN_DISK_INDEX, ANN_DISK_SOURCE } from './labels.js';
@@ -15,10 +16,10 @@ export function pvcSelector(vmID: string, migrationUID: string): Record<string, 
  * by their disk index (PVCs without one first).
  */
 export function diskPVCs(
-  pvcs: readonly V1PersistentVolumeClaim[],
+  pvcs: readonly Wire<V1PersistentVolumeClaim>[],
   vmID: string,
   migrationUID: string,
-): V1PersistentVolumeClaim[] {
+): Wire<V1PersistentVolumeClaim>[] {
   const selector = pvcSelector(vmID, migrationUID);
   return pvcs
     .filter((pvc) => Object.entries(selector).every(([k, v]) => pvc.metadata?.labels?.[k] === v))
@@ -27,7 +28,7 @@ export function diskPVCs(
     .sort((a, b) => diskIndex(a) - diskIndex(b));
 }
 
-function diskIndex(pvc: V1PersistentVolumeClaim): number {
+function diskIndex(pvc: Wire<V1PersistentVolumeClaim>): number {
   const n = Number.parseInt(pvc.metadata?.annotations?.[ANN_DISK_INDEX] ?? '', 10);
   return Number.isNaN(n) ? -1 : n;
 }

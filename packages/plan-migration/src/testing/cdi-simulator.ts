@@ -1,12 +1,10 @@
 //! A SIMULATOR of CDI: DataVolumes advance ImportScheduled → ImportInProgress → Succeeded and get a bound PVC of their name.
 
+import { isConflict } from '@ctrlkit/core';
 import { patchStatus } from '@ctrlkit/runtime';
-import {
-  ApiException,
-  CoreV1Api,
-  type KubeConfig,
-  type V1PersistentVolumeClaim,
-} from '@kubernetes/client-node';
+import { toClient } from '@ctrlkit/runtime/client';
+import type { KubeConfig, V1PersistentVolumeClaim } from '@kubernetes/client-node';
+import { type CoreApi, coreApi } from '../internal/kube-api.js';
 import { DATA_VOLUMES, type DataVolume } from '../kubevirt/crds.js';
 import { SimulatorLoop, type SimulatorOptions, type StepOutcome } from './simulator-loop.js';
 
@@ -33,7 +31,7 @@ const API_VERSION = `${DATA_VOLUMES.group}/${DATA_VOLUMES.version}`;
 export class CdiSimulator {
   readonly #loop: SimulatorLoop<DataVolume>;
   readonly #kubeConfig: KubeConfig;
-  readonly #core: CoreV1Api;
+  readonly #core: CoreApi;
   readonly #perStep: (dv: DataVolume) => number;
   readonly #fails: CdiSimulatorOptions['fails'];
   /** Every DataVolume seen, by `namespace/name`, as first seen. */
@@ -42,7 +40,7 @@ export class CdiSimulator {
   constructor(options: CdiSimulatorOptions) {
     this.#loop = new SimulatorLoop('cdi-simulator', options, DATA_VOLUMES, (dv) => this.#step(dv));
     this.#kubeConfig = options.kubeConfig;
-    this.#core = options.kubeConfig.makeApiClient(CoreV1Api);
+    this.#core = coreApi(toClient(options.kubeConfig));
     const perStep = options.progressPerStep ?? DEFAULT_CDI_PROGRESS_PER_STEP;
     this.#perStep = typeof perStep === 'function' ? perStep : () => perStep;
     this.#fails = options.fails;
@@ -126,7 +124,7 @@ export class CdiSimulator {
     try {
       await this.#core.createNamespacedPersistentVolumeClaim({ namespace, body });
     } catch (error) {
-      if (!(error instanceof ApiException && error.code === 409)) throw error;
+      if (!isConflict(error)) throw error;
     }
     await this.#core.patchNamespacedPersistentVolumeClaimStatus({
       namespace,

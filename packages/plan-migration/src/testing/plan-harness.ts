@@ -138,7 +138,7 @@ export class PlanHarness {
         name: `m${seq}`,
         namespace: 'ns',
         uid: `uid-m${seq}`,
-        creationTimestamp: new Date(seq * 1000) as unknown as Date,
+        creationTimestamp: new Date(seq * 1000).toISOString(),
       },
       spec: { plan: { name: 'plan', namespace: 'ns' }, ...spec },
     };

@@ -8,8 +8,9 @@ import {
   realClock,
 } from '@ctrlkit/core';
 import { Controller, SharedInformerFactory } from '@ctrlkit/runtime';
+import type { KubeObject } from '@ctrlkit/runtime/client';
 import type { ResourceLike } from '@ctrlkit/runtime/informers';
-import type { KubeConfig, KubernetesObject } from '@kubernetes/client-node';
+import type { KubeConfig } from '@kubernetes/client-node';
 
 /** Time between two steps of a simulated object, unless told otherwise: 50 ms. */
 export const DEFAULT_SIMULATOR_STEP_MS = 50;
@@ -34,7 +35,7 @@ export type StepOutcome = 'stepped' | 'wait';
  * `stepMs` per object (later events requeue it for the rest of the interval); a step that
  * changed something is followed by another one an interval later.
  */
-export class SimulatorLoop<T extends KubernetesObject> {
+export class SimulatorLoop<T extends KubeObject> {
   readonly #factory: SharedInformerFactory;
   readonly #own: boolean;
   readonly #controller: Controller;

@@ -1,24 +1,24 @@
 import { InvalidArgumentError } from '@ctrlkit/core';
-import { type KubernetesObject, PatchStrategy, type V1ConfigMap } from '@kubernetes/client-node';
+import { PatchStrategy, type V1ConfigMap } from '@kubernetes/client-node';
 import { describe, expect, it } from 'vitest';
+import type { KubeObject, Wire } from '../client/wire.js';
 import { apply, applyStatus } from './apply.js';
 import type { ObjectWriter, PatchRequest } from './object-writer.js';
 import { patchStatus } from './patch-status.js';
 
 /** Records the patches asked of it. */
 class RecordingWriter implements ObjectWriter {
-  readonly requests: Array<{ body: KubernetesObject; strategy: string; request: PatchRequest }> =
-    [];
-  jsonPatch<T extends KubernetesObject>(): Promise<T> {
+  readonly requests: Array<{ body: KubeObject; strategy: string; request: PatchRequest }> = [];
+  jsonPatch<T extends KubeObject>(): Promise<Wire<T>> {
     throw new Error('not used');
   }
-  async patchObject<T extends KubernetesObject>(
-    body: KubernetesObject,
-    strategy: PatchStrategy,
+  async patchObject<T extends KubeObject>(
+    body: KubeObject,
+    strategy: string,
     request: PatchRequest = {},
-  ): Promise<T> {
+  ): Promise<Wire<T>> {
     this.requests.push({ body, strategy, request });
-    return body as T;
+    return body as Wire<T>;
   }
 }
 

@@ -1,9 +1,10 @@
 //! Server-side apply of an object or its status, under a field manager.
 
 import { InvalidArgumentError } from '@ctrlkit/core';
-import { type KubernetesObject, PatchStrategy } from '@kubernetes/client-node';
-import { objectClient } from '../internal/object-client.js';
-import type { ClientSource, ObjectWriter } from './object-writer.js';
+import type { ClientSource } from '../client/client-source.js';
+import type { KubeObject, Wire } from '../client/wire.js';
+import { APPLY_PATCH, objectClient } from '../internal/object-client.js';
+import type { ObjectWriter } from './object-writer.js';
 
 /** Options of {@link apply} and {@link applyStatus}. */
 export interface ApplyOptions {
@@ -27,20 +28,16 @@ export interface ApplyOptions {
  * not exist. Returns the object as stored.
  *
  * Errors: `InvalidArgumentError` for a missing `fieldManager`, apiVersion, kind or name;
- * the API error (client-node `ApiException`): 409 when another manager owns a field and
+ * the API error (`ApiStatusError`): 409 when another manager owns a field and
  * `force` is not set, 422 for an invalid object.
  */
-export function apply<T extends KubernetesObject>(
+export function apply<T extends KubeObject>(
   client: ClientSource | ObjectWriter,
   object: T,
   options: ApplyOptions,
-): Promise<T> {
+): Promise<Wire<T>> {
   check(object, options);
-  return objectClient(client).patchObject<T>(
-    object,
-    PatchStrategy.ServerSideApply,
-    request(options),
-  );
+  return objectClient(client).patchObject<T>(object, APPLY_PATCH, request(options));
 }
 
 /**
@@ -50,13 +47,13 @@ export function apply<T extends KubernetesObject>(
  *
  * Errors: as {@link apply}; 404 when the resource has no status subresource.
  */
-export function applyStatus<T extends KubernetesObject>(
+export function applyStatus<T extends KubeObject>(
   client: ClientSource | ObjectWriter,
   object: T,
   options: ApplyOptions,
-): Promise<T> {
+): Promise<Wire<T>> {
   check(object, options);
-  return objectClient(client).patchObject<T>(object, PatchStrategy.ServerSideApply, {
+  return objectClient(client).patchObject<T>(object, APPLY_PATCH, {
     ...request(options),
     subresource: 'status',
   });
@@ -73,7 +70,7 @@ function request(options: ApplyOptions) {
 // biome-ignore lint/suspicious/noControlCharactersInRegex: printable means no control characters
 const printable = /^[^\u0000-\u001f\u007f]{1,128}$/u;
 
-function check(object: KubernetesObject, options: ApplyOptions): void {
+function check(object: KubeObject, options: ApplyOptions): void {
   if (typeof options?.fieldManager !== 'string' || !printable.test(options.fieldManager)) {
     throw new InvalidArgumentError(
       'fieldManager',
@@ -90,7 +87,7 @@ function check(object: KubernetesObject, options: ApplyOptions): void {
 }
 
 /** Throws `InvalidArgumentError` unless `object` names its apiVersion, kind and name. */
-export function checkTarget(object: KubernetesObject): void {
+export function checkTarget(object: KubeObject): void {
   for (const [field, value] of [
     ['object.apiVersion', object?.apiVersion],
     ['object.kind', object?.kind],

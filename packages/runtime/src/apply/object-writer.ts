@@ -1,14 +1,6 @@
-//! What the write helpers (`apply`, `patchStatus`, finalizers) write through: a KubeConfig, a client-node `KubernetesObjectApi`, or any object with their two writes.
+//! What the write helpers (`apply`, `patchStatus`, finalizers) write through: the runtime's Client (or a kubeconfig for its default client), or any object with their two writes.
 
-import type {
-  KubeConfig,
-  KubernetesObject,
-  KubernetesObjectApi,
-  PatchStrategy,
-} from '@kubernetes/client-node';
-
-/** Where the helpers get their client from: a KubeConfig, or a client-node `KubernetesObjectApi`. */
-export type ClientSource = KubeConfig | KubernetesObjectApi;
+import type { KubeObject, Wire } from '../client/wire.js';
 
 /** One RFC 6902 JSON patch operation. */
 export type JsonPatchOperation =
@@ -28,23 +20,26 @@ export interface PatchRequest {
 }
 
 /**
- * The writes the helpers make. A {@link ClientSource} gets one built for it; an object of
- * your own with these two methods (a test double, another client) is used as it is.
+ * The writes the helpers make. A `ClientSource` (a `Client`, or a kubeconfig) gets one
+ * built for it; an object of your own with these two methods (a test double, another
+ * client) is used as it is.
  */
 export interface ObjectWriter {
   /** A JSON patch (`application/json-patch+json`) of `target` (identified by apiVersion, kind, namespace, name). */
-  jsonPatch<T extends KubernetesObject>(
-    target: KubernetesObject,
+  jsonPatch<T extends KubeObject>(
+    target: KubeObject,
     operations: readonly JsonPatchOperation[],
     request?: PatchRequest,
-  ): Promise<T>;
+  ): Promise<Wire<T>>;
   /**
-   * A merge patch or server-side apply whose body is `body` (an object with apiVersion,
-   * kind and metadata; `metadata.managedFields` is left out).
+   * A patch of content type `strategy` (`application/merge-patch+json`,
+   * `application/apply-patch+yaml`, …; client-node's `PatchStrategy` values) whose body
+   * is `body` (an object with apiVersion, kind and metadata; `metadata.managedFields` is
+   * left out).
    */
-  patchObject<T extends KubernetesObject>(
-    body: KubernetesObject,
-    strategy: PatchStrategy,
+  patchObject<T extends KubeObject>(
+    body: KubeObject,
+    strategy: string,
     request?: PatchRequest,
-  ): Promise<T>;
+  ): Promise<Wire<T>>;
 }

@@ -1,10 +1,11 @@
 //! A JSON merge patch of an object's status subresource.
 
 import { InvalidArgumentError } from '@ctrlkit/core';
-import { type KubernetesObject, PatchStrategy } from '@kubernetes/client-node';
-import { objectClient } from '../internal/object-client.js';
+import type { ClientSource } from '../client/client-source.js';
+import type { KubeObject, Wire } from '../client/wire.js';
+import { MERGE_PATCH, objectClient } from '../internal/object-client.js';
 import { checkTarget } from './apply.js';
-import type { ClientSource, ObjectWriter } from './object-writer.js';
+import type { ObjectWriter } from './object-writer.js';
 
 /** Options of {@link patchStatus}. */
 export interface PatchStatusOptions {
@@ -25,15 +26,15 @@ export interface PatchStatusOptions {
  *
  * Errors: `InvalidArgumentError` for a missing apiVersion, kind or name, or a `status`
  * that is not an object, or `optimisticLock` without a resourceVersion; the API error
- * (client-node `ApiException`): 409 with `optimisticLock` when the object changed, 404
+ * (`ApiStatusError`): 409 with `optimisticLock` when the object changed, 404
  * when it, or its status subresource, does not exist.
  */
-export function patchStatus<T extends KubernetesObject>(
+export function patchStatus<T extends KubeObject>(
   client: ClientSource | ObjectWriter,
   object: T,
   status: Record<string, unknown>,
   options: PatchStatusOptions = {},
-): Promise<T> {
+): Promise<Wire<T>> {
   checkTarget(object);
   if (typeof status !== 'object' || status === null || Array.isArray(status)) {
     throw new InvalidArgumentError('status', 'must be an object');
@@ -54,8 +55,8 @@ export function patchStatus<T extends KubernetesObject>(
       ...(options.optimisticLock === true && { resourceVersion }),
     },
     status,
-  } as KubernetesObject;
-  return objectClient(client).patchObject<T>(body, PatchStrategy.MergePatch, {
+  } as KubeObject;
+  return objectClient(client).patchObject<T>(body, MERGE_PATCH, {
     subresource: 'status',
     ...(options.fieldManager !== undefined && { fieldManager: options.fieldManager }),
   });

@@ -4,8 +4,9 @@ import { existsSync, readFileSync } from 'node:fs';
 import { isIPv6 } from 'node:net';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { KubeConfig } from '@kubernetes/client-node';
+import type { Cluster, Context, User } from '@kubernetes/client-node/dist/config_types.js';
 import { KubeConfigError } from './kube-config-error.js';
+import { LoadedKubeConfig } from './loaded-kube-config.js';
 
 /** Where a pod's service account credentials are mounted. */
 export const SERVICE_ACCOUNT_DIR = '/var/run/secrets/kubernetes.io/serviceaccount';
@@ -31,27 +32,31 @@ export interface LoadKubeConfigOptions {
  * and `KUBERNETES_SERVICE_PORT` are set and the token is mounted), `~/.kube/config`.
  * Throws {@link KubeConfigError} (`NotFound`) when none is there, (`Unreadable`) when the
  * chosen source cannot be read, (`NoSuchContext`) for an unknown `context`.
+ * The result is a {@link LoadedKubeConfig}: what the runtime's client and `Manager` take
+ * (`toKubeConfig()` gives client-node's `KubeConfig` for code that wants its API classes).
  */
-export function loadKubeConfig(options: LoadKubeConfigOptions = {}): KubeConfig {
+export function loadKubeConfig(options: LoadKubeConfigOptions = {}): LoadedKubeConfig {
   const env = options.env ?? process.env;
-  const kubeConfig = new KubeConfig();
-  const fromFiles = (files: string[], source: string) => {
+  const fromFiles = (files: string[], source: string): LoadedKubeConfig => {
     try {
-      kubeConfig.loadFromFile(files[0] as string);
-      for (const file of files.slice(1)) {
-        const more = new KubeConfig();
-        more.loadFromFile(file);
-        // client-go's merge: the first file that names a cluster, user or context wins.
-        for (const cluster of more.clusters) {
-          if (kubeConfig.getCluster(cluster.name) === null) kubeConfig.addCluster(cluster);
-        }
-        for (const user of more.users) {
-          if (kubeConfig.getUser(user.name) === null) kubeConfig.addUser(user);
-        }
-        for (const context of more.contexts) {
-          if (kubeConfig.getContextObject(context.name) === null) kubeConfig.addContext(context);
-        }
+      const [first, ...more] = files.map((file) => LoadedKubeConfig.fromFile(file));
+      const merged = first as LoadedKubeConfig;
+      if (more.length === 0) return merged;
+      // client-go's merge: the first file that names a cluster, user or context wins.
+      const clusters = new Map<string, Cluster>();
+      const users = new Map<string, User>();
+      const contexts = new Map<string, Context>();
+      for (const config of [merged, ...more]) {
+        for (const c of config.clusters) if (!clusters.has(c.name)) clusters.set(c.name, c);
+        for (const u of config.users) if (!users.has(u.name)) users.set(u.name, u);
+        for (const c of config.contexts) if (!contexts.has(c.name)) contexts.set(c.name, c);
       }
+      return new LoadedKubeConfig({
+        clusters: [...clusters.values()],
+        users: [...users.values()],
+        contexts: [...contexts.values()],
+        currentContext: merged.getCurrentContext(),
+      });
     } catch (cause) {
       throw new KubeConfigError('Unreadable', `cannot read the kubeconfig from ${source}`, cause);
     }
@@ -61,23 +66,23 @@ export function loadKubeConfig(options: LoadKubeConfigOptions = {}): KubeConfig 
     .filter(Boolean);
   const serviceAccountDir = options.serviceAccountDir ?? SERVICE_ACCOUNT_DIR;
   const home = join(options.homeDir ?? homedir(), '.kube', 'config');
+  let kubeConfig: LoadedKubeConfig;
   if (options.kubeconfig !== undefined && options.kubeconfig !== '') {
-    fromFiles([options.kubeconfig], `--kubeconfig ${options.kubeconfig}`);
+    kubeConfig = fromFiles([options.kubeconfig], `--kubeconfig ${options.kubeconfig}`);
   } else if (fromEnv.length > 0) {
-    fromFiles(fromEnv, `KUBECONFIG=${env.KUBECONFIG}`);
+    kubeConfig = fromFiles(fromEnv, `KUBECONFIG=${env.KUBECONFIG}`);
   } else if (
     env.KUBERNETES_SERVICE_HOST &&
     env.KUBERNETES_SERVICE_PORT &&
     existsSync(join(serviceAccountDir, 'token'))
   ) {
-    loadInCluster(
-      kubeConfig,
+    kubeConfig = inCluster(
       env.KUBERNETES_SERVICE_HOST,
       env.KUBERNETES_SERVICE_PORT,
       serviceAccountDir,
     );
   } else if (existsSync(home)) {
-    fromFiles([home], home);
+    kubeConfig = fromFiles([home], home);
   } else {
     throw new KubeConfigError(
       'NotFound',
@@ -97,13 +102,13 @@ export function loadKubeConfig(options: LoadKubeConfigOptions = {}): KubeConfig 
 }
 
 /** The in-cluster config (client-go's `rest.InClusterConfig`); the token file is re-read as it rotates. */
-function loadInCluster(kubeConfig: KubeConfig, host: string, port: string, dir: string): void {
+function inCluster(host: string, port: string, dir: string): LoadedKubeConfig {
   const server = isIPv6(host) ? `https://[${host}]:${port}` : `https://${host}:${port}`;
   const namespaceFile = join(dir, 'namespace');
   const namespace = existsSync(namespaceFile)
     ? readFileSync(namespaceFile, 'utf8').trim()
     : undefined;
-  kubeConfig.loadFromOptions({
+  return new LoadedKubeConfig({
     clusters: [{ name: 'inCluster', server, caFile: join(dir, 'ca.crt'), skipTLSVerify: false }],
     users: [
       {

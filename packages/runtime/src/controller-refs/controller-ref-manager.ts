@@ -1,14 +1,13 @@
 //! Adopts orphans that match a selector and releases owned objects that no longer match (kube's and KubeVirt's `BaseControllerRefManager` and claim functions).
 
 import { InvalidArgumentError, statusCode } from '@ctrlkit/core';
-import {
-  type KubeConfig,
-  type KubernetesObject,
-  KubernetesObjectApi,
-  PatchStrategy,
-  type V1OwnerReference,
-} from '@kubernetes/client-node';
+import type { V1OwnerReference } from '@kubernetes/client-node';
+import type { ObjectWriter } from '../apply/object-writer.js';
+import type { ClientSource } from '../client/client-source.js';
+import type { KubeConfigLike } from '../client/transport.js';
+import type { KubeObject } from '../client/wire.js';
 import { type LabelSelectorLike, toLabelMatcher } from '../informers/label-selector.js';
+import { MERGE_PATCH, objectClient } from '../internal/object-client.js';
 import { type Logger, noopLogger } from '../logger.js';
 import { type GroupVersionKind, getControllerOf, newControllerRef } from './controller-ref.js';
 import { ControllerRefError } from './controller-ref-error.js';
@@ -16,50 +15,30 @@ import { ControllerRefError } from './controller-ref-error.js';
 /** Writes a JSON merge patch to an object: what the manager needs from a client. */
 export interface MergePatcher {
   /** Applies `patch` (a JSON merge patch) to the object identified by `target`. */
-  mergePatch(target: KubernetesObject, patch: object): Promise<unknown>;
+  mergePatch(target: KubeObject, patch: object): Promise<unknown>;
 }
 
-/** A {@link MergePatcher} on client-node's generic `KubernetesObjectApi`. */
+/**
+ * A {@link MergePatcher} on the runtime's client: the object's resource is found by its
+ * apiVersion and kind (API discovery, cached per client).
+ */
 export class KubernetesObjectMergePatcher implements MergePatcher {
-  readonly #api: KubernetesObjectApi;
-  constructor(kubeConfigOrApi: KubeConfig | KubernetesObjectApi) {
-    this.#api =
-      kubeConfigOrApi instanceof KubernetesObjectApi
-        ? kubeConfigOrApi
-        : KubernetesObjectApi.makeApiClient(kubeConfigOrApi);
+  readonly #writer: ObjectWriter;
+  /** `client`: the runtime's `Client` (`manager.client`), or a kubeconfig for its default client. */
+  constructor(client: ClientSource) {
+    this.#writer = objectClient(client);
   }
 
-  async mergePatch(target: KubernetesObject, patch: { metadata?: object }): Promise<unknown> {
+  async mergePatch(target: KubeObject, patch: { metadata?: object }): Promise<unknown> {
     const meta = target.metadata ?? {};
-    const spec = {
+    const body = {
       ...patch,
       apiVersion: target.apiVersion,
       kind: target.kind,
       metadata: { name: meta.name, namespace: meta.namespace, ...patch.metadata },
-    } as KubernetesObject;
-    return this.#api.patch(
-      spec,
-      undefined,
-      undefined,
-      undefined,
-      undefined,
-      PatchStrategy.MergePatch,
-    );
+    } as KubeObject;
+    return this.#writer.patchObject(body, MERGE_PATCH);
   }
-}
-
-/**
- * One patcher per KubeConfig: `KubernetesObjectApi` caches API discovery, and managers are
- * made per sync.
- */
-const patchers = new WeakMap<KubeConfig, KubernetesObjectMergePatcher>();
-function sharedPatcher(kubeConfig: KubeConfig): KubernetesObjectMergePatcher {
-  let patcher = patchers.get(kubeConfig);
-  if (patcher === undefined) {
-    patcher = new KubernetesObjectMergePatcher(kubeConfig);
-    patchers.set(kubeConfig, patcher);
-  }
-  return patcher;
 }
 
 /** Decides whether an object should be owned: the selector and any extra filters. */
@@ -70,7 +49,7 @@ export type ObjectAction<T> = (object: T) => Promise<void>;
 /** Options of {@link ControllerRefManager}. */
 export interface ControllerRefManagerOptions {
   /** The owner: its UID decides what is owned; its deletionTimestamp stops adoption. */
-  controller: KubernetesObject;
+  controller: KubeObject;
   /** The owner's kind, for the ownerReference (`apiVersion` and `kind`). */
   controllerKind: GroupVersionKind;
   /**
@@ -84,13 +63,15 @@ export interface ControllerRefManagerOptions {
    * Use {@link recheckDeletionTimestamp} with a live read of the owner (not the cache).
    */
   canAdopt: () => Promise<void> | void;
-  /**
-   * How to patch owned objects. Default: a {@link KubernetesObjectMergePatcher} on `kubeConfig`,
-   * shared by every manager made with the same `KubeConfig` instance (it caches API discovery).
-   */
+  /** How to patch owned objects. Default: a {@link KubernetesObjectMergePatcher} on `client`. */
   patcher?: MergePatcher;
-  /** Where to connect. Ignored when `patcher` is given. */
-  kubeConfig?: KubeConfig;
+  /**
+   * The runtime's client (`manager.client`), or a kubeconfig for its default client:
+   * where owned objects are patched. Ignored when `patcher` is given.
+   */
+  client?: ClientSource;
+  /** @deprecated Use `client`; a kubeconfig here is the same as `client: kubeConfig`. */
+  kubeConfig?: KubeConfigLike;
   /**
    * `apiVersion` and `kind` of the owned objects, for the patch path, when the objects lack
    * them (items of a typed client-node list do). Ignored for objects that have them.
@@ -100,7 +81,7 @@ export interface ControllerRefManagerOptions {
   logger?: Logger;
 }
 
-function describe(object: KubernetesObject): string {
+function describe(object: KubeObject): string {
   const meta = object.metadata ?? {};
   return `${object.kind ?? 'object'} ${meta.namespace ? `${meta.namespace}/` : ''}${meta.name} (${meta.uid})`;
 }
@@ -112,11 +93,9 @@ function describe(object: KubernetesObject): string {
  * DeletionTimestamp: ...") when the read fails; `OwnerDeleting` ("<ns>/<name> has just been
  * deleted at <time>") when it has a deletionTimestamp.
  */
-export function recheckDeletionTimestamp(
-  getFresh: () => Promise<KubernetesObject>,
-): () => Promise<void> {
+export function recheckDeletionTimestamp(getFresh: () => Promise<KubeObject>): () => Promise<void> {
   return async () => {
-    let fresh: KubernetesObject;
+    let fresh: KubeObject;
     try {
       fresh = await getFresh();
     } catch (error) {
@@ -157,8 +136,8 @@ export function recheckDeletionTimestamp(
  * `uid` and `resourceVersion` as preconditions, so a stale object fails with 409 Conflict
  * (requeue and retry) instead of overwriting a concurrent change.
  */
-export class ControllerRefManager<T extends KubernetesObject = KubernetesObject> {
-  readonly #controller: KubernetesObject;
+export class ControllerRefManager<T extends KubeObject = KubeObject> {
+  readonly #controller: KubeObject;
   readonly #controllerKind: GroupVersionKind;
   readonly #selector: (labels: Readonly<Record<string, string>> | undefined) => boolean;
   readonly #canAdoptFunc: () => Promise<void> | void;
@@ -182,9 +161,10 @@ export class ControllerRefManager<T extends KubernetesObject = KubernetesObject>
     this.#selector =
       selector === null || selector === undefined ? () => false : toLabelMatcher(selector);
     this.#canAdoptFunc = options.canAdopt;
+    const client = options.client ?? options.kubeConfig;
     this.#patcher =
       options.patcher ??
-      (options.kubeConfig === undefined ? undefined : sharedPatcher(options.kubeConfig));
+      (client === undefined ? undefined : new KubernetesObjectMergePatcher(client));
     this.#objectType = options.objectType;
     this.#logger = options.logger ?? noopLogger;
   }
@@ -352,7 +332,7 @@ export class ControllerRefManager<T extends KubernetesObject = KubernetesObject>
     if (this.#patcher === undefined) {
       throw new InvalidArgumentError(
         'patcher',
-        'adopting or releasing needs options.patcher or options.kubeConfig',
+        'adopting or releasing needs options.patcher or options.client',
       );
     }
     const meta = object.metadata ?? {};
@@ -361,7 +341,7 @@ export class ControllerRefManager<T extends KubernetesObject = KubernetesObject>
     await this.#patcher.mergePatch(this.#typed(object), { metadata });
   }
 
-  #typed(object: T): KubernetesObject {
+  #typed(object: T): KubeObject {
     if (object.apiVersion && object.kind) return object;
     return {
       ...object,
@@ -370,7 +350,7 @@ export class ControllerRefManager<T extends KubernetesObject = KubernetesObject>
     };
   }
 
-  #isBeingDeleted(object: KubernetesObject): boolean {
+  #isBeingDeleted(object: KubeObject): boolean {
     const at = object.metadata?.deletionTimestamp;
     return at !== undefined && at !== null;
   }

@@ -1,7 +1,8 @@
 //! Controller references: the one ownerReference with `controller: true` (apimachinery's `GetControllerOf`, `NewControllerRef`).
 
 import { InvalidArgumentError } from '@ctrlkit/core';
-import type { KubernetesObject, V1OwnerReference } from '@kubernetes/client-node';
+import type { V1OwnerReference } from '@kubernetes/client-node';
+import type { KubeObject } from '../client/wire.js';
 
 /** A group, version and kind, e.g. `{ group: 'apps', version: 'v1', kind: 'ReplicaSet' }` (`group: ''` for core). */
 export interface GroupVersionKind {
@@ -16,12 +17,12 @@ export function apiVersionOf(gvk: GroupVersionKind): string {
 }
 
 /** The controller reference of `object` (its ownerReference with `controller: true`), if any. */
-export function getControllerOf(object: KubernetesObject): V1OwnerReference | undefined {
+export function getControllerOf(object: KubeObject): V1OwnerReference | undefined {
   return object.metadata?.ownerReferences?.find((ref) => ref.controller === true);
 }
 
 /** True when `object`'s controller reference points at `owner` (by UID). */
-export function isControlledBy(object: KubernetesObject, owner: KubernetesObject): boolean {
+export function isControlledBy(object: KubeObject, owner: KubeObject): boolean {
   const ref = getControllerOf(object);
   return ref !== undefined && owner.metadata?.uid !== undefined && ref.uid === owner.metadata.uid;
 }
@@ -31,7 +32,7 @@ export function isControlledBy(object: KubernetesObject, owner: KubernetesObject
  * true (apimachinery's `NewControllerRef`). Throws `InvalidArgumentError` if
  * the owner has no name or UID.
  */
-export function newControllerRef(owner: KubernetesObject, gvk: GroupVersionKind): V1OwnerReference {
+export function newControllerRef(owner: KubeObject, gvk: GroupVersionKind): V1OwnerReference {
   const name = owner.metadata?.name;
   const uid = owner.metadata?.uid;
   if (!name) throw new InvalidArgumentError('owner.metadata.name', 'is required');

@@ -1,12 +1,10 @@
 //! CustomResourceDefinitions built from TypeBox schemas: the type and the OpenAPI schema are one source.
 
 import { InvalidArgumentError } from '@ctrlkit/core';
-import {
-  loadYaml,
-  type V1CustomResourceDefinition,
-  type V1ObjectMeta,
-} from '@kubernetes/client-node';
+import type { V1CustomResourceDefinition, V1ObjectMeta } from '@kubernetes/client-node';
 import type { Static, TSchema } from 'typebox';
+import type { Wire } from '../client/wire.js';
+import { clientNodeIndex } from '../internal/client-node-index.js';
 import { type StructuralSchema, structuralSchema } from './structural-schema.js';
 
 /** Where the resources of a CRD live. */
@@ -92,7 +90,8 @@ export const DEFAULT_CUSTOM_RESOURCE_SCOPE: CustomResourceScope = 'Namespaced';
 export type CustomResource<S extends TSchema> = Static<S> & {
   apiVersion: string;
   kind: string;
-  metadata: V1ObjectMeta;
+  /** As it comes from the API: times are RFC 3339 strings ({@link Wire}). */
+  metadata: Wire<V1ObjectMeta>;
 };
 
 const dnsSubdomain = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
@@ -179,7 +178,7 @@ export function customResourceDefinition(
   };
   // client-node's model names some fields differently (`_enum`, `x_kubernetes_…`): read the
   // wire form the way client-node reads a manifest, so its serializer writes it back intact.
-  return loadYaml<V1CustomResourceDefinition>(JSON.stringify(wire));
+  return clientNodeIndex().loadYaml<V1CustomResourceDefinition>(JSON.stringify(wire));
 }
 
 function checkNames(names: CustomResourceNames): CustomResourceNames {

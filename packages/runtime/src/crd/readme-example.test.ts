@@ -11,7 +11,8 @@ import {
   writeManifests,
 } from '../crd.js';
 
-it('runs the CRD README example', async () => {
+// The CRD helpers load client-node's index on first use (its serializer): seconds on a busy machine.
+it('runs the CRD README example', { timeout: 60_000 }, async () => {
   const dir = await mkdtemp(join(tmpdir(), 'readme-crd-'));
   const file = join(dir, 'crds/widgets.yaml');
 

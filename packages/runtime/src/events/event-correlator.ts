@@ -2,6 +2,7 @@
 
 import type { Clock } from '@ctrlkit/core';
 import type { CoreV1Event } from '@kubernetes/client-node';
+import type { Wire } from '../client/wire.js';
 import { LruCache } from './lru-cache.js';
 
 /** client-go's `maxLruCacheEntries`: how many keys each cache of the correlator keeps. */
@@ -154,11 +155,12 @@ export class EventCorrelator {
   }
 
   /** Records what the server answered (its name, count and resourceVersion) for later patches. */
-  updateState(written: CoreV1Event, key: string): void {
+  updateState(written: CoreV1Event | Wire<CoreV1Event>, key: string): void {
     const previous = this.#observations.get(key);
+    const first = written.firstTimestamp;
     this.#observations.set(key, {
       count: written.count ?? 1,
-      firstTimestamp: written.firstTimestamp,
+      firstTimestamp: typeof first === 'string' ? new Date(first) : first,
       name: written.metadata?.name ?? previous?.name ?? '',
       resourceVersion: written.metadata?.resourceVersion,
       lastSeenAt: previous?.lastSeenAt ?? this.#clock.now(),

@@ -3,12 +3,10 @@
 import { hostname } from 'node:os';
 import { format } from 'node:util';
 import { type Clock, InvalidArgumentError, realClock, statusCode } from '@ctrlkit/core';
-import type {
-  CoreV1Event,
-  KubeConfig,
-  KubernetesObject,
-  V1ObjectReference,
-} from '@kubernetes/client-node';
+import type { CoreV1Event, V1ObjectReference } from '@kubernetes/client-node';
+import type { ClientSource } from '../client/client-source.js';
+import type { KubeConfigLike } from '../client/transport.js';
+import type { KubeObject, Wire } from '../client/wire.js';
 import { type Logger, noopLogger } from '../logger.js';
 import {
   type CorrelationResult,
@@ -35,9 +33,14 @@ export interface EventRecorderOptions extends Omit<EventCorrelatorOptions, 'cloc
   component: string;
   /** `source.host`. Default: `os.hostname()`. */
   host?: string;
-  /** Where to write. Ignored when `sink` is given. */
-  kubeConfig?: KubeConfig;
-  /** The sink to write to. Default: a {@link CoreV1EventSink} on `kubeConfig`. */
+  /**
+   * Where to write: the runtime's client (`manager.client`), or a kubeconfig for its
+   * default client. Ignored when `sink` is given.
+   */
+  client?: ClientSource;
+  /** @deprecated Use `client`; a kubeconfig here is the same as `client: kubeConfig`. */
+  kubeConfig?: KubeConfigLike;
+  /** The sink to write to. Default: a {@link CoreV1EventSink} on `client`. */
   sink?: EventSink;
   /** Writes of one event before it is dropped (logged). Default {@link DEFAULT_MAX_TRIES_PER_EVENT}. */
   maxTriesPerEvent?: number;
@@ -69,7 +72,7 @@ export interface EventRecorderLike {
 }
 
 /** Something an event can be about: an object with `kind` (and `apiVersion`), or a reference. */
-export type EventSubject = KubernetesObject | V1ObjectReference;
+export type EventSubject = KubeObject | V1ObjectReference;
 
 function isReference(subject: EventSubject): subject is V1ObjectReference {
   return !('metadata' in subject) || subject.metadata === undefined;
@@ -77,7 +80,7 @@ function isReference(subject: EventSubject): subject is V1ObjectReference {
 
 function toReference(subject: EventSubject): V1ObjectReference {
   if (isReference(subject)) return { ...subject };
-  const meta = (subject as KubernetesObject).metadata ?? {};
+  const meta = (subject as KubeObject).metadata ?? {};
   const reference: V1ObjectReference = {
     apiVersion: subject.apiVersion,
     kind: subject.kind,
@@ -137,8 +140,9 @@ export class EventRecorder implements EventRecorderLike {
     if (typeof options.component !== 'string' || options.component === '') {
       throw new InvalidArgumentError('component', 'must be a non-empty string');
     }
-    if (options.sink === undefined && options.kubeConfig === undefined) {
-      throw new InvalidArgumentError('sink', 'give options.sink or options.kubeConfig');
+    const client = options.client ?? options.kubeConfig;
+    if (options.sink === undefined && client === undefined) {
+      throw new InvalidArgumentError('sink', 'give options.sink or options.client');
     }
     for (const field of ['maxTriesPerEvent', 'maxQueuedEvents'] as const) {
       const value = options[field];
@@ -154,7 +158,7 @@ export class EventRecorder implements EventRecorderLike {
     }
     this.#component = options.component;
     this.#host = options.host ?? hostname();
-    this.#sink = options.sink ?? new CoreV1EventSink(options.kubeConfig!);
+    this.#sink = options.sink ?? new CoreV1EventSink(client as ClientSource);
     this.#clock = options.clock ?? realClock;
     this.#correlator = new EventCorrelator({ ...options, clock: this.#clock });
     this.#logger = options.logger ?? noopLogger;
@@ -290,7 +294,9 @@ export class EventRecorder implements EventRecorderLike {
     }
   }
 
-  async #write(result: Exclude<CorrelationResult, { action: 'skip' }>): Promise<CoreV1Event> {
+  async #write(
+    result: Exclude<CorrelationResult, { action: 'skip' }>,
+  ): Promise<CoreV1Event | Wire<CoreV1Event>> {
     if (result.action === 'patch') {
       try {
         return await this.#sink.patch(result.event, {

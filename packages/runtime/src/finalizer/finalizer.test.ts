@@ -1,7 +1,8 @@
 import { InvalidArgumentError } from '@ctrlkit/core';
-import type { KubernetesObject, V1ConfigMap } from '@kubernetes/client-node';
+import type { V1ConfigMap } from '@kubernetes/client-node';
 import { describe, expect, it } from 'vitest';
 import type { JsonPatchOperation, ObjectWriter } from '../apply/object-writer.js';
+import type { KubeObject, Wire } from '../client/wire.js';
 import { TerminalError } from '../controller/terminal-error.js';
 import { finalizer } from './finalizer.js';
 import { FinalizerError } from './finalizer-error.js';
@@ -13,15 +14,15 @@ const name = 'example.com/cleanup';
 class RecordingWriter implements ObjectWriter {
   readonly patches: JsonPatchOperation[][] = [];
   failWith: unknown;
-  async jsonPatch<T extends KubernetesObject>(
-    target: KubernetesObject,
+  async jsonPatch<T extends KubeObject>(
+    target: KubeObject,
     operations: readonly JsonPatchOperation[],
-  ): Promise<T> {
+  ): Promise<Wire<T>> {
     this.patches.push([...operations]);
     if (this.failWith !== undefined) throw this.failWith;
-    return { ...target, metadata: { ...target.metadata, resourceVersion: 'patched' } } as T;
+    return { ...target, metadata: { ...target.metadata, resourceVersion: 'patched' } } as Wire<T>;
   }
-  patchObject<T extends KubernetesObject>(): Promise<T> {
+  patchObject<T extends KubeObject>(): Promise<Wire<T>> {
     throw new Error('not used by finalizers');
   }
 }

@@ -1,7 +1,8 @@
 //! Reconcile an object that needs cleanup before it may be deleted (kube-rs' `finalizer()`).
 
-import type { KubernetesObject } from '@kubernetes/client-node';
-import type { ClientSource, ObjectWriter } from '../apply/object-writer.js';
+import type { ObjectWriter } from '../apply/object-writer.js';
+import type { ClientSource } from '../client/client-source.js';
+import type { KubeObject } from '../client/wire.js';
 import { TerminalError } from '../controller/terminal-error.js';
 import { objectClient } from '../internal/object-client.js';
 import { FinalizerError } from './finalizer-error.js';
@@ -51,7 +52,7 @@ export type FinalizerEvent<T> = { type: 'Apply'; object: T } | { type: 'Cleanup'
  * kind (objects from a LIST do: add them). A `TerminalError` thrown by the reconciler is rethrown as it is, so
  * the controller drops the key. `InvalidArgumentError` for a malformed `finalizerName`.
  */
-export async function finalizer<T extends KubernetesObject, R>(
+export async function finalizer<T extends KubeObject, R>(
   client: ClientSource | ObjectWriter,
   finalizerName: string,
   object: T,

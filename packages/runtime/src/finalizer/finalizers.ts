@@ -1,15 +1,16 @@
 //! Adding and removing one finalizer with a JSON patch guarded by a test operation.
 
 import { InvalidArgumentError } from '@ctrlkit/core';
-import type { KubernetesObject } from '@kubernetes/client-node';
-import type { ClientSource, JsonPatchOperation, ObjectWriter } from '../apply/object-writer.js';
+import type { JsonPatchOperation, ObjectWriter } from '../apply/object-writer.js';
+import type { ClientSource } from '../client/client-source.js';
+import type { KubeObject, Wire } from '../client/wire.js';
 import { objectClient } from '../internal/object-client.js';
 
 const qualifiedName =
   /^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*\/)?[A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?$/;
 
 /** True when `object` lists `finalizer` (controller-runtime's `ContainsFinalizer`). */
-export function containsFinalizer(object: KubernetesObject, finalizer: string): boolean {
+export function containsFinalizer(object: KubeObject, finalizer: string): boolean {
   return object.metadata?.finalizers?.includes(finalizer) ?? false;
 }
 
@@ -21,13 +22,13 @@ export function containsFinalizer(object: KubernetesObject, finalizer: string): 
  *
  * Errors: `InvalidArgumentError` for a malformed `finalizer`, or an object without name,
  * apiVersion or kind;
- * the API error (client-node `ApiException`) as it is.
+ * the API error (`ApiStatusError`) as it is.
  */
-export async function addFinalizer<T extends KubernetesObject>(
+export async function addFinalizer<T extends KubeObject>(
   client: ClientSource | ObjectWriter,
   object: T,
   finalizer: string,
-): Promise<T> {
+): Promise<T | Wire<T>> {
   checkArguments(object, finalizer);
   if (containsFinalizer(object, finalizer)) return object;
   return objectClient(client).jsonPatch<T>(object, addOperations(object, finalizer));
@@ -41,11 +42,11 @@ export async function addFinalizer<T extends KubernetesObject>(
  *
  * Errors: as {@link addFinalizer}.
  */
-export async function removeFinalizer<T extends KubernetesObject>(
+export async function removeFinalizer<T extends KubeObject>(
   client: ClientSource | ObjectWriter,
   object: T,
   finalizer: string,
-): Promise<T> {
+): Promise<T | Wire<T>> {
   checkArguments(object, finalizer);
   const index = object.metadata?.finalizers?.indexOf(finalizer) ?? -1;
   if (index === -1) return object;
@@ -53,7 +54,7 @@ export async function removeFinalizer<T extends KubernetesObject>(
 }
 
 /** The patch adding `finalizer`: against the list `object` shows (absent: null). */
-export function addOperations(object: KubernetesObject, finalizer: string): JsonPatchOperation[] {
+export function addOperations(object: KubeObject, finalizer: string): JsonPatchOperation[] {
   const current = object.metadata?.finalizers ?? [];
   return current.length === 0
     ? [
@@ -76,7 +77,7 @@ export function removeOperations(index: number, finalizer: string): JsonPatchOpe
   ];
 }
 
-function checkArguments(object: KubernetesObject, finalizer: string): void {
+function checkArguments(object: KubeObject, finalizer: string): void {
   checkFinalizerName(finalizer);
   if (!object?.metadata?.name) {
     throw new InvalidArgumentError('object.metadata.name', 'is required');
@@ -85,7 +86,7 @@ function checkArguments(object: KubernetesObject, finalizer: string): void {
 }
 
 /** Throws `InvalidArgumentError` unless `object` says its apiVersion and kind (the URL needs them). */
-export function checkKind(object: KubernetesObject): void {
+export function checkKind(object: KubeObject): void {
   for (const field of ['apiVersion', 'kind'] as const) {
     if (!object[field]) {
       throw new InvalidArgumentError(

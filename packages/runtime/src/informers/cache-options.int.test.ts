@@ -1,7 +1,8 @@
 import { createTestNamespace } from '@ctrlkit/envtest';
 import { testKubeConfig } from '@ctrlkit/envtest/vitest';
-import { CoreV1Api, type KubernetesObject, type V1ConfigMap } from '@kubernetes/client-node';
+import { CoreV1Api, type V1ConfigMap } from '@kubernetes/client-node';
 import { expect, it } from 'vitest';
+import type { KubeObject } from '../client/wire.js';
 import { SharedInformerFactory } from './shared-informer-factory.js';
 
 it('caches per controller-runtime cache options: namespace, selectors, per-resource transform, metadata only', async () => {
@@ -28,7 +29,7 @@ it('caches per controller-runtime cache options: namespace, selectors, per-resou
     labelSelector: 'app=web',
     byResource: {
       'v1/configmaps': {
-        transform: (obj: KubernetesObject) => {
+        transform: (obj: KubeObject) => {
           const cm = obj as V1ConfigMap;
           return { ...cm, data: { size: String(cm.data?.big?.length ?? 0) } };
         },
@@ -45,7 +46,7 @@ it('caches per controller-runtime cache options: namespace, selectors, per-resou
   expect(
     configMaps.indexer.list().map((cm) => [cm.metadata?.namespace, cm.metadata?.name, cm.data]),
   ).toEqual([[namespace, 'web', { size: '100' }]]);
-  const cachedSecrets = secrets.indexer.list() as Array<KubernetesObject & { data?: unknown }>;
+  const cachedSecrets = secrets.indexer.list() as Array<KubeObject & { data?: unknown }>;
   expect(cachedSecrets.map((s) => s.metadata?.name).sort()).toEqual(['db', 'web']);
   expect(
     cachedSecrets.every((s) => s.kind === 'PartialObjectMetadata' && s.data === undefined),

@@ -1,9 +1,8 @@
 //! Finds the resource (plural name, scope) that serves a kind, through API discovery.
 
 import { InvalidArgumentError } from '@ctrlkit/core';
-import type { KubeConfig } from '@kubernetes/client-node';
+import { type ClientSource, toClient } from '../client/client-source.js';
 import type { GroupVersionResource } from './resource.js';
-import { RestClient } from './rest-client.js';
 
 /** A resource found by {@link discoverResource}. */
 export interface DiscoveredResource extends GroupVersionResource {
@@ -26,7 +25,7 @@ interface ApiResourceList {
  * kind; `ApiStatusError` when discovery fails (404 for an unknown group/version).
  */
 export async function discoverResource(
-  client: RestClient | KubeConfig,
+  client: ClientSource,
   apiVersion: string,
   kind: string,
   signal?: AbortSignal,
@@ -39,7 +38,7 @@ export async function discoverResource(
   }
   if (typeof kind !== 'string' || kind === '')
     throw new InvalidArgumentError('kind', 'must be a non-empty string');
-  const rest = client instanceof RestClient ? client : new RestClient(client);
+  const rest = toClient(client);
   const slash = apiVersion.indexOf('/');
   const group = slash === -1 ? '' : apiVersion.slice(0, slash);
   const version = slash === -1 ? apiVersion : apiVersion.slice(slash + 1);

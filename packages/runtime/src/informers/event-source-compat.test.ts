@@ -1,5 +1,6 @@
-import type { KubernetesObject, V1ConfigMap } from '@kubernetes/client-node';
+import type { V1ConfigMap } from '@kubernetes/client-node';
 import { describe, expect, it } from 'vitest';
+import type { KubeObject } from '../client/wire.js';
 import type { EventSource } from '../controller/event-source.js';
 import { FakeListWatch } from '../testing/fake-list-watch.js';
 import { SharedIndexInformer } from './shared-informer.js';
@@ -10,7 +11,7 @@ describe('SharedIndexInformer as the controller loop sees it', () => {
     lw.apply({ metadata: { namespace: 'ns', name: 'a' } });
     const informer = new SharedIndexInformer<V1ConfigMap>({ listWatch: lw });
     const source: EventSource<V1ConfigMap> = informer;
-    const untyped: EventSource<KubernetesObject> = new SharedIndexInformer({
+    const untyped: EventSource<KubeObject> = new SharedIndexInformer({
       listWatch: new FakeListWatch(),
     });
     const keys: string[] = [];

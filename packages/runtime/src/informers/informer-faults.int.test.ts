@@ -7,11 +7,13 @@ import {
   noopLogger,
   startControlPlane,
 } from '@ctrlkit/envtest';
-import { CoreV1Api, KubeConfig, type KubernetesObject } from '@kubernetes/client-node';
+import { CoreV1Api, KubeConfig } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createClient } from '../client/client.js';
+import type { ClientRequestInfo } from '../client/transport.js';
+import type { KubeObject } from '../client/wire.js';
 import { DeletedFinalStateUnknown } from './key-func.js';
 import { newListWatch } from './list-watch.js';
-import { RestClient, type RestRequestInfo } from './rest-client.js';
 import { type ResourceEventHandler, SharedIndexInformer } from './shared-informer.js';
 
 /** How long a test waits for the informer to catch up, unless it says. */
@@ -69,16 +71,16 @@ afterAll(async () => {
   await plane?.stop();
 });
 
-function recordingHandler(log: string[]): ResourceEventHandler<KubernetesObject> {
-  const id = (obj: KubernetesObject) => `${obj.metadata?.name}@${obj.metadata?.resourceVersion}`;
+function recordingHandler(log: string[]): ResourceEventHandler<KubeObject> {
+  const id = (obj: KubeObject) => `${obj.metadata?.name}@${obj.metadata?.resourceVersion}`;
   return {
     onAdd: (obj) => log.push(`add ${id(obj)}`),
     onUpdate: (_old, obj) => log.push(`update ${id(obj)}`),
     onDelete: (obj) =>
       log.push(
-        DeletedFinalStateUnknown.isInstance<KubernetesObject>(obj)
+        DeletedFinalStateUnknown.isInstance<KubeObject>(obj)
           ? `tombstone ${obj.key} last ${id(obj.obj)}`
-          : `delete ${(obj as KubernetesObject).metadata?.name}`,
+          : `delete ${(obj as KubeObject).metadata?.name}`,
       ),
   };
 }
@@ -88,8 +90,8 @@ describe('SharedIndexInformer under faults', () => {
     const namespace = await createTestNamespace(plane.kubeConfig, 'restart-');
     for (let i = 0; i < 10; i++)
       await core.createNamespacedConfigMap({ namespace, body: { metadata: { name: `r${i}` } } });
-    const requests: RestRequestInfo[] = [];
-    const client = new RestClient(plane.kubeConfig, { onRequest: (info) => requests.push(info) });
+    const requests: ClientRequestInfo[] = [];
+    const client = createClient(plane.kubeConfig, { onRequest: (info) => requests.push(info) });
     const informer = new SharedIndexInformer({
       listWatch: newListWatch(client, 'configmaps', { namespace }),
       initialListMode: 'list',
@@ -175,8 +177,8 @@ describe('SharedIndexInformer under faults', () => {
     relayed.clusters = relayed.clusters.map((c) =>
       c.name === cluster?.name ? { ...c, server: `https://127.0.0.1:${relay.port}` } : c,
     );
-    const requests: RestRequestInfo[] = [];
-    const client = new RestClient(relayed, { onRequest: (info) => requests.push(info) });
+    const requests: ClientRequestInfo[] = [];
+    const client = createClient(relayed, { onRequest: (info) => requests.push(info) });
     const informer = new SharedIndexInformer({
       listWatch: newListWatch(client, 'configmaps', { namespace }),
       initialListMode: 'list',

@@ -3,9 +3,10 @@ import { createTestNamespace } from '@ctrlkit/envtest';
 import { testKubeConfig } from '@ctrlkit/envtest/vitest';
 import type { KubeConfig } from '@kubernetes/client-node';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { createClient } from '../client/client.js';
+import type { ClientRequestInfo } from '../client/transport.js';
 import { newListWatch } from './list-watch.js';
 import { collectionPath } from './resource.js';
-import { RestClient, type RestRequestInfo } from './rest-client.js';
 import { SharedIndexInformer } from './shared-informer.js';
 
 const COUNT = 10_000;
@@ -67,9 +68,9 @@ beforeAll(async () => {
 
 async function timeToSynced(
   initialListMode: 'list' | 'stream',
-): Promise<{ ms: number; requests: RestRequestInfo[]; size: number }> {
-  const requests: RestRequestInfo[] = [];
-  const client = new RestClient(kubeConfig, { onRequest: (info) => requests.push(info) });
+): Promise<{ ms: number; requests: ClientRequestInfo[]; size: number }> {
+  const requests: ClientRequestInfo[] = [];
+  const client = createClient(kubeConfig, { onRequest: (info) => requests.push(info) });
   const controller = new AbortController();
   const informer = new SharedIndexInformer({
     listWatch: newListWatch(client, 'configmaps', { namespace }),
@@ -84,7 +85,7 @@ async function timeToSynced(
 }
 
 async function bareList(): Promise<number> {
-  const client = new RestClient(kubeConfig);
+  const client = createClient(kubeConfig);
   const started = performance.now();
   const list = (await client.getJson(
     collectionPath({ group: '', version: 'v1', resource: 'configmaps' }, namespace),
@@ -111,7 +112,7 @@ describe('Reflector at scale', () => {
   });
 
   it('a list at "" (a consistent read from etcd, as after an expired version) comes in 20 pages of 500, next pages prefetched', async () => {
-    const lw = newListWatch(new RestClient(kubeConfig), 'configmaps', { namespace });
+    const lw = newListWatch(createClient(kubeConfig), 'configmaps', { namespace });
     let page = await lw.list({ resourceVersion: '', limit: 500 });
     let pages = 1;
     let items = page.items.length;

@@ -9,10 +9,11 @@ import {
   type KubernetesObject,
 } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Client, createClient } from '../client/client.js';
+import type { ClientRequestInfo } from '../client/transport.js';
 import { discoverResource } from './discovery.js';
 import { DeletedFinalStateUnknown } from './key-func.js';
 import { newListWatchFromClient, type WatchEvent } from './list-watch.js';
-import { RestClient, type RestRequestInfo } from './rest-client.js';
 import { SharedIndexInformer } from './shared-informer.js';
 import { SharedInformerFactory } from './shared-informer-factory.js';
 
@@ -31,10 +32,10 @@ beforeAll(async () => {
 });
 afterAll(() => stop.abort());
 
-function counting(): { client: RestClient; requests: RestRequestInfo[] } {
-  const requests: RestRequestInfo[] = [];
+function counting(): { client: Client; requests: ClientRequestInfo[] } {
+  const requests: ClientRequestInfo[] = [];
   return {
-    client: new RestClient(kubeConfig, { onRequest: (info) => requests.push(info) }),
+    client: createClient(kubeConfig, { onRequest: (info) => requests.push(info) }),
     requests,
   };
 }

@@ -13,11 +13,13 @@ import {
   startControlPlane,
 } from '@ctrlkit/envtest';
 import { testKubeConfig } from '@ctrlkit/envtest/vitest';
-import type { KubeConfig, KubernetesObject } from '@kubernetes/client-node';
+import type { KubeConfig } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Client, createClient } from '../client/client.js';
+import type { ClientRequestInfo } from '../client/transport.js';
+import type { KubeObject } from '../client/wire.js';
 import { metaNamespaceKeyFunc } from './key-func.js';
 import { newListWatch } from './list-watch.js';
-import { RestClient, type RestRequestInfo } from './rest-client.js';
 import { SharedIndexInformer } from './shared-informer.js';
 import { dropManagedFields } from './transform.js';
 
@@ -28,7 +30,7 @@ const COUNT = 60;
 
 let kubeConfig: KubeConfig;
 let namespace: string;
-let client: RestClient;
+let client: Client;
 
 /** Annotations that look like the fields the parser looks for, and text that needs escapes. */
 const tricky = {
@@ -45,30 +47,30 @@ async function createConfigMaps(): Promise<void> {
       Array.from({ length: Math.min(20, COUNT - i) }, async (_, j) => {
         const name = `cm-${i + j}`;
         await client.requestJson('POST', `${path}?fieldManager=creator`, {
-          apiVersion: 'v1',
-          kind: 'ConfigMap',
-          metadata: { name, labels: { app: 'initial-list' }, annotations: tricky },
-          data: { a: `${i + j}`, managedFields: 'a data key of that name stays' },
+          body: {
+            apiVersion: 'v1',
+            kind: 'ConfigMap',
+            metadata: { name, labels: { app: 'initial-list' }, annotations: tricky },
+            data: { a: `${i + j}`, managedFields: 'a data key of that name stays' },
+          },
         });
-        await client.requestJson(
-          'PATCH',
-          `${path}/${name}?fieldManager=applier&force=true`,
-          { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name }, data: { b: 'applied' } },
-          { contentType: 'application/apply-patch+yaml' },
-        );
+        await client.requestJson('PATCH', `${path}/${name}?fieldManager=applier&force=true`, {
+          body: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name }, data: { b: 'applied' } },
+          contentType: 'application/apply-patch+yaml',
+        });
       }),
     );
   }
 }
 
 /** The objects of a plain LIST as the default transform caches them, by key. */
-async function expectedCache(): Promise<Map<string, KubernetesObject>> {
+async function expectedCache(): Promise<Map<string, KubeObject>> {
   const list = (await client.getJson(
     `/api/v1/namespaces/${namespace}/configmaps`,
     {},
     'application/json',
-  )) as { items: KubernetesObject[] };
-  const cache = new Map<string, KubernetesObject>();
+  )) as { items: KubeObject[] };
+  const cache = new Map<string, KubeObject>();
   for (const item of list.items) {
     expect(item.metadata?.managedFields?.length).toBe(2);
     const cached = dropManagedFields({ kind: 'ConfigMap', apiVersion: 'v1', ...item });
@@ -77,7 +79,9 @@ async function expectedCache(): Promise<Map<string, KubernetesObject>> {
   return cache;
 }
 
-async function synced(informer: SharedIndexInformer): Promise<() => Promise<void>> {
+async function synced<T extends KubeObject>(
+  informer: SharedIndexInformer<T>,
+): Promise<() => Promise<void>> {
   const stop = new AbortController();
   const running = informer.run(stop.signal);
   await informer.whenSynced();
@@ -89,7 +93,7 @@ async function synced(informer: SharedIndexInformer): Promise<() => Promise<void
 
 beforeAll(async () => {
   kubeConfig = testKubeConfig();
-  client = new RestClient(kubeConfig);
+  client = createClient(kubeConfig);
   namespace = await createTestNamespace(kubeConfig, 'initial-list-');
   await createConfigMaps();
 }, 120_000);
@@ -131,11 +135,13 @@ describe('the initial LIST', () => {
   it('lets a stopped informer’s cache be collected while its client’s connections stay open', async () => {
     // A client of its own: the LIST is the first request on its connection, which Node
     // keeps reachable (with the listeners of that request) while the connection lives.
-    const rest = new RestClient(kubeConfig);
-    let informer: SharedIndexInformer | undefined = new SharedIndexInformer({
-      listWatch: newListWatch(rest, 'configmaps', { namespace }),
-      initialListMode: 'list',
-    });
+    const rest = createClient(kubeConfig);
+    let informer: SharedIndexInformer<KubeObject> | undefined = new SharedIndexInformer<KubeObject>(
+      {
+        listWatch: newListWatch(rest, 'configmaps', { namespace }),
+        initialListMode: 'list',
+      },
+    );
     const stop = await synced(informer);
     const cached = new WeakRef(informer.indexer.list()[0] as object);
     await stop();
@@ -162,15 +168,11 @@ describe("'auto' against an apiserver without streaming lists (WatchList off; a 
   });
 
   it("falls back to a LIST for the attempt, then watches from the list's version", async () => {
-    const requests: RestRequestInfo[] = [];
-    const rest = new RestClient(plane.kubeConfig, { onRequest: (info) => requests.push(info) });
+    const requests: ClientRequestInfo[] = [];
+    const rest = createClient(plane.kubeConfig, { onRequest: (info) => requests.push(info) });
     const ns = await createTestNamespace(plane.kubeConfig, 'auto-');
     for (const name of ['a', 'b', 'c']) {
-      await rest.requestJson('POST', `/api/v1/namespaces/${ns}/configmaps`, {
-        apiVersion: 'v1',
-        kind: 'ConfigMap',
-        metadata: { name },
-      });
+      await rest.create('configmaps', { metadata: { name } }, { namespace: ns });
     }
     const informer = new SharedIndexInformer({
       listWatch: newListWatch(rest, 'configmaps', { namespace: ns }),
@@ -200,8 +202,8 @@ describe("'auto' against an apiserver without streaming lists (WatchList off; a 
   });
 
   it("'stream' does not list: it retries the refused streaming list and does not sync", async () => {
-    const requests: RestRequestInfo[] = [];
-    const rest = new RestClient(plane.kubeConfig, { onRequest: (info) => requests.push(info) });
+    const requests: ClientRequestInfo[] = [];
+    const rest = createClient(plane.kubeConfig, { onRequest: (info) => requests.push(info) });
     const informer = new SharedIndexInformer({
       listWatch: newListWatch(rest, 'configmaps', { namespace: 'default' }),
       initialListMode: 'stream',

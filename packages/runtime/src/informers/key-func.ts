@@ -1,7 +1,7 @@
 //! Store keys (`namespace/name`) and the tombstone of an object whose deletion was missed.
 
 import { InvalidArgumentError } from '@ctrlkit/core';
-import type { KubernetesObject } from '@kubernetes/client-node';
+import type { KubeObject } from '../client/wire.js';
 
 const marker = Symbol.for('@ctrlkit/runtime/DeletedFinalStateUnknown');
 
@@ -16,7 +16,7 @@ export type KeyFunc<T> = (obj: T) => string;
  * (the object vanished between two LISTs): `key` and the last state the cache knew, `obj`
  * (client-go's `cache.DeletedFinalStateUnknown`).
  */
-export class DeletedFinalStateUnknown<T = KubernetesObject> {
+export class DeletedFinalStateUnknown<T = KubeObject> {
   readonly [marker] = true;
   constructor(
     /** The store key of the deleted object. */
@@ -26,7 +26,7 @@ export class DeletedFinalStateUnknown<T = KubernetesObject> {
   ) {}
 
   /** True for a tombstone, also one made by another copy of this package. */
-  static isInstance<T = KubernetesObject>(value: unknown): value is DeletedFinalStateUnknown<T> {
+  static isInstance<T = KubeObject>(value: unknown): value is DeletedFinalStateUnknown<T> {
     return typeof value === 'object' && value !== null && marker in value;
   }
 }
@@ -36,7 +36,7 @@ export class DeletedFinalStateUnknown<T = KubernetesObject> {
  * (client-go's `MetaNamespaceKeyFunc`). Throws `InvalidArgumentError` for an object
  * without `metadata.name`.
  */
-export function metaNamespaceKeyFunc(obj: KubernetesObject): string {
+export function metaNamespaceKeyFunc(obj: KubeObject): string {
   const metadata = obj?.metadata;
   const name = metadata?.name;
   if (typeof name !== 'string' || name === '') {
@@ -51,10 +51,10 @@ export function metaNamespaceKeyFunc(obj: KubernetesObject): string {
  * (client-go's `DeletionHandlingMetaNamespaceKeyFunc`): use it in `onDelete` handlers.
  */
 export function deletionHandlingMetaNamespaceKeyFunc(
-  obj: KubernetesObject | DeletedFinalStateUnknown<unknown>,
+  obj: KubeObject | DeletedFinalStateUnknown<unknown>,
 ): string {
   if (DeletedFinalStateUnknown.isInstance(obj)) return obj.key;
-  return metaNamespaceKeyFunc(obj as KubernetesObject);
+  return metaNamespaceKeyFunc(obj as KubeObject);
 }
 
 /** Splits a key into namespace (`''` for cluster-scoped) and name (client-go's `SplitMetaNamespaceKey`). */

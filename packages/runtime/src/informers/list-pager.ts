@@ -1,6 +1,6 @@
 //! A LIST in pages, as client-go's `tools/pager`: continue tokens, and one whole request when a token expires.
 
-import type { KubernetesObject } from '@kubernetes/client-node';
+import type { KubeObject } from '../client/wire.js';
 import { isExpiredError } from './errors/resource-version-unavailable.js';
 import type { ListRequestOptions, ListWatch, ObjectList } from './list-watch.js';
 
@@ -19,7 +19,7 @@ export interface ListResult<T> {
  * through `transform`. `parsing` goes with every request (what the ListWatch may do while it
  * parses: leave managedFields out, set kind and apiVersion).
  */
-export async function pagedList<T extends KubernetesObject>(
+export async function pagedList<T extends KubeObject>(
   listWatch: ListWatch<T>,
   resourceVersion: string,
   limit: number,
@@ -57,7 +57,7 @@ export async function pagedList<T extends KubernetesObject>(
 }
 
 /** Appends a page's items to `items`, with kind and apiVersion set and transformed. */
-function collectPage<T extends KubernetesObject>(
+function collectPage<T extends KubeObject>(
   page: ObjectList<T>,
   items: T[],
   transform: ((obj: T) => T) | undefined,

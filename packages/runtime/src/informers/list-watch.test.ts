@@ -67,7 +67,7 @@ describe('resources and ListWatch construction', () => {
     expect(() => newListWatch(kubeConfig, 'configmaps', { metadataOnly: 'yes' as never })).toThrow(
       /metadataOnly/,
     );
-    expect(() => newListWatchFromClient({} as KubeConfig, 'configmaps', '')).toThrow(/kubeConfig/);
+    expect(() => newListWatchFromClient({} as KubeConfig, 'configmaps', '')).toThrow(/client/);
     expect(newListWatchFromClient(kubeConfig, 'configmaps', 'ns', 'metadata.name=x')).toBeDefined();
   });
 });

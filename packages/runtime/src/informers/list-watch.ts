@@ -1,14 +1,17 @@
 //! ListWatch: the LIST and WATCH calls of one resource, namespace and selector set.
 
 import { InvalidArgumentError } from '@ctrlkit/core';
-import type { KubeConfig, KubernetesObject } from '@kubernetes/client-node';
+import type { Client } from '../client/client.js';
+import { type ClientSource, toClient } from '../client/client-source.js';
+import type { Query } from '../client/paths.js';
+import type { RawWatchEvent } from '../client/watch-stream.js';
+import type { KubeObject, Wire } from '../client/wire.js';
 import {
   collectionPath,
   type GroupVersionResource,
   type ResourceLike,
   toGroupVersionResource,
 } from './resource.js';
-import { type Query, type RawWatchEvent, RestClient } from './rest-client.js';
 
 /** The options of one LIST request (one page). */
 export interface ListRequestOptions {
@@ -58,7 +61,7 @@ export interface WatchRequestOptions {
 }
 
 /** A page of a LIST. */
-export interface ObjectList<T extends KubernetesObject = KubernetesObject> {
+export interface ObjectList<T extends KubeObject = KubeObject> {
   apiVersion?: string;
   kind?: string;
   metadata?: { resourceVersion?: string; continue?: string; remainingItemCount?: number };
@@ -66,7 +69,7 @@ export interface ObjectList<T extends KubernetesObject = KubernetesObject> {
 }
 
 /** A watch event: `ADDED`, `MODIFIED`, `DELETED`, `BOOKMARK` or `ERROR` (its object a Status). */
-export interface WatchEvent<T extends KubernetesObject = KubernetesObject> {
+export interface WatchEvent<T extends KubeObject = KubeObject> {
   type: 'ADDED' | 'MODIFIED' | 'DELETED' | 'BOOKMARK' | 'ERROR' | (string & {});
   object: T;
 }
@@ -76,7 +79,7 @@ export interface WatchEvent<T extends KubernetesObject = KubernetesObject> {
  * `cache.ListerWatcher`). `watch` calls `onEvent` for each event in order and resolves
  * when the server ends the stream.
  */
-export interface ListWatch<T extends KubernetesObject = KubernetesObject> {
+export interface ListWatch<T extends KubeObject = KubeObject> {
   list(options: ListRequestOptions): Promise<ObjectList<T>>;
   watch(options: WatchRequestOptions, onEvent: (event: WatchEvent<T>) => void): Promise<void>;
 }
@@ -106,25 +109,26 @@ export const ACCEPT_METADATA = 'application/json;as=PartialObjectMetadata;g=meta
 
 /**
  * A ListWatch on `resource` in `namespace` (`''` for all), restricted by `fieldSelector`
- * (`''` for none): the seed's `NewListWatchFromClient`. `client` is a {@link RestClient}
- * or a `KubeConfig`.
+ * (`''` for none): the seed's `NewListWatchFromClient`. `client` is the runtime's
+ * {@link Client} (or a kubeconfig, for its default client). Objects are typed as they
+ * arrive ({@link Wire}): `newListWatchFromClient<V1Pod>(…)` lists `Wire<V1Pod>`.
  */
-export function newListWatchFromClient<T extends KubernetesObject = KubernetesObject>(
-  client: RestClient | KubeConfig,
+export function newListWatchFromClient<T extends KubeObject = KubeObject>(
+  client: ClientSource,
   resource: ResourceLike,
   namespace: string,
   fieldSelector = '',
-): ListWatch<T> {
+): ListWatch<Wire<T>> {
   return newListWatch<T>(client, resource, { namespace, fieldSelector });
 }
 
-/** A ListWatch on `resource` with a namespace, selectors, and optionally metadata only. */
-export function newListWatch<T extends KubernetesObject = KubernetesObject>(
-  client: RestClient | KubeConfig,
+/** A ListWatch on `resource` with a namespace, selectors, and optionally metadata only; objects as they arrive ({@link Wire}). */
+export function newListWatch<T extends KubeObject = KubeObject>(
+  client: ClientSource,
   resource: ResourceLike,
   options: ListWatchOptions = {},
-): ListWatch<T> {
-  const rest = client instanceof RestClient ? client : new RestClient(client);
+): ListWatch<Wire<T>> {
+  const rest = toClient(client);
   const gvr = toGroupVersionResource(resource);
   const namespace = optionalString('namespace', options.namespace);
   const labelSelector = optionalString('labelSelector', options.labelSelector);
@@ -132,7 +136,7 @@ export function newListWatch<T extends KubernetesObject = KubernetesObject>(
   if (options.metadataOnly !== undefined && typeof options.metadataOnly !== 'boolean') {
     throw new InvalidArgumentError('metadataOnly', 'must be a boolean');
   }
-  return new RestListWatch<T>(
+  return new RestListWatch<Wire<T>>(
     rest,
     gvr,
     namespace,
@@ -142,13 +146,13 @@ export function newListWatch<T extends KubernetesObject = KubernetesObject>(
   );
 }
 
-class RestListWatch<T extends KubernetesObject> implements ListWatch<T> {
+class RestListWatch<T extends KubeObject> implements ListWatch<T> {
   readonly #path: string;
   /** Pages requested before they were asked for, by request (see `#fetch`). */
   readonly #prefetched = new Map<string, Promise<ObjectList<T>>>();
 
   constructor(
-    readonly client: RestClient,
+    readonly client: Client,
     readonly resource: GroupVersionResource,
     namespace: string,
     readonly labelSelector: string,

@@ -1,6 +1,6 @@
 //! Typed listers: read-only views of an informer's cache, by namespace and label selector.
 
-import type { KubernetesObject } from '@kubernetes/client-node';
+import type { KubeObject } from '../client/wire.js';
 import { type LabelSelectorLike, toLabelMatcher } from './label-selector.js';
 import { type Indexer, NAMESPACE_INDEX } from './store.js';
 
@@ -27,7 +27,7 @@ export interface Lister<T> {
 }
 
 /** A {@link Lister} over `indexer` (usually `informer.indexer`). */
-export function newLister<T extends KubernetesObject>(indexer: Indexer<T>): Lister<T> {
+export function newLister<T extends KubeObject>(indexer: Indexer<T>): Lister<T> {
   return {
     list(selector) {
       const all = indexer.list();

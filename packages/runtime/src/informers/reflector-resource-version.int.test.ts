@@ -16,8 +16,9 @@ import {
 import { testKubeConfig } from '@ctrlkit/envtest/vitest';
 import { CoreV1Api, KubeConfig, RbacAuthorizationV1Api } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Client, createClient } from '../client/client.js';
+import type { ClientRequestInfo } from '../client/transport.js';
 import { newListWatch } from './list-watch.js';
-import { RestClient, type RestRequestInfo } from './rest-client.js';
 import { SharedIndexInformer } from './shared-informer.js';
 
 const fastBackoff = { initialMs: 100, maxMs: 500 };
@@ -26,13 +27,13 @@ const fastBackoff = { initialMs: 100, maxMs: 500 };
 const waitMs = 30_000;
 
 /** The query of each LIST request, in order. */
-function lists(requests: RestRequestInfo[]): Array<Record<string, string>> {
+function lists(requests: ClientRequestInfo[]): Array<Record<string, string>> {
   return requests
     .filter((r) => r.verb === 'list')
     .map((r) => Object.fromEntries(new URL(r.url, 'http://x').searchParams));
 }
 
-function watches(requests: RestRequestInfo[]): Array<Record<string, string>> {
+function watches(requests: ClientRequestInfo[]): Array<Record<string, string>> {
   return requests
     .filter((r) => r.verb === 'watch')
     .map((r) => Object.fromEntries(new URL(r.url, 'http://x').searchParams));
@@ -93,7 +94,7 @@ async function listOnlyKubeConfig(kubeConfig: KubeConfig, namespace: string): Pr
   return limited;
 }
 
-function informerOn(client: RestClient, namespace: string) {
+function informerOn(client: Client, namespace: string) {
   return new SharedIndexInformer({
     listWatch: newListWatch(client, 'configmaps', { namespace }),
     initialListMode: 'list',
@@ -116,9 +117,9 @@ describe('reflector resourceVersion on the shared control plane (watch cache on)
       namespace,
       Array.from({ length: 510 }, (_, i) => `cm-${i}`),
     );
-    const requests: RestRequestInfo[] = [];
+    const requests: ClientRequestInfo[] = [];
     const informer = informerOn(
-      new RestClient(kubeConfig, { onRequest: (info) => requests.push(info) }),
+      createClient(kubeConfig, { onRequest: (info) => requests.push(info) }),
       namespace,
     );
     const stop = new AbortController();
@@ -139,9 +140,9 @@ describe('reflector resourceVersion on the shared control plane (watch cache on)
     const limited = await listOnlyKubeConfig(kubeConfig, namespace);
     const role = await rbac.readNamespacedRole({ namespace, name: 'lister' });
 
-    const requests: RestRequestInfo[] = [];
+    const requests: ClientRequestInfo[] = [];
     const informer = informerOn(
-      new RestClient(limited, { onRequest: (info) => requests.push(info) }),
+      createClient(limited, { onRequest: (info) => requests.push(info) }),
       namespace,
     );
     const stop = new AbortController();
@@ -201,9 +202,9 @@ describe('reflector resourceVersion across apiserver restarts and clusters (a pl
   it('relists from the last version after the watch from it is answered 410 Gone (apiserver restarted over a compacted etcd)', async () => {
     const namespace = await createTestNamespace(plane.kubeConfig, 'rv-gone-');
     await createConfigMaps(core, namespace, ['a', 'b', 'c']);
-    const requests: RestRequestInfo[] = [];
+    const requests: ClientRequestInfo[] = [];
     const informer = informerOn(
-      new RestClient(plane.kubeConfig, { onRequest: (info) => requests.push(info) }),
+      createClient(plane.kubeConfig, { onRequest: (info) => requests.push(info) }),
       namespace,
     );
     const stop = new AbortController();
@@ -272,9 +273,10 @@ describe('reflector resourceVersion across apiserver restarts and clusters (a pl
     }
 
     const proxy = await SwitchingProxy.start(ahead.kubeConfig);
-    const requests: RestRequestInfo[] = [];
+    const requests: ClientRequestInfo[] = [];
     const informer = informerOn(
-      new RestClient(proxy.kubeConfig, { onRequest: (info) => requests.push(info) }),
+      // No retries of the 504 (it carries Retry-After): the reflector's own choices are tested here.
+      createClient(proxy.kubeConfig, { maxRetries: 0, onRequest: (info) => requests.push(info) }),
       namespace,
     );
     const stop = new AbortController();

@@ -1,7 +1,8 @@
 //! The reflector: lists a resource, then watches it from the list's resource version, forever.
 
 import { type Clock, InvalidArgumentError, realClock } from '@ctrlkit/core';
-import type { KubernetesObject } from '@kubernetes/client-node';
+import { isExpiredStatus } from '../client/status-error.js';
+import type { KubeObject } from '../client/wire.js';
 import { type Logger, noopLogger } from '../logger.js';
 import { Backoff, type BackoffOptions } from './backoff.js';
 import { type ApiStatus, ApiStatusError } from './errors/api-status-error.js';
@@ -13,7 +14,6 @@ import {
 import { WatchStreamError } from './errors/watch-stream-error.js';
 import { type ListResult, pagedList } from './list-pager.js';
 import type { ListRequestOptions, ListWatch, WatchEvent } from './list-watch.js';
-import { isExpiredStatus } from './rest-client.js';
 import { dropManagedFields } from './transform.js';
 
 /**
@@ -60,7 +60,7 @@ export interface ReflectorSink<T> {
 }
 
 /** Options of a {@link Reflector}. */
-export interface ReflectorOptions<T extends KubernetesObject> {
+export interface ReflectorOptions<T extends KubeObject> {
   listWatch: ListWatch<T>;
   sink: ReflectorSink<T>;
   /** A name for logs, e.g. `v1/configmaps`. Default `'reflector'`. */
@@ -95,7 +95,7 @@ export interface ReflectorOptions<T extends KubernetesObject> {
  * nothing is skipped; when that version has expired (410 Gone) it lists again and delivers
  * a `replace`. Other failures are logged and retried with backoff for as long as it runs.
  */
-export class Reflector<T extends KubernetesObject = KubernetesObject> {
+export class Reflector<T extends KubeObject = KubeObject> {
   readonly name: string;
   readonly #listWatch: ListWatch<T>;
   readonly #sink: ReflectorSink<T>;
@@ -478,7 +478,7 @@ export class Reflector<T extends KubernetesObject = KubernetesObject> {
     }
   }
 
-  #noteVersion(obj: KubernetesObject): void {
+  #noteVersion(obj: KubeObject): void {
     const rv = obj?.metadata?.resourceVersion;
     if (rv) this.#lastResourceVersion = rv;
   }

@@ -1,7 +1,9 @@
 //! A factory that hands out one shared informer per resource and option set, and starts them.
 
 import { type Clock, InvalidArgumentError } from '@ctrlkit/core';
-import type { KubeConfig, KubernetesObject } from '@kubernetes/client-node';
+import { Client, createClient } from '../client/client.js';
+import { type ClientSource, toClient } from '../client/client-source.js';
+import type { KubeObject, Wire } from '../client/wire.js';
 import { type Logger, noopLogger } from '../logger.js';
 import type { BackoffOptions } from './backoff.js';
 import { newListWatch } from './list-watch.js';
@@ -12,7 +14,6 @@ import {
   type ResourceLike,
   toGroupVersionResource,
 } from './resource.js';
-import { RestClient } from './rest-client.js';
 import { SharedIndexInformer } from './shared-informer.js';
 import type { Indexers } from './store.js';
 import type { TransformFunc } from './transform.js';
@@ -31,7 +32,7 @@ export interface ResourceCacheOptions {
   /** Cache `PartialObjectMetadata` only. Default `false`. */
   metadataOnly?: boolean;
   /** Applied to each object of this resource before it is cached; `null` for none. Default: the factory's `transform`. */
-  transform?: TransformFunc<KubernetesObject> | null;
+  transform?: TransformFunc<KubeObject> | null;
 }
 
 /** Options every informer of a factory shares (controller-runtime's `cache.Options`). */
@@ -50,7 +51,7 @@ export interface SharedInformerFactoryOptions {
    */
   byResource?: Readonly<Record<string, ResourceCacheOptions>>;
   /** Applied to every object before it is cached; `null` for none. Default `dropManagedFields`. */
-  transform?: TransformFunc<KubernetesObject> | null;
+  transform?: TransformFunc<KubeObject> | null;
   /** How the initial state is fetched: `'list'`, `'stream'` or `'auto'` (stream, else LIST). Default `DEFAULT_INITIAL_LIST_MODE`. */
   initialListMode?: InitialListMode;
   /**
@@ -59,8 +60,9 @@ export interface SharedInformerFactoryOptions {
    */
   pageSize?: number;
   /**
-   * Ask for uncompressed LIST responses (client-go's `DisableCompression`), when the factory
-   * makes its own `RestClient` from a `KubeConfig`. Default `false` (gzip).
+   * Ask for uncompressed LIST responses (client-go's `DisableCompression`): the factory
+   * then makes a client of its own for the kubeconfig it is given. Ignored when it is given
+   * a `Client` (set it on the client). Default `false` (gzip).
    */
   disableCompression?: boolean;
   /** Watch timeouts are this × (1 + random), in ms. Default 5 min. */
@@ -94,19 +96,21 @@ export interface InformerForOptions<T> {
  * informer not yet running; informers asked for later are started by the next `start`.
  */
 export class SharedInformerFactory {
-  readonly client: RestClient;
+  /** The client of every LIST and WATCH. */
+  readonly client: Client;
   readonly #options: SharedInformerFactoryOptions;
   readonly #byResource = new Map<string, ResourceCacheOptions>();
-  readonly #informers = new Map<string, SharedIndexInformer<KubernetesObject>>();
+  readonly #informers = new Map<string, SharedIndexInformer<KubeObject>>();
   readonly #running = new Map<string, Promise<void>>();
 
-  constructor(client: KubeConfig | RestClient, options: SharedInformerFactoryOptions = {}) {
+  /** `client`: the runtime's {@link Client} (`manager.client`), or a kubeconfig for its default client. */
+  constructor(client: ClientSource, options: SharedInformerFactoryOptions = {}) {
     if (options === null || typeof options !== 'object')
       throw new InvalidArgumentError('options', 'must be an object');
     this.client =
-      client instanceof RestClient
-        ? client
-        : new RestClient(client, { disableCompression: options.disableCompression });
+      options.disableCompression === true && !(client instanceof Client)
+        ? createClient(client, { disableCompression: true })
+        : toClient(client);
     if (options.namespace !== undefined && typeof options.namespace !== 'string') {
       throw new InvalidArgumentError('namespace', 'must be a string');
     }
@@ -135,11 +139,14 @@ export class SharedInformerFactory {
     this.#options = options;
   }
 
-  /** The shared informer for `resource` with `options`, created on first use. */
-  forResource<T extends KubernetesObject = KubernetesObject>(
+  /**
+   * The shared informer for `resource` with `options`, created on first use. Its objects
+   * are typed as they arrive ({@link Wire}): `forResource<V1Pod>('pods')` caches `Wire<V1Pod>`.
+   */
+  forResource<T extends KubeObject = KubeObject>(
     resource: ResourceLike,
-    options: InformerForOptions<T> = {},
-  ): SharedIndexInformer<T> {
+    options: InformerForOptions<Wire<T>> = {},
+  ): SharedIndexInformer<Wire<T>> {
     const gvr = toGroupVersionResource(resource);
     const o = this.#options;
     const defaults = this.#byResource.get(formatGroupVersionResource(gvr)) ?? {};
@@ -150,15 +157,15 @@ export class SharedInformerFactory {
       metadataOnly: (options.metadataOnly ?? defaults.metadataOnly) === true,
     };
     const key = `${formatGroupVersionResource(gvr)}?${JSON.stringify(identity)}`;
-    let informer = this.#informers.get(key) as SharedIndexInformer<T> | undefined;
+    let informer = this.#informers.get(key) as SharedIndexInformer<Wire<T>> | undefined;
     if (informer === undefined) {
       const transform = 'transform' in defaults ? defaults.transform : o.transform;
-      informer = new SharedIndexInformer<T>({
+      informer = new SharedIndexInformer<Wire<T>>({
         listWatch: newListWatch<T>(this.client, gvr, identity),
         name: informerName(formatGroupVersionResource(gvr), identity),
         resyncPeriodMs: options.resyncPeriodMs ?? o.defaultResyncPeriodMs,
         indexers: options.indexers,
-        transform: transform as TransformFunc<T> | null | undefined,
+        transform: transform as TransformFunc<Wire<T>> | null | undefined,
         initialListMode: o.initialListMode,
         pageSize: o.pageSize,
         minWatchTimeoutMs: o.minWatchTimeoutMs,
@@ -166,7 +173,7 @@ export class SharedInformerFactory {
         clock: o.clock,
         logger: o.logger ?? noopLogger,
       });
-      this.#informers.set(key, informer as unknown as SharedIndexInformer<KubernetesObject>);
+      this.#informers.set(key, informer as unknown as SharedIndexInformer<KubeObject>);
     } else if (options.indexers !== undefined) {
       const present = new Set(informer.indexer.indexNames());
       const fresh = Object.fromEntries(
@@ -178,10 +185,10 @@ export class SharedInformerFactory {
   }
 
   /** A lister over the cache of `forResource(resource, options)`. */
-  lister<T extends KubernetesObject = KubernetesObject>(
+  lister<T extends KubeObject = KubeObject>(
     resource: ResourceLike,
-    options: InformerForOptions<T> = {},
-  ): Lister<T> {
+    options: InformerForOptions<Wire<T>> = {},
+  ): Lister<Wire<T>> {
     return newLister(this.forResource<T>(resource, options).indexer);
   }
 
@@ -197,7 +204,7 @@ export class SharedInformerFactory {
   async waitForCacheSync(signal: AbortSignal): Promise<Map<string, boolean>> {
     const entries = await Promise.all(
       [...this.#running.keys()].map(async (key) => {
-        const informer = this.#informers.get(key) as SharedIndexInformer<KubernetesObject>;
+        const informer = this.#informers.get(key) as SharedIndexInformer<KubeObject>;
         return [informer.name, await informer.whenSynced(signal)] as const;
       }),
     );

@@ -1,7 +1,7 @@
 import { FakeClock } from '@ctrlkit/core/testing';
-import type { KubernetesObject } from '@kubernetes/client-node';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import type { KubeObject } from '../client/wire.js';
 import { FakeListWatch } from '../testing/fake-list-watch.js';
 import { DeletedFinalStateUnknown } from './key-func.js';
 import { SharedIndexInformer } from './shared-informer.js';
@@ -46,7 +46,7 @@ describe('SharedIndexInformer (property)', () => {
         // What the handler believes, and the versions it saw per object.
         const believed = new Map<string, string>();
         const seen = new Map<string, number[]>();
-        const see = (obj: KubernetesObject) => {
+        const see = (obj: KubeObject) => {
           const rv = Number(obj.metadata?.resourceVersion);
           const versions = seen.get(obj.metadata?.name ?? '') ?? [];
           expect(versions.at(-1) ?? 0).toBeLessThan(rv);
@@ -66,7 +66,7 @@ describe('SharedIndexInformer (property)', () => {
           onDelete: (obj) => {
             const key = DeletedFinalStateUnknown.isInstance(obj)
               ? obj.key
-              : `ns/${(obj as KubernetesObject).metadata?.name}`;
+              : `ns/${(obj as KubeObject).metadata?.name}`;
             expect(believed.has(key.slice(3))).toBe(true);
             believed.delete(key.slice(3));
           },

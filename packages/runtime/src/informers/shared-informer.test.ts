@@ -1,6 +1,6 @@
 import { FakeClock } from '@ctrlkit/core/testing';
-import type { KubernetesObject } from '@kubernetes/client-node';
 import { afterEach, describe, expect, it } from 'vitest';
+import type { KubeObject } from '../client/wire.js';
 import { FakeListWatch } from '../testing/fake-list-watch.js';
 import { DeletedFinalStateUnknown } from './key-func.js';
 import { newLister } from './lister.js';
@@ -12,7 +12,7 @@ import {
 
 const flush = () => new Promise<void>((resolve) => setImmediate(resolve));
 
-function cm(name: string, labels: Record<string, string> = {}, namespace = 'ns'): KubernetesObject {
+function cm(name: string, labels: Record<string, string> = {}, namespace = 'ns'): KubeObject {
   return {
     apiVersion: 'v1',
     kind: 'ConfigMap',
@@ -35,9 +35,9 @@ function recorder(log: string[], prefix = '') {
       log.push(
         DeletedFinalStateUnknown.isInstance(obj)
           ? `${prefix}delete tombstone ${obj.key}`
-          : `${prefix}delete ${(obj as KubernetesObject).metadata?.name}`,
+          : `${prefix}delete ${(obj as KubeObject).metadata?.name}`,
       ),
-  } satisfies ResourceEventHandler<KubernetesObject>;
+  } satisfies ResourceEventHandler<KubeObject>;
 }
 
 let controller: AbortController;
@@ -343,7 +343,7 @@ describe('Lister', () => {
     void run();
     await synced(informer);
     const lister = newLister(informer.indexer);
-    const names = (objects: KubernetesObject[]) => objects.map((o) => o.metadata?.name).sort();
+    const names = (objects: KubeObject[]) => objects.map((o) => o.metadata?.name).sort();
     expect(names(lister.list())).toEqual(['a', 'b', 'c', 'node-1']);
     expect(names(lister.list('app=web'))).toEqual(['a', 'c']);
     expect(names(lister.list('app in (web,db),tier'))).toEqual(['a']);

@@ -1,7 +1,7 @@
 //! Shared informers: one list+watch and one cache per resource, fanned out to many handlers.
 
 import { type Clock, InvalidArgumentError, realClock, type Timer } from '@ctrlkit/core';
-import type { KubernetesObject } from '@kubernetes/client-node';
+import type { KubeObject } from '../client/wire.js';
 import { type Logger, noopLogger } from '../logger.js';
 import type { BackoffOptions } from './backoff.js';
 import { DeletedFinalStateUnknown } from './key-func.js';
@@ -46,7 +46,7 @@ export interface ResourceEventHandlerRegistration {
 }
 
 /** Options of a {@link SharedIndexInformer}. */
-export interface SharedIndexInformerOptions<T extends KubernetesObject> {
+export interface SharedIndexInformerOptions<T extends KubeObject> {
   /** Where objects come from (see `newListWatch`). */
   listWatch: ListWatch<T>;
   /** A name for logs, e.g. `v1/configmaps`. Default `'informer'`. */
@@ -97,9 +97,7 @@ interface Listener<T> {
  *   version) to `onUpdate`; unchanged ones are not delivered again;
  * - a handler added after the start gets `onAdd` for every cached object first.
  */
-export class SharedIndexInformer<T extends KubernetesObject = KubernetesObject>
-  implements ReflectorSink<T>
-{
+export class SharedIndexInformer<T extends KubeObject = KubeObject> implements ReflectorSink<T> {
   readonly name: string;
   /** The cache. Treat the objects it returns as read-only. */
   readonly indexer: Indexer<T>;

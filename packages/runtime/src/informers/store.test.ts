@@ -1,6 +1,6 @@
 import { InvalidArgumentError } from '@ctrlkit/core';
-import type { KubernetesObject } from '@kubernetes/client-node';
 import { describe, expect, it } from 'vitest';
+import type { KubeObject } from '../client/wire.js';
 import {
   DeletedFinalStateUnknown,
   deletionHandlingMetaNamespaceKeyFunc,
@@ -14,7 +14,7 @@ function cm(
   name: string,
   labels: Record<string, string> = {},
   rv = '1',
-): KubernetesObject {
+): KubeObject {
   return {
     apiVersion: 'v1',
     kind: 'ConfigMap',
@@ -22,8 +22,7 @@ function cm(
   };
 }
 
-const byApp = (obj: KubernetesObject) =>
-  obj.metadata?.labels?.app ? [obj.metadata.labels.app] : [];
+const byApp = (obj: KubeObject) => (obj.metadata?.labels?.app ? [obj.metadata.labels.app] : []);
 
 describe('key functions', () => {
   it('keys namespaced objects namespace/name and cluster-scoped ones by name', () => {

@@ -1,7 +1,7 @@
 //! An indexed in-memory store of objects keyed by `namespace/name` (client-go's Indexer).
 
 import { InvalidArgumentError } from '@ctrlkit/core';
-import type { KubernetesObject } from '@kubernetes/client-node';
+import type { KubeObject } from '../client/wire.js';
 import { type KeyFunc, metaNamespaceKeyFunc } from './key-func.js';
 
 /** Computes the values under which an object is indexed (none, one or several). */
@@ -13,7 +13,7 @@ export type Indexers<T> = Readonly<Record<string, IndexFunc<T>>>;
 export const NAMESPACE_INDEX = 'namespace';
 
 /** Indexes an object by its namespace; cluster-scoped objects are not indexed (client-go's `MetaNamespaceIndexFunc`). */
-export function metaNamespaceIndexFunc(obj: KubernetesObject): readonly string[] {
+export function metaNamespaceIndexFunc(obj: KubeObject): readonly string[] {
   const namespace = obj?.metadata?.namespace;
   return namespace ? [namespace] : [];
 }
@@ -34,7 +34,7 @@ type Index = Map<string, Set<string>>;
  * index ({@link NAMESPACE_INDEX}) is always present. Objects are stored as given, not
  * copied: treat what `get`/`list` return as read-only.
  */
-export class Indexer<T extends KubernetesObject = KubernetesObject> {
+export class Indexer<T extends KubeObject = KubeObject> {
   readonly keyFunc: KeyFunc<T>;
   readonly #items = new Map<string, T>();
   readonly #indexers = new Map<string, IndexFunc<T>>();

@@ -1,6 +1,6 @@
 //! Transforms applied to objects before they are cached, to save memory.
 
-import type { KubernetesObject } from '@kubernetes/client-node';
+import type { KubeObject } from '../client/wire.js';
 
 /** Changes an object before it is stored and handed to handlers; it may modify `obj` in place. */
 export type TransformFunc<T> = (obj: T) => T;
@@ -10,7 +10,7 @@ export type TransformFunc<T> = (obj: T) => T;
  * object's size), as controller-runtime's cache does by default. Returns `obj` with `metadata` replaced by a copy
  * without the field.
  */
-export function dropManagedFields<T extends KubernetesObject>(obj: T): T {
+export function dropManagedFields<T extends KubeObject>(obj: T): T {
   const metadata = obj.metadata;
   if (metadata === undefined || metadata.managedFields === undefined) return obj;
   // Rebuilt rather than `delete`d: a `delete` turns the object into a dictionary, which

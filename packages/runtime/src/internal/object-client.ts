@@ -1,113 +1,105 @@
-//! Writes to any object by apiVersion and kind: client-node's KubernetesObjectApi, plus JSON patches and subresources.
+//! Writes to any object by apiVersion and kind (found through API discovery): JSON patches, merge patches and server-side apply, of the object or a subresource.
 
-import {
-  type Configuration,
-  HttpMethod,
-  type KubeConfig,
-  type KubernetesObject,
-  KubernetesObjectApi,
-  PatchStrategy,
-} from '@kubernetes/client-node';
-import type {
-  ClientSource,
-  JsonPatchOperation,
-  ObjectWriter,
-  PatchRequest,
-} from '../apply/object-writer.js';
+import { InvalidArgumentError } from '@ctrlkit/core';
+import type { JsonPatchOperation, ObjectWriter, PatchRequest } from '../apply/object-writer.js';
+import type { Client } from '../client/client.js';
+import { type ClientSource, toClient } from '../client/client-source.js';
+import { objectPath, withQuery } from '../client/paths.js';
+import type { KubeObject, Wire } from '../client/wire.js';
+import { type DiscoveredResource, discoverResource } from '../informers/discovery.js';
 
-/**
- * client-node's `KubernetesObjectApi` (URL from API discovery, its serializer, its auth
- * and middleware), with JSON patch bodies and the status subresource, which it lacks.
- */
-class ObjectClient extends KubernetesObjectApi implements ObjectWriter {
-  static fromKubeConfig(kubeConfig: KubeConfig): ObjectClient {
-    const client = kubeConfig.makeApiClient(ObjectClient);
-    client.setDefaultNamespace(kubeConfig);
-    return client;
+/** The content type of a JSON merge patch (client-node's `PatchStrategy.MergePatch`). */
+export const MERGE_PATCH = 'application/merge-patch+json';
+/** The content type of server-side apply (client-node's `PatchStrategy.ServerSideApply`). */
+export const APPLY_PATCH = 'application/apply-patch+yaml';
+
+/** The namespace a namespaced object without one is written to, as client-node's `KubernetesObjectApi` does. */
+const DEFAULT_NAMESPACE = 'default';
+
+/** The runtime's client, addressing objects by apiVersion and kind (resources discovered once per client). */
+class ObjectClient implements ObjectWriter {
+  readonly #client: Client;
+  readonly #resources = new Map<string, Promise<DiscoveredResource>>();
+
+  constructor(client: Client) {
+    this.#client = client;
   }
 
-  async jsonPatch<T extends KubernetesObject>(
-    target: KubernetesObject,
+  async jsonPatch<T extends KubeObject>(
+    target: KubeObject,
     operations: readonly JsonPatchOperation[],
     request: PatchRequest = {},
-  ): Promise<T> {
-    const path = await this.specUriPath(header(target), 'patch');
-    const context = this.configuration.baseServer.makeRequestContext(
-      request.subresource === undefined ? path : `${path}/${request.subresource}`,
-      HttpMethod.PATCH,
-    );
-    context.setHeaderParam('Accept', 'application/json, */*;q=0.8');
-    context.setHeaderParam('Content-Type', PatchStrategy.JsonPatch);
-    if (request.fieldManager !== undefined)
-      context.setQueryParam('fieldManager', request.fieldManager);
-    if (request.dryRun !== undefined) context.setQueryParam('dryRun', request.dryRun);
-    context.setBody(JSON.stringify(operations));
-    return this.requestPromise<T>(context);
+  ): Promise<Wire<T>> {
+    return this.#patch<T>(target, operations, 'application/json-patch+json', request);
   }
 
-  patchObject<T extends KubernetesObject>(
-    body: KubernetesObject,
-    strategy: PatchStrategy,
+  async patchObject<T extends KubeObject>(
+    body: KubeObject,
+    strategy: string,
     request: PatchRequest = {},
-  ): Promise<T> {
-    const base = this.configuration.baseServer;
-    // Same request as KubernetesObjectApi.patch, on the subresource's URL when asked.
-    const config: Configuration | undefined =
-      request.subresource === undefined
-        ? undefined
-        : {
-            ...this.configuration,
-            baseServer: {
-              makeRequestContext: (endpoint, method) =>
-                base.makeRequestContext(`${endpoint}/${request.subresource}`, method),
-            },
-          };
-    return this.patch<T>(
-      { ...body, metadata: { ...body.metadata, managedFields: undefined } } as T,
-      undefined,
-      request.dryRun,
-      request.fieldManager,
-      request.force,
-      strategy,
-      config,
-    );
+  ): Promise<Wire<T>> {
+    const sent = { ...body, metadata: { ...body.metadata, managedFields: undefined } };
+    return this.#patch<T>(body, sent, strategy, request);
+  }
+
+  async #patch<T>(
+    target: KubeObject,
+    body: unknown,
+    contentType: string,
+    request: PatchRequest,
+  ): Promise<Wire<T>> {
+    const { apiVersion, kind } = target;
+    if (typeof apiVersion !== 'string' || typeof kind !== 'string')
+      throw new InvalidArgumentError('object', 'needs apiVersion and kind');
+    const resource = await this.#resource(apiVersion, kind);
+    const namespace = resource.namespaced
+      ? target.metadata?.namespace || DEFAULT_NAMESPACE
+      : undefined;
+    const path = objectPath(resource, namespace, target.metadata?.name ?? '', request.subresource);
+    const query = {
+      fieldManager: request.fieldManager,
+      force: request.force === true ? 'true' : undefined,
+      dryRun: request.dryRun,
+    };
+    return this.#client.requestJson<Wire<T>>('PATCH', withQuery(path, query), {
+      body,
+      contentType,
+    });
+  }
+
+  #resource(apiVersion: string, kind: string): Promise<DiscoveredResource> {
+    const key = `${apiVersion}/${kind}`;
+    let found = this.#resources.get(key);
+    if (found === undefined) {
+      found = discoverResource(this.#client, apiVersion, kind);
+      // A failed discovery (an apiserver restart, a CRD not yet served) is tried again next time.
+      found.catch(() => this.#resources.delete(key));
+      this.#resources.set(key, found);
+    }
+    return found;
   }
 }
 
-/** Only what identifies an object (discovery and URL building mutate what they are given). */
-function header(target: KubernetesObject): KubernetesObject {
-  return {
-    apiVersion: target.apiVersion,
-    kind: target.kind,
-    metadata: { name: target.metadata?.name, namespace: target.metadata?.namespace },
-  } as KubernetesObject;
-}
-
-const clients = new WeakMap<object, ObjectWriter>();
+const writers = new WeakMap<Client, ObjectWriter>();
 
 /**
- * The writer for `source`, one per KubeConfig or KubernetesObjectApi (discovery is
- * cached per client). A `KubernetesObjectApi` keeps its configuration: its middleware
- * (rate limits, metrics) applies to these writes too. An object that already has
- * `jsonPatch` and `patchObject` (a test double) is used as it is.
+ * The writer for `source` (a Client, or a kubeconfig for its default client), one per
+ * client (discovery is cached per writer). An object that already has `jsonPatch` and
+ * `patchObject` (a test double) is used as it is.
  */
 export function objectClient(source: ClientSource | ObjectWriter): ObjectWriter {
   if (isWriter(source)) return source;
-  let client = clients.get(source);
-  if (client === undefined) {
-    client =
-      source instanceof KubernetesObjectApi
-        ? // biome-ignore lint/complexity/useLiteralKeys: `configuration` is protected; element access reads the caller's own
-          new ObjectClient(source['configuration'])
-        : ObjectClient.fromKubeConfig(source);
-    clients.set(source, client);
+  const client = toClient(source);
+  let writer = writers.get(client);
+  if (writer === undefined) {
+    writer = new ObjectClient(client);
+    writers.set(client, writer);
   }
-  return client;
+  return writer;
 }
 
 function isWriter(source: unknown): source is ObjectWriter {
   return (
-    !(source instanceof KubernetesObjectApi) &&
     typeof (source as ObjectWriter).jsonPatch === 'function' &&
     typeof (source as ObjectWriter).patchObject === 'function'
   );

@@ -1,19 +1,13 @@
 import { InvalidArgumentError } from '@ctrlkit/core';
+import { KubeConfig } from '@kubernetes/client-node';
 import { describe, expect, it } from 'vitest';
-import { formatMicroTime, LeaseLock } from './lease-lock.js';
+import { LeaseLock } from './lease-lock.js';
 
 describe('LeaseLock', () => {
-  it('formats MicroTime with six fractional digits, as the apiserver requires', () => {
-    expect(formatMicroTime(new Date('2026-11-23T02:29:28.185Z'))).toBe(
-      '2026-11-23T02:29:28.185000Z',
-    );
-    expect(formatMicroTime(new Date('2026-11-23T02:29:28Z'))).toBe('2026-11-23T02:29:28.000000Z');
-  });
-
   it.each([
     [{ namespace: '', name: 'l', identity: 'a' }, 'namespace'],
     [{ namespace: 'ns', name: '', identity: 'a' }, 'name'],
-    [{ namespace: 'ns', name: 'l', identity: 'a' }, 'kubeConfig'],
+    [{ namespace: 'ns', name: 'l', identity: 'a' }, 'client'],
   ])('rejects %o naming the field %s', (options, field) => {
     let error: unknown;
     try {
@@ -26,7 +20,12 @@ describe('LeaseLock', () => {
   });
 
   it('refuses to update before it has read or created the Lease', async () => {
-    const lock = new LeaseLock({ namespace: 'ns', name: 'l', identity: 'a', api: {} as never });
+    const lock = new LeaseLock({
+      namespace: 'ns',
+      name: 'l',
+      identity: 'a',
+      client: new KubeConfig(),
+    });
     const now = new Date();
     await expect(
       lock.update({

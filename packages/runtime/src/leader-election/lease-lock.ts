@@ -1,22 +1,16 @@
 //! A ResourceLock on a `coordination.k8s.io/v1` Lease (client-go's `LeaseLock`).
 
-import { InvalidArgumentError } from '@ctrlkit/core';
-import {
-  CoordinationV1Api,
-  type KubeConfig,
-  Observable,
-  type ObservableMiddleware,
-  type RequestContext,
-  type ResponseContext,
-  type V1Lease,
-  type V1LeaseSpec,
-  type V1MicroTime,
-} from '@kubernetes/client-node';
+import { InvalidArgumentError, isNotFound } from '@ctrlkit/core';
+import type { V1Lease, V1LeaseSpec } from '@kubernetes/client-node';
+import type { Client } from '../client/client.js';
+import { type ClientSource, toClient } from '../client/client-source.js';
+import type { KubeConfigLike } from '../client/transport.js';
+import { formatMicroTime, type Wire } from '../client/wire.js';
 import type { LeaderElectionRecord, ObservedRecord, ResourceLock } from './resource-lock.js';
 
 /** What the lock needs to record an event on its Lease: our `EventRecorder` satisfies it. */
 export interface LeaseLockEventRecorder {
-  event(object: V1Lease, type: 'Normal' | 'Warning', reason: string, message: string): void;
+  event(object: Wire<V1Lease>, type: 'Normal' | 'Warning', reason: string, message: string): void;
 }
 
 /** Options of {@link LeaseLock}. */
@@ -27,44 +21,22 @@ export interface LeaseLockOptions {
   name: string;
   /** The identity this candidate competes as (e.g. the pod name); must not be empty. */
   identity: string;
-  /** Where to connect. Ignored when `api` is given. */
-  kubeConfig?: KubeConfig;
-  /** The API client to use; default: `kubeConfig.makeApiClient(CoordinationV1Api)`. */
-  api?: CoordinationV1Api;
+  /**
+   * The runtime's client (`manager.client`), or a kubeconfig for its default client. The
+   * Lease's requests skip its rate limit (`unthrottled`), as controller-runtime gives leader
+   * election a client of its own, so a busy controller cannot delay a renewal.
+   */
+  client?: ClientSource;
+  /** @deprecated Use `client`; a kubeconfig here is the same as `client: kubeConfig`. */
+  kubeConfig?: KubeConfigLike;
   /** Records "became leader" / "stopped leading" events on the Lease; default: none. */
   eventRecorder?: LeaseLockEventRecorder;
 }
 
-/**
- * Formats a time as the apiserver's `MicroTime` wants it: RFC 3339 with six fractional digits.
- * (client-node 2.0.1 writes milliseconds, which the apiserver rejects for MicroTime fields.)
- */
-export function formatMicroTime(time: Date): string {
-  return time.toISOString().replace(/Z$/, '000Z');
-}
+const LEASES = 'coordination.k8s.io/v1/leases';
 
-function parseTime(value: unknown): Date {
-  if (value instanceof Date) return value;
-  if (typeof value === 'string') return new Date(value);
-  return new Date(0);
-}
-
-function timeText(value: unknown): string {
-  if (value instanceof Date) return value.toISOString();
-  return typeof value === 'string' ? value : '';
-}
-
-/** Request options that abort the HTTP request with `signal` (a middleware, as `setHeaderOptions` makes). */
-function withSignal(signal: AbortSignal | undefined): undefined | object {
-  if (signal === undefined) return undefined;
-  const middleware: ObservableMiddleware = {
-    pre: (context: RequestContext) => {
-      context.setSignal(signal);
-      return new Observable(Promise.resolve(context));
-    },
-    post: (response: ResponseContext) => new Observable(Promise.resolve(response)),
-  };
-  return { middleware: [middleware], middlewareMergeStrategy: 'append' };
+function parseTime(value: string | undefined): Date {
+  return typeof value === 'string' ? new Date(value) : new Date(0);
 }
 
 /**
@@ -76,9 +48,9 @@ export class LeaseLock implements ResourceLock {
   readonly #namespace: string;
   readonly #name: string;
   readonly #identity: string;
-  readonly #api: CoordinationV1Api;
+  readonly #client: Client;
   readonly #eventRecorder: LeaseLockEventRecorder | undefined;
-  #lease: V1Lease | undefined;
+  #lease: Wire<V1Lease> | undefined;
 
   constructor(options: LeaseLockOptions) {
     for (const field of ['namespace', 'name'] as const) {
@@ -89,27 +61,24 @@ export class LeaseLock implements ResourceLock {
     this.#namespace = options.namespace;
     this.#name = options.name;
     this.#identity = options.identity;
-    if (options.api !== undefined) this.#api = options.api;
-    else if (options.kubeConfig !== undefined)
-      this.#api = options.kubeConfig.makeApiClient(CoordinationV1Api);
-    else {
-      throw new InvalidArgumentError(
-        'kubeConfig',
-        'LeaseLock needs options.kubeConfig or options.api',
-      );
+    const client = options.client ?? options.kubeConfig;
+    if (client === undefined) {
+      throw new InvalidArgumentError('client', 'LeaseLock needs options.client');
     }
+    this.#client = toClient(client);
     this.#eventRecorder = options.eventRecorder;
   }
 
   async get(signal?: AbortSignal): Promise<ObservedRecord | null> {
-    let lease: V1Lease;
+    let lease: Wire<V1Lease>;
     try {
-      lease = await this.#api.readNamespacedLease(
-        { name: this.#name, namespace: this.#namespace },
-        withSignal(signal) as never,
-      );
+      lease = await this.#client.get<V1Lease>(LEASES, this.#name, {
+        namespace: this.#namespace,
+        signal,
+        unthrottled: true,
+      });
     } catch (error) {
-      if ((error as { code?: unknown }).code === 404) return null;
+      if (isNotFound(error)) return null;
       throw error;
     }
     this.#lease = lease;
@@ -124,50 +93,40 @@ export class LeaseLock implements ResourceLock {
     const raw = JSON.stringify([
       record.holderIdentity,
       record.leaseDurationSeconds,
-      timeText(spec.acquireTime),
-      timeText(spec.renewTime),
+      spec.acquireTime ?? '',
+      spec.renewTime ?? '',
       record.leaderTransitions,
     ]);
     return { record, raw };
   }
 
   async create(record: LeaderElectionRecord, signal?: AbortSignal): Promise<void> {
-    this.#lease = await this.#api.createNamespacedLease(
+    this.#lease = await this.#client.create<Wire<V1Lease>>(
+      LEASES,
       {
-        namespace: this.#namespace,
-        body: {
-          apiVersion: 'coordination.k8s.io/v1',
-          kind: 'Lease',
-          metadata: { name: this.#name, namespace: this.#namespace },
-          spec: toSpec(record),
-        },
+        apiVersion: 'coordination.k8s.io/v1',
+        kind: 'Lease',
+        metadata: { name: this.#name, namespace: this.#namespace },
+        spec: toSpec(record),
       },
-      withSignal(signal) as never,
+      { signal, unthrottled: true },
     );
   }
 
   async update(record: LeaderElectionRecord, signal?: AbortSignal): Promise<void> {
     const lease = this.#lease;
     if (lease === undefined) throw new Error('lease not initialized: call get or create first');
-    this.#lease = await this.#api.replaceNamespacedLease(
-      {
-        name: this.#name,
-        namespace: this.#namespace,
-        // metadata carries the resourceVersion: the apiserver answers 409 if the Lease changed.
-        body: {
-          ...lease,
-          apiVersion: 'coordination.k8s.io/v1',
-          kind: 'Lease',
-          spec: toSpec(record),
-        },
-      },
-      withSignal(signal) as never,
+    // metadata carries the resourceVersion: the apiserver answers 409 if the Lease changed.
+    this.#lease = await this.#client.replace<Wire<V1Lease>>(
+      LEASES,
+      { ...lease, apiVersion: 'coordination.k8s.io/v1', kind: 'Lease', spec: toSpec(record) },
+      { namespace: this.#namespace, signal, unthrottled: true },
     );
   }
 
   recordEvent(message: string): void {
     if (this.#eventRecorder === undefined || this.#lease === undefined) return;
-    const lease: V1Lease = {
+    const lease: Wire<V1Lease> = {
       ...this.#lease,
       apiVersion: 'coordination.k8s.io/v1',
       kind: 'Lease',
@@ -184,14 +143,13 @@ export class LeaseLock implements ResourceLock {
   }
 }
 
-function toSpec(record: LeaderElectionRecord): V1LeaseSpec {
-  const spec: V1LeaseSpec = {
+function toSpec(record: LeaderElectionRecord): Wire<V1LeaseSpec> {
+  return {
     holderIdentity: record.holderIdentity,
     leaseDurationSeconds: record.leaseDurationSeconds,
-    // Strings pass through client-node's serializer untouched: six fractional digits on the wire.
-    acquireTime: formatMicroTime(record.acquireTime) as unknown as V1MicroTime,
-    renewTime: formatMicroTime(record.renewTime) as unknown as V1MicroTime,
+    // Six fractional digits, as the apiserver requires of a MicroTime.
+    acquireTime: formatMicroTime(record.acquireTime),
+    renewTime: formatMicroTime(record.renewTime),
     leaseTransitions: record.leaderTransitions,
   };
-  return spec;
 }

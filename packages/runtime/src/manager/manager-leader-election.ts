@@ -1,12 +1,11 @@
-//! The manager's leader elector: a Lease lock in the pod's namespace, on clients of its own rate limiter.
+//! The manager's leader elector: a Lease lock in the pod's namespace, on the manager's client.
 
 import { randomUUID } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { InvalidArgumentError } from '@ctrlkit/core';
-import { CoordinationV1Api, type KubeConfig } from '@kubernetes/client-node';
-import { ApiClientFactory, type ApiClientFactoryOptions } from '../client/api-client-factory.js';
+import type { Client } from '../client/client.js';
 import { SERVICE_ACCOUNT_DIR } from '../client/load-kube-config.js';
 import type { EventRecorder } from '../events/event-recorder.js';
 import { LeaderElector } from '../leader-election/leader-elector.js';
@@ -21,9 +20,8 @@ export type ManagerLeaderElection = NonNullable<ManagerOptions['leaderElection']
  * the pod's namespace); throws `InvalidArgumentError` named after the manager's options.
  */
 export function newManagerElector(
-  kubeConfig: KubeConfig,
+  client: Client,
   election: ManagerLeaderElection,
-  clientOptions: ApiClientFactoryOptions,
   eventRecorder: EventRecorder,
   rest: Pick<ConstructorParameters<typeof LeaderElector>[0], 'clock' | 'logger' | 'callbacks'>,
 ): LeaderElector {
@@ -34,17 +32,14 @@ export function newManagerElector(
       'required when not running in a pod (no service account namespace file)',
     );
   }
-  // Leader election gets its own rate limiter (as controller-runtime's separate client), so
-  // a busy app cannot starve its renewals; its requests are counted all the same.
-  const electionClients = new ApiClientFactory(kubeConfig, {
-    ...clientOptions,
-    qps: Number.POSITIVE_INFINITY,
-  });
+  // The lock's requests skip the client's rate limit (as controller-runtime gives leader
+  // election a client of its own), so a busy app cannot starve its renewals; they are
+  // counted, named and pooled with the rest all the same.
   const lock = new LeaseLock({
     namespace,
     name: election.leaseName,
     identity: election.identity ?? `${hostname()}_${randomUUID()}`,
-    api: electionClients.makeApiClient(CoordinationV1Api),
+    client,
     eventRecorder,
   });
   return newElector(lock, election, rest);

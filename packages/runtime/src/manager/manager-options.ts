@@ -2,7 +2,8 @@
 
 import type { Clock, Logger } from '@ctrlkit/core';
 import { InvalidArgumentError, rejectRenamedOptions } from '@ctrlkit/core';
-import type { KubeConfig } from '@kubernetes/client-node';
+import type { KubeConfigLike } from '../client/transport.js';
+import type { ProgramInfo } from '../client/user-agent.js';
 import type { SharedInformerFactoryOptions } from '../informers/shared-informer-factory.js';
 
 /** Where `/metrics` is served by default: every interface, port 8080 (controller-runtime's). */
@@ -49,9 +50,15 @@ export interface ManagerLeaderElectionOptions {
  * checked at construction; an invalid one throws `InvalidArgumentError` naming it.
  */
 export interface ManagerOptions {
-  /** The cluster to talk to, e.g. from `loadKubeConfig()`. Required. */
-  kubeConfig: KubeConfig;
-  /** The `User-Agent` of every API request, naming the app (`my-app/1.2.3`). Default `DEFAULT_USER_AGENT` (`ctrlkit`). */
+  /** The cluster to talk to, e.g. from `loadKubeConfig()` (or a client-node `KubeConfig`). Required. */
+  kubeConfig: KubeConfigLike;
+  /**
+   * The program named in the User-Agent of every API request
+   * (`<name>/<version> (<os>/<arch>) ctrlkit/<version>`), e.g. `{ name: 'my-app', version:
+   * '1.2.3' }`. Default: the script's base name and `unknown`. Ignored with `userAgent`.
+   */
+  program?: ProgramInfo;
+  /** The whole `User-Agent` header instead. Default: built from `program` (see `defaultUserAgent`). */
   userAgent?: string;
   /** Where the manager and what it runs log. Default: nowhere. */
   logger?: Logger;
@@ -76,6 +83,7 @@ export interface ManagerOptions {
 const knownOptions = new Set([
   'kubeConfig',
   'userAgent',
+  'program',
   'logger',
   'clock',
   'metricsBindAddress',
@@ -108,7 +116,7 @@ export function checkManagerOptions(options: ManagerOptions): void {
   if (typeof options.kubeConfig?.getCurrentCluster !== 'function') {
     throw new InvalidArgumentError(
       'kubeConfig',
-      'expected a KubeConfig from @kubernetes/client-node',
+      'expected a KubeConfig (from loadKubeConfig or @kubernetes/client-node)',
     );
   }
   if (options.kubeConfig.getCurrentCluster() === null) {

@@ -1,11 +1,11 @@
 import { waitFor } from '@ctrlkit/core/testing';
 import { createTestNamespace } from '@ctrlkit/envtest';
 import { testKubeConfig } from '@ctrlkit/envtest/vitest';
-import { CoordinationV1Api, CoreV1Api, type V1ConfigMap } from '@kubernetes/client-node';
+import { CoordinationV1Api, type V1ConfigMap } from '@kubernetes/client-node';
 import { describe, expect, it } from 'vitest';
+import { formatMicroTime } from '../client/wire.js';
 import { Controller } from '../controller/controller.js';
 import { LeaderElectionError } from '../leader-election/leader-election-error.js';
-import { formatMicroTime } from '../leader-election/lease-lock.js';
 import { Manager } from './manager.js';
 
 // Short leader election timings (lease 4 s, renew deadline 3 s, retry 0.5 s), with room for a busy machine.
@@ -38,7 +38,7 @@ describe('Manager on a real apiserver', () => {
       },
       cache: { namespace },
     });
-    const core = manager.makeApiClient(CoreV1Api);
+    const { client } = manager;
     const configMaps = manager.informerFactory.forResource<V1ConfigMap>('v1/configmaps');
     const reconciled: string[] = [];
     const controller = new Controller({
@@ -47,11 +47,15 @@ describe('Manager on a real apiserver', () => {
         const [ns, name] = key.split('/') as [string, string];
         const cm = configMaps.indexer.getByKey(key);
         if (cm === undefined || cm.data?.seen === 'yes') return;
-        await core.patchNamespacedConfigMap({
-          namespace: ns,
+        await client.patch(
+          'configmaps',
           name,
-          body: [{ op: 'add', path: '/data', value: { seen: 'yes' } }],
-        });
+          [{ op: 'add', path: '/data', value: { seen: 'yes' } }],
+          {
+            namespace: ns,
+            type: 'json',
+          },
+        );
         reconciled.push(key);
       },
     }).watch(configMaps);
@@ -61,11 +65,11 @@ describe('Manager on a real apiserver', () => {
     await manager.elected;
     expect(manager.isLeader()).toBe(true);
 
-    await core.createNamespacedConfigMap({ namespace, body: { metadata: { name: 'a' } } });
+    await client.create('configmaps', { metadata: { name: 'a' } }, { namespace });
     await waitFor('the reconcile', () => reconciled.includes(`${namespace}/a`), {
       timeoutMs: 20_000,
     });
-    const patched = await core.readNamespacedConfigMap({ namespace, name: 'a' });
+    const patched = await client.get<V1ConfigMap>('configmaps', 'a', { namespace });
     expect(patched.data).toEqual({ seen: 'yes' });
 
     const { body } = await scrape(manager.metricsAddress);

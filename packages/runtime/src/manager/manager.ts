@@ -10,13 +10,12 @@ import {
 } from '@ctrlkit/core';
 import type { MetricsProvider } from '@ctrlkit/workqueue';
 import { PrometheusMetricsProvider } from '@ctrlkit/workqueue/prometheus';
-import { type Configuration, CoreV1Api, type KubeConfig } from '@kubernetes/client-node';
 import { Registry } from 'prom-client';
-import { ApiClientFactory } from '../client/api-client-factory.js';
+import { type Client, createClient } from '../client/client.js';
+import type { KubeConfigLike } from '../client/transport.js';
 import { Controller } from '../controller/controller.js';
 import { EventRecorder } from '../events/event-recorder.js';
 import { CoreV1EventSink } from '../events/event-sink.js';
-import { RestClient } from '../informers/rest-client.js';
 import { SharedInformerFactory } from '../informers/shared-informer-factory.js';
 import { LeaderElectionError } from '../leader-election/leader-election-error.js';
 import type { LeaderElector } from '../leader-election/leader-elector.js';
@@ -91,7 +90,14 @@ interface StartState {
  */
 export class Manager {
   /** The cluster the manager talks to. */
-  readonly kubeConfig: KubeConfig;
+  readonly kubeConfig: KubeConfigLike;
+  /**
+   * The one client of this manager (controller-runtime's `mgr.GetClient()`): its informers,
+   * leader election and event recorders use it, and so should every controller it runs.
+   * Rate limited by `qps`/`burst`, named by `program`/`userAgent`, counted in
+   * `rest_client_*` on {@link Manager.registry}.
+   */
+  readonly client: Client;
   /** This manager's metrics registry, served on `/metrics`: register your own metrics here. */
   readonly registry: Registry;
   /** The informers the manager starts and waits for before it starts runnables. */
@@ -103,7 +109,6 @@ export class Manager {
 
   readonly #clock: Clock;
   readonly #logger: Logger;
-  readonly #clients: ApiClientFactory;
   readonly #endpoints: ManagerEndpoints;
   readonly #gracefulShutdownTimeoutMs: number;
   readonly #runnables: Runnable[] = [];
@@ -141,24 +146,19 @@ export class Manager {
     this.metricsProvider = new PrometheusMetricsProvider({ registry: this.registry });
     this.reconcileMetrics = new PrometheusReconcileMetrics(this.registry);
     this.#leaderMetrics = new PrometheusLeaderElectionMetrics(this.registry);
-    const restMetrics = new PrometheusRestClientMetrics(this.registry);
-    const clientOptions = {
+    const { disableCompression, ...cache } = options.cache ?? {};
+    this.client = createClient(this.kubeConfig, {
       ...(options.qps !== undefined && { qps: options.qps }),
       ...(options.burst !== undefined && { burst: options.burst }),
       ...(options.userAgent !== undefined && { userAgent: options.userAgent }),
-      metrics: restMetrics,
+      ...(options.program !== undefined && { program: options.program }),
+      ...(disableCompression !== undefined && { disableCompression }),
+      metrics: new PrometheusRestClientMetrics(this.registry),
       clock: this.#clock,
-    };
-    this.#clients = new ApiClientFactory(this.kubeConfig, clientOptions);
-    // Its LISTs and WATCHes count in rest_client_* too, as client-go's informers do.
-    const informerClient = new RestClient(this.kubeConfig, {
-      metrics: restMetrics,
-      ...(options.cache?.disableCompression !== undefined && {
-        disableCompression: options.cache.disableCompression,
-      }),
     });
-    this.informerFactory = new SharedInformerFactory(informerClient, {
-      ...options.cache,
+    // Its LISTs and WATCHes go through the one client: rate limited and counted in rest_client_*.
+    this.informerFactory = new SharedInformerFactory(this.client, {
+      ...cache,
       clock: this.#clock,
       logger: this.#logger,
     });
@@ -172,9 +172,8 @@ export class Manager {
     if (election !== undefined) {
       this.#leaseName = election.leaseName;
       this.#elector = newManagerElector(
-        this.kubeConfig,
+        this.client,
         election,
-        clientOptions,
         this.getEventRecorder(election.leaseName),
         {
           clock: this.#clock,
@@ -195,18 +194,13 @@ export class Manager {
     }
   }
 
-  /** A client-node API client, rate limited by `qps`/`burst`, with the manager's user agent, counted in `rest_client_*`. */
-  makeApiClient<T>(ApiClass: new (configuration: Configuration) => T): T {
-    return this.#clients.makeApiClient(ApiClass);
-  }
-
   /** The event recorder of `component` (one per component; its events are flushed on stop). */
   getEventRecorder(component: string): EventRecorder {
     let recorder = this.#recorders.get(component);
     if (recorder === undefined) {
       recorder = new EventRecorder({
         component,
-        sink: new CoreV1EventSink(this.makeApiClient(CoreV1Api)),
+        sink: new CoreV1EventSink(this.client),
         clock: this.#clock,
         logger: this.#logger,
       });

@@ -5,7 +5,7 @@
 import { waitFor } from '@ctrlkit/core/testing';
 import { createTestNamespace } from '@ctrlkit/envtest';
 import { testKubeConfig } from '@ctrlkit/envtest/vitest';
-import { CoreV1Api, type V1ConfigMap } from '@kubernetes/client-node';
+import type { CoreV1Event, V1ConfigMap } from '@kubernetes/client-node';
 import { expect, it } from 'vitest';
 import { Controller, Manager } from '../index.js';
 
@@ -16,13 +16,13 @@ it('runs the manager README example', async () => {
 
   const manager = new Manager({
     kubeConfig,
-    userAgent: 'configmap-stamper/1.0.0',
+    program: { name: 'configmap-stamper', version: '1.0.0' },
     leaderElection: { leaseName: 'configmap-stamper', leaseNamespace: namespace },
     metricsBindAddress: '127.0.0.1:0',
     healthProbeBindAddress: '127.0.0.1:0',
     cache: { namespace },
   });
-  const core = manager.makeApiClient(CoreV1Api);
+  const { client } = manager;
   const configMaps = manager.informerFactory.forResource<V1ConfigMap>('v1/configmaps');
   const recorder = manager.getEventRecorder('configmap-stamper');
   manager.add(
@@ -31,31 +31,32 @@ it('runs the manager README example', async () => {
       reconcile: async (key) => {
         const cm = configMaps.indexer.getByKey(key);
         if (cm === undefined || cm.metadata?.labels?.stamped === 'true') return;
-        await core.patchNamespacedConfigMap({
-          namespace: cm.metadata!.namespace!,
-          name: cm.metadata!.name!,
-          body: [{ op: 'add', path: '/metadata/labels', value: { stamped: 'true' } }],
-        });
+        await client.patch(
+          'configmaps',
+          cm.metadata!.name!,
+          [{ op: 'add', path: '/metadata/labels', value: { stamped: 'true' } }],
+          { namespace: cm.metadata!.namespace!, type: 'json' },
+        );
         recorder.event(cm, 'Normal', 'Stamped', 'labelled stamped=true');
       },
     }).watch(configMaps),
   );
-  manager.addReadyzCheck('api', async () => void (await core.getAPIResources()));
+  manager.addReadyzCheck('api', async () => void (await client.requestJson('GET', '/api/v1')));
   const running = manager.start(stop.signal);
 
-  await core.createNamespacedConfigMap({ namespace, body: { metadata: { name: 'web' } } });
+  await client.create('configmaps', { metadata: { name: 'web' } }, { namespace });
   await waitFor(
     'the ConfigMap stamped',
     async () =>
-      (await core.readNamespacedConfigMap({ namespace, name: 'web' })).metadata?.labels?.stamped ===
-      'true',
+      (await client.get<V1ConfigMap>('configmaps', 'web', { namespace })).metadata?.labels
+        ?.stamped === 'true',
     { timeoutMs: 60_000 },
   );
   const ready = await fetch(`http://${manager.healthProbeAddress}/readyz?verbose`);
   expect(await ready.text()).toBe('[+]api ok\n[+]informers ok\nhealthz check passed\n');
   stop.abort();
   await running;
-  const events = await core.listNamespacedEvent({ namespace });
+  const events = await client.list<CoreV1Event>('events', { namespace });
   expect(events.items.map((e) => [e.reason, e.involvedObject.name])).toContainEqual([
     'Stamped',
     'web',

@@ -14,16 +14,20 @@ export interface RestClientMetrics {
    * arrived (client-go's label); `seconds` counts from after the rate limiter let it go.
    */
   observe(request: { method: string; host: string; code: string; seconds: number }): void;
+  /** A request waited `seconds` for the client's token bucket (0 when it had a token). Optional. */
+  observeRateLimiterWait?(request: { method: string; host: string; seconds: number }): void;
 }
 
 /**
  * {@link RestClientMetrics} as client-go registers them:
- * `rest_client_requests_total{code,method,host}` and
- * `rest_client_request_duration_seconds{verb,host}`.
+ * `rest_client_requests_total{code,method,host}`,
+ * `rest_client_request_duration_seconds{verb,host}` and
+ * `rest_client_rate_limiter_duration_seconds{verb,host}`.
  */
 export class PrometheusRestClientMetrics implements RestClientMetrics {
   readonly #requests: Counter<'code' | 'method' | 'host'>;
   readonly #duration: Histogram<'verb' | 'host'>;
+  readonly #rateLimiter: Histogram<'verb' | 'host'>;
 
   constructor(registry: Registry) {
     this.#requests = new Counter({
@@ -39,10 +43,21 @@ export class PrometheusRestClientMetrics implements RestClientMetrics {
       buckets: [...REST_CLIENT_DURATION_BUCKETS],
       registers: [registry],
     });
+    this.#rateLimiter = new Histogram({
+      name: 'rest_client_rate_limiter_duration_seconds',
+      help: 'Client side rate limiter latency in seconds. Broken down by verb, and host.',
+      labelNames: ['verb', 'host'],
+      buckets: [...REST_CLIENT_DURATION_BUCKETS],
+      registers: [registry],
+    });
   }
 
   observe(request: { method: string; host: string; code: string; seconds: number }): void {
     this.#requests.labels(request.code, request.method, request.host).inc();
     this.#duration.labels(request.method, request.host).observe(request.seconds);
+  }
+
+  observeRateLimiterWait(request: { method: string; host: string; seconds: number }): void {
+    this.#rateLimiter.labels(request.method, request.host).observe(request.seconds);
   }
 }

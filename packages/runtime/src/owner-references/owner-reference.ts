@@ -1,7 +1,8 @@
 //! Setting and removing owner references with controller-runtime's checks (`controllerutil`).
 
 import { InvalidArgumentError } from '@ctrlkit/core';
-import type { KubernetesObject, V1OwnerReference } from '@kubernetes/client-node';
+import type { V1OwnerReference } from '@kubernetes/client-node';
+import type { KubeObject } from '../client/wire.js';
 import {
   type GroupVersionKind,
   getControllerOf,
@@ -38,8 +39,8 @@ export interface OwnerReferenceOptions {
  * `owner.metadata.uid`) or its kind is unknown (`gvk`).
  */
 export function setControllerReference(
-  owner: KubernetesObject,
-  object: KubernetesObject,
+  owner: KubeObject,
+  object: KubeObject,
   options: OwnerReferenceOptions = {},
 ): void {
   validateOwner(owner, object);
@@ -63,8 +64,8 @@ export function setControllerReference(
  * Errors: as {@link setControllerReference}, except `AlreadyOwnedError`.
  */
 export function setOwnerReference(
-  owner: KubernetesObject,
-  object: KubernetesObject,
+  owner: KubeObject,
+  object: KubeObject,
   options: OwnerReferenceOptions = {},
 ): void {
   validateOwner(owner, object);
@@ -92,8 +93,8 @@ export function setOwnerReference(
  * Errors: {@link OwnerReferenceError} `NoOwnerReference` when there is none.
  */
 export function removeOwnerReference(
-  owner: KubernetesObject,
-  object: KubernetesObject,
+  owner: KubeObject,
+  object: KubeObject,
   options: Pick<OwnerReferenceOptions, 'gvk'> = {},
 ): void {
   const refs = object.metadata?.ownerReferences ?? [];
@@ -119,8 +120,8 @@ export function removeOwnerReference(
  * controller one.
  */
 export function removeControllerReference(
-  owner: KubernetesObject,
-  object: KubernetesObject,
+  owner: KubeObject,
+  object: KubeObject,
   options: Pick<OwnerReferenceOptions, 'gvk'> = {},
 ): void {
   if (!hasControllerReference(object)) {
@@ -150,7 +151,7 @@ export function removeControllerReference(
 }
 
 /** True when `object` has an owner reference with `controller: true` (`HasControllerReference`). */
-export function hasControllerReference(object: KubernetesObject): boolean {
+export function hasControllerReference(object: KubeObject): boolean {
   return getControllerOf(object) !== undefined;
 }
 
@@ -160,13 +161,13 @@ export function hasControllerReference(object: KubernetesObject): boolean {
  */
 export function hasOwnerReference(
   ownerReferences: readonly V1OwnerReference[] | undefined,
-  owner: KubernetesObject,
+  owner: KubeObject,
   options: Pick<OwnerReferenceOptions, 'gvk'> = {},
 ): boolean {
   return indexOwnerRef(ownerReferences ?? [], referenceTo(owner, gvkOf(owner, options))) !== -1;
 }
 
-function validateOwner(owner: KubernetesObject, object: KubernetesObject): void {
+function validateOwner(owner: KubeObject, object: KubeObject): void {
   const ownerNamespace = owner.metadata?.namespace ?? '';
   if (ownerNamespace === '') return;
   const objectNamespace = object.metadata?.namespace ?? '';
@@ -184,10 +185,7 @@ function validateOwner(owner: KubernetesObject, object: KubernetesObject): void 
   }
 }
 
-function gvkOf(
-  owner: KubernetesObject,
-  options: Pick<OwnerReferenceOptions, 'gvk'>,
-): GroupVersionKind {
+function gvkOf(owner: KubeObject, options: Pick<OwnerReferenceOptions, 'gvk'>): GroupVersionKind {
   if (options.gvk !== undefined) return options.gvk;
   const { apiVersion, kind } = owner;
   if (!apiVersion || !kind) {
@@ -203,12 +201,12 @@ function gvkOf(
 }
 
 /** A reference for matching only: apiVersion, kind and name. */
-function referenceTo(owner: KubernetesObject, gvk: GroupVersionKind): V1OwnerReference {
+function referenceTo(owner: KubeObject, gvk: GroupVersionKind): V1OwnerReference {
   const apiVersion = gvk.group === '' ? gvk.version : `${gvk.group}/${gvk.version}`;
   return { apiVersion, kind: gvk.kind, name: owner.metadata?.name ?? '', uid: '' };
 }
 
-function upsertOwnerRef(ref: V1OwnerReference, object: KubernetesObject): void {
+function upsertOwnerRef(ref: V1OwnerReference, object: KubeObject): void {
   const refs = [...(object.metadata?.ownerReferences ?? [])];
   const index = indexOwnerRef(refs, ref);
   if (index === -1) refs.push(ref);
@@ -216,7 +214,7 @@ function upsertOwnerRef(ref: V1OwnerReference, object: KubernetesObject): void {
   setOwnerReferences(object, refs);
 }
 
-function setOwnerReferences(object: KubernetesObject, refs: V1OwnerReference[]): void {
+function setOwnerReferences(object: KubeObject, refs: V1OwnerReference[]): void {
   object.metadata = { ...object.metadata, ownerReferences: refs };
 }
 
@@ -234,7 +232,7 @@ function groupOf(apiVersion: string): string {
   return slash === -1 ? '' : apiVersion.slice(0, slash);
 }
 
-function describe(object: KubernetesObject): string {
+function describe(object: KubeObject): string {
   const { namespace, name } = object.metadata ?? {};
   return `${object.kind ?? 'object'} ${namespace ? `${namespace}/` : ''}${name ?? ''}`;
 }

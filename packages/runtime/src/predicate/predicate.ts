@@ -1,6 +1,6 @@
 //! Predicates: which informer events reach the queue (controller-runtime's `pkg/predicate`).
 
-import type { KubernetesObject } from '@kubernetes/client-node';
+import type { KubeObject } from '../client/wire.js';
 import { type LabelSelectorLike, toLabelMatcher } from '../informers/label-selector.js';
 
 /** An object was added (or listed at start, `isInInitialList`). */
@@ -64,7 +64,7 @@ export function newPredicateFuncs<T>(filter: (object: T) => boolean): Predicate<
 }
 
 /** Lets updates through only when `changed(old, new)`; both objects must be present. */
-function updatesWhen<T extends KubernetesObject>(
+function updatesWhen<T extends KubeObject>(
   changed: (oldObject: T, newObject: T) => boolean,
 ): Predicate<T> {
   return predicateFuncs<T>({
@@ -79,22 +79,22 @@ function updatesWhen<T extends KubernetesObject>(
  * deletes and generic events pass. Caveats: objects without a generation (ConfigMaps)
  * never pass an update; with finalizers, the update that adds one is skipped too.
  */
-export function generationChangedPredicate<T extends KubernetesObject>(): Predicate<T> {
+export function generationChangedPredicate<T extends KubeObject>(): Predicate<T> {
   return updatesWhen<T>((o, n) => o.metadata?.generation !== n.metadata?.generation);
 }
 
 /** Passes updates whose `metadata.resourceVersion` changed, so resyncs are skipped (`ResourceVersionChangedPredicate`). */
-export function resourceVersionChangedPredicate<T extends KubernetesObject>(): Predicate<T> {
+export function resourceVersionChangedPredicate<T extends KubeObject>(): Predicate<T> {
   return updatesWhen<T>((o, n) => o.metadata?.resourceVersion !== n.metadata?.resourceVersion);
 }
 
 /** Passes updates whose labels changed (`LabelChangedPredicate`); none and `{}` are equal. */
-export function labelChangedPredicate<T extends KubernetesObject>(): Predicate<T> {
+export function labelChangedPredicate<T extends KubeObject>(): Predicate<T> {
   return updatesWhen<T>((o, n) => !sameMap(o.metadata?.labels, n.metadata?.labels));
 }
 
 /** Passes updates whose annotations changed (`AnnotationChangedPredicate`); none and `{}` are equal. */
-export function annotationChangedPredicate<T extends KubernetesObject>(): Predicate<T> {
+export function annotationChangedPredicate<T extends KubeObject>(): Predicate<T> {
   return updatesWhen<T>((o, n) => !sameMap(o.metadata?.annotations, n.metadata?.annotations));
 }
 
@@ -102,7 +102,7 @@ export function annotationChangedPredicate<T extends KubernetesObject>(): Predic
  * Passes events of objects whose labels match `selector` (a `V1LabelSelector`, its string
  * form or a function), the new object on update (`LabelSelectorPredicate`).
  */
-export function labelSelectorPredicate<T extends KubernetesObject>(
+export function labelSelectorPredicate<T extends KubeObject>(
   selector: LabelSelectorLike,
 ): Predicate<T> {
   const matches = toLabelMatcher(selector);

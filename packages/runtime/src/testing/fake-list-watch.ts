@@ -1,6 +1,6 @@
 //! An in-memory ListWatch for tests (client-go's `tools/cache/testing` fake source): a resource's objects, history, pages and watches, with levers for faults.
 
-import type { KubernetesObject } from '@kubernetes/client-node';
+import type { KubeObject } from '../client/wire.js';
 import { ApiStatusError } from '../informers/errors/api-status-error.js';
 import { ResourceExpiredError } from '../informers/errors/resource-expired-error.js';
 import { CAUSE_RESOURCE_VERSION_TOO_LARGE } from '../informers/errors/resource-version-unavailable.js';
@@ -14,7 +14,7 @@ import type {
 } from '../informers/list-watch.js';
 import { INITIAL_EVENTS_END_ANNOTATION } from '../informers/reflector.js';
 
-interface ActiveWatch<T extends KubernetesObject> {
+interface ActiveWatch<T extends KubeObject> {
   onEvent: (event: WatchEvent<T>) => void;
   end: (error?: unknown) => void;
 }
@@ -38,7 +38,7 @@ interface ActiveWatch<T extends KubernetesObject> {
  * Levers for faults: failing the next calls, ending or breaking open watches, compacting
  * the history, sending ERROR events.
  */
-export class FakeListWatch<T extends KubernetesObject = KubernetesObject> implements ListWatch<T> {
+export class FakeListWatch<T extends KubeObject = KubeObject> implements ListWatch<T> {
   /** Every list call's options, in order. */
   readonly listCalls: ListRequestOptions[] = [];
   /** Every watch call's options, in order. */

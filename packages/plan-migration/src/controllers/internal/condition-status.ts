@@ -1,16 +1,12 @@
 //! The status write every resource controller shares: staged conditions, observedGeneration, a merge patch under optimistic locking.
 
-import type { Clock } from '@ctrlkit/core';
+import { type Clock, isNotFound } from '@ctrlkit/core';
 import { DEFAULT_RETRY, patchStatus, retryOnConflict } from '@ctrlkit/runtime';
-import {
-  ApiException,
-  CustomObjectsApi,
-  type KubeConfig,
-  KubernetesObjectApi,
-} from '@kubernetes/client-node';
+import type { Client } from '@ctrlkit/runtime/client';
 import type { Condition } from '../../api/condition.js';
 import { type Conditions, conditionsOf } from '../../conditions.js';
 import { API_VERSION, GROUP, PLURALS, VERSION } from '../../crds.js';
+import { type CustomApi, customApi } from '../../internal/kube-api.js';
 
 /** A forklift resource with conditions in its status. */
 export interface ConditionedResource {
@@ -22,16 +18,16 @@ export interface ConditionedResource {
 
 /** Reads and writes one kind's status. */
 export class ConditionStatusWriter {
-  readonly #custom: CustomObjectsApi;
-  readonly #objects: KubernetesObjectApi;
+  readonly #client: Client;
+  readonly #custom: CustomApi;
   readonly #kind: keyof typeof PLURALS;
   readonly #clock: Clock;
   /** Status writes made. */
   writes = 0;
 
-  constructor(kubeConfig: KubeConfig, kind: keyof typeof PLURALS, clock: Clock) {
-    this.#custom = kubeConfig.makeApiClient(CustomObjectsApi);
-    this.#objects = KubernetesObjectApi.makeApiClient(kubeConfig);
+  constructor(client: Client, kind: keyof typeof PLURALS, clock: Clock) {
+    this.#client = client;
+    this.#custom = customApi(client);
     this.#kind = kind;
     this.#clock = clock;
   }
@@ -50,7 +46,7 @@ export class ConditionStatusWriter {
         name,
       })) as T;
     } catch (error) {
-      if (error instanceof ApiException && error.code === 404) return undefined;
+      if (isNotFound(error)) return undefined;
       throw error;
     }
   }
@@ -84,7 +80,7 @@ export class ConditionStatusWriter {
       if (JSON.stringify(object.status) === before) return object;
       this.writes++;
       await patchStatus(
-        this.#objects,
+        this.#client,
         {
           ...object,
           apiVersion: object.apiVersion ?? API_VERSION,

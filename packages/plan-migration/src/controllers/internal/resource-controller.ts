@@ -8,6 +8,7 @@ import {
   realClock,
 } from '@ctrlkit/core';
 import { Controller, type ReconcileResult, SharedInformerFactory } from '@ctrlkit/runtime';
+import { type Client, toClient } from '@ctrlkit/runtime/client';
 import type { PLURALS } from '../../crds.js';
 import type { ResourceControllerOptions } from '../resource-controller-options.js';
 import { ConditionStatusWriter } from './condition-status.js';
@@ -20,6 +21,8 @@ import { forkliftResource } from './resources.js';
  * `reconcile`. Subclasses add watches in their constructor.
  */
 export abstract class ResourceController {
+  /** The runtime's client every request of the controller goes through. */
+  protected readonly client: Client;
   protected readonly factory: SharedInformerFactory;
   protected readonly writer: ConditionStatusWriter;
   protected readonly controller: Controller;
@@ -32,13 +35,15 @@ export abstract class ResourceController {
     name: string,
     options: ResourceControllerOptions,
   ) {
-    if (options?.kubeConfig === undefined)
-      throw new InvalidArgumentError('kubeConfig', 'is required');
+    const client = options?.client ?? options?.kubeConfig;
+    if (client === undefined)
+      throw new InvalidArgumentError('client', 'is required (the runtime client, or kubeConfig)');
+    this.client = toClient(client);
     this.clock = options.clock ?? realClock;
     this.log = options.logger ?? noopLogger;
     this.#ownFactory = options.informerFactory === undefined;
-    this.factory = options.informerFactory ?? new SharedInformerFactory(options.kubeConfig, {});
-    this.writer = new ConditionStatusWriter(options.kubeConfig, kind, this.clock);
+    this.factory = options.informerFactory ?? new SharedInformerFactory(this.client, {});
+    this.writer = new ConditionStatusWriter(this.client, kind, this.clock);
     this.controller = new Controller({
       name,
       reconcile: (key, signal) => this.reconcile(key, signal),

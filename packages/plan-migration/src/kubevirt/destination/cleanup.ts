@@ -1,5 +1,6 @@
 //! Deleting what the destination created: a VM's objects after its migration, a deleted plan's orphans.
 
+import type { Wire } from '@ctrlkit/runtime/client';
 import type { V1ObjectMeta } from '@kubernetes/client-node';
 import type { VMStatus } from '../../api/plan.js';
 import { ConditionType } from '../../condition-types.js';
@@ -144,10 +145,10 @@ export async function deleteOrphans(
     [LABEL_PLAN_NAME]: planName,
     [LABEL_PLAN_NAMESPACE]: planNamespace,
   });
-  const vmOwned = (meta: V1ObjectMeta | undefined) =>
+  const vmOwned = (meta: Wire<V1ObjectMeta> | undefined) =>
     (meta?.ownerReferences ?? []).some((o) => o.kind === 'VirtualMachine');
   let deleted = 0;
-  const sweep = async <T extends { metadata?: V1ObjectMeta }>(
+  const sweep = async <T extends { metadata?: Wire<V1ObjectMeta> }>(
     items: T[],
     remove: (name: string, namespace: string) => Promise<unknown>,
   ) => {

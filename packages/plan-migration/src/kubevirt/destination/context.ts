@@ -2,13 +2,10 @@
 
 import type { Logger } from '@ctrlkit/core';
 import { isNotFound } from '@ctrlkit/core';
-import type {
-  BatchV1Api,
-  CoreV1Api,
-  CustomObjectsApi,
-  V1PersistentVolumeClaim,
-} from '@kubernetes/client-node';
+import type { Wire } from '@ctrlkit/runtime/client';
+import type { V1PersistentVolumeClaim } from '@kubernetes/client-node';
 import type { Plan, VMStatus } from '../../api/plan.js';
+import type { BatchApi, CoreApi, CustomApi } from '../../internal/kube-api.js';
 import { labelSelector } from '../../labels.js';
 import { DATA_VOLUMES, VIRTUAL_MACHINES } from '../crds.js';
 import type { KubeVirtDestinationOptions } from '../kubevirt-destination.js';
@@ -20,9 +17,9 @@ export interface DestinationContext {
   readonly plan: Plan;
   /** The plan's target namespace. */
   readonly ns: string;
-  readonly core: CoreV1Api;
-  readonly batch: BatchV1Api;
-  readonly custom: CustomObjectsApi;
+  readonly core: CoreApi;
+  readonly batch: BatchApi;
+  readonly custom: CustomApi;
   readonly log: Logger;
   /** Counts one API write (create, patch, delete). */
   wrote(): void;
@@ -65,7 +62,7 @@ export function dvPath(namespace: string) {
 export async function listPvcs(
   c: DestinationContext,
   vm: VMStatus,
-): Promise<V1PersistentVolumeClaim[]> {
+): Promise<Wire<V1PersistentVolumeClaim>[]> {
   const list = await c.core.listNamespacedPersistentVolumeClaim({
     namespace: c.ns,
     labelSelector: labelSelector(pvcSelector(vm.id ?? '', c.options.migrationUID)),

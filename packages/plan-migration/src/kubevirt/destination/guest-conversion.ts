@@ -60,6 +60,7 @@ export async function conversionStatus(
   const message = pod.status?.message;
   if (phase === 'Failed' && message) status.message = message;
   if (phase === 'Running' && pod.status?.podIP) {
+    // one-client: not the API server (the conversion pod's own metrics endpoint, by pod IP)
     const fetchMetrics = c.options.fetchMetrics ?? (async (u) => (await fetch(u)).text());
     try {
       status.disks = parseDiskTransfers(

@@ -1,12 +1,8 @@
 //! The KubeVirt VirtualMachine of a migrated VM, owner of its disk PVCs.
 
 import { isNotFound } from '@ctrlkit/core';
-import {
-  PatchStrategy,
-  setHeaderOptions,
-  type V1OwnerReference,
-  type V1PersistentVolumeClaim,
-} from '@kubernetes/client-node';
+import type { Wire } from '@ctrlkit/runtime/client';
+import type { V1OwnerReference, V1PersistentVolumeClaim } from '@kubernetes/client-node';
 import type { DestinationVM } from '../../adapter.js';
 import type { VMStatus } from '../../api/plan.js';
 import { labelSelector } from '../../labels.js';
@@ -18,7 +14,6 @@ import { type DestinationContext, listPvcs, vmPath } from './context.js';
 import { deleteDataVolume, listDataVolumes } from './data-volumes.js';
 
 const API_VERSION = `${KUBEVIRT_GROUP}/${KUBEVIRT_VERSION}`;
-const mergePatch = setHeaderOptions('Content-Type', PatchStrategy.MergePatch);
 
 /** Whether a VirtualMachine named `name` exists in `namespace`. */
 export async function virtualMachineExists(
@@ -74,8 +69,7 @@ export async function ensureVirtualMachine(
         namespace: c.ns,
         name: pvc.metadata?.name ?? '',
         body: { metadata: { ownerReferences: [owner] } },
-      },
-      mergePatch,
+      }, // an object: a JSON merge patch
     );
   }
   for (const dv of await listDataVolumes(c, vm)) await deleteDataVolume(c, dv);
@@ -91,7 +85,7 @@ function virtualMachine(
   c: DestinationContext,
   vm: VMStatus,
   labels: Record<string, string>,
-  pvcs: V1PersistentVolumeClaim[],
+  pvcs: Wire<V1PersistentVolumeClaim>[],
 ): VirtualMachine {
   const name = vm.newName || vm.name || vm.id || '';
   const annotations: Record<string, string> = {};

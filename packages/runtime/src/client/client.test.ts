@@ -4,8 +4,8 @@ import type { AddressInfo } from 'node:net';
 import { gzipSync } from 'node:zlib';
 import { KubeConfig } from '@kubernetes/client-node';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ApiStatusError } from './errors/api-status-error.js';
-import { RestClient } from './rest-client.js';
+import { ApiStatusError } from '../informers/errors/api-status-error.js';
+import { createClient } from './client.js';
 
 // A socket-level check of the client against a local HTTP server (no apiserver needed).
 let server: Server | undefined;
@@ -30,7 +30,7 @@ async function serve(handler: (req: IncomingMessage, res: ServerResponse) => voi
   return kubeConfig;
 }
 
-describe('RestClient', () => {
+describe('Client', () => {
   it('requestJson sends the method, a JSON body and parses the answer; a non-2xx is an ApiStatusError', async () => {
     const seen: Array<{ method?: string; type?: string; body: string }> = [];
     const kubeConfig = await serve((req, res) => {
@@ -56,11 +56,13 @@ describe('RestClient', () => {
         res.end(body === '' ? JSON.stringify({ got: 'nothing' }) : body);
       });
     });
-    const rest = new RestClient(kubeConfig);
-    expect(await rest.requestJson('POST', '/apis/x/v1/things', { int: 3 })).toEqual({ int: 3 });
+    const rest = createClient(kubeConfig);
+    expect(await rest.requestJson('POST', '/apis/x/v1/things', { body: { int: 3 } })).toEqual({
+      int: 3,
+    });
     expect(await rest.requestJson('GET', '/apis/x/v1/things/a')).toEqual({ got: 'nothing' });
     const error = await rest
-      .requestJson('DELETE', '/apis/x/v1/things/a', { kind: 'DeleteOptions' })
+      .requestJson('DELETE', '/apis/x/v1/things/a', { body: { kind: 'DeleteOptions' } })
       .then(
         () => undefined,
         (e: unknown) => e,
@@ -88,19 +90,19 @@ describe('RestClient', () => {
         res.end(body);
       }
     });
-    const list = await new RestClient(kubeConfig).getJson(
+    const list = await createClient(kubeConfig).getJson(
       '/api/v1/configmaps',
       {},
       'application/json',
     );
     expect(list).toEqual({ kind: 'ConfigMapList', items: [{ metadata: { name: 'a' } }] });
-    const plain = await new RestClient(kubeConfig, { disableCompression: true }).getJson(
+    const plain = await createClient(kubeConfig, { disableCompression: true }).getJson(
       '/api/v1/configmaps',
       {},
       'application/json',
     );
     expect(plain).toEqual(list);
-    const parsed = await new RestClient(kubeConfig).getList(
+    const parsed = await createClient(kubeConfig).getList(
       '/api/v1/configmaps',
       {},
       'application/json',
@@ -119,7 +121,7 @@ describe('RestClient', () => {
       );
     });
     const events: string[] = [];
-    await new RestClient(kubeConfig).watch('/api/v1/configmaps', {}, 'application/json', (e) =>
+    await createClient(kubeConfig).watch('/api/v1/configmaps', {}, 'application/json', (e) =>
       events.push(e.type),
     );
     expect(events).toEqual(['ADDED', 'DELETED']);
@@ -132,7 +134,7 @@ describe('RestClient', () => {
       // then silence: a half-open connection as the client sees it
     });
     const events: string[] = [];
-    const error = await new RestClient(kubeConfig)
+    const error = await createClient(kubeConfig)
       .watch(
         '/api/v1/configmaps',
         {},
@@ -158,7 +160,7 @@ describe('RestClient', () => {
         res.end(`${req.method} ${req.url} ${req.headers['content-type']} ${body}`);
       });
     });
-    const answer = await new RestClient(kubeConfig).request('PATCH', '/api/v1/x?dryRun=All', {
+    const answer = await createClient(kubeConfig).request('PATCH', '/api/v1/x?dryRun=All', {
       headers: { 'Content-Type': 'application/merge-patch+json', 'X-Extra': 'yes' },
       body: '{"a":1}',
     });
@@ -181,8 +183,8 @@ describe('RestClient', () => {
     server?.on('connection', () => {
       connections++;
     });
-    const rest = new RestClient(kubeConfig);
-    for (let i = 0; i < 5; i++) await rest.requestJson('PUT', '/api/v1/x', { i });
+    const rest = createClient(kubeConfig);
+    for (let i = 0; i < 5; i++) await rest.requestJson('PUT', '/api/v1/x', { body: { i } });
     await rest.getJson('/api/v1/x', {}, 'application/json');
     expect(connections).toBe(1);
     // A rotated client certificate: the next request needs a connection made with it.
@@ -208,15 +210,17 @@ describe('RestClient', () => {
         res.end('{"ok":true}');
       });
     });
-    const rest = new RestClient(kubeConfig);
+    const rest = createClient(kubeConfig);
     expect(await rest.requestJson('GET', '/api/v1/x')).toEqual({ ok: true });
     expect(await rest.requestJson('GET', '/api/v1/x')).toEqual({ ok: true });
     expect(seen).toEqual(['GET', 'GET', 'GET']);
 
     seen.length = 0;
-    const again = new RestClient(kubeConfig);
-    await again.requestJson('POST', '/api/v1/x', {});
-    const error = await again.requestJson('POST', '/api/v1/x', {}).catch((e: unknown) => e);
+    const again = createClient(kubeConfig);
+    await again.requestJson('POST', '/api/v1/x', { body: {} });
+    const error = await again
+      .requestJson('POST', '/api/v1/x', { body: {} })
+      .catch((e: unknown) => e);
     expect((error as { code?: unknown }).code).toBe('ECONNRESET');
     expect(seen).toEqual(['POST', 'POST']);
   });
@@ -225,8 +229,8 @@ describe('RestClient', () => {
     const kubeConfig = await serve((req) => {
       req.resume(); // never answers
     });
-    const rest = new RestClient(kubeConfig, { listIdleTimeoutMs: 200 });
-    await expect(rest.requestJson('PUT', '/api/v1/x', {})).rejects.toThrow(
+    const rest = createClient(kubeConfig, { listIdleTimeoutMs: 200 });
+    await expect(rest.requestJson('PUT', '/api/v1/x', { body: {} })).rejects.toThrow(
       /nothing received for 200 ms/,
     );
   });
@@ -240,7 +244,7 @@ describe('RestClient', () => {
         res.end('{"kind":"ConfigMapList","items":[]}');
       });
     });
-    const rest = new RestClient(kubeConfig, { metrics: { observe: (r) => void observed.push(r) } });
+    const rest = createClient(kubeConfig, { metrics: { observe: (r) => void observed.push(r) } });
     await rest.getList('/api/v1/configmaps', {}, 'application/json');
     await rest.request('DELETE', '/api/v1/namespaces/a/configmaps/b');
     const host = new URL(kubeConfig.getCurrentCluster()?.server ?? '').host;
@@ -254,12 +258,12 @@ describe('RestClient', () => {
     server?.close();
     await rest.getJson('/api/v1/configmaps', {}, 'application/json').catch(() => undefined);
     expect(observed.at(-1)?.code).toBe('<error>');
-    expect(() => new RestClient(kubeConfig, { metrics: {} as never })).toThrow(/metrics/);
+    expect(() => createClient(kubeConfig, { metrics: {} as never })).toThrow(/metrics/);
   });
 
   it('rejects a disableCompression that is not a boolean, naming it', () => {
-    expect(
-      () => new RestClient(new KubeConfig(), { disableCompression: 'yes' as unknown as boolean }),
+    expect(() =>
+      createClient(new KubeConfig(), { disableCompression: 'yes' as unknown as boolean }),
     ).toThrow(/disableCompression/);
   });
 });

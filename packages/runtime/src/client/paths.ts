@@ -1,0 +1,32 @@
+//! The REST paths and query strings of the client's requests.
+
+import { InvalidArgumentError } from '@ctrlkit/core';
+import { collectionPath, type GroupVersionResource } from '../informers/resource.js';
+
+/** Query parameters; undefined and empty values are left out. */
+export type Query = Readonly<Record<string, string | number | boolean | undefined>>;
+
+/** `path?query`, without the empty parameters. */
+export function withQuery(path: string, query: Query): string {
+  const params = new URLSearchParams();
+  for (const [name, value] of Object.entries(query)) {
+    if (value !== undefined && value !== '') params.set(name, String(value));
+  }
+  const text = params.toString();
+  return text === '' ? path : `${path}?${text}`;
+}
+
+/** `/api/v1/namespaces/ns/pods/name[/subresource]`; throws `InvalidArgumentError` for an empty name. */
+export function objectPath(
+  gvr: GroupVersionResource,
+  namespace: string | undefined,
+  name: string,
+  subresource?: string,
+): string {
+  if (typeof name !== 'string' || name === '')
+    throw new InvalidArgumentError('name', 'must be a non-empty string');
+  if (namespace !== undefined && typeof namespace !== 'string')
+    throw new InvalidArgumentError('namespace', 'must be a string');
+  const path = `${collectionPath(gvr, namespace || undefined)}/${encodeURIComponent(name)}`;
+  return subresource === undefined ? path : `${path}/${subresource}`;
+}
