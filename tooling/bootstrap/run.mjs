@@ -31,7 +31,7 @@ const jobs = {
           '--output-logs=errors-only',
         ]),
       );
-      run(pnpm, ['run', '--silent', '--filter', '@ctrlkit/demo', 'start']);
+      run(pnpm, ['run', '--silent', '--filter', '@ctrlkit/demo', 'start', ...process.argv.slice(3)]);
     },
   },
   test: { controlPlane: true, run: runTests },

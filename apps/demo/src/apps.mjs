@@ -1,7 +1,7 @@
 // Runs a ctrlkit app's bin as a child process against the demo's control plane, its JSON
 // log lines going to a file (the terminal shows what the demo observes through the API).
 import { spawn } from 'node:child_process';
-import { createWriteStream, readFileSync } from 'node:fs';
+import { createWriteStream, readdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
 import { dirname, join } from 'node:path';
@@ -31,10 +31,11 @@ export function freePort() {
 
 /**
  * Starts `bin` with `args`, logging to `logPath`. Returns `stop()`, which sends SIGTERM and
- * resolves with the exit code once the app has shut down gracefully.
+ * resolves with the exit code once the app has shut down gracefully, and `kill()`, which
+ * SIGKILLs it (as a crash would).
  */
 export function startApp(bin, args, logPath) {
-  const log = createWriteStream(logPath);
+  const log = createWriteStream(logPath, { flags: 'a' });
   const child = spawn(process.execPath, [bin, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
   child.stdout.pipe(log);
   child.stderr.pipe(log);
@@ -45,12 +46,28 @@ export function startApp(bin, args, logPath) {
   exited.then((code) => {
     if (!stopping) console.error(`  ${bin} exited early (${code}); its log: ${logPath}`);
   });
-  return {
-    exited,
-    stop() {
-      stopping = true;
-      if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
-      return exited;
-    },
+  const signal = (name) => {
+    stopping = true;
+    if (child.exitCode === null && child.signalCode === null) child.kill(name);
+    return exited;
   };
+  return { exited, stop: () => signal('SIGTERM'), kill: () => signal('SIGKILL') };
+}
+
+/** The pids of this machine's processes running `sleep <seconds>` (Linux `/proc`; else none). */
+export function sleeperPids(seconds) {
+  let pids;
+  try {
+    pids = readdirSync('/proc').filter((d) => /^\d+$/.test(d));
+  } catch {
+    return [];
+  }
+  return pids.map(Number).filter((pid) => {
+    try {
+      const argv = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
+      return argv[0]?.endsWith('sleep') === true && argv[1] === String(seconds);
+    } catch {
+      return false; // gone meanwhile
+    }
+  });
 }

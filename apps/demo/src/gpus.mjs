@@ -1,36 +1,48 @@
 // Part 3: apps/dra-example-driver publishes the simulated GPUs of the virtual node as DRA
-// ResourceSlices; the demo reads them back.
-import { join } from 'node:path';
+// ResourceSlices; kube-scheduler allocates a ResourceClaim from them and binds its pod there.
+import { readFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
 import { waitFor } from '@ctrlkit/core/testing';
+import { createTestNamespace } from '@ctrlkit/envtest';
 import { createClient } from '@ctrlkit/runtime/client';
+import { loadYaml } from '@kubernetes/client-node';
 import { binOf, startApp } from './apps.mjs';
 import { say } from './say.mjs';
+import { sleepSeconds, toleration } from './virtual-node.mjs';
 
-/** Starts the DRA example driver for `nodeName`; returns the running app. */
-export async function gpuDemo(plane, logDir, nodeName) {
-  const client = createClient(plane.kubeConfig);
+const NUM_DEVICES = 8;
+
+/** Starts the DRA example driver for `nodeName`, runs a pod with one GPU; returns the app. */
+export async function gpuDemo(plane, logDir, nodeName, outcomes) {
+  const client = createClient(plane.kubeConfig, { program: { name: 'ctrlkit-demo' } });
+  const bin = binOf('@ctrlkit/dra-example-driver', 'ctrlkit-dra-example-driver');
+  const deviceClass = loadYaml(
+    await readFile(join(dirname(bin), '../deploy/deviceclass.yaml'), 'utf8'),
+  );
+  await client.create('resource.k8s.io/v1/deviceclasses', deviceClass);
   const logPath = join(logDir, 'dra-example-driver.log');
-  const numDevices = 8;
   const app = startApp(
-    binOf('@ctrlkit/dra-example-driver', 'ctrlkit-dra-example-driver'),
+    bin,
     [
       ...['--kubeconfig', plane.kubeconfigPath, '--node-name', nodeName],
-      ...['--num-devices', String(numDevices)],
+      ...['--num-devices', String(NUM_DEVICES)],
       ...['--metrics-bind-address', '0', '--health-probe-bind-address', '0'],
     ],
     logPath,
   );
   say(
-    `ctrlkit-dra-example-driver --node-name ${nodeName} --num-devices ${numDevices} (log: ${logPath})`,
+    `ctrlkit-dra-example-driver --node-name ${nodeName} --num-devices ${NUM_DEVICES} (log: ${logPath})`,
   );
-  let slices = [];
-  await waitFor('the ResourceSlices published', async () => {
-    const list = await client.list('resource.k8s.io/v1/resourceslices', {
-      fieldSelector: `spec.nodeName=${nodeName}`,
-    });
-    slices = list.items;
-    return slices.reduce((n, s) => n + (s.spec.devices?.length ?? 0), 0) === numDevices;
-  });
+  const slices = await waitFor(
+    'the ResourceSlices published',
+    async () =>
+      (
+        await client.list('resource.k8s.io/v1/resourceslices', {
+          fieldSelector: `spec.nodeName=${nodeName}`,
+        })
+      ).items,
+    { until: (items) => items.flatMap((s) => s.spec.devices ?? []).length === NUM_DEVICES },
+  );
   for (const slice of slices) {
     const devices = slice.spec.devices ?? [];
     const memory = devices[0]?.capacity?.memory?.value;
@@ -39,5 +51,68 @@ export async function gpuDemo(plane, logDir, nodeName) {
         `${devices.length} devices (${devices.map((d) => d.name).join(' ')}), ${memory} each`,
     );
   }
+
+  const namespace = await createTestNamespace(plane.kubeConfig, 'gpu-');
+  await waitFor('the default ServiceAccount', () =>
+    client.get('serviceaccounts', 'default', { namespace }),
+  );
+  await client.create(
+    'resource.k8s.io/v1/resourceclaims',
+    {
+      metadata: { name: 'one-gpu' },
+      spec: {
+        devices: {
+          requests: [
+            {
+              name: 'gpu',
+              exactly: { deviceClassName: deviceClass.metadata.name, allocationMode: 'ExactCount' },
+            },
+          ],
+        },
+      },
+    },
+    { namespace },
+  );
+  await client.create(
+    'pods',
+    {
+      metadata: { name: 'trainer' },
+      spec: {
+        tolerations: [toleration],
+        terminationGracePeriodSeconds: 2,
+        resourceClaims: [{ name: 'gpu', resourceClaimName: 'one-gpu' }],
+        containers: [
+          {
+            name: 'main',
+            image: 'cuda',
+            command: ['sleep', String(sleepSeconds)],
+            resources: { claims: [{ name: 'gpu' }] },
+          },
+        ],
+      },
+    },
+    { namespace },
+  );
+  say(`ResourceClaim one-gpu (1 device of ${deviceClass.metadata.name}) and pod trainer using it`);
+  const pod = await waitFor(
+    'the GPU pod Running',
+    () => client.get('pods', 'trainer', { namespace }),
+    {
+      timeoutMs: 120_000,
+      until: (p) => p.status?.phase === 'Running',
+    },
+  );
+  const claim = await client.get('resource.k8s.io/v1/resourceclaims', 'one-gpu', { namespace });
+  const devices = (claim.status?.allocation?.devices?.results ?? []).map(
+    (r) => `${r.pool}/${r.device}`,
+  );
+  say(
+    `  kube-scheduler allocated ${devices.join(', ')} from our slice; trainer Running on ${pod.spec.nodeName}`,
+  );
+  outcomes.push({
+    what: 'dra',
+    ok: devices.length === 1 && pod.spec.nodeName === nodeName,
+    detail: `claim one-gpu allocated ${devices.join(', ') || 'nothing'}; its pod Running on ${pod.spec.nodeName}`,
+  });
   return app;
 }

@@ -2,9 +2,8 @@
 // Provider, NetworkMap, StorageMap, Plan and Migration, the guest conversion pod and CDI
 // DataVolumes per VM, and a VirtualMachine at the end. No KubeVirt, CDI or kubelet runs on the
 // demo's control plane, so @ctrlkit/plan-migration's simulators (in this process) stand in
-// for them: they advance DataVolume imports, conversion pods, hook Jobs and VM status.
-import { mkdtemp } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+// for them: they advance DataVolume imports, conversion pods and VM status.
+import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { waitFor } from '@ctrlkit/core/testing';
 import { createTestNamespace, installCRDs } from '@ctrlkit/envtest';
@@ -26,11 +25,11 @@ import {
 import { createClient } from '@ctrlkit/runtime/client';
 import { SharedInformerFactory } from '@ctrlkit/runtime/informers';
 import { binOf, startApp } from './apps.mjs';
-import { say } from './say.mjs';
+import { print, say } from './say.mjs';
 
-/** An OVA catalog as exporters write it: VMware and Xen `.ova` archives, VirtualBox and a multi-VM `.ovf`, and one broken file. */
-async function writeCatalog() {
-  const dir = await mkdtemp(join(tmpdir(), 'ctrlkit-demo-ova-'));
+/** An OVA catalog as exporters write it (in `dir`): VMware and Xen `.ova` archives, VirtualBox and a multi-VM `.ovf`, and one broken file. */
+async function writeCatalog(dir) {
+  await mkdir(dir);
   const disk = (name) => ({ name, content: new Uint8Array(512) });
   const thirtySecondsAgo = Date.now() - 60_000; // the scan skips files still being copied (< 30 s)
   await writeCatalogFiles(
@@ -51,25 +50,34 @@ async function writeCatalog() {
   return dir;
 }
 
-/** Runs a plan of every VM in the catalog to the end; returns the running app. */
-export async function migrationDemo(plane, logDir) {
+/** Runs a plan of every VM in the catalog (written under `workDir`) to the end; returns the running app. */
+export async function migrationDemo(plane, workDir, outcomes) {
   const { kubeConfig } = plane;
   await installCRDs(kubeConfig, [...forkliftCrds, ...kubevirtCrds]);
-  const catalog = await writeCatalog();
+  const catalog = join(workDir, 'ova');
+  await writeCatalog(catalog);
   const inventory = new OvaInventory({ catalogPath: catalog });
   const vms = await inventory.listVMs();
   say(`OVA catalog ${catalog}: ${vms.map((vm) => vm.name).join(', ')} (and one malformed file)`);
 
+  const namespace = await createTestNamespace(kubeConfig, 'forklift-');
+  const target = await createTestNamespace(kubeConfig, 'vms-');
   const stop = new AbortController();
-  const factory = new SharedInformerFactory(kubeConfig, {});
-  const simulators = [CdiSimulator, KubeVirtSimulator, PodJobSimulator].map(
-    (Simulator) => new Simulator({ kubeConfig, informerFactory: factory }),
-  );
+  // The simulators act in the target namespace only: the virtual node's pods elsewhere have
+  // a kubelet (the virtual kubelet), and kube-controller-manager runs the Jobs.
+  const factory = new SharedInformerFactory(kubeConfig, { namespace: target });
+  const simulators = [
+    new CdiSimulator({ kubeConfig, informerFactory: factory }),
+    new KubeVirtSimulator({ kubeConfig, informerFactory: factory }),
+    new PodJobSimulator({ kubeConfig, informerFactory: factory, jobs: false }),
+  ];
   const simulated = simulators.map((simulator) => simulator.run(stop.signal));
   factory.start(stop.signal);
-  say('simulators of CDI, KubeVirt and the kubelet running (none of them runs on envtest)');
+  say(
+    `simulators of CDI, KubeVirt and a kubelet running in ${target} (the cluster has none of them)`,
+  );
 
-  const logPath = join(logDir, 'migration-controller.log');
+  const logPath = join(workDir, 'migration-controller.log');
   const app = startApp(
     binOf('@ctrlkit/migration-controller', 'ctrlkit-migration-controller'),
     [
@@ -87,8 +95,6 @@ export async function migrationDemo(plane, logDir) {
   };
 
   try {
-    const namespace = await createTestNamespace(kubeConfig, 'forklift-');
-    const target = await createTestNamespace(kubeConfig, 'vms-');
     const client = createClient(kubeConfig, { program: { name: 'ctrlkit-demo' } });
     const resource = (kind) => ({ group: GROUP, version: VERSION, resource: PLURALS[kind] });
     const create = (kind, name, spec) =>
@@ -154,7 +160,7 @@ export async function migrationDemo(plane, logDir) {
       },
       { timeoutMs: 180_000 },
     );
-    console.log(`\n${renderPlanStatus(plan)}\n`);
+    print(`\n${renderPlanStatus(plan)}`);
     const vmsCreated = await client.list('kubevirt.io/v1/virtualmachines', { namespace: target });
     for (const vm of vmsCreated.items) {
       say(
@@ -162,6 +168,14 @@ export async function migrationDemo(plane, logDir) {
           `${vm.status?.printableStatus ?? 'no status'}, ${vm.spec.template?.spec?.volumes?.length ?? 0} volumes`,
       );
     }
+    const succeeded = (plan.status?.migration?.vms ?? []).filter((vm) =>
+      (vm.conditions ?? []).some((c) => c.type === 'Succeeded' && c.status === 'True'),
+    );
+    outcomes.push({
+      what: 'migration',
+      ok: has(plan, 'Succeeded') && vmsCreated.items.length === vms.length,
+      detail: `Plan move-all ${has(plan, 'Succeeded') ? 'Succeeded' : 'Failed'}: ${succeeded.length}/${vms.length} VMs migrated, ${vmsCreated.items.length} VirtualMachines created`,
+    });
   } catch (error) {
     await stopAll();
     throw error;

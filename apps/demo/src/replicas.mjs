@@ -16,7 +16,7 @@ import { createClient } from '@ctrlkit/runtime/client';
 import { say } from './say.mjs';
 
 /** Runs the replicas controller through 3 → 12 → 5 → 0 → 7 and stops it. */
-export async function replicasDemo(kubeConfig) {
+export async function replicasDemo(kubeConfig, outcomes) {
   await installCRDs(kubeConfig, [configMapSetCrd]);
   const namespace = await createTestNamespace(kubeConfig, 'demo-');
   say(`CRD ${configMapSetCrd.metadata.name} installed; namespace ${namespace}`);
@@ -81,4 +81,9 @@ export async function replicasDemo(kubeConfig) {
       ? `controller stopped; at one point ${overCreated} ConfigMaps too many existed`
       : 'controller stopped; every scale converged, never more ConfigMaps than asked',
   );
+  outcomes.push({
+    what: 'replicas',
+    ok: overCreated === 0,
+    detail: `ConfigMapSet scaled 3 → 12 → 5 → 0 → 7, converged each time${overCreated > 0 ? `, ${overCreated} too many at one point` : ''}`,
+  });
 }

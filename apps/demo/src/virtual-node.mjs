@@ -1,29 +1,51 @@
-// Part 2: apps/virtual-kubelet registers a virtual Node and runs the pods bound to it on
-// its mock provider; the demo creates pods on the node, watches them run, deletes them.
+// Part 2: apps/virtual-kubelet registers a virtual Node whose pods run as local child
+// processes (its process provider); kube-scheduler places a Deployment's pods on that node.
 import { join } from 'node:path';
 import { waitFor } from '@ctrlkit/core/testing';
 import { createTestNamespace } from '@ctrlkit/envtest';
 import { createClient } from '@ctrlkit/runtime/client';
-import { binOf, freePort, startApp } from './apps.mjs';
+import { binOf, freePort, sleeperPids, startApp } from './apps.mjs';
 import { say } from './say.mjs';
 
 /** The virtual Node's name; the DRA driver publishes this node's GPUs. */
 export const nodeName = 'vk-demo';
+/** Replicas of the demo's Deployment. */
+export const replicas = 6;
+/** The node Lease's duration: renewed every quarter of it, well inside the grace period. */
+const LEASE_SECONDS = 12;
+/** Seconds the containers sleep: no other process on the machine sleeps that long. */
+export const sleepSeconds = 86_400 + (process.pid % 10_000);
+/** The toleration of the node's own taint, as virtual-kubelet users write it. */
+export const toleration = { key: 'virtual-kubelet.io/provider', operator: 'Exists' };
 
-/** Starts the virtual kubelet, runs 5 pods on it, deletes them; returns the running app. */
-export async function virtualNodeDemo(plane, logDir) {
-  const client = createClient(plane.kubeConfig);
+/**
+ * The virtual kubelet as a restartable process: `start()` runs it (again), `kill()` SIGKILLs
+ * it, `stop()` sends SIGTERM.
+ */
+export async function virtualKubelet(plane, logDir) {
   const logPath = join(logDir, 'virtual-kubelet.log');
-  const app = startApp(
-    binOf('@ctrlkit/virtual-kubelet', 'ctrlkit-virtual-kubelet'),
-    [
-      ...['--kubeconfig', plane.kubeconfigPath, '--nodename', nodeName, '--provider', 'mock'],
-      ...['--metrics-addr', '0', '--healthz-addr', '0', '--internal-ip', '127.0.0.1'],
-      ...['--listen-port', String(await freePort())],
-    ],
+  const args = [
+    ...['--kubeconfig', plane.kubeconfigPath, '--nodename', nodeName, '--provider', 'process'],
+    ...['--node-lease-duration-seconds', String(LEASE_SECONDS), '--internal-ip', '127.0.0.1'],
+    ...['--metrics-addr', '0', '--healthz-addr', '0', '--listen-port', String(await freePort())],
+  ];
+  const bin = binOf('@ctrlkit/virtual-kubelet', 'ctrlkit-virtual-kubelet');
+  let app;
+  return {
     logPath,
-  );
-  say(`ctrlkit-virtual-kubelet --nodename ${nodeName} --provider mock (log: ${logPath})`);
+    start() {
+      app = startApp(bin, args, logPath);
+    },
+    kill: () => app.kill(),
+    stop: () => app.stop(),
+  };
+}
+
+/** Starts the virtual kubelet and has kube-scheduler place a Deployment on its node. */
+export async function virtualNodeDemo(plane, vk, outcomes) {
+  const client = createClient(plane.kubeConfig, { program: { name: 'ctrlkit-demo' } });
+  vk.start();
+  say(`ctrlkit-virtual-kubelet --nodename ${nodeName} --provider process (log: ${vk.logPath})`);
   await waitFor('the virtual node Ready', async () => {
     const node = await client.get('nodes', nodeName);
     return node.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True') ?? false;
@@ -31,42 +53,55 @@ export async function virtualNodeDemo(plane, logDir) {
   const node = await client.get('nodes', nodeName);
   say(
     `  node ${nodeName} Ready: ${node.status?.capacity?.cpu} CPUs, ${node.status?.capacity?.memory}, ` +
-      `${node.status?.capacity?.pods} pods`,
+      `${node.status?.capacity?.pods} pods, taint ${node.spec?.taints?.map((t) => t.key).join(', ')}`,
   );
 
-  const namespace = await createTestNamespace(plane.kubeConfig, 'vk-demo-');
-  const names = ['web-0', 'web-1', 'web-2', 'worker-0', 'worker-1'];
-  say(`create ${names.length} pods bound to ${nodeName} in ${namespace}`);
-  for (const name of names) {
-    await client.create(
-      'pods',
-      {
-        metadata: { name },
-        spec: { nodeName, containers: [{ name: 'main', image: 'registry.example/app:1' }] },
+  const namespace = await createTestNamespace(plane.kubeConfig, 'web-');
+  await waitFor('the default ServiceAccount', () =>
+    client.get('serviceaccounts', 'default', { namespace }),
+  );
+  const labels = { app: 'web' };
+  await client.create(
+    'apps/v1/deployments',
+    {
+      metadata: { name: 'web' },
+      spec: {
+        replicas,
+        selector: { matchLabels: labels },
+        template: {
+          metadata: { labels },
+          spec: {
+            tolerations: [toleration],
+            terminationGracePeriodSeconds: 2,
+            containers: [
+              { name: 'main', image: 'busybox', command: ['sleep', String(sleepSeconds)] },
+            ],
+          },
+        },
       },
-      { namespace },
-    );
-  }
-  let last = -1;
-  await waitFor('the pods to run', async () => {
-    const pods = await client.list('pods', { namespace });
-    const running = pods.items.filter((p) => p.status?.phase === 'Running');
-    if (running.length !== last) {
-      last = running.length;
-      const ips = [...new Set(running.map((p) => p.status?.podIP))].join(', ');
-      say(`  ${running.length} of ${names.length} pods Running${ips ? ` (pod IP ${ips})` : ''}`);
-    }
-    return running.length === names.length;
+    },
+    { namespace },
+  );
+  say(
+    `Deployment web (${replicas} replicas, no nodeName) in ${namespace}: kube-scheduler places it`,
+  );
+  const pods = await waitFor(
+    'the Deployment running on the virtual node',
+    async () => (await client.list('pods', { namespace })).items,
+    {
+      timeoutMs: 120_000,
+      until: (items) =>
+        items.length === replicas && items.every((p) => p.status?.phase === 'Running'),
+    },
+  );
+  const placed = pods.filter((p) => p.spec?.nodeName === nodeName).length;
+  const processes = sleeperPids(sleepSeconds).length;
+  say(`  ${placed} of ${replicas} pods bound to ${nodeName} by kube-scheduler, all Running`);
+  say(`  ${processes} child processes run their containers (sleep ${sleepSeconds})`);
+  outcomes.push({
+    what: 'scheduling',
+    ok: placed === replicas && processes === replicas,
+    detail: `kube-scheduler placed ${placed}/${replicas} pods on ${nodeName}; ${processes} running as local processes`,
   });
-
-  say('delete the worker pods');
-  for (const name of names.filter((n) => n.startsWith('worker'))) {
-    await client.delete('pods', name, { namespace });
-  }
-  await waitFor('the deleted pods gone', async () => {
-    const pods = await client.list('pods', { namespace });
-    return pods.items.length === names.length - 2;
-  });
-  say('  the provider stopped them and the virtual kubelet removed them: 3 pods left');
-  return app;
+  return { namespace, uids: pods.map((p) => p.metadata.uid).sort() };
 }

@@ -1,0 +1,65 @@
+// Part 5: the virtual kubelet crashes (SIGKILL). kube-controller-manager's node lifecycle
+// controller sees its Lease stop, sets Ready Unknown and taints the node unreachable; the
+// restarted virtual kubelet makes it Ready again and finds its pods' processes still running.
+import { waitFor } from '@ctrlkit/core/testing';
+import { createClient } from '@ctrlkit/runtime/client';
+import { sleeperPids } from './apps.mjs';
+import { say } from './say.mjs';
+import { nodeName, sleepSeconds } from './virtual-node.mjs';
+
+const UNREACHABLE = 'node.kubernetes.io/unreachable';
+const WAIT = { timeoutMs: 120_000 };
+const ready = (node) => node.status?.conditions?.find((c) => c.type === 'Ready')?.status;
+const tainted = (node) => (node.spec?.taints ?? []).some((t) => t.key === UNREACHABLE);
+
+/** Kills and restarts `vk`; checks the Deployment in `web` kept the same pods throughout. */
+export async function nodeLifecycleDemo(plane, vk, web, outcomes) {
+  const client = createClient(plane.kubeConfig, { program: { name: 'ctrlkit-demo' } });
+  const readNode = () => client.get('nodes', nodeName);
+  const processes = sleeperPids(sleepSeconds).length;
+  await vk.kill();
+  const killedAt = performance.now();
+  say(`SIGKILL to ctrlkit-virtual-kubelet (${processes} container processes keep running)`);
+  const down = await waitFor('the node Ready Unknown and tainted unreachable', readNode, {
+    ...WAIT,
+    until: (node) => ready(node) === 'Unknown' && tainted(node),
+  });
+  const downSeconds = ((performance.now() - killedAt) / 1000).toFixed(1);
+  const reason = down.status.conditions.find((c) => c.type === 'Ready').reason;
+  say(
+    `  after ${downSeconds} s: node ${nodeName} Ready Unknown (${reason}), tainted ${UNREACHABLE}`,
+  );
+
+  vk.start();
+  const restartedAt = performance.now();
+  say('ctrlkit-virtual-kubelet started again');
+  await waitFor('the node Ready and untainted', readNode, {
+    ...WAIT,
+    until: (node) => ready(node) === 'True' && !tainted(node),
+  });
+  const upSeconds = ((performance.now() - restartedAt) / 1000).toFixed(1);
+  const pods = await waitFor(
+    'the pods Running and Ready',
+    async () => (await client.list('pods', { namespace: web.namespace })).items,
+    {
+      ...WAIT,
+      until: (items) =>
+        items.every(
+          (p) =>
+            p.status?.phase === 'Running' &&
+            p.status.conditions?.some((c) => c.type === 'Ready' && c.status === 'True'),
+        ),
+    },
+  );
+  const same = JSON.stringify(pods.map((p) => p.metadata.uid).sort()) === JSON.stringify(web.uids);
+  const after = sleeperPids(sleepSeconds).length;
+  say(`  after ${upSeconds} s: Ready, untainted; ${pods.length} pods Running and Ready again`);
+  say(
+    `  ${same ? 'the same pods' : 'DIFFERENT pods'}, ${after} container processes (none started twice)`,
+  );
+  outcomes.push({
+    what: 'node-lifecycle',
+    ok: same && after === processes && reason === 'NodeStatusUnknown',
+    detail: `NotReady and tainted ${downSeconds} s after SIGKILL; Ready ${upSeconds} s after restart; ${after}/${processes} processes, same pods`,
+  });
+}

@@ -1,0 +1,11 @@
+import { defineConfig } from 'vitest/config';
+
+// The demo's smoke test runs `npm start`'s program headless as a child process; that program
+// starts its own cluster, so no global setup is needed.
+export default defineConfig({
+  test: {
+    include: ['src/**/*.test.ts'],
+    testTimeout: 600_000,
+    fileParallelism: false,
+  },
+});
