@@ -31,7 +31,14 @@ const jobs = {
           '--output-logs=errors-only',
         ]),
       );
-      run(pnpm, ['run', '--silent', '--filter', '@ctrlkit/demo', 'start', ...process.argv.slice(3)]);
+      run(pnpm, [
+        'run',
+        '--silent',
+        '--filter',
+        '@ctrlkit/demo',
+        'start',
+        ...process.argv.slice(3),
+      ]);
     },
   },
   test: { controlPlane: true, run: runTests },
