@@ -13,7 +13,7 @@ import type {
 } from './adapter.js';
 import type { Migration } from './api/migration.js';
 import { isCanceled } from './api/migration.js';
-import type { HookRef, Plan, Snapshot, VMStatus } from './api/plan.js';
+import type { Plan, Snapshot, VMStatus } from './api/plan.js';
 import { migrationStatus } from './api/plan.js';
 import type { ProviderType } from './api/provider.js';
 import { ConditionType, Reason } from './condition-types.js';

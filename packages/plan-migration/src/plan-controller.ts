@@ -23,19 +23,12 @@ import {
 } from '@ctrlkit/runtime/informers';
 import type { Registry } from 'prom-client';
 import {
-  type Builder,
-  type Client,
   type Destination,
-  type DestinationClient,
   type DestinationContext,
-  type Ensurer,
-  type GuestConversion,
   type HookRunner,
-  type Inventory,
   type InventoryVM,
   isGuestConversion,
   type SourceAdapter,
-  type Validator,
 } from './adapter.js';
 import type { Hook } from './api/hook.js';
 import type { NetworkMap, StorageMap } from './api/mapping.js';
