@@ -7,6 +7,8 @@ import { resolveBinaries } from './binaries.js';
 import { GO_MODULES_DIRECTORY } from './build.js';
 import { BinariesMissingError } from './errors/binaries-missing-error.js';
 import { EnvtestError } from './errors/envtest-error.js';
+import { goArch, goOs } from './internal/platform.js';
+import { setupEnvtestStoreRoots } from './internal/setup-envtest-store.js';
 import { ETCD_VERSION, KUBERNETES_VERSION } from './versions.js';
 
 async function fakeBinaries(directory: string, names = ['kube-apiserver', 'etcd']): Promise<void> {
@@ -62,7 +64,7 @@ describe('resolveBinaries', () => {
     };
     await writeFile(join(cached, 'build.json'), JSON.stringify(record));
     const found = await resolveBinaries(
-      { cacheDirectory: join(dir, 'cache'), logger: noopLogger },
+      { cacheDirectory: join(dir, 'cache'), logger: noopLogger, download: false },
       {},
     );
     expect(found).toMatchObject({ source: 'cache', directory: cached, build: record });
@@ -76,7 +78,7 @@ describe('resolveBinaries', () => {
       JSON.stringify({ kubernetesVersion: KUBERNETES_VERSION, etcdVersion: '3.0.0' }),
     );
     const failure = resolveBinaries(
-      { cacheDirectory: join(dir, 'cache'), build: false, logger: noopLogger },
+      { cacheDirectory: join(dir, 'cache'), build: false, logger: noopLogger, download: false },
       {},
     );
     await expect(failure).rejects.toSatisfy(
@@ -87,7 +89,7 @@ describe('resolveBinaries', () => {
 
   it('without Go and without binaries, names KUBEBUILDER_ASSETS and Go', async () => {
     const failure = resolveBinaries(
-      { cacheDirectory: join(dir, 'cache'), logger: noopLogger },
+      { cacheDirectory: join(dir, 'cache'), download: false, logger: noopLogger },
       { PATH: join(dir, 'empty') },
     );
     await expect(failure).rejects.toSatisfy((e) => BinariesMissingError.isInstance(e));
@@ -148,7 +150,12 @@ describe('resolveBinaries with components', () => {
     };
     await writeFile(join(cached, 'kube-scheduler.build.json'), JSON.stringify(schedulerRecord));
     const found = await resolveBinaries(
-      { components: ['kube-scheduler'], cacheDirectory: join(dir, 'cache'), logger: noopLogger },
+      {
+        components: ['kube-scheduler'],
+        cacheDirectory: join(dir, 'cache'),
+        logger: noopLogger,
+        download: false,
+      },
       {},
     );
     expect(found).toMatchObject({
@@ -164,7 +171,12 @@ describe('resolveBinaries with components', () => {
     await fakeBinaries(cached, ['kube-apiserver', 'etcd', 'kube-scheduler']);
     await writeFile(join(cached, 'build.json'), JSON.stringify(coreRecord));
     const failure = resolveBinaries(
-      { components: ['kube-scheduler'], cacheDirectory: join(dir, 'cache'), logger: noopLogger },
+      {
+        components: ['kube-scheduler'],
+        cacheDirectory: join(dir, 'cache'),
+        download: false,
+        logger: noopLogger,
+      },
       { PATH: join(dir, 'empty') },
     );
     await expect(failure).rejects.toSatisfy(
@@ -178,11 +190,73 @@ describe('resolveBinaries with components', () => {
         components: ['kube-controller-manager'],
         cacheDirectory: join(dir, 'cache'),
         build: false,
+        download: false,
         logger: noopLogger,
       },
       {},
     );
     await expect(off).rejects.toThrow(/^kube-controller-manager is not cached and building is off/);
+  });
+});
+
+describe("resolveBinaries with setup-envtest's store", () => {
+  let dir: string;
+  const folder = `${KUBERNETES_VERSION}-${goOs()}-${goArch()}`;
+  beforeEach(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'envtest-store-'));
+  });
+  afterEach(async () => {
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('uses $XDG_DATA_HOME/kubebuilder-envtest/k8s/<version>-<os>-<arch> before the cache', async () => {
+    const store = join(dir, 'data', 'kubebuilder-envtest', 'k8s', folder);
+    await fakeBinaries(store);
+    const found = await resolveBinaries(
+      { cacheDirectory: join(dir, 'cache'), build: false, download: false, logger: noopLogger },
+      { XDG_DATA_HOME: join(dir, 'data'), HOME: join(dir, 'home') },
+    );
+    expect(found).toMatchObject({
+      source: 'setup-envtest',
+      directory: store,
+      kubeApiServer: join(store, 'kube-apiserver'),
+      etcd: join(store, 'etcd'),
+    });
+  });
+
+  it.skipIf(goOs() === 'darwin')(
+    'uses ~/.local/share/kubebuilder-envtest without XDG_DATA_HOME',
+    async () => {
+      const store = join(dir, 'home', '.local', 'share', 'kubebuilder-envtest', 'k8s', folder);
+      await fakeBinaries(store);
+      const found = await resolveBinaries(
+        { cacheDirectory: join(dir, 'cache'), build: false, download: false, logger: noopLogger },
+        { HOME: join(dir, 'home') },
+      );
+      expect(found).toMatchObject({ source: 'setup-envtest', directory: store });
+    },
+  );
+
+  it('ignores a store folder of another version, or one lacking etcd', async () => {
+    await fakeBinaries(
+      join(dir, 'data', 'kubebuilder-envtest', 'k8s', `1.30.0-${goOs()}-${goArch()}`),
+    );
+    await fakeBinaries(join(dir, 'data', 'kubebuilder-envtest', 'k8s', folder), ['kube-apiserver']);
+    const failure = resolveBinaries(
+      { cacheDirectory: join(dir, 'cache'), build: false, download: false, logger: noopLogger },
+      { XDG_DATA_HOME: join(dir, 'data') },
+    );
+    await expect(failure).rejects.toThrow(/not cached and building is off.*setup-envtest's store/);
+  });
+
+  it('lists the macOS location on darwin', () => {
+    expect(setupEnvtestStoreRoots({ HOME: '/Users/a', XDG_DATA_HOME: '/x' }, 'darwin')).toEqual([
+      '/Users/a/Library/Application Support/io.kubebuilder.envtest',
+    ]);
+    expect(setupEnvtestStoreRoots({ HOME: '/home/a', XDG_DATA_HOME: '/x' }, 'linux')).toEqual([
+      '/x/kubebuilder-envtest',
+      '/home/a/.local/share/kubebuilder-envtest',
+    ]);
   });
 });
 

@@ -1,4 +1,4 @@
-//! Finds the control plane binaries: KUBEBUILDER_ASSETS, then the cache, then a Go build.
+//! Finds the control plane binaries: KUBEBUILDER_ASSETS, setup-envtest's store, the cache, a download, a Go build.
 
 import { constants } from 'node:fs';
 import { access, readFile } from 'node:fs/promises';
@@ -12,27 +12,40 @@ import {
   versionedCacheDirectory,
 } from './build.js';
 import type { ComponentName } from './components.js';
+import { DOWNLOAD_RECORD, type DownloadRecord, downloadBinaries } from './download.js';
 import { BinariesMissingError } from './errors/binaries-missing-error.js';
+import { setupEnvtestFolders } from './internal/setup-envtest-store.js';
+import { stderrLogger } from './logger.js';
 import { type BinaryOptions, type ResolvedBinaryOptions, resolveBinaryOptions } from './options.js';
 import { ETCD_VERSION, KUBERNETES_VERSION } from './versions.js';
 
 /** Where the control plane binaries were found. */
 export interface ControlPlaneBinaries {
-  /** The folder holding the binaries. */
+  /** The folder holding kube-apiserver and etcd (components are in `components`). */
   readonly directory: string;
   readonly kubeApiServer: string;
   readonly etcd: string;
   /** The path of each requested component (option `components`), by name. */
   readonly components: Readonly<Partial<Record<ComponentName, string>>>;
   /**
-   * `assets`: `binaryAssetsDirectory` or `KUBEBUILDER_ASSETS`; `cache`: built earlier;
-   * `build`: this call built at least one of them.
+   * Where kube-apiserver and etcd came from: `assets`: `binaryAssetsDirectory` or
+   * `KUBEBUILDER_ASSETS`; `setup-envtest`: setup-envtest's store on this machine; `cache`: put
+   * in the cache earlier; `download`: this call downloaded them; `build`: this call built at
+   * least one binary (also a component).
    */
-  readonly source: 'assets' | 'cache' | 'build';
-  /** The build record of kube-apiserver and etcd for `cache` and `build`; `undefined` for `assets`. */
+  readonly source: 'assets' | 'setup-envtest' | 'cache' | 'download' | 'build';
+  /** The build record of kube-apiserver and etcd when they were built with Go, else `undefined`. */
   readonly build: BuildRecord | undefined;
-  /** The build record of each requested component for `cache` and `build`. */
+  /** The download record of kube-apiserver and etcd when they were downloaded, else `undefined`. */
+  readonly download: DownloadRecord | undefined;
+  /** The build record of each requested component (always built: the archives hold none). */
   readonly componentBuilds: Readonly<Partial<Record<ComponentName, ComponentBuildRecord>>>;
+}
+
+/** The records of a cache folder with usable kube-apiserver and etcd. */
+interface CachedCore {
+  readonly build?: BuildRecord;
+  readonly download?: DownloadRecord;
 }
 
 /**
@@ -40,13 +53,22 @@ export interface ControlPlaneBinaries {
  * 1. `options.binaryAssetsDirectory`, else the `KUBEBUILDER_ASSETS` environment variable:
  *    when set, every binary asked for must be there (no fallback: a component of another
  *    Kubernetes version than the apiserver's is not what a test wants);
- * 2. the cache, `<cacheDirectory>/v<kubernetes version>/`, when its build records match
- *    this package's versions;
- * 3. a build with the machine's Go (unless `build: false`), see `buildBinaries` and
- *    `buildComponentBinaries`.
+ * 2. setup-envtest's store, `<data dir>/kubebuilder-envtest/k8s/<version>-<os>-<arch>/`
+ *    (`$XDG_DATA_HOME` or `~/.local/share`; on macOS `~/Library/Application
+ *    Support/io.kubebuilder.envtest`), used as is;
+ * 3. the cache, `<cacheDirectory>/v<kubernetes version>/`, when its build or download record
+ *    matches this package's versions;
+ * 4. a download of the envtest release archive from `releaseIndexUrl` (unless `download:
+ *    false`), SHA-512 checked;
+ * 5. a build with the machine's Go (unless `build: false`), see `buildBinaries`; the reason
+ *    the download did not happen is logged first.
+ *
+ * Components are never in setup-envtest's store nor in the archives: they come from the
+ * cache or a build (steps 3 and 5), into the cache folder.
  *
  * Errors: `InvalidArgumentError`, `UnknownComponentError`; `BinariesMissingError` (naming
- * the missing binaries and both ways out) when none of these works; `BuildFailedError` when
+ * the missing binaries and the ways out) when none of these works; `ChecksumMismatchError`,
+ * `ArchiveInvalidError` for a bad download (nothing of it is kept); `BuildFailedError` when
  * Go fails.
  */
 export async function resolveBinaries(
@@ -54,79 +76,145 @@ export async function resolveBinaries(
   env: NodeJS.ProcessEnv = process.env,
 ): Promise<ControlPlaneBinaries> {
   const resolved = resolveBinaryOptions(options, env);
-  const wanted = ['kube-apiserver', 'etcd', ...resolved.components];
   if (resolved.binaryAssetsDirectory !== undefined) {
-    const directory = resolved.binaryAssetsDirectory;
-    const from =
-      options.binaryAssetsDirectory !== undefined ? 'binaryAssetsDirectory' : 'KUBEBUILDER_ASSETS';
-    const missing = await missingBinaries(directory, wanted);
-    if (missing.length > 0) {
-      throw new BinariesMissingError(
-        `${from}=${directory} lacks ${missing.join(' and ')}`,
-        [`${from} (${directory})`],
-        missing,
-      );
-    }
-    return {
-      ...paths(directory, resolved),
-      source: 'assets',
-      build: undefined,
-      componentBuilds: {},
-    };
+    return fromAssets(resolved, options.binaryAssetsDirectory !== undefined);
   }
+  const cacheFolder = versionedCacheDirectory(resolved.cacheDirectory);
+  const core = await findCore(resolved, cacheFolder, env);
+  const components = await findComponents(resolved, cacheFolder, env);
+  return {
+    directory: core.directory,
+    kubeApiServer: join(core.directory, 'kube-apiserver'),
+    etcd: join(core.directory, 'etcd'),
+    components: Object.fromEntries(resolved.components.map((c) => [c, join(cacheFolder, c)])),
+    source: core.source === 'cache' && components.built ? 'build' : core.source,
+    build: core.records?.build,
+    download: core.records?.download,
+    componentBuilds: components.records,
+  };
+}
 
-  const directory = versionedCacheDirectory(resolved.cacheDirectory);
-  let built = false;
-  let build = await readCached(directory);
-  if (build === undefined) {
-    refuseToBuild(resolved, directory, ['kube-apiserver', 'etcd']);
-    built = true;
-    await buildBinaries(
-      resolved,
-      async () => {
-        const found = (await readCached(directory)) !== undefined;
-        if (found) built = false;
-        return found;
-      },
-      env,
-    );
-    build = await readCached(directory);
-    if (build === undefined) {
-      throw new BinariesMissingError('the build finished but its output is missing', [directory]);
-    }
-  }
-  const componentBuilds = await readComponentRecords(directory, resolved.components);
-  const missing = resolved.components.filter((c) => componentBuilds[c] === undefined);
+async function fromAssets(
+  resolved: ResolvedBinaryOptions,
+  fromOption: boolean,
+): Promise<ControlPlaneBinaries> {
+  const directory = resolved.binaryAssetsDirectory as string;
+  const from = fromOption ? 'binaryAssetsDirectory' : 'KUBEBUILDER_ASSETS';
+  const wanted = ['kube-apiserver', 'etcd', ...resolved.components];
+  const missing = await missingBinaries(directory, wanted);
   if (missing.length > 0) {
-    refuseToBuild(resolved, directory, missing);
-    const builtElsewhere = new Set<ComponentName>();
-    await buildComponentBinaries(
-      resolved,
+    throw new BinariesMissingError(
+      `${from}=${directory} lacks ${missing.join(' and ')}`,
+      [`${from} (${directory})`],
       missing,
-      async (component) => {
-        const found = (await readComponentRecord(directory, component)) !== undefined;
-        if (found) builtElsewhere.add(component);
-        return found;
-      },
-      env,
     );
-    Object.assign(componentBuilds, await readComponentRecords(directory, missing));
-    const stillMissing = missing.filter((c) => componentBuilds[c] === undefined);
-    if (stillMissing.length > 0) {
-      throw new BinariesMissingError(
-        'the build finished but its output is missing',
-        [directory],
-        stillMissing,
-      );
-    }
-    built ||= missing.some((c) => !builtElsewhere.has(c));
   }
   return {
-    ...paths(directory, resolved),
-    source: built ? 'build' : 'cache',
-    build,
-    componentBuilds,
+    directory,
+    kubeApiServer: join(directory, 'kube-apiserver'),
+    etcd: join(directory, 'etcd'),
+    components: Object.fromEntries(resolved.components.map((c) => [c, join(directory, c)])),
+    source: 'assets',
+    build: undefined,
+    download: undefined,
+    componentBuilds: {},
   };
+}
+
+interface FoundCore {
+  readonly directory: string;
+  readonly source: 'setup-envtest' | 'cache' | 'download' | 'build';
+  readonly records: CachedCore | undefined;
+}
+
+/** Steps 2 to 5 for kube-apiserver and etcd. */
+async function findCore(
+  resolved: ResolvedBinaryOptions,
+  cacheFolder: string,
+  env: NodeJS.ProcessEnv,
+): Promise<FoundCore> {
+  for (const folder of setupEnvtestFolders(KUBERNETES_VERSION, env)) {
+    if ((await missingBinaries(folder, ['kube-apiserver', 'etcd'])).length === 0) {
+      resolved.logger.info({}, `using setup-envtest's kube-apiserver and etcd in ${folder}`);
+      return { directory: folder, source: 'setup-envtest', records: undefined };
+    }
+  }
+  const cached = await readCached(cacheFolder);
+  if (cached !== undefined) return { directory: cacheFolder, source: 'cache', records: cached };
+
+  let notDownloaded = 'downloads are off (download: false or CTRLKIT_ENVTEST_DOWNLOAD=false)';
+  if (resolved.download) {
+    const outcome = await downloadBinaries(
+      resolved,
+      cacheFolder,
+      async () => (await readCached(cacheFolder)) !== undefined,
+      // A bar on the terminal with the default logger; log lines through any other.
+      resolved.logger === stderrLogger ? process.stderr : undefined,
+    );
+    const records = await readCached(cacheFolder);
+    if (records !== undefined) {
+      return { directory: cacheFolder, source: outcome.downloaded ? 'download' : 'cache', records };
+    }
+    if (!outcome.downloaded) notDownloaded = outcome.reason;
+  }
+  refuseToBuild(resolved, cacheFolder, ['kube-apiserver', 'etcd'], notDownloaded);
+  if (resolved.download) {
+    resolved.logger.info(
+      {},
+      `not downloaded: ${notDownloaded}; building from the Go modules instead`,
+    );
+  }
+  let built = true;
+  await buildBinaries(
+    resolved,
+    async () => {
+      const found = (await readCached(cacheFolder)) !== undefined;
+      if (found) built = false;
+      return found;
+    },
+    env,
+  );
+  const records = await readCached(cacheFolder);
+  if (records === undefined) {
+    throw new BinariesMissingError('the build finished but its output is missing', [cacheFolder]);
+  }
+  return { directory: cacheFolder, source: built ? 'build' : 'cache', records };
+}
+
+/** The requested components, from the cache folder, built there when missing. */
+async function findComponents(
+  resolved: ResolvedBinaryOptions,
+  directory: string,
+  env: NodeJS.ProcessEnv,
+): Promise<{
+  records: Partial<Record<ComponentName, ComponentBuildRecord>>;
+  built: boolean;
+}> {
+  const records = await readComponentRecords(directory, resolved.components);
+  const missing = resolved.components.filter((c) => records[c] === undefined);
+  if (missing.length === 0) return { records, built: false };
+  refuseToBuild(resolved, directory, missing, 'the envtest archives hold no components');
+  const builtElsewhere = new Set<ComponentName>();
+  await buildComponentBinaries(
+    resolved,
+    missing,
+    async (component) => {
+      const found = (await readComponentRecord(directory, component)) !== undefined;
+      if (found) builtElsewhere.add(component);
+      return found;
+    },
+    env,
+  );
+  Object.assign(records, await readComponentRecords(directory, missing));
+  const stillMissing = missing.filter((c) => records[c] === undefined);
+  if (stillMissing.length > 0) {
+    throw new BinariesMissingError(
+      'the build finished but its output is missing',
+      [directory],
+      stillMissing,
+    );
+  }
+  return { records, built: missing.some((c) => !builtElsewhere.has(c)) };
 }
 
 /** Throws `BinariesMissingError` for `binaries` when building is off. */
@@ -134,6 +222,7 @@ function refuseToBuild(
   resolved: ResolvedBinaryOptions,
   directory: string,
   binaries: readonly string[],
+  notDownloaded: string,
 ): void {
   if (resolved.build) return;
   throw new BinariesMissingError(
@@ -141,22 +230,12 @@ function refuseToBuild(
     [
       'the binaryAssetsDirectory option',
       'KUBEBUILDER_ASSETS (not set)',
+      "setup-envtest's store (not there)",
       `the cache ${directory} (not there)`,
+      `a download (${notDownloaded})`,
     ],
     binaries,
   );
-}
-
-function paths(
-  directory: string,
-  resolved: ResolvedBinaryOptions,
-): Pick<ControlPlaneBinaries, 'directory' | 'kubeApiServer' | 'etcd' | 'components'> {
-  return {
-    directory,
-    kubeApiServer: join(directory, 'kube-apiserver'),
-    etcd: join(directory, 'etcd'),
-    components: Object.fromEntries(resolved.components.map((c) => [c, join(directory, c)])),
-  };
 }
 
 async function missingBinaries(directory: string, names: readonly string[]): Promise<string[]> {
@@ -171,13 +250,23 @@ async function missingBinaries(directory: string, names: readonly string[]): Pro
   return missing;
 }
 
-/** The build record of a cache folder with kube-apiserver and etcd of this package's versions, else `undefined`. */
-async function readCached(directory: string): Promise<BuildRecord | undefined> {
-  const record = await readJson<BuildRecord>(join(directory, 'build.json'));
-  if (record?.kubernetesVersion !== KUBERNETES_VERSION || record.etcdVersion !== ETCD_VERSION)
-    return undefined;
+/**
+ * The records of a cache folder with kube-apiserver and etcd of this package's versions: a
+ * `build.json` of these versions or a `download.json` of this Kubernetes version (the
+ * archive's etcd is the one controller-tools ships with it); else `undefined`.
+ */
+async function readCached(directory: string): Promise<CachedCore | undefined> {
+  const build = await readJson<BuildRecord>(join(directory, 'build.json'));
+  const download = await readJson<DownloadRecord>(join(directory, DOWNLOAD_RECORD));
+  const records: CachedCore = {
+    ...(build?.kubernetesVersion === KUBERNETES_VERSION && build.etcdVersion === ETCD_VERSION
+      ? { build }
+      : {}),
+    ...(download?.kubernetesVersion === KUBERNETES_VERSION ? { download } : {}),
+  };
+  if (records.build === undefined && records.download === undefined) return undefined;
   return (await missingBinaries(directory, ['kube-apiserver', 'etcd'])).length === 0
-    ? record
+    ? records
     : undefined;
 }
 

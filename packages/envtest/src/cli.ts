@@ -32,8 +32,10 @@ start options:
   --no-watch-cache                kube-apiserver --watch-cache=false
   --node-monitor-grace-period-ms <n>  kube-controller-manager --node-monitor-grace-period, in ms
 
-Binaries come from KUBEBUILDER_ASSETS, else $XDG_CACHE_HOME/ctrlkit/envtest/v${KUBERNETES_VERSION},
-else they are built there with Go (once).`;
+Binaries come from KUBEBUILDER_ASSETS, else setup-envtest's store (~/.local/share/kubebuilder-envtest),
+else $XDG_CACHE_HOME/ctrlkit/envtest/v${KUBERNETES_VERSION}, else they are downloaded there from the
+envtest release index (CTRLKIT_ENVTEST_RELEASE_INDEX; CTRLKIT_ENVTEST_DOWNLOAD=false turns it off),
+else built there with Go (once). kube-scheduler and kube-controller-manager are always built.`;
 
 async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
@@ -62,12 +64,13 @@ async function setup(args: string[]): Promise<number> {
   const took = formatDuration(performance.now() - started);
   const record = (r: { builtAt: string; buildMs: number } | undefined) =>
     `built ${r?.builtAt ?? '?'} in ${formatDuration(r?.buildMs ?? 0)}`;
-  const how =
-    binaries.source === 'build'
-      ? `this run took ${took}`
-      : binaries.source === 'cache'
-        ? 'from the cache'
-        : 'from KUBEBUILDER_ASSETS';
+  const how = {
+    build: `built; this run took ${took}`,
+    download: `downloaded; this run took ${took}`,
+    cache: 'from the cache',
+    'setup-envtest': "from setup-envtest's store",
+    assets: 'from KUBEBUILDER_ASSETS',
+  }[binaries.source];
   const lines = await Promise.all([
     version(binaries.kubeApiServer, ['--version']).then(
       (v) => `kube-apiserver ${v}${binaries.build ? ` (${record(binaries.build)})` : ''}`,

@@ -13,8 +13,9 @@
  *   before they start.
  * - **Audit log** (`auditPolicy` option): who did what, as the apiserver saw it, in
  *   `plane.auditLogPath`, read with {@link readAuditLog}.
- * - **Binaries**: {@link resolveBinaries} (`KUBEBUILDER_ASSETS`, the cache, or a one-time
- *   build with Go: {@link buildBinaries}, {@link buildComponentBinaries}); certificates from
+ * - **Binaries**: {@link resolveBinaries} (`KUBEBUILDER_ASSETS`, setup-envtest's store, the
+ *   cache, a download of the envtest release archive, or a one-time build with Go:
+ *   {@link buildBinaries}, {@link buildComponentBinaries}); certificates from
  *   the control plane's CA: {@link createCertificate}.
  * - **Errors**: {@link EnvtestError} and its subclasses ({@link BinariesMissingError},
  *   {@link NotReadyError}, {@link ProcessExitedError}, …).
@@ -75,8 +76,11 @@ export {
   createCertificate,
   type IssuedCertificate,
 } from './create-certificate.js';
+export type { DownloadRecord } from './download.js';
+export { ArchiveInvalidError } from './errors/archive-invalid-error.js';
 export { BinariesMissingError } from './errors/binaries-missing-error.js';
 export { BuildFailedError } from './errors/build-failed-error.js';
+export { ChecksumMismatchError } from './errors/checksum-mismatch-error.js';
 export { EnvtestError, type EnvtestErrorReason } from './errors/envtest-error.js';
 export { NotReadyError } from './errors/not-ready-error.js';
 export { PortInUseError } from './errors/port-in-use-error.js';
@@ -90,6 +94,7 @@ export {
   type ControlPlaneOptions,
   DEFAULT_BUILD_JOBS,
   DEFAULT_ETCD_COMPACTION_INTERVAL_MS,
+  DEFAULT_RELEASE_INDEX_URL,
   DEFAULT_START_TIMEOUT_MS,
   DEFAULT_STOP_TIMEOUT_MS,
   defaultCacheDirectory,

@@ -7,6 +7,7 @@ import {
   type ControlPlaneOptions,
   DEFAULT_BUILD_JOBS,
   DEFAULT_ETCD_COMPACTION_INTERVAL_MS,
+  DEFAULT_RELEASE_INDEX_URL,
   DEFAULT_START_TIMEOUT_MS,
   DEFAULT_STOP_TIMEOUT_MS,
   defaultCacheDirectory,
@@ -33,6 +34,35 @@ describe('resolveControlPlaneOptions', () => {
     expect(o.nodeMonitorGracePeriodMs).toBeUndefined();
     expect(o.auditPolicy).toBeUndefined();
     expect(o.crds).toEqual([]);
+  });
+
+  it('downloads from the default index unless the environment or the options say otherwise', () => {
+    expect(resolveControlPlaneOptions({}, env)).toMatchObject({
+      download: true,
+      releaseIndexUrl: DEFAULT_RELEASE_INDEX_URL,
+    });
+    for (const off of ['false', 'FALSE', '0', 'no', 'off']) {
+      expect(resolveControlPlaneOptions({}, { CTRLKIT_ENVTEST_DOWNLOAD: off }).download).toBe(
+        false,
+      );
+    }
+    expect(resolveControlPlaneOptions({}, { CTRLKIT_ENVTEST_DOWNLOAD: 'true' }).download).toBe(
+      true,
+    );
+    expect(
+      resolveControlPlaneOptions({ download: true }, { CTRLKIT_ENVTEST_DOWNLOAD: 'false' })
+        .download,
+    ).toBe(true);
+    const mirror = 'http://mirror.test/envtest-releases.yaml';
+    expect(
+      resolveControlPlaneOptions({}, { CTRLKIT_ENVTEST_RELEASE_INDEX: mirror }).releaseIndexUrl,
+    ).toBe(mirror);
+    expect(() => resolveControlPlaneOptions({ releaseIndexUrl: 'ftp://x/y' }, env)).toThrow(
+      expect.objectContaining({ field: 'releaseIndexUrl' }),
+    );
+    expect(() => resolveControlPlaneOptions({ download: 'yes' as never }, env)).toThrow(
+      expect.objectContaining({ field: 'download' }),
+    );
   });
 
   it('takes an audit policy and CRDs; a crds that is not an array is refused naming it', () => {

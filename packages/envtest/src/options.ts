@@ -17,6 +17,13 @@ export const DEFAULT_ETCD_COMPACTION_INTERVAL_MS = 300_000;
 /** Parallel compile jobs of `go build` (`-p`): 2, which fits a 2-core, 8 GB machine. */
 export const DEFAULT_BUILD_JOBS = 2;
 
+/**
+ * controller-tools' envtest release index, the one setup-envtest reads: `releases:
+ * v<version>: envtest-v<version>-<os>-<arch>.tar.gz: {hash: <sha512>, selfLink: <url>}`.
+ */
+export const DEFAULT_RELEASE_INDEX_URL =
+  'https://raw.githubusercontent.com/kubernetes-sigs/controller-tools/HEAD/envtest-releases.yaml';
+
 /** Where to get `kube-apiserver`, `etcd` and the requested components, and whether to build them. */
 export interface BinaryOptions {
   /**
@@ -37,8 +44,22 @@ export interface BinaryOptions {
    */
   cacheDirectory?: string;
   /**
-   * Build the binaries with Go when they are not in the cache. Default `true`. Ignored
-   * when `binaryAssetsDirectory` or `KUBEBUILDER_ASSETS` is set.
+   * Download kube-apiserver and etcd from the envtest release index when they are neither in
+   * setup-envtest's store nor in the cache. Default `true`, unless the environment variable
+   * `CTRLKIT_ENVTEST_DOWNLOAD` is `false` (or `0`, `no`, `off`). Ignored when
+   * `binaryAssetsDirectory` or `KUBEBUILDER_ASSETS` is set. Components are never downloaded
+   * (the archives hold none).
+   */
+  download?: boolean;
+  /**
+   * The envtest release index to download from. Default: the environment variable
+   * `CTRLKIT_ENVTEST_RELEASE_INDEX`, else {@link DEFAULT_RELEASE_INDEX_URL}. Ignored when
+   * `download` is off.
+   */
+  releaseIndexUrl?: string;
+  /**
+   * Build the binaries with Go when they are not in the cache (and could not be downloaded).
+   * Default `true`. Ignored when `binaryAssetsDirectory` or `KUBEBUILDER_ASSETS` is set.
    */
   build?: boolean;
   /** `go build -p`: parallel compile jobs. Default {@link DEFAULT_BUILD_JOBS}. */
@@ -125,6 +146,8 @@ export interface ResolvedBinaryOptions {
   readonly components: readonly ComponentName[];
   readonly binaryAssetsDirectory: string | undefined;
   readonly cacheDirectory: string;
+  readonly download: boolean;
+  readonly releaseIndexUrl: string;
   readonly build: boolean;
   readonly buildJobs: number;
   readonly logger: Logger;
@@ -169,6 +192,10 @@ export function resolveBinaryOptions(
     binaryAssetsDirectory: assets ?? (env.KUBEBUILDER_ASSETS || undefined),
     cacheDirectory:
       optionalString('cacheDirectory', options.cacheDirectory) ?? defaultCacheDirectory(env),
+    download: optionalBoolean('download', options.download) ?? downloadFromEnv(env),
+    releaseIndexUrl:
+      optionalUrl('releaseIndexUrl', options.releaseIndexUrl) ??
+      (env.CTRLKIT_ENVTEST_RELEASE_INDEX || DEFAULT_RELEASE_INDEX_URL),
     build: optionalBoolean('build', options.build) ?? true,
     buildJobs: optionalInteger('buildJobs', options.buildJobs, 1, 256) ?? DEFAULT_BUILD_JOBS,
     logger: optionalLogger(options.logger) ?? stderrLogger,
@@ -237,6 +264,21 @@ function optionalString(field: string, value: unknown): string | undefined {
     throw new InvalidArgumentError(field, `must be a non-empty string, got ${describe(value)}`);
   }
   return value;
+}
+
+/** `CTRLKIT_ENVTEST_DOWNLOAD`: off for `false`, `0`, `no`, `off` (any case); on otherwise. */
+function downloadFromEnv(env: NodeJS.ProcessEnv): boolean {
+  const value = env.CTRLKIT_ENVTEST_DOWNLOAD?.trim().toLowerCase();
+  return !(value === 'false' || value === '0' || value === 'no' || value === 'off');
+}
+
+function optionalUrl(field: string, value: unknown): string | undefined {
+  const url = optionalString(field, value);
+  if (url === undefined) return undefined;
+  if (!URL.canParse(url) || !/^https?:$/.test(new URL(url).protocol)) {
+    throw new InvalidArgumentError(field, `must be an http(s) URL, got ${describe(url)}`);
+  }
+  return url;
 }
 
 function optionalBoolean(field: string, value: unknown): boolean | undefined {

@@ -9,6 +9,8 @@ import { CtrlkitError } from '@ctrlkit/core';
 export type EnvtestErrorReason =
   | 'BinariesMissing'
   | 'BuildFailed'
+  | 'ChecksumMismatch'
+  | 'ArchiveInvalid'
   | 'PortInUse'
   | 'ProcessExited'
   | 'NotReady'
