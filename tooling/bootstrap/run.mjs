@@ -86,6 +86,7 @@ try {
         'all',
       ]);
     });
+    step('helm (the apps\' chart tests)', ensureHelm);
   }
   job.run();
 } catch (error) {
@@ -121,6 +122,40 @@ function runTests() {
   console.log(`\n${passed} passed, ${failed} failed, ${skipped} skipped`);
   if (failure) throw failure;
   if (failed > 0) throw Object.assign(new Error(`${failed} tests failed`), { exitCode: 1 });
+}
+
+/**
+ * Builds the pinned Helm (tooling/bootstrap/helm.json) from the Go module proxy into
+ * `<cache>/ctrlkit/helm/v<version>/helm` unless it is there: `go install` into a temporary
+ * folder, renamed into place, so an interrupted build leaves nothing. The apps' chart tests
+ * look for it there (tooling/app-testing, findHelm).
+ */
+function ensureHelm() {
+  const pin = JSON.parse(readFileSync(join(repoRoot, 'tooling', 'bootstrap', 'helm.json'), 'utf8'));
+  const target = join(cacheHome, 'ctrlkit', 'helm', `v${pin.version}`);
+  if (existsSync(join(target, 'helm'))) return;
+  const partial = `${target}.partial-${process.pid}`;
+  rmSync(partial, { recursive: true, force: true });
+  mkdirSync(partial, { recursive: true });
+  const started = Date.now();
+  console.log(`building Helm v${pin.version} from the Go modules (once per machine, 2 to 7 minutes)`);
+  try {
+    execFileSync('go', ['install', '-trimpath', '-ldflags=-s -w', `${pin.package}@v${pin.version}`], {
+      stdio: 'inherit',
+      env: {
+        ...process.env,
+        GOBIN: partial,
+        GOFLAGS: '-mod=mod',
+        CGO_ENABLED: '0',
+        GOTOOLCHAIN: process.env.GOTOOLCHAIN ?? 'local',
+      },
+    });
+    rmSync(target, { recursive: true, force: true });
+    renameSync(partial, target);
+  } finally {
+    rmSync(partial, { recursive: true, force: true });
+  }
+  console.log(`built Helm v${pin.version} in ${Math.round((Date.now() - started) / 1000)} s`);
 }
 
 /** Installs the pinned Node and pnpm into the cache unless they are already there. */

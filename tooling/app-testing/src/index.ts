@@ -22,6 +22,25 @@ export {
   type ServiceAccountRef,
 } from './deploy-rbac.js';
 export {
+  checkAppDockerfile,
+  type DockerfileExpectations,
+  type DockerInstruction,
+  type DockerStage,
+  dockerfileProblems,
+  parseDockerfile,
+  probePort,
+} from './dockerfile.js';
+export {
+  findHelm,
+  HELM_PIN_FILE,
+  helmTemplate,
+  helmVersion,
+  requireHelm,
+  runHelm,
+  sortObjects,
+  type TemplateOptions,
+} from './helm.js';
+export {
   describeForbidden,
   describeUnused,
   forbiddenRequests,
