@@ -86,7 +86,7 @@ try {
         'all',
       ]);
     });
-    step('helm (the apps\' chart tests)', ensureHelm);
+    step("helm (the apps' chart tests)", ensureHelm);
   }
   job.run();
 } catch (error) {
@@ -138,18 +138,24 @@ function ensureHelm() {
   rmSync(partial, { recursive: true, force: true });
   mkdirSync(partial, { recursive: true });
   const started = Date.now();
-  console.log(`building Helm v${pin.version} from the Go modules (once per machine, 2 to 7 minutes)`);
+  console.log(
+    `building Helm v${pin.version} from the Go modules (once per machine, 2 to 7 minutes)`,
+  );
   try {
-    execFileSync('go', ['install', '-trimpath', '-ldflags=-s -w', `${pin.package}@v${pin.version}`], {
-      stdio: 'inherit',
-      env: {
-        ...process.env,
-        GOBIN: partial,
-        GOFLAGS: '-mod=mod',
-        CGO_ENABLED: '0',
-        GOTOOLCHAIN: process.env.GOTOOLCHAIN ?? 'local',
+    execFileSync(
+      'go',
+      ['install', '-trimpath', '-ldflags=-s -w', `${pin.package}@v${pin.version}`],
+      {
+        stdio: 'inherit',
+        env: {
+          ...process.env,
+          GOBIN: partial,
+          GOFLAGS: '-mod=mod',
+          CGO_ENABLED: '0',
+          GOTOOLCHAIN: process.env.GOTOOLCHAIN ?? 'local',
+        },
       },
-    });
+    );
     rmSync(target, { recursive: true, force: true });
     renameSync(partial, target);
   } finally {
