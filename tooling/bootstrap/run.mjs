@@ -144,7 +144,12 @@ function ensureHelm() {
   try {
     execFileSync(
       'go',
-      ['install', '-trimpath', '-ldflags=-s -w', `${pin.package}@v${pin.version}`],
+      [
+        'install',
+        '-trimpath', // The version stamped as Helm's own release builds do (`helm version`: v3.22.0).
+        `-ldflags=-s -w -X helm.sh/helm/v3/internal/version.version=v${pin.version}`,
+        `${pin.package}@v${pin.version}`,
+      ],
       {
         stdio: 'inherit',
         env: {
