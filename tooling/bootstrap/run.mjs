@@ -139,14 +139,15 @@ function ensureHelm() {
   mkdirSync(partial, { recursive: true });
   const started = Date.now();
   console.log(
-    `building Helm v${pin.version} from the Go modules (once per machine, 2 to 7 minutes)`,
+    `building Helm v${pin.version} from the Go modules (once per machine, a few minutes)`,
   );
   try {
     execFileSync(
       'go',
       [
         'install',
-        '-trimpath', // The version stamped as Helm's own release builds do (`helm version`: v3.22.0).
+        '-trimpath',
+        // The version stamped as Helm's own release builds do (`helm version`: v3.22.0).
         `-ldflags=-s -w -X helm.sh/helm/v3/internal/version.version=v${pin.version}`,
         `${pin.package}@v${pin.version}`,
       ],
