@@ -67,11 +67,9 @@ function collectPage<T extends KubeObject>(
   const apiVersion = page.apiVersion;
   for (let i = 0; i < pageItems.length; i++) {
     let item = pageItems[i] as T;
-    // List items carry no kind/apiVersion; watch events do. Make them alike.
-    if (kind !== undefined && item.kind === undefined) {
-      item.apiVersion = apiVersion;
-      item.kind = kind;
-    }
+    // List items carry no kind/apiVersion; watch events do, first. Make them alike (the
+    // body parser writes them into the item's text; this is for pages it did not type).
+    if (kind !== undefined && item.kind === undefined) item = { kind, apiVersion, ...item };
     if (transform !== undefined) item = transform(item);
     items.push(item);
   }
