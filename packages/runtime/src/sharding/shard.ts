@@ -13,6 +13,7 @@ import {
   statusCode,
 } from '@ctrlkit/core';
 import type { MetricsProvider } from '@ctrlkit/workqueue';
+import type { V1Lease } from '@kubernetes/client-node';
 import type { Client } from '../client/client.js';
 import type { KubeObject, Wire } from '../client/wire.js';
 import {
@@ -39,6 +40,7 @@ import {
   RING_RESOURCES_ANNOTATION,
   shardLabel,
 } from './ring-labels.js';
+import { readShardLease } from './ring-membership.js';
 import {
   type ResolvedRing,
   type RingOptions,
@@ -321,13 +323,26 @@ export class Shard {
     }
   }
 
-  /** After releasing the Lease: waits until no object of the ring is labelled with this shard. */
+  /**
+   * After releasing the Lease: waits until this shard's caches hold no object of the ring
+   * (the sharder moved them all), or no other member is left to take them, or `drainTimeoutMs`.
+   */
   async #waitMoved(): Promise<void> {
     if (this.#drainTimeoutMs === 0) return;
     const deadline = this.#clock.now() + this.#drainTimeoutMs;
     for (;;) {
-      const left = await this.#countLabelled();
+      const left = this.#ring.resources.reduce(
+        (sum, resource) => sum + this.informer(resource).indexer.listKeys().length,
+        0,
+      );
       if (left === 0) return;
+      if (!(await this.#othersAlive())) {
+        this.#logger.warn(
+          { ring: this.#ring.ring, shard: this.shardName, left },
+          "no other member of the ring to take this shard's objects: they wait for one",
+        );
+        return;
+      }
       if (this.#clock.now() >= deadline) {
         this.#logger.warn(
           { ring: this.#ring.ring, shard: this.shardName, left },
@@ -339,20 +354,26 @@ export class Shard {
     }
   }
 
-  async #countLabelled(): Promise<number> {
-    let count = 0;
-    for (const resource of this.#ring.resources) {
-      try {
-        const page = await this.#manager.client.list(resource, {
-          labelSelector: this.labelSelector,
-          limit: 1,
-        });
-        count += page.items.length;
-      } catch (error) {
-        this.#logger.warn({ err: error, resource }, 'cannot check whether objects have moved');
-        return 0;
-      }
+  /** True while another shard of the ring (same resources) holds a Lease renewed within its duration (wall clock). */
+  async #othersAlive(): Promise<boolean> {
+    const ring = this.#ring;
+    try {
+      const leases = await this.#manager.client.list<V1Lease>('coordination.k8s.io/v1/leases', {
+        namespace: ring.leaseNamespace,
+        labelSelector: `${RING_LABEL}=${ring.ring}`,
+      });
+      const now = Date.now();
+      return leases.items
+        .map(readShardLease)
+        .some(
+          (record) =>
+            record.shard !== this.shardName &&
+            record.holder === record.shard &&
+            now - (record.renewTime?.getTime() ?? 0) < record.leaseDurationMs,
+        );
+    } catch (error) {
+      this.#logger.warn({ err: error }, "cannot list the ring's Leases");
+      return false;
     }
-    return count;
   }
 }
