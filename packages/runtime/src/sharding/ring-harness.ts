@@ -31,6 +31,19 @@ export const TEST_RING_TIMING = {
   retryPeriodMs: 400,
 };
 
+/** Logs to stderr when `SHARDING_TEST_LOG` is set (to debug a test), else nowhere. */
+function testLogger(name: string): Logger {
+  if (!process.env.SHARDING_TEST_LOG) return noopLogger;
+  const started = performance.now();
+  const at =
+    (level: string) =>
+    (context: object, message?: string): void => {
+      const ms = Math.round(performance.now() - started);
+      process.stderr.write(`${name} ${level} ${ms} ${message ?? ''} ${JSON.stringify(context)}\n`);
+    };
+  return { debug: () => {}, info: at('info'), warn: at('warn'), error: at('error') };
+}
+
 /** Starts a replica of ring `ring` in `namespace`; its reconciles go to `log`. */
 export function startTestReplica(options: {
   kubeConfig: KubeConfig;
@@ -42,7 +55,9 @@ export function startTestReplica(options: {
   reconcileMs?: number;
 }): TestReplica {
   const { kubeConfig, namespace, ring, name, log } = options;
+  const logger = testLogger(name);
   const manager = new Manager({
+    logger,
     kubeConfig,
     program: { name: `shard-${name}`, version: '0.0.0' },
     metricsBindAddress: '0',
@@ -58,7 +73,7 @@ export function startTestReplica(options: {
     leaseNamespace: namespace,
     ...TEST_RING_TIMING,
   };
-  const shard = new Shard({ ...ringOptions, manager, name, drainTimeoutMs: 15_000 });
+  const shard = new Shard({ ...ringOptions, manager, name, drainTimeoutMs: 15_000, logger });
   shard.controller({
     name: `configmaps-${name}`,
     resource: ringOptions.resources[0] as string,
@@ -69,7 +84,7 @@ export function startTestReplica(options: {
       log.push({ key, shard: name, start, end: performance.now() });
     },
   });
-  const sharder = new Sharder({ ...ringOptions, manager, namespace, identity: name });
+  const sharder = new Sharder({ ...ringOptions, manager, namespace, identity: name, logger });
   manager.add(shard).add(sharder);
   const stop = new AbortController();
   const running = manager.start(stop.signal);

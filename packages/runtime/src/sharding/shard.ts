@@ -369,6 +369,7 @@ export class Shard {
           (record) =>
             record.shard !== this.shardName &&
             record.holder === record.shard &&
+            record.resources === ringResourcesAnnotation(ring) &&
             now - (record.renewTime?.getTime() ?? 0) < record.leaseDurationMs,
         );
     } catch (error) {
