@@ -1,6 +1,6 @@
 //! Test harness for the sharding integration tests: in-process replicas of a sharded ConfigMap controller, and a reconcile log to check.
 
-import { realClock, sleep } from '@ctrlkit/core';
+import { type Logger, noopLogger, realClock, sleep } from '@ctrlkit/core';
 import type { KubeConfig } from '@kubernetes/client-node';
 import { Manager } from '../manager/manager.js';
 import { Shard } from './shard.js';
