@@ -66,7 +66,6 @@ manager
     process.stdin.destroy();
   });
 commands.on('line', (line) => {
-  if (process.env.BENCH_DEBUG) process.stderr.write(`[child ${name}] ${line}\n`);
   if (line === 'resync') {
     const keys = informer.indexer.listKeys();
     reconciled = 0;

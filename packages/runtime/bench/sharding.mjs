@@ -67,7 +67,11 @@ function startChild(kubeconfigPath, ring, name, seen) {
   });
   replica.next = (predicate) =>
     new Promise((resolve) =>
-      replica.waiters.push((line) => (predicate(line) ? (resolve(line), true) : false)),
+      replica.waiters.push((line) => {
+        if (!predicate(line)) return false;
+        resolve(line);
+        return true;
+      }),
     );
   replica.send = (line) => replica.child.stdin.write(`${line}\n`);
   return replica;
@@ -78,7 +82,6 @@ async function until(what, check, timeoutMs = 300_000) {
   for (;;) {
     if (await check()) return;
     if (performance.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    if (process.env.BENCH_DEBUG) console.error(`[bench] waiting for ${what}`);
     await new Promise((r) => setTimeout(r, 100));
   }
 }
@@ -101,7 +104,6 @@ async function runRing(conn, kubeconfigPath, replicas) {
     startChild(kubeconfigPath, ring, `r${i + 1}`, seen),
   );
   await until('every object assigned and reconciled', async () => {
-    if (process.env.BENCH_DEBUG) console.error(`[bench] seen ${seen.size}`);
     if (seen.size < n) return false;
     const current = await labels(conn, ring);
     return [...current].every(

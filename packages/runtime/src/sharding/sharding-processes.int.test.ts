@@ -1,4 +1,4 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { errorMessage } from '@ctrlkit/core';
 import { waitFor } from '@ctrlkit/core/testing';
@@ -93,6 +93,28 @@ it('a SIGKILLed replica: its objects move to the others once its Lease lapses, n
       namespace,
     },
   );
+  // The status view, as the built bin prints it.
+  const bin = fileURLToPath(new URL('../../bin/ctrlkit-shards.mjs', import.meta.url));
+  const shown = spawnSync(
+    process.execPath,
+    [
+      bin,
+      '--kubeconfig',
+      testKubeconfigPath(),
+      '--ring',
+      'processes',
+      '--lease-namespace',
+      namespace,
+      '--namespace',
+      namespace,
+    ],
+    { encoding: 'utf8' },
+  );
+  expect(shown.stderr).toBe('');
+  expect(shown.stdout).toMatch(/^ring processes {3}sharder: p-\d/);
+  for (const name of ['p-1', 'p-2', 'p-3'])
+    expect(shown.stdout).toMatch(new RegExp(`^${name}\\s+ready\\s+\\d+`, 'm'));
+  expect(shown.stdout).toMatch(/unassigned: 0 {3}labelled with an unknown shard: 0/);
   const victim = children.find((r) => r.name !== sharder.spec?.holderIdentity) as Replica;
   const owned = (await shardsOf()).filter((s) => s === victim.name).length;
   expect(owned).toBeGreaterThan(0);

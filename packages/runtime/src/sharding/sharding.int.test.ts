@@ -12,6 +12,7 @@ import {
   type TestReplica,
 } from './ring-harness.js';
 import { drainLabel, shardLabel } from './ring-labels.js';
+import { formatRingStatus, readRingStatus } from './ring-status.js';
 import { shardKey } from './shard-key.js';
 
 // Three in-process replicas (each its own Manager, client and caches) of a sharded ConfigMap
@@ -120,6 +121,22 @@ describe('a ring of sharded controllers on a real apiserver', () => {
       const cached = replica.shard.informer('v1/configmaps').indexer.list().length;
       expect(cached).toBe(perShard.get(replica.name));
     }
+    // The status view (ctrlkit-shards) reads the same from the API server.
+    const status = await readRingStatus(client, {
+      ring,
+      leaseNamespace: namespace,
+      resources: ['v1/configmaps'],
+      namespace,
+    });
+    expect(status.unassigned).toBe(0);
+    expect(status.orphaned).toBe(0);
+    expect(status.shards.map((s) => [s.name, s.alive, s.objects, s.draining])).toEqual(
+      ['shard-a', 'shard-b', 'shard-c'].map((name) => [name, true, perShard.get(name), 0]),
+    );
+    expect(['shard-a', 'shard-b', 'shard-c']).toContain(status.sharder);
+    const table = formatRingStatus(status);
+    expect(table).toMatch(/^SHARD\s+STATE\s+OBJECTS/m);
+    expect(table).toMatch(new RegExp(`^shard-a\\s+ready\\s+${perShard.get('shard-a')}\\s`, 'm'));
     const leader = replicas.find((r) => r.sharder.isLeader()) as TestReplica;
     const metrics = await leader.manager.registry.metrics();
     const delayCount = sample(
