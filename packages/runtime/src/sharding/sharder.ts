@@ -31,7 +31,7 @@ import { RingState } from './ring-state.js';
 import { PrometheusShardingMetrics } from './sharding-metrics.js';
 
 /** How many objects a sharder labels at once by default. */
-export const DEFAULT_MAX_CONCURRENT_ASSIGNMENTS = 8;
+export const DEFAULT_MAX_CONCURRENT_ASSIGNMENTS = 16;
 
 /** What a sharder uses of its process's `Manager` (a `Manager` is one). */
 export interface SharderManager {
