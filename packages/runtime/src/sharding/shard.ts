@@ -92,6 +92,16 @@ export interface ShardedControllerOptions extends ControllerOptions {
   watch?: WatchOptions<Wire<KubeObject>>;
 }
 
+/** `<hostname>-<8 hex>`, lower-cased, with what a label value cannot hold replaced by `-`. */
+function defaultShardName(): string {
+  const host = hostname()
+    .toLowerCase()
+    .replace(/[^-a-z0-9.]/g, '-')
+    .replace(/^[^a-z0-9]+|[^a-z0-9]+$/g, '')
+    .slice(0, 54);
+  return `${host || 'shard'}-${randomUUID().slice(0, 8)}`;
+}
+
 const dnsSubdomain = /^[a-z0-9]([-a-z0-9.]{0,251}[a-z0-9])?$/;
 
 /**
@@ -144,7 +154,7 @@ export class Shard {
       throw new InvalidArgumentError('manager', 'expected a Manager (client and informerFactory)');
     }
     this.#manager = manager;
-    const name = options.name ?? `${hostname()}-${randomUUID().slice(0, 8)}`.toLowerCase();
+    const name = options.name ?? defaultShardName();
     if (typeof name !== 'string' || !dnsSubdomain.test(name) || name.length > 63) {
       throw new InvalidArgumentError(
         'name',
