@@ -11,5 +11,6 @@ export default ctrlkitTsupConfig([
   'src/informers.ts',
   'src/leader-election.ts',
   'src/manager.ts',
+  'src/sharding.ts',
   'src/testing.ts',
 ]);

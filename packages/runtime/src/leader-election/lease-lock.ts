@@ -31,6 +31,10 @@ export interface LeaseLockOptions {
   kubeConfig?: KubeConfigLike;
   /** Records "became leader" / "stopped leading" events on the Lease; default: none. */
   eventRecorder?: LeaseLockEventRecorder;
+  /** Labels the Lease carries (set on create, added on every update), e.g. a shard ring's. Default: none. */
+  labels?: Readonly<Record<string, string>>;
+  /** Annotations the Lease carries (set on create, added on every update). Default: none. */
+  annotations?: Readonly<Record<string, string>>;
 }
 
 const LEASES = 'coordination.k8s.io/v1/leases';
@@ -50,6 +54,8 @@ export class LeaseLock implements ResourceLock {
   readonly #identity: string;
   readonly #client: Client;
   readonly #eventRecorder: LeaseLockEventRecorder | undefined;
+  readonly #labels: Readonly<Record<string, string>> | undefined;
+  readonly #annotations: Readonly<Record<string, string>> | undefined;
   #lease: Wire<V1Lease> | undefined;
 
   constructor(options: LeaseLockOptions) {
@@ -67,6 +73,8 @@ export class LeaseLock implements ResourceLock {
     }
     this.#client = toClient(client);
     this.#eventRecorder = options.eventRecorder;
+    this.#labels = options.labels;
+    this.#annotations = options.annotations;
   }
 
   async get(signal?: AbortSignal): Promise<ObservedRecord | null> {
@@ -106,7 +114,12 @@ export class LeaseLock implements ResourceLock {
       {
         apiVersion: 'coordination.k8s.io/v1',
         kind: 'Lease',
-        metadata: { name: this.#name, namespace: this.#namespace },
+        metadata: {
+          name: this.#name,
+          namespace: this.#namespace,
+          ...(this.#labels !== undefined && { labels: { ...this.#labels } }),
+          ...(this.#annotations !== undefined && { annotations: { ...this.#annotations } }),
+        },
         spec: toSpec(record),
       },
       { signal, unthrottled: true },
@@ -117,9 +130,24 @@ export class LeaseLock implements ResourceLock {
     const lease = this.#lease;
     if (lease === undefined) throw new Error('lease not initialized: call get or create first');
     // metadata carries the resourceVersion: the apiserver answers 409 if the Lease changed.
+    const metadata = {
+      ...lease.metadata,
+      ...(this.#labels !== undefined && {
+        labels: { ...lease.metadata?.labels, ...this.#labels },
+      }),
+      ...(this.#annotations !== undefined && {
+        annotations: { ...lease.metadata?.annotations, ...this.#annotations },
+      }),
+    };
     this.#lease = await this.#client.replace<Wire<V1Lease>>(
       LEASES,
-      { ...lease, apiVersion: 'coordination.k8s.io/v1', kind: 'Lease', spec: toSpec(record) },
+      {
+        ...lease,
+        metadata,
+        apiVersion: 'coordination.k8s.io/v1',
+        kind: 'Lease',
+        spec: toSpec(record),
+      },
       { namespace: this.#namespace, signal, unthrottled: true },
     );
   }
