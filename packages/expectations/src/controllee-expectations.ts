@@ -40,7 +40,7 @@ export class ControlleeExpectations implements Expectations {
     this.#del += del;
   }
 
-  /** True when no creation and no deletion is still expected (both counters <= 0). */
+  /** True when no creation and no deletion is still expected (both counters ≤ 0). */
   fulfilled(): boolean {
     return this.#add <= 0 && this.#del <= 0;
   }

@@ -51,8 +51,8 @@ export interface NodeLeaseOptions {
 }
 
 /**
- * Options of {@link NodeController}: one object, as the seed's `NewNodeController(p, node,
- * nodes, opts...)` with its functional options (`WithNodePingInterval`, …) folded in.
+ * Options of {@link NodeController}: one object, as the seed's
+ * `NewNodeController(p, node, nodes, opts...)` with its functional options (`WithNodePingInterval`, …) folded in.
  */
 export interface NodeControllerOptions {
   /** The node's backend (the seed's `NodeProvider`), e.g. `new NaiveNodeProvider()`. Required. */

@@ -54,7 +54,7 @@ export class Conditions {
   readonly list: Condition[];
   readonly #clock: Clock;
 
-  /** @param list the array to edit in place, e.g. `status.conditions`. */
+  /** @param list - the array to edit in place, e.g. `status.conditions`. */
   constructor(list: Condition[], clock: Clock) {
     this.list = list;
     this.#clock = clock;

@@ -29,9 +29,9 @@ export interface ItemRateLimiterOptions<T> {
 
 /** Options of {@link newBucketRateLimiter}. */
 export interface BucketRateLimiterOptions {
-  /** Tokens added per second. Must be > 0; `Infinity` means no limit. */
+  /** Tokens added per second. Must be positive; `Infinity` means no limit. */
   qps: number;
-  /** The bucket's size, and the number of items let through at once from full. Integer >= 1. */
+  /** The bucket's size, and the number of items let through at once from full. Integer ≥ 1. */
   burst: number;
   /** The clock the bucket refills by. Default: {@link realClock}. */
   clock?: Clock;

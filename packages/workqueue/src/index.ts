@@ -90,19 +90,43 @@ export {
   type WorkersOptions,
 } from './workers.js';
 
-/** @deprecated Import from `@ctrlkit/core`; this re-export goes in the next minor version. */
+/**
+ * `Clock` of `@ctrlkit/core`, re-exported.
+ * @deprecated Import from `@ctrlkit/core`; this re-export goes in the next minor version.
+ */
 export type Clock = core.Clock;
-/** @deprecated Import from `@ctrlkit/core`; this re-export goes in the next minor version. */
+/**
+ * `Timer` of `@ctrlkit/core`, re-exported.
+ * @deprecated Import from `@ctrlkit/core`; this re-export goes in the next minor version.
+ */
 export type Timer = core.Timer;
-/** @deprecated Import from `@ctrlkit/core`; this re-export goes in the next minor version. */
+/**
+ * `Logger` of `@ctrlkit/core`, re-exported.
+ * @deprecated Import from `@ctrlkit/core`; this re-export goes in the next minor version.
+ */
 export type Logger = core.Logger;
-/** @deprecated Import from `@ctrlkit/core`; this re-export goes in the next minor version. */
+/**
+ * `realClock` of `@ctrlkit/core`, re-exported.
+ * @deprecated Import from `@ctrlkit/core`; this re-export goes in the next minor version.
+ */
 export const realClock: core.Clock = core.realClock;
-/** @deprecated Import from `@ctrlkit/core`; this re-export goes in the next minor version. */
+/**
+ * `sleep` of `@ctrlkit/core`, re-exported.
+ * @deprecated Import from `@ctrlkit/core`; this re-export goes in the next minor version.
+ */
 export const sleep: typeof core.sleep = core.sleep;
-/** @deprecated Import from `@ctrlkit/core`; this re-export goes in the next minor version. */
+/**
+ * `noopLogger` of `@ctrlkit/core`, re-exported.
+ * @deprecated Import from `@ctrlkit/core`; this re-export goes in the next minor version.
+ */
 export const noopLogger: core.Logger = core.noopLogger;
-/** @deprecated Import from `@ctrlkit/core`; this re-export goes in the next minor version. */
+/**
+ * `InvalidArgumentError` of `@ctrlkit/core`, re-exported.
+ * @deprecated Import from `@ctrlkit/core`; this re-export goes in the next minor version.
+ */
 export const InvalidArgumentError: typeof core.InvalidArgumentError = core.InvalidArgumentError;
-/** @deprecated Import from `@ctrlkit/core`; this re-export goes in the next minor version. */
+/**
+ * `InvalidArgumentError` of `@ctrlkit/core`, re-exported.
+ * @deprecated Import from `@ctrlkit/core`; this re-export goes in the next minor version.
+ */
 export type InvalidArgumentError = core.InvalidArgumentError;

@@ -18,7 +18,10 @@ export type GetResult<T> = { item: T; shutdown: false } | { item: undefined; shu
  */
 export type ItemKeyFunc<T> = (item: T) => string | number;
 
-/** @deprecated Renamed {@link ItemKeyFunc}; this alias goes in the next minor version. */
+/**
+ * The old name of {@link ItemKeyFunc}.
+ * @deprecated Renamed {@link ItemKeyFunc}; this alias goes in the next minor version.
+ */
 export type KeyFunc<T> = ItemKeyFunc<T>;
 
 /**

@@ -22,11 +22,20 @@
 
 import * as coreTesting from '@ctrlkit/core/testing';
 
-/** @deprecated Import from `@ctrlkit/core/testing`; this re-export goes in the next minor version. */
+/**
+ * `FakeClock` of `@ctrlkit/core/testing`, re-exported.
+ * @deprecated Import from `@ctrlkit/core/testing`; this re-export goes in the next minor version.
+ */
 export const FakeClock: typeof coreTesting.FakeClock = coreTesting.FakeClock;
-/** @deprecated Import from `@ctrlkit/core/testing`; this re-export goes in the next minor version. */
+/**
+ * `FakeClock` of `@ctrlkit/core/testing`, re-exported.
+ * @deprecated Import from `@ctrlkit/core/testing`; this re-export goes in the next minor version.
+ */
 export type FakeClock = coreTesting.FakeClock;
-/** @deprecated Import from `@ctrlkit/core/testing`; this re-export goes in the next minor version. */
+/**
+ * `DEFAULT_FAKE_CLOCK_START_MS` of `@ctrlkit/core/testing`, re-exported.
+ * @deprecated Import from `@ctrlkit/core/testing`; this re-export goes in the next minor version.
+ */
 export const DEFAULT_FAKE_CLOCK_START_MS: number = coreTesting.DEFAULT_FAKE_CLOCK_START_MS;
 export {
   type RecordedQueueMetrics,

@@ -20,11 +20,11 @@ export const MaxRetries = 20;
  * Return a delay in milliseconds to retry after it, `undefined` to retry after the rate
  * limiter's delay, or throw to drop the item (it is forgotten and the error logged).
  *
- * @param signal the workers' signal
- * @param item the item that failed
- * @param timesTried how many times the handler has run for it, this failure included
- * @param originallyAdded when (clock milliseconds) the first of those tries started
- * @param error what the handler threw
+ * @param signal - the workers' signal
+ * @param item - the item that failed
+ * @param timesTried - how many times the handler has run for it, this failure included
+ * @param originallyAdded - when (clock milliseconds) the first of those tries started
+ * @param error - what the handler threw
  */
 export type ShouldRetryFunc<T> = (
   signal: AbortSignal,
@@ -45,7 +45,7 @@ export type WorkerHandler<T> = (item: T, signal: AbortSignal) => Promise<void> |
 
 /** Options of {@link runWorkers}. */
 export interface WorkersOptions<T> {
-  /** How many items are handled at once. An integer >= 1. */
+  /** How many items are handled at once. An integer ≥ 1. */
   workers: number;
   /** Stops the workers: the queue is shut down with drain, and queued items are still handled. */
   signal: AbortSignal;

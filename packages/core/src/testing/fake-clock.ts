@@ -22,7 +22,7 @@ export class FakeClock implements Clock {
   #nextId = 0;
   readonly #timers = new Map<number, Scheduled>();
 
-  /** @param startMs the initial time, in epoch milliseconds (default {@link DEFAULT_FAKE_CLOCK_START_MS}). */
+  /** @param startMs - the initial time, in epoch milliseconds (default {@link DEFAULT_FAKE_CLOCK_START_MS}). */
   constructor(startMs = DEFAULT_FAKE_CLOCK_START_MS) {
     if (!Number.isFinite(startMs)) {
       throw new InvalidArgumentError('startMs', `expected a finite number, got ${startMs}`);

@@ -26,7 +26,7 @@ export interface CatalogFile {
 }
 
 /**
- * Lists the catalog's `*.ova` (depth <= 2) and `*.ovf` (depth <= 3) files, extension matched
+ * Lists the catalog's `*.ova` (depth ≤ 2) and `*.ovf` (depth ≤ 3) files, extension matched
  * case-insensitively, `.ova` files first, each group in path order (upstream's walk order).
  * Unreadable sub-folders are skipped.
  *

@@ -16,7 +16,7 @@ export interface ClientOptions {
    * the burst; `Infinity` for no limit. Default {@link DEFAULT_QPS} (20).
    */
   qps?: number;
-  /** Requests let through at once from a full bucket; an integer >= 1. Default {@link DEFAULT_BURST} (30). */
+  /** Requests let through at once from a full bucket; an integer ≥ 1. Default {@link DEFAULT_BURST} (30). */
   burst?: number;
   /**
    * The program named in the default User-Agent

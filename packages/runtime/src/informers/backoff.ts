@@ -32,8 +32,8 @@ export interface BackoffOptions {
 }
 
 /**
- * Exponential backoff as client-go's reflector uses it (`wait.NewExponentialBackoffManager(800ms,
- * 30s, 2min, 2.0, 1.0)`): the base wait starts at `initialMs` and doubles per failure up to
+ * Exponential backoff as client-go's reflector uses it
+ * (`wait.NewExponentialBackoffManager(800ms, 30s, 2min, 2.0, 1.0)`): the base wait starts at `initialMs` and doubles per failure up to
  * `maxMs`; each wait adds `jitter × random × base`; a failure that comes more than `resetMs`
  * after the previous one starts over at `initialMs`.
  */

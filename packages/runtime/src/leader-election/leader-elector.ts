@@ -199,8 +199,8 @@ export class LeaderElector {
 
   /**
    * For a health endpoint (client-go's `HealthzAdaptor.Check`): false when this candidate
-   * believes it leads but has not renewed for longer than `leaseDurationMs +
-   * maxTolerableExpiredLeaseMs` (a stuck leader that should be restarted); true otherwise,
+   * believes it leads but has not renewed for longer than
+   * `leaseDurationMs + maxTolerableExpiredLeaseMs` (a stuck leader that should be restarted); true otherwise,
    * also when it does not lead.
    */
   check(maxTolerableExpiredLeaseMs = 0): boolean {

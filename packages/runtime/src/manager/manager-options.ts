@@ -54,8 +54,8 @@ export interface ManagerOptions {
   kubeConfig: KubeConfigLike;
   /**
    * The program named in the User-Agent of every API request
-   * (`<name>/<version> (<os>/<arch>) ctrlkit/<version>`), e.g. `{ name: 'my-app', version:
-   * '1.2.3' }`. Default: the script's base name and `unknown`. Ignored with `userAgent`.
+   * (`<name>/<version> (<os>/<arch>) ctrlkit/<version>`), e.g.
+   * `{ name: 'my-app', version: '1.2.3' }`. Default: the script's base name and `unknown`. Ignored with `userAgent`.
    */
   program?: ProgramInfo;
   /** The whole `User-Agent` header instead. Default: built from `program` (see `defaultUserAgent`). */

@@ -9,7 +9,7 @@ import { type TarFile, writeTar } from './tar-writer.js';
 export type CatalogEntry = string | Uint8Array | TarFile[];
 
 /**
- * Writes `files` (path relative to `dir` -> content) under `dir`, creating folders, and sets
+ * Writes `files` (path relative to `dir` → content) under `dir`, creating folders, and sets
  * each file's mtime to `mtimeMs` (epoch ms). An array of entries becomes a tar archive.
  */
 export async function writeCatalogFiles(
