@@ -15,7 +15,7 @@ import { selfSignedCert } from './kubelet-api/self-signed-cert.js';
 import { MockProvider } from './providers/mock-provider.js';
 import { ProcessProvider } from './providers/process-provider.js';
 
-/** What {@link runVirtualKubelet} built, for tests and embedding. */
+/** What `runVirtualKubelet` built, for tests and embedding. */
 export interface VirtualKubelet {
   manager: Manager;
   provider: MockProvider | ProcessProvider;

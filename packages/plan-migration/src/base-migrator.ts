@@ -107,11 +107,11 @@ export interface BaseMigratorOptions {
   builder: Builder;
   clock: Clock;
   settings: MigrationSettings;
-  /** Inventory of the plan's VMs by id (guest OS, shared disks): see {@link inventoryById}. */
+  /** Inventory of the plan's VMs by id (guest OS, shared disks): see `inventoryById`. */
   inventory: ReadonlyMap<string, InventoryVM>;
   /**
    * Phases left off the itinerary whatever their predicates say, because nothing here can
-   * perform them. Default {@link UNSUPPORTED_PHASES}; an empty set gives Forklift's
+   * perform them. Default `UNSUPPORTED_PHASES`; an empty set gives Forklift's
    * itineraries as they are.
    */
   unsupportedPhases?: ReadonlySet<string>;

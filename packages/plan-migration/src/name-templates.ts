@@ -23,7 +23,7 @@ export function isDNS1123Subdomain(value: string): boolean {
 
 /**
  * Executes a name template, Go text/template as Forklift runs it (with the sprig functions
- * its documentation uses: see {@link TEMPLATE_FUNCTIONS}), against `data`, and returns the
+ * its documentation uses: see `TEMPLATE_FUNCTIONS`), against `data`, and returns the
  * output. Throws {@link NameTemplateError}: `TemplateNotValid` for a parse or execution
  * error (an unknown function or field, a bad call), `TemplateOutputEmpty` for empty output.
  */

@@ -17,11 +17,12 @@
  *
  * A first program:
  * ```ts
+ * import type { Provider } from '@ctrlkit/plan-migration/api';
  * import { inspectOvaProvider, OvaInventory, OvaSource } from '@ctrlkit/plan-migration/ova';
  *
  * const inventory = new OvaInventory({ catalogPath: '/ova' }); // shared by the check and the adapter
  * const ova = new OvaSource({ inventory });
- * const sources = (provider) => (provider.spec.type === 'ova' ? ova : undefined);
+ * const sources = (provider: Provider) => (provider.spec.type === 'ova' ? ova : undefined);
  * const { conditions, phase } = await inspectOvaProvider(provider, { inventory });
  * ```
  *

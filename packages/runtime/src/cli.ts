@@ -21,7 +21,7 @@
  *
  * process.exitCode = await runMain({
  *   parse: (argv) => parseFlagTable(FLAGS, argv),
- *   usage: () => flagUsage(FLAGS, { header: ['Usage: my-controller [flags]'], column: 30 }),
+ *   usage: () => flagUsage(FLAGS, { header: ['Usage: my-controller [flags]'] }),
  *   logger: (flags) => pino({ level: flags['log-level'] }),
  *   run: async (flags, logger, signal) => { await manager.start(signal); },
  * });

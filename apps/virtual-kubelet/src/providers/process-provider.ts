@@ -31,7 +31,7 @@ export interface ProcessProviderOptions {
   internalIP: string;
   /** Default 10250. */
   daemonEndpointPort?: number;
-  /** The node's name, in each container's {@link NODE_ENV_MARKER}. Default: none (no marker, no leftovers found). */
+  /** The node's name, in each container's `NODE_ENV_MARKER`. Default: none (no marker, no leftovers found). */
   nodeName?: string;
   /** Default: the real clock. */
   clock?: Clock;
@@ -104,7 +104,7 @@ export class ProcessProvider implements PodLifecycleHandler, PodNotifier {
   /**
    * SIGKILLs the container processes an earlier run of this node left (killed or stopped: it
    * cannot adopt them, and the pods start afresh; else each would run twice), found by
-   * {@link NODE_ENV_MARKER} (Linux `/proc`; elsewhere, or without `nodeName`, none). Returns
+   * `NODE_ENV_MARKER` (Linux `/proc`; elsewhere, or without `nodeName`, none). Returns
    * how many; throws once this provider runs a pod (it would find that pod's processes too).
    */
   killLeftovers(): number {
