@@ -1,4 +1,4 @@
-// pnpm docs: the API site of every package, one module per `exports` subpath, the
+// pnpm run docs: the API site of every package, one module per `exports` subpath, the
 // `@packageDocumentation` tours as their landing pages. Warnings are errors.
 import { entryPoints, sourcePaths } from './tooling/docs/typedoc/entry-points.mjs';
 

@@ -55,6 +55,7 @@ const none = { logLevel: ExtractorLogLevel.None };
 function configFor(pkg, entry, temp) {
   return {
     projectFolder: pkg.dir,
+    newlineKind: 'lf',
     mainEntryPointFilePath: join(pkg.dir, entry.types),
     compiler: {
       overrideTsconfig: {
