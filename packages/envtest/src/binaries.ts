@@ -54,12 +54,12 @@ interface CachedCore {
  *    when set, every binary asked for must be there (no fallback: a component of another
  *    Kubernetes version than the apiserver's is not what a test wants);
  * 2. setup-envtest's store, `<data dir>/kubebuilder-envtest/k8s/<version>-<os>-<arch>/`
- *    (`$XDG_DATA_HOME` or `~/.local/share`; on macOS `~/Library/Application
- *    Support/io.kubebuilder.envtest`), used as is;
+ *    (`$XDG_DATA_HOME` or `~/.local/share`; on macOS
+ *    `~/Library/Application Support/io.kubebuilder.envtest`), used as is;
  * 3. the cache, `<cacheDirectory>/v<kubernetes version>/`, when its build or download record
  *    matches this package's versions;
- * 4. a download of the envtest release archive from `releaseIndexUrl` (unless `download:
- *    false`), SHA-512 checked;
+ * 4. a download of the envtest release archive from `releaseIndexUrl` (unless
+ *    `download: false`), SHA-512 checked;
  * 5. a build with the machine's Go (unless `build: false`), see `buildBinaries`; the reason
  *    the download did not happen is logged first.
  *

@@ -18,8 +18,9 @@ export const DEFAULT_ETCD_COMPACTION_INTERVAL_MS = 300_000;
 export const DEFAULT_BUILD_JOBS = 2;
 
 /**
- * controller-tools' envtest release index, the one setup-envtest reads: `releases:
- * v<version>: envtest-v<version>-<os>-<arch>.tar.gz: {hash: <sha512>, selfLink: <url>}`.
+ * controller-tools' envtest release index, the one setup-envtest reads, YAML of the shape
+ * `releases: v<version>: envtest-v<version>-<os>-<arch>.tar.gz: { hash, selfLink }`
+ * (`hash` the archive's SHA-512, `selfLink` its URL).
  */
 export const DEFAULT_RELEASE_INDEX_URL =
   'https://raw.githubusercontent.com/kubernetes-sigs/controller-tools/HEAD/envtest-releases.yaml';
