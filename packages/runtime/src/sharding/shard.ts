@@ -106,7 +106,8 @@ const dnsSubdomain = /^[a-z0-9]([-a-z0-9.]{0,251}[a-z0-9])?$/;
 
 /**
  * One replica's place in a ring (the sharding add-on's shard Lease and filtered cache).
- * Add it to the process's `Manager` (it is a {@link Runnable} every replica runs); it:
+ * Add it to the process's `Manager` (it is a `Runnable` of `@ctrlkit/runtime/manager` every
+ * replica runs); it:
  * 1. checks that it may read and write Leases (`LeaseForbidden`) and that live replicas of
  *    the ring shard the same resources (`RingConflict`);
  * 2. holds its shard Lease (`<leaseNamespace>/<name>`, labelled `ctrlkit.io/ring=<ring>`,
