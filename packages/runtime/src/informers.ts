@@ -85,7 +85,7 @@ export {
   Reflector,
   type ReflectorOptions,
   type ReflectorSink,
-  WATCH_IDLE_TIMEOUT_MS,
+  WATCH_TIMEOUT_GRACE_MS,
 } from './informers/reflector.js';
 export {
   formatGroupVersionResource,

@@ -24,11 +24,14 @@ export const DEFAULT_PAGE_SIZE = 500;
 /** The shortest server-side watch timeout; each watch asks for this × (1 + random): 5 min. */
 export const DEFAULT_MIN_WATCH_TIMEOUT_MS = 300_000;
 /**
- * A watch on which nothing (not even a bookmark, which the apiserver sends about once a
- * minute) arrived for this long is taken for a half-open connection, closed, and resumed
- * from the last resourceVersion: 2 min.
+ * A watch on which nothing arrived for its own `timeoutSeconds` and this much more is
+ * closed and resumed from the last resourceVersion: 30 s. The server ends every watch at
+ * its timeout, so this never fires on a healthy watch, however quiet (kube-apiserver sends
+ * no bookmark while a resource does not change); it is the backstop for a half-open
+ * connection over HTTP/1.1. Over HTTP/2 (the client's default), the session's ping closes a
+ * half-open connection within 45 s.
  */
-export const WATCH_IDLE_TIMEOUT_MS = 120_000;
+export const WATCH_TIMEOUT_GRACE_MS = 30_000;
 /** A watch that ends sooner than this without an event counts as a failure (backoff): 1 s. */
 export const SHORT_WATCH_MS = 1_000;
 /** A 410 Gone less than this long after the previous one relists after a backoff, not at once: 10 s. */
@@ -436,7 +439,7 @@ export class Reflector<T extends KubeObject = KubeObject> {
         ...options,
         allowWatchBookmarks: true,
         timeoutSeconds,
-        idleTimeoutMs: Math.min(timeoutSeconds * 1000 + 30_000, WATCH_IDLE_TIMEOUT_MS),
+        idleTimeoutMs: timeoutSeconds * 1000 + WATCH_TIMEOUT_GRACE_MS,
         signal,
       },
       (event) => {
