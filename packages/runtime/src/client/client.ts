@@ -314,8 +314,9 @@ export class Client {
    * the server ends the stream; rejects on a broken connection, an HTTP error status
    * (`ApiStatusError`, `ResourceExpiredError` on 410), a malformed line (`WatchStreamError`)
    * or an exception from `onEvent` (the connection is closed then). `idleTimeoutMs` closes
-   * a connection on which nothing arrived for that long (a half-open socket). Not rate
-   * limited, as client-go does not limit watches.
+   * a connection on which nothing arrived for that long (a half-open socket); `onOpen` is
+   * called once the server accepted the watch. Not rate limited, as client-go does not
+   * limit watches.
    */
   async watch(
     path: string,
@@ -324,6 +325,7 @@ export class Client {
     onEvent: (event: RawWatchEvent) => void,
     signal?: AbortSignal,
     idleTimeoutMs?: number,
+    onOpen?: () => void,
   ): Promise<void> {
     const url = withQuery(path, { ...query, watch: 'true' });
     const { response, body, idleError } = await this.#send({
@@ -342,6 +344,7 @@ export class Client {
         response.headers,
       );
     }
+    onOpen?.();
     await readWatchStream(url, response, body, onEvent, idleError);
   }
 

@@ -8,7 +8,11 @@ import { FreezingProxy } from './freezing-proxy.js';
 import { Http2Sessions } from './http2-sessions.js';
 
 /** A cleartext HTTP/2 server whose answers send their head and then nothing (a quiet watch). */
-async function quietServer(): Promise<{ server: http2.Http2Server; port: number; pings: () => number }> {
+async function quietServer(): Promise<{
+  server: http2.Http2Server;
+  port: number;
+  pings: () => number;
+}> {
   let pings = 0;
   const server = http2.createServer();
   server.on('session', (session) => session.on('ping', () => pings++));

@@ -194,6 +194,52 @@ describe('Reflector', () => {
     expect(sink.log).toEqual(['replace(a)@2']);
   });
 
+  it('reports its health: listing, then watching (no unwatched time), backing off since a failure, watching again', async () => {
+    const lw = new FakeListWatch();
+    lw.apply(cm('a'));
+    const clock = new FakeClock();
+    const { reflector } = start(lw, { clock });
+    const t0 = clock.now();
+    expect(reflector.health()).toEqual({
+      state: 'listing',
+      lastEventAtMs: undefined,
+      unwatchedSinceMs: t0,
+    });
+    await flush();
+    expect(reflector.health()).toEqual({
+      state: 'watching',
+      lastEventAtMs: t0,
+      unwatchedSinceMs: undefined,
+    });
+    clock.step(5_000);
+    lw.apply(cm('b'));
+    await flush();
+    expect(reflector.health().lastEventAtMs).toBe(t0 + 5_000);
+    clock.step(5_000);
+    lw.failNextWatch(new Error('connection refused'));
+    lw.breakWatches();
+    await flush();
+    await flush();
+    expect(reflector.health()).toEqual({
+      state: 'backing-off',
+      lastEventAtMs: t0 + 5_000,
+      unwatchedSinceMs: t0 + 10_000,
+    });
+    // Still failing after the first backoff: the unwatched time keeps counting from the first failure.
+    clock.step(60_000);
+    await flush();
+    await flush();
+    expect(reflector.health()).toMatchObject({
+      state: 'backing-off',
+      unwatchedSinceMs: t0 + 10_000,
+    });
+    clock.step(60_000);
+    await flush();
+    await flush();
+    expect(reflector.health()).toMatchObject({ state: 'watching', unwatchedSinceMs: undefined });
+    expect(lw.listCalls).toHaveLength(1);
+  });
+
   it('delivers watch events in order and resumes a dropped watch from the last version seen, bookmarks included', async () => {
     const lw = new FakeListWatch();
     lw.apply(cm('a'));

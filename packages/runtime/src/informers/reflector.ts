@@ -53,6 +53,24 @@ export type InitialListMode = 'auto' | 'list' | 'stream';
  */
 export const DEFAULT_INITIAL_LIST_MODE: InitialListMode = 'list';
 
+/**
+ * What a reflector is doing: `'listing'` (a list or the initial events of a streaming
+ * list), `'watching'` (a watch the server accepted is open), `'backing-off'` (after a failure).
+ */
+export type WatchState = 'listing' | 'watching' | 'backing-off';
+
+/** A reflector's health, as {@link Reflector.health} reports it (times on the reflector's clock, in ms). */
+export interface ReflectorHealth {
+  readonly state: WatchState;
+  /** When the last event, bookmark or list arrived; undefined before the first. */
+  readonly lastEventAtMs: number | undefined;
+  /**
+   * Since when no watch accepted by the server has been open (since the start, or since
+   * the last watch ended); undefined while one is open.
+   */
+  readonly unwatchedSinceMs: number | undefined;
+}
+
 /** Where the reflector delivers what it learns. */
 export interface ReflectorSink<T> {
   /** The complete current state after a (re)list, at `resourceVersion`. */
@@ -123,6 +141,9 @@ export class Reflector<T extends KubeObject = KubeObject> {
   /** No state delivered yet, or it must be fetched again. */
   #needList = true;
   #running = false;
+  #state: WatchState = 'listing';
+  #lastEventAtMs: number | undefined;
+  #unwatchedSinceMs: number | undefined;
 
   constructor(options: ReflectorOptions<T>) {
     if (options === null || typeof options !== 'object')
@@ -186,6 +207,20 @@ export class Reflector<T extends KubeObject = KubeObject> {
     return this.#lastResourceVersion;
   }
 
+  /** Its state, when it last heard from the server, and since when it has had no open watch. */
+  health(): ReflectorHealth {
+    return {
+      state: this.#state,
+      lastEventAtMs: this.#lastEventAtMs,
+      unwatchedSinceMs: this.#unwatchedSinceMs,
+    };
+  }
+
+  /** The watch is no longer open (ended, failed, or not yet opened). */
+  #unwatched(): void {
+    this.#unwatchedSinceMs ??= this.#clock.now();
+  }
+
   /** The initial list mode this reflector was made with. */
   get initialListMode(): InitialListMode {
     return this.#mode;
@@ -211,12 +246,15 @@ export class Reflector<T extends KubeObject = KubeObject> {
   async run(signal: AbortSignal): Promise<void> {
     if (this.#running) throw new InvalidArgumentError('run', 'the reflector is already running');
     this.#running = true;
+    this.#unwatchedSinceMs = undefined;
+    this.#unwatched();
     try {
       this.#needList = true;
       let lastExpiredAt = Number.NEGATIVE_INFINITY;
       while (!signal.aborted) {
         try {
           if (this.#needList) {
+            this.#state = 'listing';
             // A streaming list delivers the state, then goes on watching on the same stream.
             const streamed = this.#mode !== 'list' && (await this.#streamingList(signal));
             if (!streamed) await this.#list(signal);
@@ -224,6 +262,7 @@ export class Reflector<T extends KubeObject = KubeObject> {
           }
           await this.#watchFromLast(signal);
         } catch (error) {
+          this.#unwatched();
           if (signal.aborted) break;
           const listing = this.#needList;
           if (isExpiredError(error)) {
@@ -259,6 +298,7 @@ export class Reflector<T extends KubeObject = KubeObject> {
                   : 'watch failed; watching again after a backoff',
             );
           }
+          this.#state = 'backing-off';
           const delay = await this.#backoff.wait(signal);
           this.#logger.debug({ reflector: this.name, delayMs: Math.round(delay) }, 'backed off');
         }
@@ -293,6 +333,7 @@ export class Reflector<T extends KubeObject = KubeObject> {
     this.#lastVersionUnavailable = false;
     this.#sink.replace(result.items, result.resourceVersion);
     this.#lastResourceVersion = result.resourceVersion;
+    this.#lastEventAtMs = this.#clock.now();
     this.#needList = false;
     this.#logger.debug(
       {
@@ -441,9 +482,15 @@ export class Reflector<T extends KubeObject = KubeObject> {
         timeoutSeconds,
         idleTimeoutMs: timeoutSeconds * 1000 + WATCH_TIMEOUT_GRACE_MS,
         signal,
+        onOpen: () => {
+          this.#unwatchedSinceMs = undefined;
+          this.#state = tracking() ? 'watching' : 'listing';
+        },
       },
       (event) => {
         events++;
+        this.#lastEventAtMs = this.#clock.now();
+        if (this.#state === 'listing' && tracking()) this.#state = 'watching';
         if (special(event)) {
           if (tracking()) this.#noteVersion(event.object);
           return;
@@ -476,6 +523,7 @@ export class Reflector<T extends KubeObject = KubeObject> {
         if (tracking()) this.#noteVersion(event.object);
       },
     );
+    this.#unwatched();
     if (events === 0 && this.#clock.now() - started < SHORT_WATCH_MS && !signal.aborted) {
       throw new WatchStreamError('very short watch: the server closed it at once without an event');
     }

@@ -19,18 +19,21 @@ import { CoreV1EventSink } from '../events/event-sink.js';
 import { SharedInformerFactory } from '../informers/shared-informer-factory.js';
 import { LeaderElectionError } from '../leader-election/leader-election-error.js';
 import type { LeaderElector } from '../leader-election/leader-elector.js';
+import { PrometheusInformerMetrics } from '../metrics/informer-metrics.js';
 import { PrometheusLeaderElectionMetrics } from '../metrics/leader-election-metrics.js';
 import { PrometheusReconcileMetrics, type ReconcileMetrics } from '../metrics/reconcile-metrics.js';
 import { PrometheusRestClientMetrics } from '../metrics/rest-client-metrics.js';
 import { parseBindAddress } from './bind-address.js';
 import { ManagerEndpoints } from './endpoints.js';
 import type { HealthCheck } from './health-probes.js';
+import { informerHealthCheck } from './informer-health-check.js';
 import { ManagerError } from './manager-error.js';
 import { newManagerElector } from './manager-leader-election.js';
 import {
   checkManagerOptions,
   DEFAULT_GRACEFUL_SHUTDOWN_TIMEOUT_MS,
   DEFAULT_HEALTH_PROBE_BIND_ADDRESS,
+  DEFAULT_INFORMER_UNWATCHED_TIMEOUT_MS,
   DEFAULT_LEADER_ELECTION_HEALTHZ_TOLERANCE_MS,
   DEFAULT_METRICS_BIND_ADDRESS,
   type ManagerOptions,
@@ -168,6 +171,17 @@ export class Manager {
     this.#endpoints.addCheck('readyz', 'informers', () => {
       if (!this.#cachesSynced) throw new Error('informers have not synced');
     });
+    const informerHealth = () => this.informerFactory.health();
+    new PrometheusInformerMetrics(this.registry, informerHealth, this.#clock);
+    this.#endpoints.addCheck(
+      'healthz',
+      'informers',
+      informerHealthCheck(
+        informerHealth,
+        this.#clock,
+        options.informerUnwatchedTimeoutMs ?? DEFAULT_INFORMER_UNWATCHED_TIMEOUT_MS,
+      ),
+    );
     const election = options.leaderElection;
     if (election !== undefined) {
       this.#leaseName = election.leaseName;
