@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { waitFor } from '@ctrlkit/core/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import { WatchStreamError } from '../informers/errors/watch-stream-error.js';
-import { FreezingProxy } from './freezing-proxy.js';
+import { FreezingProxy } from '../testing/freezing-proxy.js';
 import { Http2Sessions } from './http2-sessions.js';
 
 /** A cleartext HTTP/2 server whose answers send their head and then nothing (a quiet watch). */

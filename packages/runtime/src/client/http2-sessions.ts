@@ -32,6 +32,8 @@ interface Session {
   readonly origin: string;
   readonly tls: TlsMaterial;
   readonly session: http2.ClientHttp2Session;
+  /** Open streams. */
+  streams: number;
 }
 
 /**
@@ -63,11 +65,17 @@ export class Http2Sessions {
     signal: AbortSignal | undefined,
   ): Promise<Http2Answer> {
     signal?.throwIfAborted();
-    const session = this.#session(origin, options);
+    const entry = this.#session(origin, options);
+    const { session } = entry;
     const stream = session.request(
       { ...headers, ':method': 'GET', ':path': path },
       signal ? { signal } : {},
     );
+    // Like a socket of the HTTP/1.1 pool, the session keeps the process alive while in use only.
+    if (entry.streams++ === 0) session.ref();
+    stream.once('close', () => {
+      if (--entry.streams === 0 && !session.destroyed) session.unref();
+    });
     return new Promise<Http2Answer>((resolve, reject) => {
       stream.once('response', (head) => {
         const { ':status': status, ...rest } = head;
@@ -91,7 +99,7 @@ export class Http2Sessions {
     this.#current = undefined;
   }
 
-  #session(origin: string, options: https.RequestOptions): http2.ClientHttp2Session {
+  #session(origin: string, options: https.RequestOptions): Session {
     const tls = tlsMaterial(options);
     const current = this.#current;
     if (
@@ -101,10 +109,10 @@ export class Http2Sessions {
       !current.session.closed &&
       !current.session.destroyed
     )
-      return current.session;
+      return current;
     current?.session.close();
     const session = http2.connect(origin, tls);
-    const entry: Session = { origin, tls, session };
+    const entry: Session = { origin, tls, session, streams: 0 };
     this.#current = entry;
     const forget = () => {
       if (this.#current === entry) this.#current = undefined;
@@ -112,11 +120,9 @@ export class Http2Sessions {
     session.on('error', forget);
     session.on('close', forget);
     session.on('goaway', forget);
-    // Nothing keeps the process alive but its streams.
-    session.on('connect', () => session.unref());
     session.unref();
     this.#watchLiveness(session);
-    return session;
+    return entry;
   }
 
   /**

@@ -4,9 +4,9 @@ import { testKubeConfig } from '@ctrlkit/envtest/vitest';
 import { CoreV1Api, KubeConfig } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createClient } from '../client/client.js';
-import { FreezingProxy } from '../client/freezing-proxy.js';
 import type { ClientRequestInfo } from '../client/transport.js';
 import type { KubeObject } from '../client/wire.js';
+import { FreezingProxy } from '../testing/freezing-proxy.js';
 import { newListWatch } from './list-watch.js';
 import { SharedIndexInformer } from './shared-informer.js';
 

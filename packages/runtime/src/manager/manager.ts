@@ -40,6 +40,9 @@ import {
 } from './manager-options.js';
 import { RunnableGroup } from './runnable-group.js';
 
+/** The period of the timer that keeps the process alive while the manager runs (it does nothing). */
+const KEEP_ALIVE_INTERVAL_MS = 60_000;
+
 /**
  * Work the manager runs (controller-runtime's `manager.Runnable`): `start` runs until its
  * signal aborts, then finishes what it is doing and resolves. A rejection stops the manager.
@@ -330,6 +333,9 @@ export class Manager {
       election: new AbortController(),
       electorDone: Promise.resolve(),
     };
+    // The process lives while the manager runs, even when nothing else holds it (endpoints
+    // off, the apiserver away and the informers waiting out a backoff on unref'd timers).
+    const keepAlive = setInterval(() => {}, KEEP_ALIVE_INTERVAL_MS);
     try {
       await this.#run(state);
     } catch (error) {
@@ -338,6 +344,7 @@ export class Manager {
       signal.removeEventListener('abort', onAbort);
       state.stopping = true;
       await this.#shutdown(state);
+      clearInterval(keepAlive);
     }
     if (failure !== undefined) throw failure;
   }

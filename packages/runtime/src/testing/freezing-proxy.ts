@@ -37,6 +37,7 @@ export class FreezingProxy {
     });
   }
 
+  /** Listens on a free loopback port (then in `port`). */
   async listen(): Promise<void> {
     await new Promise<void>((resolve) => this.#server.listen(0, '127.0.0.1', resolve));
     this.port = (this.#server.address() as { port: number }).port;
@@ -48,6 +49,7 @@ export class FreezingProxy {
     return this.#open.size;
   }
 
+  /** Closes every connection and the listener. */
   async close(): Promise<void> {
     for (const pair of this.#open) {
       pair.client.destroy();
