@@ -58,7 +58,9 @@ import type { KubeObject, Wire } from './wire.js';
  * - is sent again after the server's delay when answered 429 (or a 5xx with
  *   `Retry-After`), at most `maxRetries` times; once more when a kept-alive connection
  *   turns out closed by the server (GET, PUT, DELETE);
- * - fails when nothing arrives for `listIdleTimeoutMs` (a WATCH: its own idle timeout).
+ * - fails when nothing arrives for `listIdleTimeoutMs` (a WATCH: its own idle timeout);
+ * - but a WATCH (to an `https:` server, no proxy) goes over one HTTP/2 connection that is
+ *   pinged when silent, so a half-open connection is closed within 35 s (`disableHttp2`).
  *
  * Objects are plain JSON, typed as client-node's model types on the wire ({@link Wire}):
  * `client.get<V1Pod>('pods', name, { namespace })` gives a `Wire<V1Pod>`, whose times
