@@ -1,6 +1,8 @@
 // Fault: the apiserver restarts while the controller publishes 100 pools. Failed calls go
 // to the error handler and are retried; the informer reconnects; the cluster converges to
-// exactly one slice per pool and a further sync makes no call.
+// exactly one slice per pool and a further sync makes no call. Creates after the tenth are
+// held until the apiserver is down, so the restart lands mid-work, and the test asserts it
+// failed calls.
 
 import { realClock } from '@ctrlkit/core';
 import { waitFor } from '@ctrlkit/core/testing';
@@ -29,7 +31,13 @@ it('converges after the apiserver restarted during a sync', async () => {
     };
   }
   const queue = trackingQueue(realClock);
-  const client = countingClient(newKubeClient(plane.kubeConfig));
+  let apiserverDown: () => void = () => {};
+  const down = new Promise<void>((resolve) => {
+    apiserverDown = resolve;
+  });
+  const client = countingClient(newKubeClient(plane.kubeConfig), async (call) => {
+    if (call === 'create' && client.calls.create > 10) await down;
+  });
   const errors: string[] = [];
   const controller = await startController({
     driverName: driver,
@@ -46,7 +54,15 @@ it('converges after the apiserver restarted during a sync', async () => {
     await waitFor('10 slices created', () => controller.getStats().numCreates >= 10, {
       timeoutMs: 60_000,
     });
-    await plane.restartApiServer();
+    await plane.stopApiServer();
+    const createdBeforeTheRestart = controller.getStats().numCreates;
+    apiserverDown();
+    await waitFor('a create failed on the stopped apiserver', () => errors.length > 0, {
+      timeoutMs: 60_000,
+    });
+    await plane.startApiServer();
+    expect(createdBeforeTheRestart).toBeLessThan(100);
+    expect(errors.some((e) => /create|ResourceSlice/i.test(e))).toBe(true);
     await waitFor('convergence', () => controller.getStats().numCreates >= 100 && queue.idle(), {
       timeoutMs: 120_000,
     });

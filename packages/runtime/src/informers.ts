@@ -83,9 +83,11 @@ export {
   INITIAL_EVENTS_END_ANNOTATION,
   type InitialListMode,
   Reflector,
+  type ReflectorHealth,
   type ReflectorOptions,
   type ReflectorSink,
-  WATCH_IDLE_TIMEOUT_MS,
+  WATCH_TIMEOUT_GRACE_MS,
+  type WatchState,
 } from './informers/reflector.js';
 export {
   formatGroupVersionResource,

@@ -36,6 +36,7 @@ export { ManagerError, type ManagerErrorReason } from './manager/manager-error.j
 export {
   DEFAULT_GRACEFUL_SHUTDOWN_TIMEOUT_MS,
   DEFAULT_HEALTH_PROBE_BIND_ADDRESS,
+  DEFAULT_INFORMER_UNWATCHED_TIMEOUT_MS,
   DEFAULT_LEADER_ELECTION_HEALTHZ_TOLERANCE_MS,
   DEFAULT_METRICS_BIND_ADDRESS,
   type ManagerLeaderElectionOptions,

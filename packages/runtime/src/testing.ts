@@ -7,6 +7,8 @@
  *   a `SharedIndexInformer` or `Reflector` (`@ctrlkit/runtime/informers`).
  * - {@link FakeRecorder}: an event recorder that keeps what it is given, as client-go's
  *   `record.FakeRecorder` (for code that takes an `EventRecorderLike`).
+ * - {@link FreezingProxy}: a TCP proxy in front of an apiserver that can freeze its open
+ *   connections (forward nothing, close nothing): a half-open connection, for fault tests.
  * - `FakeClock`: `@ctrlkit/core/testing`'s, re-exported.
  *
  * A first test:
@@ -27,3 +29,4 @@
 export { FakeClock } from '@ctrlkit/core/testing';
 export { FakeListWatch } from './testing/fake-list-watch.js';
 export { FakeRecorder } from './testing/fake-recorder.js';
+export { FreezingProxy } from './testing/freezing-proxy.js';

@@ -51,6 +51,13 @@ export interface ClientOptions {
    */
   disableCompression?: boolean;
   /**
+   * Watch over HTTP/1.1 instead of HTTP/2. Default `false`: like client-go, watches share
+   * one HTTP/2 connection (to an `https:` server without a proxy), pinged when silent, so a
+   * half-open connection is closed and its watches resumed within 45 s (HTTP/1.1 watches
+   * notice one only at their own timeout). A server without HTTP/2 is watched over HTTP/1.1.
+   */
+  disableHttp2?: boolean;
+  /**
    * How many times a request answered with a delay (429 Too Many Requests, or a 5xx with
    * `Retry-After`) is sent again after that delay; `0` never. Default
    * {@link DEFAULT_MAX_RETRIES} (10), as client-go.
@@ -69,6 +76,7 @@ export interface ResolvedClientOptions {
   readonly onRequest: ((info: ClientRequestInfo) => void) | undefined;
   readonly listIdleTimeoutMs: number;
   readonly disableCompression: boolean;
+  readonly disableHttp2: boolean;
   readonly maxRetries: number;
   readonly clock: Clock;
 }
@@ -82,6 +90,7 @@ const known = new Set([
   'onRequest',
   'listIdleTimeoutMs',
   'disableCompression',
+  'disableHttp2',
   'maxRetries',
   'clock',
 ]);
@@ -147,6 +156,9 @@ export function resolveClientOptions(
   const disableCompression = options.disableCompression ?? false;
   if (typeof disableCompression !== 'boolean')
     throw new InvalidArgumentError('disableCompression', 'must be a boolean');
+  const disableHttp2 = options.disableHttp2 ?? false;
+  if (typeof disableHttp2 !== 'boolean')
+    throw new InvalidArgumentError('disableHttp2', 'must be a boolean');
   const maxRetries = options.maxRetries ?? DEFAULT_MAX_RETRIES;
   if (!Number.isInteger(maxRetries) || maxRetries < 0)
     throw new InvalidArgumentError('maxRetries', `expected an integer >= 0, got ${maxRetries}`);
@@ -160,6 +172,7 @@ export function resolveClientOptions(
     onRequest: options.onRequest,
     listIdleTimeoutMs: idle,
     disableCompression,
+    disableHttp2,
     maxRetries,
     clock,
   };

@@ -58,7 +58,9 @@ import type { KubeObject, Wire } from './wire.js';
  * - is sent again after the server's delay when answered 429 (or a 5xx with
  *   `Retry-After`), at most `maxRetries` times; once more when a kept-alive connection
  *   turns out closed by the server (GET, PUT, DELETE);
- * - fails when nothing arrives for `listIdleTimeoutMs` (a WATCH: its own idle timeout).
+ * - fails when nothing arrives for `listIdleTimeoutMs` (a WATCH: its own idle timeout);
+ * - but a WATCH (to an `https:` server, no proxy) goes over one HTTP/2 connection that is
+ *   pinged when silent, so a half-open connection is closed within 35 s (`disableHttp2`).
  *
  * Objects are plain JSON, typed as client-node's model types on the wire ({@link Wire}):
  * `client.get<V1Pod>('pods', name, { namespace })` gives a `Wire<V1Pod>`, whose times
@@ -314,8 +316,9 @@ export class Client {
    * the server ends the stream; rejects on a broken connection, an HTTP error status
    * (`ApiStatusError`, `ResourceExpiredError` on 410), a malformed line (`WatchStreamError`)
    * or an exception from `onEvent` (the connection is closed then). `idleTimeoutMs` closes
-   * a connection on which nothing arrived for that long (a half-open socket). Not rate
-   * limited, as client-go does not limit watches.
+   * a connection on which nothing arrived for that long (a half-open socket); `onOpen` is
+   * called once the server accepted the watch. Not rate limited, as client-go does not
+   * limit watches.
    */
   async watch(
     path: string,
@@ -324,6 +327,7 @@ export class Client {
     onEvent: (event: RawWatchEvent) => void,
     signal?: AbortSignal,
     idleTimeoutMs?: number,
+    onOpen?: () => void,
   ): Promise<void> {
     const url = withQuery(path, { ...query, watch: 'true' });
     const { response, body, idleError } = await this.#send({
@@ -342,6 +346,7 @@ export class Client {
         response.headers,
       );
     }
+    onOpen?.();
     await readWatchStream(url, response, body, onEvent, idleError);
   }
 

@@ -11,7 +11,7 @@ import * as https from 'node:https';
 export const IDLE_CONNECTION_TIMEOUT_MS = 30_000;
 
 /** What a TLS connection is made with: a different value needs another connection. */
-type TlsMaterial = Pick<
+export type TlsMaterial = Pick<
   https.AgentOptions,
   'ca' | 'cert' | 'key' | 'pfx' | 'passphrase' | 'rejectUnauthorized' | 'servername'
 >;
@@ -43,12 +43,14 @@ export class ConnectionPool {
   }
 }
 
-function tlsMaterial(options: https.RequestOptions): TlsMaterial {
+/** The TLS material of request options. */
+export function tlsMaterial(options: https.RequestOptions): TlsMaterial {
   const { ca, cert, key, pfx, passphrase, rejectUnauthorized, servername } = options;
   return { ca, cert, key, pfx, passphrase, rejectUnauthorized, servername };
 }
 
-function sameTls(a: TlsMaterial, b: TlsMaterial): boolean {
+/** True when `a` and `b` make the same TLS connections. */
+export function sameTls(a: TlsMaterial, b: TlsMaterial): boolean {
   return (Object.keys(a) as Array<keyof TlsMaterial>).every((field) =>
     sameValue(a[field], b[field]),
   );

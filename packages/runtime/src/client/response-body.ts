@@ -1,6 +1,6 @@
 //! Reading an answer's body: gunzipped as it arrives, whole, or chunk by chunk.
 
-import type { IncomingMessage } from 'node:http';
+import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
 import type { Readable } from 'node:stream';
 import { createGunzip } from 'node:zlib';
 
@@ -12,13 +12,18 @@ const GUNZIP_CHUNK_BYTES = 64 * 1024;
 
 /** The body of `response`, gunzipped as it arrives when the server compressed it. */
 export function decoded(response: IncomingMessage): Readable {
-  if (response.headers['content-encoding'] !== 'gzip') return response;
+  return decodedStream(response, response.headers);
+}
+
+/** `body` (an HTTP/1.1 answer or an HTTP/2 stream), gunzipped as it arrives when `headers` say it is compressed. */
+export function decodedStream(body: Readable, headers: IncomingHttpHeaders): Readable {
+  if (headers['content-encoding'] !== 'gzip') return body;
   const gunzip = createGunzip({ chunkSize: GUNZIP_CHUNK_BYTES });
-  response.on('error', (error) => gunzip.destroy(error));
-  response.on('aborted', () =>
+  body.on('error', (error) => gunzip.destroy(error));
+  body.on('aborted', () =>
     gunzip.destroy(new Error('connection aborted while reading the response')),
   );
-  return response.pipe(gunzip);
+  return body.pipe(gunzip);
 }
 
 const HEAD_BYTES = 8192;

@@ -52,7 +52,10 @@ export class RequestThrottle {
  * client-go's `checkWait`: a 429 or a 5xx with a `Retry-After` header (seconds or an HTTP
  * date, read by core's `retryAfterMs`); undefined for any other answer (no retry).
  */
-export function retryDelayMs(response: IncomingMessage, nowMs: number): number | undefined {
+export function retryDelayMs(
+  response: Pick<IncomingMessage, 'statusCode' | 'headers'>,
+  nowMs: number,
+): number | undefined {
   const code = response.statusCode ?? 0;
   if (code !== 429 && code < 500) return undefined;
   return retryAfterMs({ statusCode: code, headers: response.headers }, nowMs);

@@ -1,6 +1,6 @@
 //! Sends one request over the pool: credentials, User-Agent, compression, idle timeout, metrics, and the one retry on a connection the server closed.
 
-import type { IncomingMessage } from 'node:http';
+import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
 import * as http from 'node:http';
 import * as https from 'node:https';
 import type { Readable } from 'node:stream';
@@ -9,7 +9,8 @@ import type { KubeConfig } from '@kubernetes/client-node';
 import { WatchStreamError } from '../informers/errors/watch-stream-error.js';
 import type { RestClientMetrics } from '../metrics/rest-client-metrics.js';
 import { ConnectionPool } from './connection-pool.js';
-import { decoded } from './response-body.js';
+import { Http2Sessions } from './http2-sessions.js';
+import { decoded, decodedStream } from './response-body.js';
 
 /**
  * What the client needs of a kubeconfig: the cluster, and the TLS material and credentials
@@ -45,9 +46,20 @@ export interface TransportRequest {
   readonly idleTimeoutMs?: number;
 }
 
+/**
+ * The head of an answer, over HTTP/1.1 (an `IncomingMessage`) or HTTP/2; `destroy` closes
+ * its connection (HTTP/1.1) or stream (HTTP/2).
+ */
+export interface AnswerHead {
+  readonly statusCode?: number | undefined;
+  readonly headers: IncomingHttpHeaders;
+  destroy(error?: Error): void;
+  on(event: 'aborted', listener: () => void): unknown;
+}
+
 /** An answer's head, its body (decoded as it arrives), and the idle-timeout error once that closed it. */
 export interface SentRequest {
-  readonly response: IncomingMessage;
+  readonly response: AnswerHead;
   readonly body: Readable;
   readonly idleError: () => WatchStreamError | undefined;
 }
@@ -56,6 +68,7 @@ export interface SentRequest {
 export interface TransportOptions {
   readonly userAgent: string;
   readonly disableCompression: boolean;
+  readonly disableHttp2: boolean;
   readonly metrics: RestClientMetrics | undefined;
   readonly onRequest: ((info: ClientRequestInfo) => void) | undefined;
 }
@@ -74,10 +87,14 @@ export class Transport {
   readonly kubeConfig: KubeConfigLike;
   readonly #options: TransportOptions;
   readonly #pool = new ConnectionPool();
+  readonly #http2: Http2Sessions;
+  /** Servers that refused HTTP/2: watched over HTTP/1.1. */
+  readonly #http1Only = new Set<string>();
 
   constructor(kubeConfig: KubeConfigLike, options: TransportOptions) {
     this.kubeConfig = kubeConfig;
     this.#options = options;
+    this.#http2 = new Http2Sessions();
   }
 
   /**
@@ -99,9 +116,10 @@ export class Transport {
     }
   }
 
-  /** Closes the pool's idle connections. */
+  /** Closes the pool's idle connections and the HTTP/2 session of the watches. */
   close(): void {
     this.#pool.close();
+    this.#http2.close();
   }
 
   async #sendOnce(request: TransportRequest): Promise<SentRequest> {
@@ -117,6 +135,20 @@ export class Transport {
     }
     const target = new URL(cluster.server.replace(/\/+$/, '') + request.url);
     const plain = target.protocol === 'http:';
+    if (
+      request.verb === 'watch' &&
+      !plain &&
+      !cluster.proxyUrl &&
+      !this.#options.disableHttp2 &&
+      !this.#http1Only.has(target.origin)
+    ) {
+      try {
+        return await this.#sendHttp2(request, target, options);
+      } catch (error) {
+        if (!refusedHttp2(error)) throw error;
+        this.#http1Only.add(target.origin);
+      }
+    }
     if (!cluster.proxyUrl) options.agent = this.#pool.agentFor(options, plain);
     const outgoing = (plain ? http.request : https.request)(target, {
       ...options,
@@ -171,6 +203,77 @@ export class Transport {
     });
     return { response, body: decoded(response), idleError: () => idle };
   }
+
+  /** A GET (a watch) on the HTTP/2 session, reported to the metrics as {@link Transport.send}. */
+  async #sendHttp2(
+    request: TransportRequest,
+    target: URL,
+    options: https.RequestOptions,
+  ): Promise<SentRequest> {
+    const headers: Record<string, string> = {};
+    for (const [name, value] of Object.entries({
+      ...options.headers,
+      'User-Agent': this.#options.userAgent,
+      'Accept-Encoding': this.#options.disableCompression ? 'identity' : 'gzip',
+      ...request.headers,
+    })) {
+      if (value !== undefined) headers[name.toLowerCase()] = String(value);
+    }
+    const started = performance.now();
+    const observe = (code: string) =>
+      this.#options.metrics?.observe({
+        method: request.method,
+        host: target.host,
+        code,
+        seconds: (performance.now() - started) / 1000,
+      });
+    let answer: Awaited<ReturnType<Http2Sessions['request']>>;
+    try {
+      answer = await this.#http2.request(
+        target.origin,
+        options,
+        target.pathname + target.search,
+        headers,
+        request.signal,
+      );
+    } catch (error) {
+      observe('<error>');
+      throw error;
+    }
+    observe(String(answer.statusCode));
+    const { stream } = answer;
+    let idle: WatchStreamError | undefined;
+    const idleTimeoutMs = request.idleTimeoutMs;
+    if (idleTimeoutMs !== undefined) {
+      stream.setTimeout(idleTimeoutMs, () => {
+        idle = new WatchStreamError(
+          `${request.verb.toUpperCase()} ${request.url}: nothing received for ${idleTimeoutMs} ms; closed it`,
+        );
+        stream.destroy(idle);
+      });
+    }
+    const response: AnswerHead = {
+      statusCode: answer.statusCode,
+      headers: answer.headers,
+      destroy: (error) => stream.destroy(error),
+      on: (event, listener) => stream.on(event, listener),
+    };
+    return {
+      response,
+      body: decodedStream(stream, answer.headers),
+      idleError: () => idle,
+    };
+  }
+}
+
+/** True when the server would not speak HTTP/2 (no `h2` in its ALPN answer). */
+function refusedHttp2(error: unknown): boolean {
+  for (let e = error as { code?: unknown; cause?: unknown } | undefined; e; ) {
+    if (e.code === 'ERR_SSL_TLSV1_ALERT_NO_APPLICATION_PROTOCOL' || e.code === 'ERR_HTTP2_ERROR')
+      return true;
+    e = e.cause as typeof e;
+  }
+  return false;
 }
 
 /** A request that failed on a reused connection the server had closed; `cause` is the socket's error. */

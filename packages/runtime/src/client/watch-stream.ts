@@ -1,8 +1,8 @@
 //! Decodes a watch response: newline-delimited JSON events, handed over in order.
 
-import type { IncomingMessage } from 'node:http';
 import type { Readable } from 'node:stream';
 import { WatchStreamError } from '../informers/errors/watch-stream-error.js';
+import type { AnswerHead } from './transport.js';
 
 /** One decoded watch event, as the apiserver sends it. */
 export interface RawWatchEvent {
@@ -18,7 +18,7 @@ export interface RawWatchEvent {
  */
 export function readWatchStream(
   url: string,
-  response: IncomingMessage,
+  response: AnswerHead,
   stream: Readable,
   onEvent: (event: RawWatchEvent) => void,
   idleError: () => Error | undefined,

@@ -58,6 +58,8 @@ export interface WatchRequestOptions {
   signal?: AbortSignal;
   /** Closes a connection on which nothing arrived for this long, in ms. Default: never. */
   idleTimeoutMs?: number;
+  /** Called once the server accepted the watch (answered 200), before any event. */
+  onOpen?: () => void;
 }
 
 /** A page of a LIST. */
@@ -228,6 +230,7 @@ class RestListWatch<T extends KubeObject> implements ListWatch<T> {
       onEvent as (event: RawWatchEvent) => void,
       options.signal,
       options.idleTimeoutMs,
+      options.onOpen,
     );
   }
 }

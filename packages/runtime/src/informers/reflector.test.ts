@@ -1,3 +1,4 @@
+import { noopLogger } from '@ctrlkit/core';
 import { FakeClock } from '@ctrlkit/core/testing';
 import type { KubernetesObject } from '@kubernetes/client-node';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -9,7 +10,7 @@ import {
   DEFAULT_PAGE_SIZE,
   Reflector,
   type ReflectorSink,
-  WATCH_IDLE_TIMEOUT_MS,
+  WATCH_TIMEOUT_GRACE_MS,
 } from './reflector.js';
 
 const flush = () => new Promise<void>((resolve) => setImmediate(resolve));
@@ -138,19 +139,105 @@ describe('Reflector', () => {
     expect(lw.watchCalls[0]?.timeoutSeconds).toBe(450);
   });
 
-  it('closes a watch idle for 2 minutes (a half-open connection) long before its server timeout', async () => {
+  it('gives every watch an idle timeout past its server timeout, so a quiet watch is never taken for a half-open one', async () => {
+    for (const random of [0, 0.5, 0.999]) {
+      const lw = new FakeListWatch();
+      controller = new AbortController();
+      const reflector = new Reflector({
+        listWatch: lw,
+        sink: new RecordingSink(),
+        initialListMode: 'list',
+        random: () => random,
+      });
+      void reflector.run(controller.signal);
+      await flush();
+      const call = lw.watchCalls[0];
+      expect(call?.idleTimeoutMs).toBe((call?.timeoutSeconds ?? 0) * 1000 + WATCH_TIMEOUT_GRACE_MS);
+      controller.abort();
+    }
+    expect(WATCH_TIMEOUT_GRACE_MS).toBe(30_000);
+  });
+
+  it('resumes a quiet watch that the server ended at its timeout from the same version: no relist, no warning, no backoff', async () => {
     const lw = new FakeListWatch();
+    lw.apply(cm('a'));
+    const clock = new FakeClock();
+    const warnings: string[] = [];
+    const logger = {
+      ...noopLogger,
+      warn: (_fields: unknown, message?: string) => warnings.push(String(message)),
+      child: () => logger,
+    };
     controller = new AbortController();
+    const sink = new RecordingSink();
     const reflector = new Reflector({
       listWatch: lw,
-      sink: new RecordingSink(),
+      sink,
       initialListMode: 'list',
+      clock,
+      logger,
+      random: () => 0,
     });
     void reflector.run(controller.signal);
     await flush();
-    expect(lw.watchCalls[0]?.idleTimeoutMs).toBe(WATCH_IDLE_TIMEOUT_MS);
-    expect(WATCH_IDLE_TIMEOUT_MS).toBe(120_000);
-    expect((lw.watchCalls[0]?.timeoutSeconds ?? 0) * 1000).toBeGreaterThan(WATCH_IDLE_TIMEOUT_MS);
+    for (let round = 0; round < 3; round++) {
+      // Nothing at all for the whole server timeout (no event, no bookmark), then the end.
+      clock.step((lw.watchCalls.at(-1)?.timeoutSeconds ?? 0) * 1000);
+      lw.closeWatches();
+      await flush();
+      await flush();
+    }
+    expect(lw.watchCalls).toHaveLength(4);
+    expect(lw.watchCalls.map((c) => c.resourceVersion)).toEqual(['2', '2', '2', '2']);
+    expect(lw.listCalls).toHaveLength(1);
+    expect(warnings).toEqual([]);
+    expect(sink.log).toEqual(['replace(a)@2']);
+  });
+
+  it('reports its health: listing, then watching (no unwatched time), backing off since a failure, watching again', async () => {
+    const lw = new FakeListWatch();
+    lw.apply(cm('a'));
+    const clock = new FakeClock();
+    const { reflector } = start(lw, { clock });
+    const t0 = clock.now();
+    expect(reflector.health()).toEqual({
+      state: 'listing',
+      lastEventAtMs: undefined,
+      unwatchedSinceMs: t0,
+    });
+    await flush();
+    expect(reflector.health()).toEqual({
+      state: 'watching',
+      lastEventAtMs: t0,
+      unwatchedSinceMs: undefined,
+    });
+    clock.step(5_000);
+    lw.apply(cm('b'));
+    await flush();
+    expect(reflector.health().lastEventAtMs).toBe(t0 + 5_000);
+    clock.step(5_000);
+    lw.failNextWatch(new Error('connection refused'));
+    lw.breakWatches();
+    await flush();
+    await flush();
+    expect(reflector.health()).toEqual({
+      state: 'backing-off',
+      lastEventAtMs: t0 + 5_000,
+      unwatchedSinceMs: t0 + 10_000,
+    });
+    // Still failing after the first backoff: the unwatched time keeps counting from the first failure.
+    clock.step(60_000);
+    await flush();
+    await flush();
+    expect(reflector.health()).toMatchObject({
+      state: 'backing-off',
+      unwatchedSinceMs: t0 + 10_000,
+    });
+    clock.step(60_000);
+    await flush();
+    await flush();
+    expect(reflector.health()).toMatchObject({ state: 'watching', unwatchedSinceMs: undefined });
+    expect(lw.listCalls).toHaveLength(1);
   });
 
   it('delivers watch events in order and resumes a dropped watch from the last version seen, bookmarks included', async () => {

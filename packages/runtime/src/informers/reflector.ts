@@ -24,11 +24,14 @@ export const DEFAULT_PAGE_SIZE = 500;
 /** The shortest server-side watch timeout; each watch asks for this × (1 + random): 5 min. */
 export const DEFAULT_MIN_WATCH_TIMEOUT_MS = 300_000;
 /**
- * A watch on which nothing (not even a bookmark, which the apiserver sends about once a
- * minute) arrived for this long is taken for a half-open connection, closed, and resumed
- * from the last resourceVersion: 2 min.
+ * A watch on which nothing arrived for its own `timeoutSeconds` and this much more is
+ * closed and resumed from the last resourceVersion: 30 s. The server ends every watch at
+ * its timeout, so this never fires on a healthy watch, however quiet (kube-apiserver sends
+ * no bookmark while a resource does not change); it is the backstop for a half-open
+ * connection over HTTP/1.1. Over HTTP/2 (the client's default), the session's ping closes a
+ * half-open connection within 45 s.
  */
-export const WATCH_IDLE_TIMEOUT_MS = 120_000;
+export const WATCH_TIMEOUT_GRACE_MS = 30_000;
 /** A watch that ends sooner than this without an event counts as a failure (backoff): 1 s. */
 export const SHORT_WATCH_MS = 1_000;
 /** A 410 Gone less than this long after the previous one relists after a backoff, not at once: 10 s. */
@@ -49,6 +52,24 @@ export type InitialListMode = 'auto' | 'list' | 'stream';
  * a list as watch events (measured by the bench; see the README).
  */
 export const DEFAULT_INITIAL_LIST_MODE: InitialListMode = 'list';
+
+/**
+ * What a reflector is doing: `'listing'` (a list or the initial events of a streaming
+ * list), `'watching'` (a watch the server accepted is open), `'backing-off'` (after a failure).
+ */
+export type WatchState = 'listing' | 'watching' | 'backing-off';
+
+/** A reflector's health, as {@link Reflector.health} reports it (times on the reflector's clock, in ms). */
+export interface ReflectorHealth {
+  readonly state: WatchState;
+  /** When the last event, bookmark or list arrived; undefined before the first. */
+  readonly lastEventAtMs: number | undefined;
+  /**
+   * Since when no watch accepted by the server has been open (since the start, or since
+   * the last watch ended); undefined while one is open.
+   */
+  readonly unwatchedSinceMs: number | undefined;
+}
 
 /** Where the reflector delivers what it learns. */
 export interface ReflectorSink<T> {
@@ -120,6 +141,9 @@ export class Reflector<T extends KubeObject = KubeObject> {
   /** No state delivered yet, or it must be fetched again. */
   #needList = true;
   #running = false;
+  #state: WatchState = 'listing';
+  #lastEventAtMs: number | undefined;
+  #unwatchedSinceMs: number | undefined;
 
   constructor(options: ReflectorOptions<T>) {
     if (options === null || typeof options !== 'object')
@@ -183,6 +207,20 @@ export class Reflector<T extends KubeObject = KubeObject> {
     return this.#lastResourceVersion;
   }
 
+  /** Its state, when it last heard from the server, and since when it has had no open watch. */
+  health(): ReflectorHealth {
+    return {
+      state: this.#state,
+      lastEventAtMs: this.#lastEventAtMs,
+      unwatchedSinceMs: this.#unwatchedSinceMs,
+    };
+  }
+
+  /** The watch is no longer open (ended, failed, or not yet opened). */
+  #unwatched(): void {
+    this.#unwatchedSinceMs ??= this.#clock.now();
+  }
+
   /** The initial list mode this reflector was made with. */
   get initialListMode(): InitialListMode {
     return this.#mode;
@@ -208,12 +246,15 @@ export class Reflector<T extends KubeObject = KubeObject> {
   async run(signal: AbortSignal): Promise<void> {
     if (this.#running) throw new InvalidArgumentError('run', 'the reflector is already running');
     this.#running = true;
+    this.#unwatchedSinceMs = undefined;
+    this.#unwatched();
     try {
       this.#needList = true;
       let lastExpiredAt = Number.NEGATIVE_INFINITY;
       while (!signal.aborted) {
         try {
           if (this.#needList) {
+            this.#state = 'listing';
             // A streaming list delivers the state, then goes on watching on the same stream.
             const streamed = this.#mode !== 'list' && (await this.#streamingList(signal));
             if (!streamed) await this.#list(signal);
@@ -221,6 +262,7 @@ export class Reflector<T extends KubeObject = KubeObject> {
           }
           await this.#watchFromLast(signal);
         } catch (error) {
+          this.#unwatched();
           if (signal.aborted) break;
           const listing = this.#needList;
           if (isExpiredError(error)) {
@@ -256,6 +298,7 @@ export class Reflector<T extends KubeObject = KubeObject> {
                   : 'watch failed; watching again after a backoff',
             );
           }
+          this.#state = 'backing-off';
           const delay = await this.#backoff.wait(signal);
           this.#logger.debug({ reflector: this.name, delayMs: Math.round(delay) }, 'backed off');
         }
@@ -290,6 +333,7 @@ export class Reflector<T extends KubeObject = KubeObject> {
     this.#lastVersionUnavailable = false;
     this.#sink.replace(result.items, result.resourceVersion);
     this.#lastResourceVersion = result.resourceVersion;
+    this.#lastEventAtMs = this.#clock.now();
     this.#needList = false;
     this.#logger.debug(
       {
@@ -436,11 +480,17 @@ export class Reflector<T extends KubeObject = KubeObject> {
         ...options,
         allowWatchBookmarks: true,
         timeoutSeconds,
-        idleTimeoutMs: Math.min(timeoutSeconds * 1000 + 30_000, WATCH_IDLE_TIMEOUT_MS),
+        idleTimeoutMs: timeoutSeconds * 1000 + WATCH_TIMEOUT_GRACE_MS,
         signal,
+        onOpen: () => {
+          this.#unwatchedSinceMs = undefined;
+          this.#state = tracking() ? 'watching' : 'listing';
+        },
       },
       (event) => {
         events++;
+        this.#lastEventAtMs = this.#clock.now();
+        if (this.#state === 'listing' && tracking()) this.#state = 'watching';
         if (special(event)) {
           if (tracking()) this.#noteVersion(event.object);
           return;
@@ -473,6 +523,7 @@ export class Reflector<T extends KubeObject = KubeObject> {
         if (tracking()) this.#noteVersion(event.object);
       },
     );
+    this.#unwatched();
     if (events === 0 && this.#clock.now() - started < SHORT_WATCH_MS && !signal.aborted) {
       throw new WatchStreamError('very short watch: the server closed it at once without an event');
     }

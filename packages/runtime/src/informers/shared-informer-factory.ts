@@ -8,7 +8,7 @@ import { type Logger, noopLogger } from '../logger.js';
 import type { BackoffOptions } from './backoff.js';
 import { newListWatch } from './list-watch.js';
 import { type Lister, newLister } from './lister.js';
-import type { InitialListMode } from './reflector.js';
+import type { InitialListMode, ReflectorHealth } from './reflector.js';
 import {
   formatGroupVersionResource,
   type ResourceLike,
@@ -209,6 +209,16 @@ export class SharedInformerFactory {
       }),
     );
     return new Map(entries);
+  }
+
+  /** The health of every started informer, by informer name. */
+  health(): Map<string, ReflectorHealth> {
+    const health = new Map<string, ReflectorHealth>();
+    for (const key of this.#running.keys()) {
+      const informer = this.#informers.get(key) as SharedIndexInformer<KubeObject>;
+      health.set(informer.name, informer.health());
+    }
+    return health;
   }
 
   /** Resolves once every started informer has stopped (after the `start` signal aborted). */

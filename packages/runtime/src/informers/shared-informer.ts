@@ -6,7 +6,12 @@ import { type Logger, noopLogger } from '../logger.js';
 import type { BackoffOptions } from './backoff.js';
 import { DeletedFinalStateUnknown } from './key-func.js';
 import type { ListWatch } from './list-watch.js';
-import { type InitialListMode, Reflector, type ReflectorSink } from './reflector.js';
+import {
+  type InitialListMode,
+  Reflector,
+  type ReflectorHealth,
+  type ReflectorSink,
+} from './reflector.js';
 import { Indexer, type Indexers } from './store.js';
 import { dropManagedFields, type TransformFunc } from './transform.js';
 
@@ -203,6 +208,11 @@ export class SharedIndexInformer<T extends KubeObject = KubeObject> implements R
   /** The resource version of the last list, event or bookmark seen. */
   get lastSyncResourceVersion(): string {
     return this.#reflector.lastSyncResourceVersion;
+  }
+
+  /** Its reflector's state, when it last heard from the server, and since when it has had no open watch. */
+  health(): ReflectorHealth {
+    return this.#reflector.health();
   }
 
   /** Resolves true once synced, or false when `signal` aborts first. */

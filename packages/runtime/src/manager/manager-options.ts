@@ -18,6 +18,12 @@ export const DEFAULT_GRACEFUL_SHUTDOWN_TIMEOUT_MS = 30_000;
  * `HealthzAdaptor`.
  */
 export const DEFAULT_LEADER_ELECTION_HEALTHZ_TOLERANCE_MS = 20_000;
+/**
+ * How long an informer may go without an open watch before the `informers` check of
+ * `/healthz` fails, so that Kubernetes restarts a controller left blind: 2 min (four
+ * times the reflector's 30 s backoff cap, so an apiserver restart does not fail it).
+ */
+export const DEFAULT_INFORMER_UNWATCHED_TIMEOUT_MS = 120_000;
 
 /** Leader election of a {@link Manager} (controller-runtime's `LeaderElection*` options). */
 export interface ManagerLeaderElectionOptions {
@@ -76,6 +82,12 @@ export interface ManagerOptions {
   burst?: number;
   /** How long, in ms, a stop waits for runnables to finish; `Infinity` waits for ever. Default {@link DEFAULT_GRACEFUL_SHUTDOWN_TIMEOUT_MS}. */
   gracefulShutdownTimeoutMs?: number;
+  /**
+   * How long, in ms, one of the manager's informers may go without a watch the server
+   * accepted (failing, backing off, relisting) before `/healthz` fails; `Infinity` never.
+   * Default {@link DEFAULT_INFORMER_UNWATCHED_TIMEOUT_MS}.
+   */
+  informerUnwatchedTimeoutMs?: number;
   /** Options of the informer factory (namespace, transform, list mode, …). Default: the factory's defaults. */
   cache?: Omit<SharedInformerFactoryOptions, 'clock' | 'logger'>;
 }
@@ -92,6 +104,7 @@ const knownOptions = new Set([
   'qps',
   'burst',
   'gracefulShutdownTimeoutMs',
+  'informerUnwatchedTimeoutMs',
   'cache',
 ]);
 
@@ -127,6 +140,13 @@ export function checkManagerOptions(options: ManagerOptions): void {
     throw new InvalidArgumentError(
       'gracefulShutdownTimeoutMs',
       `expected milliseconds >= 0 (Infinity to wait for ever), got ${String(timeout)}`,
+    );
+  }
+  const unwatched = options.informerUnwatchedTimeoutMs;
+  if (unwatched !== undefined && !(typeof unwatched === 'number' && unwatched > 0)) {
+    throw new InvalidArgumentError(
+      'informerUnwatchedTimeoutMs',
+      `expected milliseconds > 0 (Infinity never to fail), got ${String(unwatched)}`,
     );
   }
   const election = options.leaderElection;

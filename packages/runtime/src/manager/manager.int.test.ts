@@ -92,6 +92,18 @@ describe('Manager on a real apiserver', () => {
     expect(body).toContain(
       `rest_client_request_duration_seconds_count{verb="PATCH",host="${host}"} 1`,
     );
+    // The informer's health: watching, heard from recently, never without a watch for long.
+    const informer = `v1/configmaps in ${namespace}`;
+    expect(
+      sample(body, `ctrlkit_informer_watch_state{informer="${informer}",state="watching"}`),
+    ).toBe(1);
+    expect(
+      sample(body, `ctrlkit_informer_watch_state{informer="${informer}",state="backing-off"}`),
+    ).toBe(0);
+    expect(sample(body, `ctrlkit_informer_unwatched_seconds{informer="${informer}"}`)).toBe(0);
+    expect(
+      sample(body, `ctrlkit_informer_last_event_age_seconds{informer="${informer}"}`),
+    ).toBeLessThan(20);
     // The informer's LIST and WATCH (GET) are counted too, as client-go counts its informers'.
     expect(
       sample(body, `rest_client_requests_total{code="200",method="GET",host="${host}"}`),
@@ -107,7 +119,7 @@ describe('Manager on a real apiserver', () => {
     });
     expect(await scrape(manager.healthProbeAddress, '/healthz?verbose')).toEqual({
       status: 200,
-      body: '[+]leaderElection ok\nhealthz check passed\n',
+      body: '[+]informers ok\n[+]leaderElection ok\nhealthz check passed\n',
     });
 
     stop.abort();

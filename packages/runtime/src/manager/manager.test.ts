@@ -53,6 +53,9 @@ describe('Manager options', () => {
     ['userAgent', { userAgent: 'a\nb' }],
     ['gracefulShutdownTimeoutMs', { gracefulShutdownTimeoutMs: -1 }],
     ['gracefulShutdownTimeoutMs', { gracefulShutdownTimeoutMs: Number.NaN }],
+    ['informerUnwatchedTimeoutMs', { informerUnwatchedTimeoutMs: 0 }],
+    ['informerUnwatchedTimeoutMs', { informerUnwatchedTimeoutMs: Number.NaN }],
+    ['informerUnwatchedTimeoutMs', { informerUnwatchedTimeoutMs: '5000' }],
     ['leaderElection', { leaderElection: 'yes' }],
     ['leaderElection.leaseName', { leaderElection: { leaseName: '', leaseNamespace: 'ns' } }],
     ['leaderElection.leaseNamespace', { leaderElection: { leaseName: 'l', leaseNamespace: '' } }],
@@ -275,7 +278,9 @@ describe('Manager endpoints', () => {
     await m.elected;
     const at = m.healthProbeAddress;
     expect(await get(at, '/healthz')).toMatchObject({ status: 200, body: 'ok' });
-    expect((await get(at, '/healthz?verbose')).body).toBe('[+]loop ok\nhealthz check passed\n');
+    expect((await get(at, '/healthz?verbose')).body).toBe(
+      '[+]informers ok\n[+]loop ok\nhealthz check passed\n',
+    );
     const notReady = await get(at, '/readyz');
     expect(notReady.status).toBe(500);
     expect(notReady.body).toBe(

@@ -19,23 +19,29 @@ import { CoreV1EventSink } from '../events/event-sink.js';
 import { SharedInformerFactory } from '../informers/shared-informer-factory.js';
 import { LeaderElectionError } from '../leader-election/leader-election-error.js';
 import type { LeaderElector } from '../leader-election/leader-elector.js';
+import { PrometheusInformerMetrics } from '../metrics/informer-metrics.js';
 import { PrometheusLeaderElectionMetrics } from '../metrics/leader-election-metrics.js';
 import { PrometheusReconcileMetrics, type ReconcileMetrics } from '../metrics/reconcile-metrics.js';
 import { PrometheusRestClientMetrics } from '../metrics/rest-client-metrics.js';
 import { parseBindAddress } from './bind-address.js';
 import { ManagerEndpoints } from './endpoints.js';
 import type { HealthCheck } from './health-probes.js';
+import { informerHealthCheck } from './informer-health-check.js';
 import { ManagerError } from './manager-error.js';
 import { newManagerElector } from './manager-leader-election.js';
 import {
   checkManagerOptions,
   DEFAULT_GRACEFUL_SHUTDOWN_TIMEOUT_MS,
   DEFAULT_HEALTH_PROBE_BIND_ADDRESS,
+  DEFAULT_INFORMER_UNWATCHED_TIMEOUT_MS,
   DEFAULT_LEADER_ELECTION_HEALTHZ_TOLERANCE_MS,
   DEFAULT_METRICS_BIND_ADDRESS,
   type ManagerOptions,
 } from './manager-options.js';
 import { RunnableGroup } from './runnable-group.js';
+
+/** The period of the timer that keeps the process alive while the manager runs (it does nothing). */
+const KEEP_ALIVE_INTERVAL_MS = 60_000;
 
 /**
  * Work the manager runs (controller-runtime's `manager.Runnable`): `start` runs until its
@@ -168,6 +174,17 @@ export class Manager {
     this.#endpoints.addCheck('readyz', 'informers', () => {
       if (!this.#cachesSynced) throw new Error('informers have not synced');
     });
+    const informerHealth = () => this.informerFactory.health();
+    new PrometheusInformerMetrics(this.registry, informerHealth, this.#clock);
+    this.#endpoints.addCheck(
+      'healthz',
+      'informers',
+      informerHealthCheck(
+        informerHealth,
+        this.#clock,
+        options.informerUnwatchedTimeoutMs ?? DEFAULT_INFORMER_UNWATCHED_TIMEOUT_MS,
+      ),
+    );
     const election = options.leaderElection;
     if (election !== undefined) {
       this.#leaseName = election.leaseName;
@@ -316,6 +333,9 @@ export class Manager {
       election: new AbortController(),
       electorDone: Promise.resolve(),
     };
+    // The process lives while the manager runs, even when nothing else holds it (endpoints
+    // off, the apiserver away and the informers waiting out a backoff on unref'd timers).
+    const keepAlive = setInterval(() => {}, KEEP_ALIVE_INTERVAL_MS);
     try {
       await this.#run(state);
     } catch (error) {
@@ -324,6 +344,7 @@ export class Manager {
       signal.removeEventListener('abort', onAbort);
       state.stopping = true;
       await this.#shutdown(state);
+      clearInterval(keepAlive);
     }
     if (failure !== undefined) throw failure;
   }

@@ -240,6 +240,7 @@ export class FakeListWatch<T extends KubeObject = KubeObject> implements ListWat
               ),
             );
           }
+          options.onOpen?.();
           this.#active.add(watch);
           for (const object of this.#state()) {
             watch.onEvent({ type: 'ADDED', object: structuredClone(object) });
@@ -256,6 +257,7 @@ export class FakeListWatch<T extends KubeObject = KubeObject> implements ListWat
           return;
         }
         if (asked === '' || asked === '0') {
+          options.onOpen?.();
           this.#active.add(watch);
           for (const object of this.#state()) {
             watch.onEvent({ type: 'ADDED', object: structuredClone(object) });
@@ -268,6 +270,7 @@ export class FakeListWatch<T extends KubeObject = KubeObject> implements ListWat
             new ResourceExpiredError(`too old resource version: ${from}`, String(from)),
           );
         }
+        options.onOpen?.();
         this.#active.add(watch);
         for (const entry of this.#history) {
           if (entry.rv > from && this.#active.has(watch))

@@ -1,0 +1,83 @@
+//! A control plane per file, with an audit log of the apps' requests, and a proxy that can half-open their connections.
+
+import type { AppCluster } from '@ctrlkit/app-testing';
+import { SERVICE_ACCOUNT_AUDIT_POLICY } from '@ctrlkit/app-testing';
+import {
+  type AuditEvent,
+  type ControlPlane,
+  noopLogger,
+  readAuditLog,
+  startControlPlane,
+} from '@ctrlkit/envtest';
+import { FreezingProxy } from '@ctrlkit/runtime/testing';
+import { KubeConfig } from '@kubernetes/client-node';
+
+/** A control plane of the file's own (its apiserver is restarted), auditing the apps' requests. */
+export function startFaultPlane(): Promise<ControlPlane> {
+  return startControlPlane({
+    logger: noopLogger,
+    auditPolicy: SERVICE_ACCOUNT_AUDIT_POLICY,
+    etcdFlags: { 'unsafe-no-fsync': 'true' },
+  });
+}
+
+/** The plane as an app cluster for `startApp`. */
+export function clusterOf(plane: ControlPlane): AppCluster {
+  return { kubeConfig: plane.kubeConfig, auditLogPath: plane.auditLogPath };
+}
+
+/** A proxy in front of the plane's apiserver, and the plane as seen through it. */
+export async function proxiedCluster(
+  plane: ControlPlane,
+): Promise<{ proxy: FreezingProxy; cluster: AppCluster }> {
+  const proxy = new FreezingProxy(plane.apiServerPort);
+  await proxy.listen();
+  const kubeConfig = new KubeConfig();
+  kubeConfig.loadFromString(plane.kubeConfig.exportConfig());
+  const current = kubeConfig.getCurrentCluster();
+  kubeConfig.clusters = kubeConfig.clusters.map((c) =>
+    c.name === current?.name ? { ...c, server: `https://127.0.0.1:${proxy.port}` } : c,
+  );
+  return { proxy, cluster: { kubeConfig, auditLogPath: plane.auditLogPath } };
+}
+
+/** Where the audit log ends now: requests after this are read by {@link requestsSince}. */
+export async function auditMark(plane: ControlPlane): Promise<number> {
+  return (await readAuditLog(plane.auditLogPath ?? '')).nextOffset;
+}
+
+/** The completed requests of `username` logged after `mark`, one event per request. */
+export async function requestsSince(
+  plane: ControlPlane,
+  username: string,
+  mark: number,
+): Promise<AuditEvent[]> {
+  const { events } = await readAuditLog(plane.auditLogPath ?? '', mark);
+  return events.filter((e) => e.user.username === username && e.stage === 'ResponseComplete');
+}
+
+/** The watches of `username` opened after `mark` (logged when the server starts answering). */
+export async function watchesSince(
+  plane: ControlPlane,
+  username: string,
+  mark: number,
+): Promise<AuditEvent[]> {
+  const { events } = await readAuditLog(plane.auditLogPath ?? '', mark);
+  return events.filter(
+    (e) => e.user.username === username && e.verb === 'watch' && e.stage === 'ResponseStarted',
+  );
+}
+
+/** Requests per minute among `events` received in [`fromMs`, `toMs`] (epoch ms). */
+export function perMinute(events: readonly AuditEvent[], fromMs: number, toMs: number): number {
+  const n = events.filter((e) => {
+    const at = Date.parse(e.requestReceivedTimestamp);
+    return at >= fromMs && at <= toMs;
+  }).length;
+  return (n * 60_000) / Math.max(1, toMs - fromMs);
+}
+
+/** How many of `events` were answered 409 Conflict. */
+export function conflicts(events: readonly AuditEvent[]): number {
+  return events.filter((e) => e.responseStatus?.code === 409).length;
+}
