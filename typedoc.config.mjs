@@ -20,6 +20,8 @@ const config = {
   validation: { notExported: false, invalidLink: true, rewrittenLink: true, notDocumented: false },
   sort: ['kind', 'alphabetical'],
   githubPages: false,
+  // No hosted repository to link into (a clone's origin may be a local path): no source links.
+  disableSources: true,
   hideGenerator: true,
 };
 
