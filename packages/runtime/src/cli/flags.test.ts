@@ -182,6 +182,76 @@ describe('parseFlagTable: numbers, ranges, choices and short flags', () => {
   });
 });
 
+describe('parseFlagTable: durations', () => {
+  const timed = {
+    resync: { type: 'duration', default: 60_000, min: 0, help: 'resync period' },
+    ping: { type: 'duration', default: 10_000, min: 1, env: 'PING', help: 'ping interval' },
+    timeout: { type: 'duration', help: 'a timeout' },
+    cap: { type: 'duration', min: 0, max: 3_600_000, help: 'capped' },
+  } satisfies FlagTable;
+  const parse = (argv: string[], env: NodeJS.ProcessEnv = {}) => parseFlagTable(timed, argv, env);
+  const fail = (argv: string[], env: NodeJS.ProcessEnv = {}): InvalidArgumentError => {
+    try {
+      parse(argv, env);
+    } catch (error) {
+      if (InvalidArgumentError.isInstance(error)) return error;
+      throw error;
+    }
+    throw new Error(`parsed ${argv.join(' ')}`);
+  };
+
+  it('takes Go durations and plain ms, from the flag or its env, as ms', () => {
+    expect(parse([])).toEqual({ resync: 60_000, ping: 10_000, timeout: undefined, cap: undefined });
+    expect(parse(['--resync=1m30s', '--ping', '500ms', '--timeout=1.5h'])).toEqual({
+      resync: 90_000,
+      ping: 500,
+      timeout: 5_400_000,
+      cap: undefined,
+    });
+    // plain numbers are ms, as the flags took before
+    expect(parse(['--resync=0', '--ping=2500', '--timeout=0.5'])).toMatchObject({
+      resync: 0,
+      ping: 2500,
+      timeout: 0.5,
+    });
+    expect(parse([], { PING: '2s' }).ping).toBe(2000);
+    const ping: number = parse([]).ping;
+    expect(ping).toBe(10_000);
+  });
+
+  it('rejects a malformed or out-of-range duration naming the flag, bounds in Go form', () => {
+    expect(fail(['--timeout=10x']).message).toBe(
+      'invalid --timeout: must be a duration (e.g. 30s, 1m30s, 500ms, or ms), got "10x"',
+    );
+    for (const text of ['', 'soon', '1 s', '1d', '--1s', '1e3']) {
+      expect(fail([`--timeout=${text}`]).field).toBe('--timeout');
+    }
+    expect(fail(['--ping=0s']).message).toBe(
+      'invalid --ping: must be a duration (e.g. 30s, 1m30s, 500ms, or ms) >= 1ms, got "0s"',
+    );
+    expect(fail(['--resync=-1s']).field).toBe('--resync');
+    expect(fail(['--cap=2h']).message).toBe(
+      'invalid --cap: must be a duration (e.g. 30s, 1m30s, 500ms, or ms) >= 0s and <= 1h0m0s, got "2h"',
+    );
+    expect(fail([], { PING: 'often' }).field).toBe('--ping');
+  });
+
+  it('shows the type as duration and the default as Go prints it', () => {
+    expect(flagUsage(timed, { header: ['Usage: prog'] })).toBe(`Usage: prog
+
+Flags:
+  --resync duration
+        resync period (default 1m0s)
+  --ping duration
+        ping interval (env PING) (default 10s)
+  --timeout duration
+        a timeout
+  --cap duration
+        capped
+`);
+  });
+});
+
 describe('flagUsage', () => {
   it("lays out every flag as Go's flag.PrintDefaults: spellings and type, then help, env and a non-zero default", () => {
     expect(

@@ -2,9 +2,14 @@
 
 import { parseArgs } from 'node:util';
 import { InvalidArgumentError } from '@ctrlkit/core';
+import { formatGoDuration, parseGoDuration } from './go-duration.js';
 
-/** The kinds of flag value: text, on/off, a whole number, or any finite number. */
-export type FlagType = 'string' | 'boolean' | 'integer' | 'number';
+/**
+ * The kinds of flag value: text, on/off, a whole number, any finite number, or a duration
+ * (Go's `time.Duration` text such as `30s`, `1m30s`, `500ms`, or a plain number of ms; parsed
+ * to ms).
+ */
+export type FlagType = 'string' | 'boolean' | 'integer' | 'number' | 'duration';
 
 /** The value a flag of each {@link FlagType} parses to. */
 export interface FlagValueTypes {
@@ -12,6 +17,8 @@ export interface FlagValueTypes {
   boolean: boolean;
   integer: number;
   number: number;
+  /** Milliseconds. */
+  duration: number;
 }
 
 /** One flag of a {@link FlagTable}. */
@@ -30,9 +37,9 @@ export interface FlagSpec<T extends FlagType = FlagType> {
   readonly short?: string;
   /** An environment variable read when the flag is not given, e.g. `NODE_NAME`. */
   readonly env?: string;
-  /** The smallest value an `integer` or `number` flag accepts. */
+  /** The smallest value an `integer`, `number` or `duration` (in ms) flag accepts. */
   readonly min?: number;
-  /** The largest value an `integer` or `number` flag accepts. */
+  /** The largest value an `integer`, `number` or `duration` (in ms) flag accepts. */
   readonly max?: number;
   /** The only values a `string` flag accepts. */
   readonly choices?: readonly string[];
@@ -42,7 +49,11 @@ export interface FlagSpec<T extends FlagType = FlagType> {
 export type FlagTable = Readonly<
   Record<
     string,
-    FlagSpec<'string'> | FlagSpec<'boolean'> | FlagSpec<'integer'> | FlagSpec<'number'>
+    | FlagSpec<'string'>
+    | FlagSpec<'boolean'>
+    | FlagSpec<'integer'>
+    | FlagSpec<'number'>
+    | FlagSpec<'duration'>
   >
 >;
 
@@ -68,7 +79,9 @@ export type FlagValues<T extends FlagTable> = {
  * `env` variable, else its default. `--no-<flag>` turns a boolean off. Throws
  * InvalidArgumentError with field `flags` for an unknown flag, a positional argument or a
  * missing value, and naming the flag as `--name` for a malformed value (not of its type, out
- * of `min`..`max`, not one of its `choices`) or a flag and alias that disagree.
+ * of `min`..`max`, not one of its `choices`) or a flag and alias that disagree. A `duration`
+ * takes Go's duration text (`1m30s`, `500ms`, `-1.5h`, `0`) or a plain number of ms (`1500`),
+ * so flags that took ms keep working.
  */
 export function parseFlagTable<T extends FlagTable>(
   table: T,
@@ -173,23 +186,47 @@ function flagValue(
     }
     return text;
   }
+  if (spec.type === 'duration') return durationValue(name, spec, text);
   const n = Number(text);
   const wellFormed =
     spec.type === 'integer'
       ? /^-?\d+$/.test(text) && Number.isSafeInteger(n)
       : /^-?(\d+(\.\d*)?|\.\d+)$/.test(text) && Number.isFinite(n);
-  if (!wellFormed || n < (spec.min ?? -Infinity) || n > (spec.max ?? Infinity)) {
-    const bounds = [
-      ...(spec.min === undefined ? [] : [`>= ${spec.min}`]),
-      ...(spec.max === undefined ? [] : [`<= ${spec.max}`]),
-    ];
-    const kind = spec.type === 'integer' ? 'an integer' : 'a number';
-    throw new InvalidArgumentError(
-      `--${name}`,
-      `must be ${[kind, bounds.join(' and ')].filter(Boolean).join(' ')}, got ${JSON.stringify(text)}`,
-    );
-  }
-  return n;
+  const kind = spec.type === 'integer' ? 'an integer' : 'a number';
+  return checkBounds(name, spec, text, wellFormed ? n : undefined, kind, String);
+}
+
+/** A `duration` flag's ms: Go's duration text, or a plain number of ms. */
+function durationValue(name: string, spec: FlagSpec, text: string): number {
+  const ms = /^-?(\d+(\.\d*)?|\.\d+)$/.test(text) ? Number(text) : parseGoDuration(text);
+  return checkBounds(
+    name,
+    spec,
+    text,
+    ms,
+    'a duration (e.g. 30s, 1m30s, 500ms, or ms)',
+    formatGoDuration,
+  );
+}
+
+/** `n`, unless it is missing (malformed) or out of `spec`'s bounds: then an error naming the flag. */
+function checkBounds(
+  name: string,
+  spec: FlagSpec,
+  text: string,
+  n: number | undefined,
+  kind: string,
+  show: (bound: number) => string,
+): number {
+  if (n !== undefined && n >= (spec.min ?? -Infinity) && n <= (spec.max ?? Infinity)) return n;
+  const bounds = [
+    ...(spec.min === undefined ? [] : [`>= ${show(spec.min)}`]),
+    ...(spec.max === undefined ? [] : [`<= ${show(spec.max)}`]),
+  ];
+  throw new InvalidArgumentError(
+    `--${name}`,
+    `must be ${[kind, bounds.join(' and ')].filter(Boolean).join(' ')}, got ${JSON.stringify(text)}`,
+  );
 }
 
 /** How {@link flagUsage} introduces the flags. */
@@ -204,6 +241,7 @@ const TYPE_NAMES: Record<FlagType, string> = {
   boolean: '',
   integer: ' int',
   number: ' float',
+  duration: ' duration',
 };
 
 /**
@@ -211,7 +249,8 @@ const TYPE_NAMES: Record<FlagType, string> = {
  * controller-runtime programs print): the header, `Flags:`, then per flag a line with its
  * spellings and value type (`  -n, --namespace string`, nothing for a boolean), and under it,
  * indented, its help, `(env NAME)` when it reads one, and `(default …)` unless the default is
- * the type's zero value (strings quoted: `(default ":8080")`).
+ * the type's zero value (strings quoted: `(default ":8080")`, durations as Go prints them:
+ * `(default 1m0s)`).
  */
 export function flagUsage(table: FlagTable, options: UsageOptions): string {
   const lines = [...options.header, '', 'Flags:'];
@@ -223,7 +262,12 @@ export function flagUsage(table: FlagTable, options: UsageOptions): string {
     ];
     lines.push(`  ${spellings.join(', ')}${TYPE_NAMES[spec.type]}`);
     const env = spec.env === undefined ? '' : ` (env ${spec.env})`;
-    const shown = spec.default === undefined ? undefined : shownDefault(spec.default);
+    const shown =
+      spec.default === undefined
+        ? undefined
+        : spec.type === 'duration' && spec.default !== 0
+          ? formatGoDuration(spec.default as number)
+          : shownDefault(spec.default);
     lines.push(`        ${spec.help}${env}${shown === undefined ? '' : ` (default ${shown})`}`);
   }
   return `${lines.join('\n')}\n`;
