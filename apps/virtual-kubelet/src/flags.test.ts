@@ -1,3 +1,6 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import {
   DEFAULT_LEASE_DURATION_SECONDS,
   DEFAULT_PING_INTERVAL_MS,
@@ -6,13 +9,24 @@ import {
 import { describe, expect, it } from 'vitest';
 import { FLAGS, parseFlags, usage } from './flags.js';
 
+/** A file with `text` in a fresh temporary directory. */
+function tempFile(name: string, text: string): string {
+  const path = join(mkdtempSync(join(tmpdir(), 'vk-flags-')), name);
+  writeFileSync(path, text);
+  return path;
+}
+
 describe('flags', () => {
   it('--help lists every flag with its non-zero default, in the one flag-table format', () => {
     const text = usage();
     for (const [name, spec] of Object.entries(FLAGS)) {
       expect(text).toContain(`\n  --${name}`);
+      if (spec.type === 'duration') continue; // shown as Go prints it, checked below
       const shown =
-        spec.default === undefined || spec.default === 0 || spec.default === false
+        spec.default === undefined ||
+        spec.default === '' ||
+        spec.default === 0 ||
+        spec.default === false
           ? undefined
           : typeof spec.default === 'string'
             ? JSON.stringify(spec.default)
@@ -30,16 +44,36 @@ Flags:
         name of the virtual Node (default "virtual-kubelet")
   --provider string
         provider that runs the pods: mock, or process (each container a local child process) (default "mock")
+  --provider-config string
+        provider configuration file (JSON or YAML): {"<nodename>": {"cpu": "20", "memory": "100Gi", "pods": "20"}}
+  --os string
+        the node's operating system: Linux, Windows or Darwin (label kubernetes.io/os) (default "Linux")
+  --cluster-domain string
+        kubernetes cluster domain (accepted for compatibility; the providers set no pod DNS) (default "cluster.local")
+  --taint string
+        the node taint's key (env VK_TAINT_KEY) (default "virtual-kubelet.io/provider")
+  --taint-value string
+        the node taint's value; when empty: the provider's name (env VK_TAINT_VALUE)
+  --taint-effect string
+        the node taint's effect: NoSchedule, NoExecute or PreferNoSchedule (env VK_TAINT_EFFECT) (default "NoSchedule")
+  --disable-taint
+        register the node without a taint
   --pod-sync-workers int
         workers per pod queue (default 10)
+  --full-resync-period duration
+        how often the pod, ConfigMap, Secret and Service informers resync (0: never) (default 1m0s)
+  --startup-timeout duration
+        when set: wait this long for the informers and the pod controller to be ready, then register the node, else exit 1 (0: wait forever)
   --enable-node-lease
         renew a Lease in kube-node-lease (--no-enable-node-lease to turn off) (default true)
   --node-lease-duration-seconds int
         node lease duration in seconds; renewed every 25% (default 40)
-  --node-ping-interval int
-        ms between provider pings (and status updates without a lease) (default 10000)
-  --node-status-update-interval int
-        ms between node status updates when the lease is on (default 60000)
+  --node-ping-interval duration
+        time between provider pings (and status updates without a lease); plain numbers are ms (default 10s)
+  --node-ping-timeout duration
+        time a provider ping may take before it counts as failed; when unset: no limit
+  --node-status-update-interval duration
+        time between node status updates when the lease is on; plain numbers are ms (default 1m0s)
   --metrics-addr string
         address of /metrics (Prometheus); '0' turns it off (default ":10255")
   --healthz-addr string
@@ -52,8 +86,8 @@ Flags:
         serving certificate (PEM) of the kubelet API; when unset: a self-signed one
   --tls-key-file string
         private key (PEM) of --tls-cert-file
-  --mock-start-latency float
-        mock provider: ms before a created pod runs
+  --mock-start-latency duration
+        mock provider: time before a created pod runs; plain numbers are ms
   --mock-create-failure-rate float
         mock provider: fraction (0..1) of pod creations that fail
   --kube-api-qps float
@@ -82,6 +116,129 @@ Flags:
       logLevel: 'info',
       help: false,
     });
+  });
+
+  it("defaults the upstream CLI's flags as virtual-kubelet does", () => {
+    expect(parseFlags([], {})).toMatchObject({
+      providerCapacity: undefined,
+      operatingSystem: 'Linux',
+      clusterDomain: 'cluster.local',
+      taint: { key: 'virtual-kubelet.io/provider', value: 'mock', effect: 'NoSchedule' },
+      fullResyncPeriodMs: 60_000,
+      startupTimeoutMs: 0,
+      nodePingTimeoutMs: undefined,
+    });
+    expect(parseFlags(['--provider=process'], {}).taint?.value).toBe('process');
+  });
+
+  it('takes Go durations for every duration flag, and plain ms as before', () => {
+    const flags = parseFlags(
+      [
+        '--node-ping-interval=30s',
+        '--node-status-update-interval=1m30s',
+        '--node-ping-timeout=500ms',
+        '--full-resync-period=2m',
+        '--startup-timeout=1m',
+        '--mock-start-latency=1.5s',
+      ],
+      {},
+    );
+    expect(flags).toMatchObject({
+      nodePingIntervalMs: 30_000,
+      nodeStatusUpdateIntervalMs: 90_000,
+      nodePingTimeoutMs: 500,
+      fullResyncPeriodMs: 120_000,
+      startupTimeoutMs: 60_000,
+      mockStartLatencyMs: 1500,
+    });
+    expect(
+      parseFlags(['--node-ping-interval', '2500', '--full-resync-period=0'], {}),
+    ).toMatchObject({ nodePingIntervalMs: 2500, fullResyncPeriodMs: 0 });
+  });
+
+  it('rejects malformed durations naming the flag', () => {
+    for (const [argv, field] of [
+      [['--node-ping-interval=10x'], '--node-ping-interval'],
+      [['--node-ping-interval=0s'], '--node-ping-interval'],
+      [['--node-ping-timeout=0'], '--node-ping-timeout'],
+      [['--full-resync-period=-1m'], '--full-resync-period'],
+      [['--startup-timeout=soon'], '--startup-timeout'],
+      [['--node-status-update-interval=1 m'], '--node-status-update-interval'],
+    ] as const) {
+      expect(() => parseFlags([...argv], {})).toThrow(expect.objectContaining({ field }));
+    }
+    expect(() => parseFlags(['--startup-timeout=soon'], {})).toThrow(
+      'invalid --startup-timeout: must be a duration (e.g. 30s, 1m30s, 500ms, or ms) >= 0s, got "soon"',
+    );
+  });
+
+  it('takes the taint from VK_TAINT_KEY, VK_TAINT_VALUE and VK_TAINT_EFFECT; --disable-taint drops it', () => {
+    const env = {
+      VK_TAINT_KEY: 'example.com/virtual',
+      VK_TAINT_VALUE: 'edge',
+      VK_TAINT_EFFECT: 'NoExecute',
+    };
+    expect(parseFlags([], env).taint).toEqual({
+      key: 'example.com/virtual',
+      value: 'edge',
+      effect: 'NoExecute',
+    });
+    expect(parseFlags(['--taint=other'], env).taint?.key).toBe('other');
+    expect(parseFlags(['--disable-taint'], env).taint).toBeUndefined();
+    expect(() => parseFlags([], { VK_TAINT_EFFECT: 'Sometimes' })).toThrow(
+      'invalid --taint-effect: must be one of NoSchedule, NoExecute, PreferNoSchedule, got "Sometimes"',
+    );
+    expect(() => parseFlags([], { VK_TAINT_KEY: 'bad key' })).toThrow(
+      expect.objectContaining({ field: '--taint' }),
+    );
+    expect(() => parseFlags([], { VK_TAINT_VALUE: 'no/slash' })).toThrow(
+      expect.objectContaining({ field: '--taint-value' }),
+    );
+  });
+
+  it('checks --os and --cluster-domain', () => {
+    expect(parseFlags(['--os=Windows', '--cluster-domain=corp.example'], {})).toMatchObject({
+      operatingSystem: 'Windows',
+      clusterDomain: 'corp.example',
+    });
+    expect(() => parseFlags(['--os=linux'], {})).toThrow(
+      'invalid --os: must be one of Linux, Windows, Darwin, got "linux"',
+    );
+    expect(() => parseFlags(['--cluster-domain=Not_A_Domain'], {})).toThrow(
+      expect.objectContaining({ field: '--cluster-domain' }),
+    );
+  });
+
+  it("reads --provider-config as upstream's mock: JSON or YAML keyed by node name", () => {
+    const json = tempFile(
+      'config.json',
+      JSON.stringify({ 'vk-1': { cpu: '4', memory: '8Gi', pods: '50' }, other: { cpu: '1' } }),
+    );
+    const capacity = (nodename: string, path: string) =>
+      parseFlags([`--nodename=${nodename}`, `--provider-config=${path}`], {}).providerCapacity;
+    expect(capacity('vk-1', json)).toEqual({ cpu: '4', memory: '8Gi', pods: '50' });
+    // missing keys, and a node without an entry, get the defaults
+    expect(capacity('other', json)).toEqual({ cpu: '1', memory: '100Gi', pods: '20' });
+    expect(capacity('vk-9', json)).toEqual({ cpu: '20', memory: '100Gi', pods: '20' });
+    const yaml = tempFile('config.yaml', 'vk-1:\n  cpu: 2500m\n  memory: 512Mi\n  pods: 8\n');
+    expect(capacity('vk-1', yaml)).toEqual({ cpu: '2500m', memory: '512Mi', pods: '8' });
+  });
+
+  it('rejects a --provider-config it cannot use, naming the flag', () => {
+    const bad = (text: string): void => {
+      const path = tempFile('bad.json', text);
+      expect(() => parseFlags(['--nodename=vk-1', `--provider-config=${path}`], {})).toThrow(
+        expect.objectContaining({ field: '--provider-config' }),
+      );
+    };
+    bad('[1, 2]');
+    bad('{"vk-1": {"cpu": "lots"}}');
+    bad('{"vk-1": {"gpus": "2"}}');
+    bad('{"vk-1": "4"}');
+    bad('{unclosed');
+    expect(() => parseFlags(['--provider-config=/nonexistent/vk.json'], {})).toThrow(
+      expect.objectContaining({ field: '--provider-config' }),
+    );
   });
 
   it('parses values and --no-enable-node-lease', () => {

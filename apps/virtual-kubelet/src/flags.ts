@@ -8,9 +8,26 @@ import {
   DEFAULT_STATUS_UPDATE_INTERVAL_MS,
 } from '@ctrlkit/node-controller';
 import { type FlagTable, flagUsage, parseFlagTable } from '@ctrlkit/runtime/cli';
+import { type ProviderCapacity, readProviderConfig } from './provider-config.js';
 
 /** The providers `--provider` accepts. */
 export const PROVIDERS = ['mock', 'process'] as const;
+
+/** The operating systems `--os` accepts, as virtual-kubelet's CLI spells them. */
+export const OPERATING_SYSTEMS = ['Linux', 'Windows', 'Darwin'] as const;
+
+/** The effects the node taint may have (`VK_TAINT_EFFECT`). */
+export const TAINT_EFFECTS = ['NoSchedule', 'NoExecute', 'PreferNoSchedule'] as const;
+
+/** The node taint's key when `VK_TAINT_KEY` is unset, as virtual-kubelet's. */
+export const DEFAULT_TAINT_KEY = 'virtual-kubelet.io/provider';
+
+/** The node's taint (`VK_TAINT_KEY`, `VK_TAINT_VALUE`, `VK_TAINT_EFFECT`). */
+export interface NodeTaint {
+  key: string;
+  value: string;
+  effect: (typeof TAINT_EFFECTS)[number];
+}
 
 /** Log levels of pino that `--log-level` accepts. */
 export const LOG_LEVELS = ['trace', 'debug', 'info', 'warn', 'error', 'fatal'] as const;
@@ -20,10 +37,19 @@ export interface Flags {
   kubeconfig: string | undefined;
   nodename: string;
   provider: (typeof PROVIDERS)[number];
+  /** `--provider-config`: the node's capacity from that file (its entry for `--nodename`); undefined without one. */
+  providerCapacity: ProviderCapacity | undefined;
+  operatingSystem: (typeof OPERATING_SYSTEMS)[number];
+  clusterDomain: string;
+  /** The node's taint; undefined with `--disable-taint`. */
+  taint: NodeTaint | undefined;
   podSyncWorkers: number;
+  fullResyncPeriodMs: number;
+  startupTimeoutMs: number;
   enableNodeLease: boolean;
   nodeLeaseDurationSeconds: number;
   nodePingIntervalMs: number;
+  nodePingTimeoutMs: number | undefined;
   nodeStatusUpdateIntervalMs: number;
   metricsAddr: string;
   healthzAddr: string;
@@ -53,7 +79,55 @@ export const FLAGS = {
     choices: PROVIDERS,
     help: 'provider that runs the pods: mock, or process (each container a local child process)',
   },
+  'provider-config': {
+    type: 'string',
+    default: undefined,
+    help: 'provider configuration file (JSON or YAML): {"<nodename>": {"cpu": "20", "memory": "100Gi", "pods": "20"}}',
+  },
+  os: {
+    type: 'string',
+    default: 'Linux',
+    choices: OPERATING_SYSTEMS,
+    help: "the node's operating system: Linux, Windows or Darwin (label kubernetes.io/os)",
+  },
+  'cluster-domain': {
+    type: 'string',
+    default: 'cluster.local',
+    help: 'kubernetes cluster domain (accepted for compatibility; the providers set no pod DNS)',
+  },
+  taint: {
+    type: 'string',
+    default: DEFAULT_TAINT_KEY,
+    env: 'VK_TAINT_KEY',
+    help: "the node taint's key",
+  },
+  'taint-value': {
+    type: 'string',
+    default: '',
+    env: 'VK_TAINT_VALUE',
+    help: "the node taint's value; when empty: the provider's name",
+  },
+  'taint-effect': {
+    type: 'string',
+    default: 'NoSchedule',
+    env: 'VK_TAINT_EFFECT',
+    choices: TAINT_EFFECTS,
+    help: "the node taint's effect: NoSchedule, NoExecute or PreferNoSchedule",
+  },
+  'disable-taint': { type: 'boolean', default: false, help: 'register the node without a taint' },
   'pod-sync-workers': { type: 'integer', default: 10, min: 1, help: 'workers per pod queue' },
+  'full-resync-period': {
+    type: 'duration',
+    default: 60_000,
+    min: 0,
+    help: 'how often the pod, ConfigMap, Secret and Service informers resync (0: never)',
+  },
+  'startup-timeout': {
+    type: 'duration',
+    default: 0,
+    min: 0,
+    help: 'when set: wait this long for the informers and the pod controller to be ready, then register the node, else exit 1 (0: wait forever)',
+  },
   'enable-node-lease': {
     type: 'boolean',
     default: true,
@@ -66,16 +140,22 @@ export const FLAGS = {
     help: 'node lease duration in seconds; renewed every 25%',
   },
   'node-ping-interval': {
-    type: 'integer',
+    type: 'duration',
     default: DEFAULT_PING_INTERVAL_MS,
     min: 1,
-    help: 'ms between provider pings (and status updates without a lease)',
+    help: 'time between provider pings (and status updates without a lease); plain numbers are ms',
+  },
+  'node-ping-timeout': {
+    type: 'duration',
+    default: undefined,
+    min: 1,
+    help: 'time a provider ping may take before it counts as failed; when unset: no limit',
   },
   'node-status-update-interval': {
-    type: 'integer',
+    type: 'duration',
     default: DEFAULT_STATUS_UPDATE_INTERVAL_MS,
     min: 1,
-    help: 'ms between node status updates when the lease is on',
+    help: 'time between node status updates when the lease is on; plain numbers are ms',
   },
   'metrics-addr': {
     type: 'string',
@@ -109,10 +189,10 @@ export const FLAGS = {
     help: 'private key (PEM) of --tls-cert-file',
   },
   'mock-start-latency': {
-    type: 'number',
+    type: 'duration',
     default: 0,
     min: 0,
-    help: 'mock provider: ms before a created pod runs',
+    help: 'mock provider: time before a created pod runs; plain numbers are ms',
   },
   'mock-create-failure-rate': {
     type: 'number',
@@ -153,9 +233,13 @@ export function usage(): string {
   });
 }
 
-/** Parses `argv` (without node and script); throws InvalidArgumentError naming a bad flag. */
-export function parseFlags(argv: string[]): Flags {
-  const values = parseFlagTable(FLAGS, argv);
+/**
+ * Parses `argv` (without node and script), with `VK_TAINT_KEY`, `VK_TAINT_VALUE` and
+ * `VK_TAINT_EFFECT` from `env`, and reads `--provider-config`; throws InvalidArgumentError
+ * naming a bad flag.
+ */
+export function parseFlags(argv: string[], env: NodeJS.ProcessEnv = process.env): Flags {
+  const values = parseFlagTable(FLAGS, argv, env);
   const nodename = values.nodename;
   if (!/^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$/.test(nodename)) {
     throw new InvalidArgumentError(
@@ -169,14 +253,30 @@ export function parseFlags(argv: string[]): Flags {
       '--tls-cert-file and --tls-key-file go together',
     );
   }
+  const clusterDomain = values['cluster-domain'];
+  if (!DNS_SUBDOMAIN.test(clusterDomain)) {
+    throw new InvalidArgumentError(
+      '--cluster-domain',
+      `"${clusterDomain}" is not a DNS domain (e.g. cluster.local)`,
+    );
+  }
+  const configPath = values['provider-config'];
   return {
     kubeconfig: values.kubeconfig,
     nodename,
     provider: values.provider,
+    providerCapacity:
+      configPath === undefined ? undefined : readProviderConfig(configPath, nodename),
+    operatingSystem: values.os,
+    clusterDomain,
+    taint: values['disable-taint'] ? undefined : nodeTaint(values),
     podSyncWorkers: values['pod-sync-workers'],
+    fullResyncPeriodMs: values['full-resync-period'],
+    startupTimeoutMs: values['startup-timeout'],
     enableNodeLease: values['enable-node-lease'],
     nodeLeaseDurationSeconds: values['node-lease-duration-seconds'],
     nodePingIntervalMs: values['node-ping-interval'],
+    nodePingTimeoutMs: values['node-ping-timeout'],
     nodeStatusUpdateIntervalMs: values['node-status-update-interval'],
     metricsAddr: values['metrics-addr'],
     healthzAddr: values['healthz-addr'],
@@ -191,4 +291,34 @@ export function parseFlags(argv: string[]): Flags {
     logLevel: values['log-level'],
     help: values.help,
   };
+}
+
+/** A DNS-1123 subdomain (a cluster domain). */
+const DNS_SUBDOMAIN =
+  /^(?=.{1,253}$)[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
+/** A taint key: a qualified name, `[prefix/]name`. */
+const TAINT_KEY =
+  /^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*\/)?(?=[^/]{1,63}$)[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?$/;
+/** A taint value: a label value. */
+const TAINT_VALUE = /^((?=.{1,63}$)[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?)?$/;
+
+/** The node taint from `--taint`/`VK_TAINT_KEY`, its value (default: the provider) and effect. */
+function nodeTaint(values: {
+  taint: string;
+  'taint-value': string;
+  'taint-effect': (typeof TAINT_EFFECTS)[number];
+  provider: string;
+}): NodeTaint {
+  const key = values.taint;
+  if (!TAINT_KEY.test(key)) {
+    throw new InvalidArgumentError('--taint', `"${key}" is not a valid taint key (VK_TAINT_KEY)`);
+  }
+  const value = values['taint-value'] === '' ? values.provider : values['taint-value'];
+  if (!TAINT_VALUE.test(value)) {
+    throw new InvalidArgumentError(
+      '--taint-value',
+      `"${value}" is not a valid taint value (VK_TAINT_VALUE)`,
+    );
+  }
+  return { key, value, effect: values['taint-effect'] };
 }

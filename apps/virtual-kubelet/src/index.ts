@@ -8,14 +8,23 @@
  * ```ts
  * import { buildVirtualKubelet, parseFlags } from '@ctrlkit/virtual-kubelet';
  *
- * const { manager } = buildVirtualKubelet(parseFlags(process.argv.slice(2)), logger);
- * await manager.start(signal);
+ * const flags = parseFlags(process.argv.slice(2));
+ * await runVirtualKubelet(buildVirtualKubelet(flags, logger), flags.startupTimeoutMs, signal);
  * ```
  *
  * @packageDocumentation
  */
 
-export { FLAGS, type Flags, parseFlags, usage } from './flags.js';
+export {
+  DEFAULT_TAINT_KEY,
+  FLAGS,
+  type Flags,
+  type NodeTaint,
+  OPERATING_SYSTEMS,
+  parseFlags,
+  TAINT_EFFECTS,
+  usage,
+} from './flags.js';
 export {
   type KubeletApiOptions,
   type KubeletApiProvider,
@@ -23,6 +32,7 @@ export {
   startKubeletApiServer,
 } from './kubelet-api/kubelet-api-server.js';
 export { type ServingCert, selfSignedCert } from './kubelet-api/self-signed-cert.js';
+export { type ProviderCapacity, readProviderConfig } from './provider-config.js';
 export {
   DEFAULT_MOCK_CAPACITY,
   MockProvider,
@@ -36,4 +46,10 @@ export {
   ProcessProvider,
   type ProcessProviderOptions,
 } from './providers/process-provider.js';
-export { buildVirtualKubelet, defaultInternalIP, type VirtualKubelet } from './run.js';
+export {
+  buildVirtualKubelet,
+  defaultInternalIP,
+  runVirtualKubelet,
+  StartupTimeoutError,
+  type VirtualKubelet,
+} from './run.js';

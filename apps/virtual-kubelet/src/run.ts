@@ -2,10 +2,11 @@
 
 import { readFileSync } from 'node:fs';
 import { networkInterfaces } from 'node:os';
-import type { Logger } from '@ctrlkit/core';
+import { CtrlkitError, type Logger } from '@ctrlkit/core';
 import { NaiveNodeProvider, NodeController, PodController } from '@ctrlkit/node-controller';
 import { loadKubeConfig, Manager } from '@ctrlkit/runtime';
 import type { Wire } from '@ctrlkit/runtime/client';
+import type { SharedIndexInformer } from '@ctrlkit/runtime/informers';
 import type { V1Node, V1Pod } from '@kubernetes/client-node';
 import { Gauge } from 'prom-client';
 import packageJson from '../package.json' with { type: 'json' };
@@ -21,6 +22,13 @@ export interface VirtualKubelet {
   provider: MockProvider | ProcessProvider;
   nodeController: NodeController;
   podController: PodController;
+  /** The informer of the pods bound to the node. */
+  podInformer: SharedIndexInformer<Wire<V1Pod>>;
+}
+
+/** `--startup-timeout` passed before the informers and the pod controller were ready. */
+export class StartupTimeoutError extends CtrlkitError {
+  readonly reason = 'StartupTimeout' as const;
 }
 
 /** The first non-loopback IPv4 address of this machine (or $VKUBELET_POD_IP). */
@@ -55,6 +63,7 @@ export function buildVirtualKubelet(flags: Flags, logger: Logger): VirtualKubele
     node,
     nodes: client,
     pingIntervalMs: flags.nodePingIntervalMs,
+    pingTimeoutMs: flags.nodePingTimeoutMs,
     statusUpdateIntervalMs: flags.nodeStatusUpdateIntervalMs,
     lease: flags.enableNodeLease
       ? {
@@ -65,15 +74,18 @@ export function buildVirtualKubelet(flags: Flags, logger: Logger): VirtualKubele
     logger,
   });
   const factory = manager.informerFactory;
+  // `--full-resync-period` is every informer's, as upstream's two informer factories'.
+  const resyncPeriodMs = flags.fullResyncPeriodMs;
   const podInformer = factory.forResource<Wire<V1Pod>>('pods', {
     fieldSelector: `spec.nodeName=${flags.nodename}`,
+    resyncPeriodMs,
   });
   const podController = new PodController({
     podClient: client,
     podInformer,
-    configMapInformer: factory.forResource('configmaps'),
-    secretInformer: factory.forResource('secrets'),
-    serviceInformer: factory.forResource('services'),
+    configMapInformer: factory.forResource('configmaps', { resyncPeriodMs }),
+    secretInformer: factory.forResource('secrets', { resyncPeriodMs }),
+    serviceInformer: factory.forResource('services', { resyncPeriodMs }),
     eventRecorder: manager.getEventRecorder(`${flags.nodename}/pod-controller`),
     provider,
     metricsProvider: manager.metricsProvider,
@@ -84,27 +96,69 @@ export function buildVirtualKubelet(flags: Flags, logger: Logger): VirtualKubele
   addControllers(manager, flags, nodeController, podController, () =>
     killLeftovers(provider, logger),
   );
-  return { manager, provider, nodeController, podController };
+  return { manager, provider, nodeController, podController, podInformer };
+}
+
+/**
+ * Runs `vk` until `signal` aborts. With `startupTimeoutMs` > 0, as upstream's
+ * `--startup-timeout`: when the informers and the pod controller are not ready within it,
+ * the manager is stopped and this rejects with a {@link StartupTimeoutError} (the program
+ * exits 1); the node is registered only once they are ready (see {@link buildVirtualKubelet}).
+ */
+export async function runVirtualKubelet(
+  vk: VirtualKubelet,
+  startupTimeoutMs: number,
+  signal: AbortSignal,
+): Promise<void> {
+  if (startupTimeoutMs <= 0) return vk.manager.start(signal);
+  const stop = new AbortController();
+  const onAbort = (): void => stop.abort();
+  signal.addEventListener('abort', onAbort, { once: true });
+  let timedOut = false;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    stop.abort();
+  }, startupTimeoutMs);
+  void vk.podController.ready.then(() => clearTimeout(timer));
+  try {
+    await vk.manager.start(stop.signal);
+  } finally {
+    clearTimeout(timer);
+    signal.removeEventListener('abort', onAbort);
+  }
+  if (timedOut) {
+    throw new StartupTimeoutError(
+      `the informers and the pod controller were not ready within the startup timeout (${startupTimeoutMs} ms)`,
+    );
+  }
 }
 
 /** The provider `--provider` names: `process` runs containers as processes, else the mock. */
 function newProvider(flags: Flags, internalIP: string): MockProvider | ProcessProvider {
+  const capacity = flags.providerCapacity;
   return flags.provider === 'process'
     ? new ProcessProvider({
         internalIP,
         daemonEndpointPort: flags.listenPort,
         nodeName: flags.nodename,
+        ...(capacity !== undefined && { capacity }),
       })
     : new MockProvider({
         internalIP,
         daemonEndpointPort: flags.listenPort,
+        ...(capacity !== undefined && { capacity }),
+        operatingSystem: flags.operatingSystem.toLowerCase(),
         startLatencyMs: flags.mockStartLatencyMs,
         createFailureRate: flags.mockCreateFailureRate,
       });
 }
 
-/** The virtual Node: virtual-kubelet's labels, and a taint so only pods that tolerate the provider land on it. */
+/**
+ * The virtual Node: virtual-kubelet's labels (the OS of `--os`, lower case), and its taint
+ * (`VK_TAINT_*`, none with `--disable-taint`) so only pods that tolerate the provider land on it.
+ */
 function virtualNode(flags: Flags): Wire<V1Node> {
+  const os = flags.operatingSystem.toLowerCase();
   return {
     apiVersion: 'v1',
     kind: 'Node',
@@ -114,12 +168,11 @@ function virtualNode(flags: Flags): Wire<V1Node> {
         type: 'virtual-kubelet',
         'kubernetes.io/role': 'agent',
         'kubernetes.io/hostname': flags.nodename,
-        'kubernetes.io/os': 'linux',
+        'kubernetes.io/os': os,
+        'beta.kubernetes.io/os': os,
       },
     },
-    spec: {
-      taints: [{ key: 'virtual-kubelet.io/provider', value: flags.provider, effect: 'NoSchedule' }],
-    },
+    spec: flags.taint === undefined ? {} : { taints: [{ ...flags.taint }] },
   };
 }
 
@@ -206,7 +259,13 @@ function addControllers(
   manager.add({
     name: 'node-controller',
     needLeaderElection: false,
-    start: (signal) => nodeController.run(signal),
+    start: async (signal) => {
+      // With a startup timeout the node is advertised only once the pods are served, as upstream.
+      if (flags.startupTimeoutMs > 0 && !(await readyOrAborted(podController.ready, signal))) {
+        return;
+      }
+      await nodeController.run(signal);
+    },
   });
   manager.add({
     name: 'pod-controller',
@@ -230,5 +289,18 @@ function addControllers(
   });
   manager.addReadyzCheck('pods', () => {
     if (!podsReady) throw new Error('the pod controller is not running yet');
+  });
+}
+
+/** True once `ready` resolves, false if `signal` aborts first. */
+function readyOrAborted(ready: Promise<void>, signal: AbortSignal): Promise<boolean> {
+  if (signal.aborted) return Promise.resolve(false);
+  return new Promise<boolean>((resolve) => {
+    const onAbort = (): void => resolve(false);
+    signal.addEventListener('abort', onAbort, { once: true });
+    void ready.then(() => {
+      signal.removeEventListener('abort', onAbort);
+      resolve(true);
+    });
   });
 }

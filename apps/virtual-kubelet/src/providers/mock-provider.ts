@@ -17,6 +17,8 @@ export interface MockProviderOptions {
   daemonEndpointPort?: number;
   /** Capacity (and allocatable). Default {@link DEFAULT_MOCK_CAPACITY}. */
   capacity?: { cpu: string; memory: string; pods: string };
+  /** The node's `nodeInfo.operatingSystem` (lower case, as the kubelet's GOOS). Default `linux`. */
+  operatingSystem?: string;
   /** Ms before a created pod reports Running. Default 0 (at once). */
   startLatencyMs?: number;
   /** Fraction (0..1) of createPod calls that fail, for failure injection. Default 0. */
@@ -82,6 +84,7 @@ export class MockProvider implements PodLifecycleHandler, PodNotifier {
       internalIP: options.internalIP,
       daemonEndpointPort: options.daemonEndpointPort ?? 10250,
       capacity: options.capacity ?? { ...DEFAULT_MOCK_CAPACITY },
+      operatingSystem: options.operatingSystem ?? 'linux',
       startLatencyMs: latency,
       createFailureRate: rate,
       clock: options.clock ?? realClock,
@@ -91,7 +94,7 @@ export class MockProvider implements PodLifecycleHandler, PodNotifier {
 
   /** Fills the node's capacity, conditions, addresses and daemon endpoints (the mock's `ConfigureNode`). */
   configureNode(node: Wire<V1Node>): void {
-    const { capacity, internalIP, daemonEndpointPort } = this.#options;
+    const { capacity, internalIP, daemonEndpointPort, operatingSystem } = this.#options;
     node.status = {
       ...node.status,
       capacity: { ...capacity },
@@ -100,7 +103,7 @@ export class MockProvider implements PodLifecycleHandler, PodNotifier {
       addresses: [{ type: 'InternalIP', address: internalIP }],
       daemonEndpoints: { kubeletEndpoint: { Port: daemonEndpointPort } },
       nodeInfo: {
-        operatingSystem: 'linux',
+        operatingSystem,
         architecture: 'amd64',
         kubeletVersion: 'v1.37.2-ctrlkit',
         bootID: '',

@@ -31,6 +31,8 @@ export interface ProcessProviderOptions {
   internalIP: string;
   /** Default 10250. */
   daemonEndpointPort?: number;
+  /** Capacity (and allocatable) of the node. Default {@link DEFAULT_MOCK_CAPACITY}. */
+  capacity?: { cpu: string; memory: string; pods: string };
   /** The node's name, in each container's `NODE_ENV_MARKER`. Default: none (no marker, no leftovers found). */
   nodeName?: string;
   /** Default: the real clock. */
@@ -63,6 +65,7 @@ export class ProcessProvider implements PodLifecycleHandler, PodNotifier {
   readonly #pods = new Map<string, RunningPod>();
   readonly #internalIP: string;
   readonly #port: number;
+  readonly #capacity: { cpu: string; memory: string; pods: string };
   readonly #clock: Clock;
   readonly #nodeName: string | undefined;
   readonly #startTime = new Date();
@@ -76,6 +79,7 @@ export class ProcessProvider implements PodLifecycleHandler, PodNotifier {
     this.#internalIP = options.internalIP;
     this.#nodeName = options.nodeName || undefined;
     this.#port = options.daemonEndpointPort ?? 10250;
+    this.#capacity = { ...(options.capacity ?? DEFAULT_MOCK_CAPACITY) };
     this.#clock = options.clock ?? realClock;
   }
 
@@ -84,8 +88,8 @@ export class ProcessProvider implements PodLifecycleHandler, PodNotifier {
     const now = formatTime(Date.now());
     node.status = {
       ...node.status,
-      capacity: { ...DEFAULT_MOCK_CAPACITY },
-      allocatable: { ...DEFAULT_MOCK_CAPACITY },
+      capacity: { ...this.#capacity },
+      allocatable: { ...this.#capacity },
       conditions: [
         {
           type: 'Ready',
