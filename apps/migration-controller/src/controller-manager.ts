@@ -55,7 +55,12 @@ export function buildControllerManager(
     client: manager.client,
   });
   // Every controller's requests, the informers' included, go through the manager's one client.
-  const shared = { client: manager.client, informerFactory: manager.informerFactory, logger };
+  const shared = {
+    client: manager.client,
+    informerFactory: manager.informerFactory,
+    apiGroup: flags.apiGroup,
+    logger,
+  };
   const planController = new PlanController({
     ...shared,
     ...wiring.plan,

@@ -28,11 +28,13 @@ describe('flags', () => {
     expect(text).toBe(`Usage: ctrlkit-migration-controller [flags]
 
 Runs Forklift's Plan, Migration, Provider, NetworkMap, StorageMap and Hook controllers
-(group forklift.ctrlkit.dev) on one manager.
+(group forklift.ctrlkit.dev, or forklift.konveyor.io with --api-group) on one manager.
 
 Flags:
   --kubeconfig string
         kubeconfig file; when unset: $KUBECONFIG, in-cluster, then ~/.kube/config
+  --api-group string
+        API group of the Plans, Providers, maps, Hooks and Migrations: forklift.ctrlkit.dev (beside an installed Forklift), or Forklift's forklift.konveyor.io (default "forklift.ctrlkit.dev")
   --leader-elect
         elect a leader with a Lease before running the controllers (one active replica)
   --leader-election-id string
@@ -62,6 +64,7 @@ Flags:
   it('defaults: no leader election, 20 VMs in flight, controller-runtime addresses, /ova, info', () => {
     expect(parseFlags([], {})).toEqual({
       kubeconfig: undefined,
+      apiGroup: 'forklift.ctrlkit.dev',
       leaderElect: false,
       leaderElectionId: 'ctrlkit-migration-controller',
       leaderElectionNamespace: undefined,

@@ -1,7 +1,7 @@
 //! The command line of ctrlkit-migration-controller: every flag with its default and help.
 
 import { InvalidArgumentError } from '@ctrlkit/core';
-import { MAX_VM_INFLIGHT } from '@ctrlkit/plan-migration';
+import { API_GROUPS, type ApiGroup, GROUP, MAX_VM_INFLIGHT } from '@ctrlkit/plan-migration';
 import { DEFAULT_VIRT_V2V_IMAGE } from '@ctrlkit/plan-migration/kubevirt';
 import { type FlagTable, flagUsage, parseFlagTable } from '@ctrlkit/runtime/cli';
 import {
@@ -23,6 +23,7 @@ export const LOG_LEVELS = ['trace', 'debug', 'info', 'warn', 'error', 'fatal'] a
 /** The parsed flags. */
 export interface Flags {
   kubeconfig: string | undefined;
+  apiGroup: ApiGroup;
   leaderElect: boolean;
   leaderElectionId: string;
   leaderElectionNamespace: string | undefined;
@@ -42,6 +43,12 @@ export const FLAGS = {
     type: 'string',
     default: undefined,
     help: 'kubeconfig file; when unset: $KUBECONFIG, in-cluster, then ~/.kube/config',
+  },
+  'api-group': {
+    type: 'string',
+    default: GROUP,
+    choices: API_GROUPS,
+    help: "API group of the Plans, Providers, maps, Hooks and Migrations: forklift.ctrlkit.dev (beside an installed Forklift), or Forklift's forklift.konveyor.io",
   },
   'leader-elect': {
     type: 'boolean',
@@ -110,7 +117,7 @@ export function usage(): string {
       'Usage: ctrlkit-migration-controller [flags]',
       '',
       "Runs Forklift's Plan, Migration, Provider, NetworkMap, StorageMap and Hook controllers",
-      '(group forklift.ctrlkit.dev) on one manager.',
+      '(group forklift.ctrlkit.dev, or forklift.konveyor.io with --api-group) on one manager.',
     ],
   });
 }
@@ -144,6 +151,7 @@ export function parseFlags(argv: readonly string[], env: NodeJS.ProcessEnv = pro
   }
   return {
     kubeconfig: values.kubeconfig,
+    apiGroup: values['api-group'],
     leaderElect: values['leader-elect'],
     leaderElectionId,
     leaderElectionNamespace: values['leader-election-namespace'],

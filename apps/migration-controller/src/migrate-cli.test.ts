@@ -8,7 +8,14 @@ describe('ctrlkit-migrate arguments', () => {
       plan: 'p',
       namespace: 'ns',
       kubeconfig: '/k',
+      apiGroup: 'forklift.ctrlkit.dev',
     });
+    expect(parseMigrateArgs(['status', 'p', '--api-group=forklift.konveyor.io'])).toMatchObject({
+      apiGroup: 'forklift.konveyor.io',
+    });
+    expect(() => parseMigrateArgs(['status', 'p', '--api-group=example.com'])).toThrow(
+      expect.objectContaining({ field: '--api-group' }),
+    );
     expect(parseMigrateArgs(['status', '--namespace=x', 'p'])).toMatchObject({
       plan: 'p',
       namespace: 'x',
@@ -19,7 +26,7 @@ describe('ctrlkit-migrate arguments', () => {
   it('--help comes out of a flag table, in the layout of the other apps', () => {
     expect(
       migrateUsage(),
-    ).toBe(`Usage: ctrlkit-migrate status PLAN [-n NAMESPACE] [--kubeconfig PATH]
+    ).toBe(`Usage: ctrlkit-migrate status PLAN [-n NAMESPACE] [--kubeconfig PATH] [--api-group GROUP]
 
 Prints a migration plan's progress: its conditions, and every VM's pipeline steps
 (phase, step, progress, started, completed, error).
@@ -29,6 +36,8 @@ Flags:
         namespace of the plan; when unset: the kubeconfig context's, else "default"
   --kubeconfig string
         kubeconfig file; when unset: $KUBECONFIG, in-cluster, then ~/.kube/config
+  --api-group string
+        API group of the plan: forklift.ctrlkit.dev, or Forklift's forklift.konveyor.io (default "forklift.ctrlkit.dev")
   -h, --help
         print this help and exit
 `);

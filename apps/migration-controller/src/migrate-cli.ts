@@ -1,7 +1,7 @@
-//! The command line of ctrlkit-migrate: `status PLAN [-n NAMESPACE] [--kubeconfig PATH]`.
+//! The command line of ctrlkit-migrate: `status PLAN [-n NAMESPACE] [--kubeconfig PATH] [--api-group GROUP]`.
 
 import { InvalidArgumentError, isNotFound } from '@ctrlkit/core';
-import { GROUP, PLURALS, VERSION } from '@ctrlkit/plan-migration';
+import { API_GROUPS, type ApiGroup, GROUP, PLURALS, VERSION } from '@ctrlkit/plan-migration';
 import type { Plan } from '@ctrlkit/plan-migration/api';
 import { loadKubeConfig } from '@ctrlkit/runtime';
 import { type FlagTable, flagUsage, parseFlagTableWithArgs } from '@ctrlkit/runtime/cli';
@@ -17,6 +17,7 @@ export type MigrateCommand =
       plan: string;
       namespace: string | undefined;
       kubeconfig: string | undefined;
+      apiGroup: ApiGroup;
     };
 
 /** Every flag of `ctrlkit-migrate`. */
@@ -30,6 +31,12 @@ const MIGRATE_FLAGS = {
     type: 'string',
     help: 'kubeconfig file; when unset: $KUBECONFIG, in-cluster, then ~/.kube/config',
   },
+  'api-group': {
+    type: 'string',
+    default: GROUP,
+    choices: API_GROUPS,
+    help: "API group of the plan: forklift.ctrlkit.dev, or Forklift's forklift.konveyor.io",
+  },
   help: { type: 'boolean', short: 'h', help: 'print this help and exit' },
 } satisfies FlagTable;
 
@@ -37,7 +44,7 @@ const MIGRATE_FLAGS = {
 export function migrateUsage(): string {
   return flagUsage(MIGRATE_FLAGS, {
     header: [
-      'Usage: ctrlkit-migrate status PLAN [-n NAMESPACE] [--kubeconfig PATH]',
+      'Usage: ctrlkit-migrate status PLAN [-n NAMESPACE] [--kubeconfig PATH] [--api-group GROUP]',
       '',
       "Prints a migration plan's progress: its conditions, and every VM's pipeline steps",
       '(phase, step, progress, started, completed, error).',
@@ -63,6 +70,7 @@ export function parseMigrateArgs(argv: readonly string[]): MigrateCommand {
     plan,
     namespace: parsed.flags.namespace,
     kubeconfig: parsed.flags.kubeconfig,
+    apiGroup: parsed.flags['api-group'],
   };
 }
 
@@ -94,7 +102,7 @@ export async function runMigrate(
   });
   try {
     const plan = await client.get<Plan>(
-      { group: GROUP, version: VERSION, resource: PLURALS.Plan },
+      { group: command.apiGroup, version: VERSION, resource: PLURALS.Plan },
       command.plan,
       { namespace },
     );

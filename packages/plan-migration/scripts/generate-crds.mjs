@@ -1,8 +1,15 @@
-// Writes crds/forklift.ctrlkit.dev.yaml from the TypeBox schemas (built to dist/).
+// Writes crds/forklift.ctrlkit.dev.yaml and crds/forklift.konveyor.io.yaml from the TypeBox schemas (built to dist/).
 import { fileURLToPath } from 'node:url';
-import { CRD_MANIFEST_PATH, forkliftCrds, REGENERATE_CRDS_COMMAND } from '@ctrlkit/plan-migration';
+import {
+  API_GROUPS,
+  CRD_MANIFEST_PATHS,
+  forkliftCrdsOf,
+  REGENERATE_CRDS_COMMAND,
+} from '@ctrlkit/plan-migration';
 import { writeManifests } from '@ctrlkit/runtime/crd';
 
-const file = fileURLToPath(new URL(`../${CRD_MANIFEST_PATH}`, import.meta.url));
-await writeManifests(file, [...forkliftCrds], { regenerateCommand: REGENERATE_CRDS_COMMAND });
-console.log(`wrote ${file}`);
+for (const group of API_GROUPS) {
+  const file = fileURLToPath(new URL(`../${CRD_MANIFEST_PATHS[group]}`, import.meta.url));
+  await writeManifests(file, forkliftCrdsOf(group), { regenerateCommand: REGENERATE_CRDS_COMMAND });
+  console.log(`wrote ${file}`);
+}

@@ -1,12 +1,53 @@
 import { fileURLToPath } from 'node:url';
 import { checkManifests } from '@ctrlkit/runtime/crd';
 import { describe, expect, it } from 'vitest';
-import { CRD_MANIFEST_PATH, forkliftCrds, REGENERATE_CRDS_COMMAND } from './crds.js';
+import {
+  API_GROUPS,
+  apiGroupOption,
+  CRD_MANIFEST_PATH,
+  CRD_MANIFEST_PATHS,
+  FORKLIFT_GROUP,
+  forkliftCrds,
+  forkliftCrdsOf,
+  GROUP,
+  REGENERATE_CRDS_COMMAND,
+} from './crds.js';
 
 describe('CRDs', () => {
   it('the committed crds/forklift.ctrlkit.dev.yaml is what the TypeBox schemas generate', async () => {
     const file = fileURLToPath(new URL(`../${CRD_MANIFEST_PATH}`, import.meta.url));
     await checkManifests(file, [...forkliftCrds], { regenerateCommand: REGENERATE_CRDS_COMMAND });
+  });
+
+  it("the committed crds/forklift.konveyor.io.yaml is the same CRDs in Forklift's group", async () => {
+    expect(CRD_MANIFEST_PATHS[GROUP]).toBe(CRD_MANIFEST_PATH);
+    for (const group of API_GROUPS) {
+      const file = fileURLToPath(new URL(`../${CRD_MANIFEST_PATHS[group]}`, import.meta.url));
+      await checkManifests(file, forkliftCrdsOf(group), {
+        regenerateCommand: REGENERATE_CRDS_COMMAND,
+      });
+    }
+    const konveyor = forkliftCrdsOf(FORKLIFT_GROUP);
+    expect(konveyor.map((c) => c.metadata?.name)).toEqual([
+      'providers.forklift.konveyor.io',
+      'networkmaps.forklift.konveyor.io',
+      'storagemaps.forklift.konveyor.io',
+      'hooks.forklift.konveyor.io',
+      'plans.forklift.konveyor.io',
+      'migrations.forklift.konveyor.io',
+    ]);
+    // the same schemas and columns: only the group differs
+    const strip = (crds: typeof konveyor) =>
+      JSON.parse(JSON.stringify(crds).replaceAll(FORKLIFT_GROUP, GROUP));
+    expect(strip(konveyor)).toEqual(JSON.parse(JSON.stringify(forkliftCrds)));
+  });
+
+  it('apiGroupOption takes either group, defaults to ours, and rejects others naming the field', () => {
+    expect(apiGroupOption('apiGroup', undefined)).toBe('forklift.ctrlkit.dev');
+    expect(apiGroupOption('apiGroup', 'forklift.konveyor.io')).toBe('forklift.konveyor.io');
+    expect(() => apiGroupOption('apiGroup', 'example.com')).toThrow(
+      expect.objectContaining({ field: 'apiGroup' }),
+    );
   });
 
   it('six kinds in forklift.ctrlkit.dev/v1beta1 with a status subresource', () => {

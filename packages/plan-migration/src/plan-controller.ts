@@ -37,7 +37,7 @@ import type { Plan } from './api/plan.js';
 import type { Provider } from './api/provider.js';
 import { BaseMigrator, inventoryById } from './base-migrator.js';
 import { ConfigMapDestination } from './configmap-destination.js';
-import { GROUP, PLURALS, VERSION } from './crds.js';
+import { type ApiGroup, apiGroupOption, PLURALS, VERSION } from './crds.js';
 import { type CoreApi, type CustomApi, coreApi, customApi } from './internal/kube-api.js';
 import { MigrationRunner } from './migration-runner.js';
 import {
@@ -92,6 +92,8 @@ export interface PlanControllerOptions {
   pollIntervalMs?: number;
   /** Concurrent plan reconciles. Default {@link DEFAULT_PLAN_WORKERS}. */
   maxConcurrentReconciles?: number;
+  /** The API group of the forklift resources: `forklift.ctrlkit.dev` (default) or Forklift's `forklift.konveyor.io`. */
+  apiGroup?: ApiGroup;
   clock?: Clock;
   logger?: Logger;
 }
@@ -106,11 +108,6 @@ export const PLAN_FINALIZER = 'forklift.ctrlkit.dev/plan-cleanup';
 /** Plans reconciled at once by default: 10, as Forklift's MAX_CONCURRENT_RECONCILES. */
 export const DEFAULT_PLAN_WORKERS = 10;
 
-const gvr = (kind: keyof typeof PLURALS) => ({
-  group: GROUP,
-  version: VERSION,
-  resource: PLURALS[kind],
-});
 const FAST = { requeueAfterMs: FAST_REQ };
 
 /**
@@ -132,6 +129,7 @@ export class PlanController {
   readonly #core: CoreApi;
   readonly #controller: Controller;
   readonly #metrics: PlanMetrics | undefined;
+  readonly #group: ApiGroup;
   /** Status writes made (Plan and Migration), for tests and the benchmark. */
   statusWrites = 0;
   /** Reconciles run. */
@@ -149,6 +147,7 @@ export class PlanController {
     if (poll !== undefined && (!Number.isFinite(poll) || poll <= 0)) {
       throw new InvalidArgumentError('pollIntervalMs', `must be a finite number > 0, got ${poll}`);
     }
+    this.#group = apiGroupOption('apiGroup', options.apiGroup);
     this.#o = options;
     this.#settings = migrationSettings(options.settings);
     this.#clock = options.clock ?? realClock;
@@ -159,6 +158,7 @@ export class PlanController {
     this.#custom = customApi(this.#client);
     this.#core = coreApi(this.#client);
     this.#metrics = options.registry ? planMetrics(options.registry) : undefined;
+    const gvr = (kind: keyof typeof PLURALS) => this.#gvr(kind);
     const plans = this.#factory.forResource<Plan>(gvr('Plan'));
     this.#controller = new Controller({
       name: 'plan',
@@ -212,8 +212,13 @@ export class PlanController {
     await this.#controller.run(signal);
   }
 
+  /** The group/version/resource of a forklift kind in this controller's API group. */
+  #gvr(kind: keyof typeof PLURALS) {
+    return { group: this.#group, version: VERSION, resource: PLURALS[kind] };
+  }
+
   #lister<T extends { metadata: { namespace?: string } }>(kind: keyof typeof PLURALS) {
-    return this.#factory.lister<T & Plan>(gvr(kind)) as unknown as {
+    return this.#factory.lister<T & Plan>(this.#gvr(kind)) as unknown as {
       list(): T[];
       namespace(ns: string): { get(name: string): T | undefined; list(): T[] };
     };
@@ -250,7 +255,7 @@ export class PlanController {
       // A PUT with the resourceVersion read: a conflict fails the reconcile, which retries.
       this.statusWrites++;
       await this.#custom.replaceNamespacedCustomObjectStatus({
-        group: GROUP,
+        group: this.#group,
         version: VERSION,
         plural: PLURALS.Plan,
         namespace,
@@ -413,7 +418,7 @@ export class PlanController {
   async #readPlan(namespace: string, name: string): Promise<Plan | undefined> {
     try {
       return (await this.#custom.getNamespacedCustomObject({
-        group: GROUP,
+        group: this.#group,
         version: VERSION,
         plural: PLURALS.Plan,
         namespace,
@@ -459,7 +464,7 @@ export class PlanController {
   ): Promise<void> {
     this.statusWrites++;
     await this.#custom.patchNamespacedCustomObjectStatus({
-      group: GROUP,
+      group: this.#group,
       version: VERSION,
       plural: PLURALS[kind],
       namespace,

@@ -34,16 +34,19 @@ abstract class MapController<M extends AnyMap> extends ResourceController {
 
   constructor(kind: 'NetworkMap' | 'StorageMap', options: MapControllerOptions) {
     super(kind, kind.toLowerCase(), options);
-    const mapLister = this.factory.lister<M>(forkliftResource(kind));
-    this.#providers = this.factory.lister<Provider>(forkliftResource('Provider'));
+    const mapLister = this.factory.lister<M>(forkliftResource(kind, this.group));
+    this.#providers = this.factory.lister<Provider>(forkliftResource('Provider', this.group));
     // A provider's change (its Ready condition) revalidates the maps that name it.
-    this.controller.watch(this.factory.forResource<Provider>(forkliftResource('Provider')), {
-      mapToKeys: (p) =>
-        mapLister
-          .list()
-          .filter((m) => references(m, live(p)))
-          .map((m) => `${m.metadata.namespace}/${m.metadata.name}`),
-    });
+    this.controller.watch(
+      this.factory.forResource<Provider>(forkliftResource('Provider', this.group)),
+      {
+        mapToKeys: (p) =>
+          mapLister
+            .list()
+            .filter((m) => references(m, live(p)))
+            .map((m) => `${m.metadata.namespace}/${m.metadata.name}`),
+      },
+    );
   }
 
   protected abstract validate(map: M, providers: ProviderLookup): NewCondition[];
@@ -96,7 +99,7 @@ export class StorageMapController extends MapController<StorageMap> {
   constructor(options: MapControllerOptions) {
     super('StorageMap', options);
     this.#classes = this.factory.lister<Wire<V1StorageClass>>(STORAGE_CLASSES);
-    const maps = this.factory.lister<StorageMap>(forkliftResource('StorageMap'));
+    const maps = this.factory.lister<StorageMap>(forkliftResource('StorageMap', this.group));
     this.controller.watch(this.factory.forResource<Wire<V1StorageClass>>(STORAGE_CLASSES), {
       mapToKeys: () => maps.list().map((m) => `${m.metadata.namespace}/${m.metadata.name}`),
     });

@@ -15,7 +15,7 @@ import type { Provider } from '../api/provider.js';
 import { refString } from '../api/ref.js';
 import { ConditionType, Reason } from '../condition-types.js';
 import { Category, type NewCondition, READY, True } from '../conditions.js';
-import { API_VERSION, GROUP, VERSION } from '../crds.js';
+import { apiVersionOf, VERSION } from '../crds.js';
 import { hasReady } from '../validation/ready.js';
 import { ResourceController } from './internal/resource-controller.js';
 import { forkliftResource } from './internal/resources.js';
@@ -145,10 +145,10 @@ export class MigrationController extends ResourceController {
     if (typeof options.inventory !== 'function')
       throw new InvalidArgumentError('inventory', 'must be a function');
     this.#inventory = options.inventory;
-    this.#migrations = this.factory.lister<Migration>(forkliftResource('Migration'));
-    this.#plans = this.factory.lister<Plan>(forkliftResource('Plan'));
-    this.#providers = this.factory.lister<Provider>(forkliftResource('Provider'));
-    this.controller.watch(this.factory.forResource<Plan>(forkliftResource('Plan')), {
+    this.#migrations = this.factory.lister<Migration>(forkliftResource('Migration', this.group));
+    this.#plans = this.factory.lister<Plan>(forkliftResource('Plan', this.group));
+    this.#providers = this.factory.lister<Provider>(forkliftResource('Provider', this.group));
+    this.controller.watch(this.factory.forResource<Plan>(forkliftResource('Plan', this.group)), {
       mapToKeys: (event) => {
         const plan = DeletedFinalStateUnknown.isInstance(event) ? (event.obj as Plan) : event;
         return this.#migrations
@@ -219,13 +219,15 @@ export class MigrationController extends ResourceController {
       const migration = await this.writer.read<Migration>(namespace, cached.metadata.name ?? '');
       if (migration === undefined || owned(migration)) return;
       const owner = { metadata: structuredClone(migration.metadata) };
-      setOwnerReference(plan, owner, { gvk: { group: GROUP, version: VERSION, kind: 'Plan' } });
+      setOwnerReference(plan, owner, {
+        gvk: { group: this.group, version: VERSION, kind: 'Plan' },
+      });
       // A merge patch carrying the resourceVersion read: 409 if the Migration changed meanwhile.
       await this.client.patch(
-        forkliftResource('Migration'),
+        forkliftResource('Migration', this.group),
         migration.metadata.name ?? '',
         {
-          apiVersion: API_VERSION,
+          apiVersion: apiVersionOf(this.group),
           kind: 'Migration',
           metadata: {
             resourceVersion: migration.metadata.resourceVersion ?? '',

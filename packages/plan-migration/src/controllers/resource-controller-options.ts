@@ -3,6 +3,7 @@
 import type { Clock, Logger } from '@ctrlkit/core';
 import type { SharedInformerFactory } from '@ctrlkit/runtime';
 import type { Client, KubeConfigLike } from '@ctrlkit/runtime/client';
+import type { ApiGroup } from '../crds.js';
 
 /** Options every resource controller takes. */
 export interface ResourceControllerOptions {
@@ -12,6 +13,8 @@ export interface ResourceControllerOptions {
   kubeConfig?: KubeConfigLike;
   /** The informers to use (started by whoever owns them). Default: a factory of its own, started by `run`. */
   informerFactory?: SharedInformerFactory;
+  /** The API group of the forklift resources: `forklift.ctrlkit.dev` (default) or Forklift's `forklift.konveyor.io`. */
+  apiGroup?: ApiGroup;
   clock?: Clock;
   logger?: Logger;
 }

@@ -87,7 +87,8 @@ export class JobHookRunner implements HookRunner {
   async #hook(plan: Plan, ref: HookRef): Promise<Hook | undefined> {
     try {
       return (await this.#custom.getNamespacedCustomObject({
-        group: GROUP,
+        // The Hook is in the Plan's API group (forklift.ctrlkit.dev or forklift.konveyor.io).
+        group: groupOf(plan),
         version: VERSION,
         plural: PLURALS.Hook,
         namespace: ref.hook.namespace || plan.metadata.namespace || '',
@@ -191,7 +192,7 @@ export class JobHookRunner implements HookRunner {
         labels,
         ownerReferences: [
           {
-            apiVersion: API_VERSION,
+            apiVersion: plan.apiVersion ?? API_VERSION,
             kind: 'Plan',
             name: plan.metadata.name ?? '',
             uid: plan.metadata.uid ?? '',
@@ -229,4 +230,9 @@ export class JobHookRunner implements HookRunner {
       },
     };
   }
+}
+
+/** The API group of `plan`, from its `apiVersion` ({@link GROUP} when it has none). */
+function groupOf(plan: Plan): string {
+  return plan.apiVersion?.split('/')[0] || GROUP;
 }

@@ -5,7 +5,7 @@ import { DEFAULT_RETRY, patchStatus, retryOnConflict } from '@ctrlkit/runtime';
 import type { Client } from '@ctrlkit/runtime/client';
 import type { Condition } from '../../api/condition.js';
 import { type Conditions, conditionsOf } from '../../conditions.js';
-import { API_VERSION, GROUP, PLURALS, VERSION } from '../../crds.js';
+import { type ApiGroup, apiVersionOf, GROUP, PLURALS, VERSION } from '../../crds.js';
 import { type CustomApi, customApi } from '../../internal/kube-api.js';
 
 /** A forklift resource with conditions in its status. */
@@ -22,14 +22,16 @@ export class ConditionStatusWriter {
   readonly #custom: CustomApi;
   readonly #kind: keyof typeof PLURALS;
   readonly #clock: Clock;
+  readonly #group: ApiGroup;
   /** Status writes made. */
   writes = 0;
 
-  constructor(client: Client, kind: keyof typeof PLURALS, clock: Clock) {
+  constructor(client: Client, kind: keyof typeof PLURALS, clock: Clock, group: ApiGroup = GROUP) {
     this.#client = client;
     this.#custom = customApi(client);
     this.#kind = kind;
     this.#clock = clock;
+    this.#group = group;
   }
 
   /** The object as stored (not the cache: the status built on must be the last written); undefined when gone. */
@@ -39,7 +41,7 @@ export class ConditionStatusWriter {
   ): Promise<T | undefined> {
     try {
       return (await this.#custom.getNamespacedCustomObject({
-        group: GROUP,
+        group: this.#group,
         version: VERSION,
         plural: PLURALS[this.#kind],
         namespace,
@@ -83,7 +85,7 @@ export class ConditionStatusWriter {
         this.#client,
         {
           ...object,
-          apiVersion: object.apiVersion ?? API_VERSION,
+          apiVersion: object.apiVersion ?? apiVersionOf(this.#group),
           kind: object.kind ?? this.#kind,
         },
         object.status as Record<string, unknown>,

@@ -9,7 +9,7 @@ import {
 } from '@ctrlkit/core';
 import { Controller, type ReconcileResult, SharedInformerFactory } from '@ctrlkit/runtime';
 import { type Client, toClient } from '@ctrlkit/runtime/client';
-import type { PLURALS } from '../../crds.js';
+import { type ApiGroup, apiGroupOption, type PLURALS } from '../../crds.js';
 import type { ResourceControllerOptions } from '../resource-controller-options.js';
 import { ConditionStatusWriter } from './condition-status.js';
 import { forkliftResource } from './resources.js';
@@ -28,6 +28,8 @@ export abstract class ResourceController {
   protected readonly controller: Controller;
   protected readonly clock: Clock;
   protected readonly log: Logger;
+  /** The API group of the forklift resources. */
+  protected readonly group: ApiGroup;
   readonly #ownFactory: boolean;
 
   protected constructor(
@@ -41,16 +43,17 @@ export abstract class ResourceController {
     this.client = toClient(client);
     this.clock = options.clock ?? realClock;
     this.log = options.logger ?? noopLogger;
+    this.group = apiGroupOption('apiGroup', options.apiGroup);
     this.#ownFactory = options.informerFactory === undefined;
     this.factory = options.informerFactory ?? new SharedInformerFactory(this.client, {});
-    this.writer = new ConditionStatusWriter(this.client, kind, this.clock);
+    this.writer = new ConditionStatusWriter(this.client, kind, this.clock, this.group);
     this.controller = new Controller({
       name,
       reconcile: (key, signal) => this.reconcile(key, signal),
       clock: this.clock,
       logger: this.log,
     });
-    this.controller.watch(this.factory.forResource(forkliftResource(kind)));
+    this.controller.watch(this.factory.forResource(forkliftResource(kind, this.group)));
   }
 
   /** Reconciles the object of `key` (`namespace/name`). */

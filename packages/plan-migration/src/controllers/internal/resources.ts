@@ -1,10 +1,10 @@
 //! The forklift resources as informer resources, and references resolved against their referrer.
 
-import { GROUP, PLURALS, VERSION } from '../../crds.js';
+import { type ApiGroup, GROUP, PLURALS, VERSION } from '../../crds.js';
 
-/** The group/version/resource of a forklift kind. */
-export const forkliftResource = (kind: keyof typeof PLURALS) => ({
-  group: GROUP,
+/** The group/version/resource of a forklift kind, in `group` (default {@link GROUP}). */
+export const forkliftResource = (kind: keyof typeof PLURALS, group: ApiGroup = GROUP) => ({
+  group,
   version: VERSION,
   resource: PLURALS[kind],
 });
