@@ -25,11 +25,13 @@ import {
 } from '@ctrlkit/plan-migration/testing';
 import { SharedInformerFactory } from '@ctrlkit/runtime';
 import {
+  CoreV1Api,
   CustomObjectsApi,
   type KubernetesObject,
   KubernetesObjectApi,
   loadAllYaml,
   StorageV1Api,
+  type V1ConfigMap,
 } from '@kubernetes/client-node';
 import { expect, it } from 'vitest';
 import { runBin } from '../test/app-process.js';
@@ -198,10 +200,16 @@ spec:
     const has = (p: Plan, type: string) =>
       (p.status?.conditions ?? []).some((c) => c.type === type && c.status === 'True');
     let last: Plan | undefined;
+    // The hook's ConfigMap, seen while the plan runs (the cleanup deletes it at the end).
+    let hookConfig: V1ConfigMap | undefined;
+    const core = kubeConfig.makeApiClient(CoreV1Api);
     const untilPlan = (what: string, type: string) =>
       waitFor(
         what,
         async () => {
+          hookConfig ??= (
+            await core.listNamespacedConfigMap({ namespace, labelSelector: 'resource=hook-config' })
+          ).items[0];
           last = await readPlan();
           return has(last, type);
         },
@@ -219,6 +227,12 @@ spec:
     await untilPlan('the plan Succeeded', 'Succeeded');
     expect(last?.status?.migration?.vms?.map((v) => v.id)).toEqual([vm.id]);
     expect(last?.status?.migration?.vms?.[0]?.pipeline?.map((p) => p.name)).toContain('PreHook');
+    // The hook's workload is the OVA VM in Forklift's shape (item: hooks get the inventory).
+    const workload = JSON.parse(hookConfig?.data?.['workload.yml'] ?? '{}');
+    expect(workload.selflink).toMatch(new RegExp(`^providers/ova/[^/]+/workloads/${vm.id}$`));
+    expect(workload.vm.vm1.vm0).toMatchObject({ id: vm.id, name: vm.name });
+    expect(workload.vm).toMatchObject({ cpucount: vm.cpuCount, memorymb: vm.memoryMiB });
+    expect(JSON.parse(hookConfig?.data?.['plan.yml'] ?? '{}').targetnamespace).toBe(target);
 
     const status = await runBin('migrate', [
       'status',

@@ -267,7 +267,15 @@ export type Destination = DestinationClient & Ensurer & Partial<GuestConversion>
 /** The outcome of a hook run. */
 export type HookResult = { done: false } | { done: true; failed?: string };
 
+/** What a hook run knows of the plan's source besides the plan: its inventory and type. */
+export interface HookContext {
+  /** The source provider's inventory, where the hook's workload (the VM) comes from. */
+  inventory: Inventory;
+  /** The source provider's type, e.g. `ova`. */
+  sourceType?: string;
+}
+
 /** Runs a VM's hook (a Job, upstream). Called each pass until it reports done. */
 export interface HookRunner {
-  run(plan: Plan, vm: VMStatus, hook: HookRef): Promise<HookResult>;
+  run(plan: Plan, vm: VMStatus, hook: HookRef, context?: HookContext): Promise<HookResult>;
 }

@@ -57,6 +57,7 @@ export type {
   DiskTransfer,
   Ensurer,
   GuestConversion,
+  HookContext,
   HookResult,
   HookRunner,
   Inventory,

@@ -3,7 +3,7 @@
 import { InvalidArgumentError, isNotFound } from '@ctrlkit/core';
 import { type Client, type KubeConfigLike, toClient, type Wire } from '@ctrlkit/runtime/client';
 import type { V1ConfigMap, V1Job } from '@kubernetes/client-node';
-import type { HookResult, HookRunner } from '../adapter.js';
+import type { HookContext, HookResult, HookRunner } from '../adapter.js';
 import type { Hook } from '../api/hook.js';
 import type { HookRef, Plan, VMStatus } from '../api/plan.js';
 import { API_VERSION, GROUP, PLURALS, VERSION } from '../crds.js';
@@ -18,6 +18,7 @@ import {
 import { LABEL_MIGRATION, LABEL_PLAN, LABEL_VM_ID, labelSelector } from '../labels.js';
 import { activeSnapshot } from '../migration-runner.js';
 import { DEFAULT_HOOK_RETRY } from '../settings.js';
+import { forkliftPlanSpec, forkliftWorkload } from './hook-workload.js';
 import { LABEL_HOOK, LABEL_KUBEVIRT_RESOURCE, LABEL_STEP, RESOURCE_HOOK_CONFIG } from './labels.js';
 
 /** Where the hook's ConfigMap is mounted in the Job's pod. */
@@ -33,13 +34,17 @@ export interface JobHookRunnerOptions {
   kubeConfig?: KubeConfigLike;
   /** Job failures tolerated before the step fails. Default {@link DEFAULT_HOOK_RETRY}. */
   hookRetry?: number;
-  /** The VM's workload, written to `workload.yml`. Default: the VM's id and name. */
+  /**
+   * The VM's workload, written to `workload.yml`. Default: the VM as the source's inventory
+   * describes it, in Forklift's shape ({@link forkliftWorkload}).
+   */
   workload?: (plan: Plan, vm: VMStatus) => Promise<unknown>;
 }
 
 /**
  * A {@link HookRunner} that runs each hook as a Job in the plan's namespace: its ConfigMap
- * holds `workload.yml`, `plan.yml` and the decoded `playbook.yml`, mounted at
+ * holds `workload.yml` (the VM from the source's inventory), `plan.yml` (the Plan's spec),
+ * both as Forklift writes them, and the decoded `playbook.yml`, mounted at
  * {@link HOOK_MOUNT_PATH}; the Job runs the hook's image (with `ansible-runner` on the
  * playbook when there is one), its service account and deadline. Job and ConfigMap carry the
  * labels `plan`, `migration`, `vmID`, `step`, `hook` and `resource=hook-config`, and are found
@@ -69,10 +74,10 @@ export class JobHookRunner implements HookRunner {
     this.#retry = options.hookRetry ?? DEFAULT_HOOK_RETRY;
   }
 
-  async run(plan: Plan, vm: VMStatus, ref: HookRef): Promise<HookResult> {
+  async run(plan: Plan, vm: VMStatus, ref: HookRef, context?: HookContext): Promise<HookResult> {
     const hook = await this.#hook(plan, ref);
     if (hook === undefined) return { done: true, failed: 'Hook not found.' };
-    const job = await this.#ensureJob(plan, vm, hook);
+    const job = await this.#ensureJob(plan, vm, hook, context);
     const failed = (job.status?.conditions ?? []).find(
       (c) => c.type === 'Failed' && c.status === 'True',
     );
@@ -111,7 +116,12 @@ export class JobHookRunner implements HookRunner {
     };
   }
 
-  async #ensureJob(plan: Plan, vm: VMStatus, hook: Hook): Promise<Wire<V1Job>> {
+  async #ensureJob(
+    plan: Plan,
+    vm: VMStatus,
+    hook: Hook,
+    context: HookContext | undefined,
+  ): Promise<Wire<V1Job>> {
     const namespace = plan.metadata.namespace ?? '';
     const labels = this.#labels(plan, vm, hook);
     const selector = labelSelector(labels);
@@ -121,7 +131,7 @@ export class JobHookRunner implements HookRunner {
       maps.items[0] ??
       (await this.#core.createNamespacedConfigMap({
         namespace,
-        body: await this.#configMap(plan, vm, hook, labels, generateName),
+        body: await this.#configMap(plan, vm, hook, labels, generateName, context),
       }));
     const jobs = await this.#batch.listNamespacedJob({ namespace, labelSelector: selector });
     const found = jobs.items[0];
@@ -158,10 +168,11 @@ export class JobHookRunner implements HookRunner {
     hook: Hook,
     labels: Record<string, string>,
     generateName: string,
+    context: HookContext | undefined,
   ): Promise<Wire<V1ConfigMap>> {
     const workload = this.#o.workload
       ? await this.#o.workload(plan, vm)
-      : { vm: { id: vm.id, name: vm.name } };
+      : await inventoryWorkload(plan, vm, context);
     return {
       metadata: { generateName, namespace: plan.metadata.namespace ?? '', labels },
       data: {
@@ -170,7 +181,7 @@ export class JobHookRunner implements HookRunner {
         'playbook.yml': hook.spec.playbook
           ? Buffer.from(hook.spec.playbook, 'base64').toString('utf8')
           : '',
-        'plan.yml': JSON.stringify(plan.spec, null, 2),
+        'plan.yml': JSON.stringify(forkliftPlanSpec(plan.spec), null, 2),
       },
     };
   }
@@ -235,4 +246,22 @@ export class JobHookRunner implements HookRunner {
 /** The API group of `plan`, from its `apiVersion` ({@link GROUP} when it has none). */
 function groupOf(plan: Plan): string {
   return plan.apiVersion?.split('/')[0] || GROUP;
+}
+
+/**
+ * The VM as the source's inventory describes it, in Forklift's shape; Forklift fails the hook
+ * step when the inventory has no such VM, and so does this (the step retries).
+ */
+async function inventoryWorkload(
+  plan: Plan,
+  vm: VMStatus,
+  context: HookContext | undefined,
+): Promise<Record<string, unknown>> {
+  const found = await context?.inventory.findVM({ id: vm.id, name: vm.name });
+  if (found === undefined) {
+    throw new Error(`hook workload: VM ${vm.id || vm.name} is not in the source's inventory`);
+  }
+  const providerUID = activeSnapshot(plan)?.provider?.source?.uid ?? '';
+  const type = context?.sourceType ?? '';
+  return forkliftWorkload(found, `providers/${type}/${providerUID}/workloads/${found.id}`);
 }

@@ -300,7 +300,23 @@ describe('KubeVirtDestination with the CDI, KubeVirt and Pod/Job simulators', ()
     const hookConfig = t.created.configMaps.find((c) => c.metadata?.name === hookMap);
     expect(hookConfig?.metadata?.labels).toEqual(job?.metadata?.labels);
     expect(hookConfig?.data?.['playbook.yml']).toBe('- hosts: localhost\n');
-    expect(JSON.parse(hookConfig?.data?.['plan.yml'] ?? '{}').targetNamespace).toBe(t.target);
+    // plan.yml and workload.yml as Forklift's hook runner writes them (yaml.v2: Go field
+    // names in lower case, embedded structs nested), the VM from the source's inventory.
+    const planYml = JSON.parse(hookConfig?.data?.['plan.yml'] ?? '{}');
+    expect(planYml.targetnamespace).toBe(t.target);
+    expect(planYml.vms[0].ref).toMatchObject({ id: 'vm-0' });
+    expect(planYml.vms[0].hooks[0]).toMatchObject({ step: 'PreHook', hook: { name: 'ok' } });
+    const workload = JSON.parse(hookConfig?.data?.['workload.yml'] ?? '{}');
+    const planned = await t.readPlan();
+    const sourceUID = planned.status?.migration?.history?.at(-1)?.provider?.source?.uid;
+    expect(sourceUID).toBeTruthy();
+    expect(workload.selflink).toBe(`providers/simulated/${sourceUID}/workloads/vm-0`);
+    expect(workload.vm.vm1.vm0).toMatchObject({ id: 'vm-0', name: 'vm-0' });
+    const inventoryVM0 = await t.source.findVM({ id: 'vm-0' });
+    expect(workload.vm.disks.map((d: { base: { id: string } }) => d.base.id)).toEqual(
+      inventoryVM0?.disks.map((d) => d.id),
+    );
+    expect(workload.vm.networks.map((n: { base: { id: string } }) => n.base.id)).toEqual(['net-1']);
     // The VirtualMachines.
     const vms = await waitFor('VMs with status', () => t.list<VirtualMachine>(VIRTUAL_MACHINES), {
       until: (l) => l.length === 2 && l.every((v) => v.status?.printableStatus !== undefined),

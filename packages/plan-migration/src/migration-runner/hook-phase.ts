@@ -21,7 +21,10 @@ export async function runHookPhase(c: MigrationRunnerContext, vm: VMStatus): Pro
     );
     return;
   }
-  const result = await c.hookRunner.run(c.plan, vm, hook);
+  const result = await c.hookRunner.run(c.plan, vm, hook, {
+    inventory: c.inventory,
+    ...(c.sourceType !== undefined && { sourceType: c.sourceType }),
+  });
   if (!result.done) return;
   if (result.failed !== undefined) {
     addError(step, result.failed);
