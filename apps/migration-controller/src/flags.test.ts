@@ -48,7 +48,7 @@ Flags:
   --health-probe-bind-address, --healthz-addr string
         address of /healthz and /readyz; '0' turns it off (default ":8081")
   --ova-catalog-path string
-        where the OVA catalog (NFS share) of ova providers is mounted (default "/ova")
+        where the ova Providers' NFS shares are mounted: a Provider with spec.url server:/path reads <this>/<server>/<path> (default "/ova")
   --destination string
         where VMs go: 'kubevirt' (DataVolumes, conversion pods, VirtualMachines; needs KubeVirt and CDI) or 'configmap' (a ConfigMap per disk and VM, to try plans without KubeVirt) (default "kubevirt")
   --virt-v2v-image string

@@ -87,7 +87,7 @@ export const FLAGS = {
   'ova-catalog-path': {
     type: 'string',
     default: DEFAULT_OVA_CATALOG_PATH,
-    help: 'where the OVA catalog (NFS share) of ova providers is mounted',
+    help: "where the ova Providers' NFS shares are mounted: a Provider with spec.url server:/path reads <this>/<server>/<path>",
   },
   destination: {
     type: 'string',

@@ -67,7 +67,9 @@ it("serves forklift.konveyor.io: Forklift's documented manifests run a plan to S
   await kubeConfig.makeApiClient(StorageV1Api).createStorageClass({
     body: { metadata: { name: storageClass }, provisioner: 'example.com/none' },
   });
-  const catalogPath = await makeCatalogDir();
+  // The ova Provider's share, nfs.example.com:/exports/ova, where --ova-catalog-path has it.
+  const catalogRoot = await makeCatalogDir();
+  const catalogPath = join(catalogRoot, 'nfs.example.com/exports/ova');
   await writeCatalogFiles(
     catalogPath,
     {
@@ -184,7 +186,7 @@ spec:
       '--leader-election-namespace=ctrlkit-migration',
       '--metrics-addr=0',
       '--healthz-addr=0',
-      `--ova-catalog-path=${catalogPath}`,
+      `--ova-catalog-path=${catalogRoot}`,
     ],
   });
   try {

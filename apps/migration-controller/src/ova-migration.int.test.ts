@@ -1,9 +1,11 @@
 // End to end, OVA source → KubeVirt destination (issue 15): the built controller, as the
 // ServiceAccount of deploy/ with only the RBAC of deploy/rbac.yaml, leader election on, the
-// default destination and `--ova-catalog-path` on a catalog folder this test writes (.ova
+// default destination and `--ova-catalog-path` on a folder where this test writes the ova
+// Provider's share (nfs.example:/exports/ova) at nfs.example/exports/ova, its catalog (.ova
 // archives and plain .ovf files from four exporters), migrates its VMs. CDI, KubeVirt and the
 // kubelet/Job controller, which envtest does not run, are the package's simulators, run here.
 // Every Ready comes from the app's own controllers.
+import { join } from 'node:path';
 import { type AppProcess, appPackage, startApp } from '@ctrlkit/app-testing';
 import { waitFor } from '@ctrlkit/core/testing';
 import { createTestNamespace, installCRDs } from '@ctrlkit/envtest';
@@ -65,6 +67,9 @@ const VIRT_V2V_IMAGE = 'registry.example/forklift-virt-v2v:test';
 let kubeConfig: KubeConfig;
 let custom: CustomObjectsApi;
 let core: CoreV1Api;
+/** Where the app finds the ova Providers' shares (`--ova-catalog-path`). */
+let catalogRoot: string;
+/** The ova Provider's share (`nfs.example:/exports/ova`) under the root: its catalog. */
 let catalogPath: string;
 let app: AppProcess;
 const stop = new AbortController();
@@ -99,7 +104,8 @@ beforeAll(async () => {
 
   // 5 VMs: two .ova archives (VMware with 2 disks, VirtualBox) and two plain .ovf (Xen; a
   // VirtualSystemCollection of two), a minute old so the scan does not skip them as in copy.
-  catalogPath = await makeCatalogDir();
+  catalogRoot = await makeCatalogDir();
+  catalogPath = join(catalogRoot, 'nfs.example/exports/ova');
   const disk = (name: string) => ({ name, content: new Uint8Array(512) });
   await writeCatalogFiles(
     catalogPath,
@@ -157,7 +163,7 @@ beforeAll(async () => {
       '--leader-election-namespace=ctrlkit-migration',
       '--metrics-addr=0',
       '--healthz-addr=0',
-      `--ova-catalog-path=${catalogPath}`,
+      `--ova-catalog-path=${catalogRoot}`,
       `--virt-v2v-image=${VIRT_V2V_IMAGE}`,
     ],
   });

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { realClock } from '@ctrlkit/core';
 import type { Provider } from '@ctrlkit/plan-migration/api';
 import { KubeVirtDestination } from '@ctrlkit/plan-migration/kubevirt';
-import { VMWARE_OVF, writeCatalogFiles } from '@ctrlkit/plan-migration/testing';
+import { VIRTUALBOX_OVF, VMWARE_OVF, writeCatalogFiles } from '@ctrlkit/plan-migration/testing';
 import { toClient } from '@ctrlkit/runtime/client';
 import { KubeConfig } from '@kubernetes/client-node';
 import { describe, expect, it } from 'vitest';
@@ -71,18 +71,32 @@ describe('source wiring', () => {
     expect(wiring.plan.sources).toBe(wiring.sources);
   });
 
-  it('an ova provider reads the catalog at ovaCatalogPath; its inspector reports the scan', async () => {
+  it("each ova provider reads its own share's catalog under ovaCatalogPath; its inspector reports the scan", async () => {
     const dir = await mkdtemp(join(tmpdir(), 'ctrlkit-wiring-'));
     try {
-      await writeCatalogFiles(dir, { 'web/web.ovf': VMWARE_OVF }, Date.now() - 60_000);
+      const old = Date.now() - 60_000;
+      await writeCatalogFiles(join(dir, 'nfs-a/exports/ova'), { 'web/web.ovf': VMWARE_OVF }, old);
+      await writeCatalogFiles(join(dir, 'nfs-b/other'), { 'vbox/ubuntu.ovf': VIRTUALBOX_OVF }, old);
       const wiring = wire(dir);
-      const ova = provider(undefined, 'ova');
-      const vms = await wiring.sources(ova)?.inventory.listVMs();
-      expect(vms?.length).toBeGreaterThan(0);
-      const conditions = await wiring.inspectors.ova?.(ova, signal);
+      const ova = (url: string): Provider => {
+        const p = provider(undefined, 'ova');
+        return { ...p, spec: { ...p.spec, url } };
+      };
+      const a = ova('nfs-a:/exports/ova');
+      const b = ova('nfs-b:/other');
+      const names = async (p: Provider) =>
+        (await wiring.sources(p)?.inventory.listVMs())?.map((v) => v.name);
+      expect(await names(a)).toEqual(['web-01']);
+      expect(await names(b)).toEqual(['ubuntu']);
+      const conditions = await wiring.inspectors.ova?.(a, signal);
       expect(conditions?.map((c) => c.type)).toContain('Ready');
-      const missing = await wire('/nonexistent-ova-catalog').inspectors.ova?.(ova, signal);
+      const missing = await wiring.inspectors.ova?.(ova('nfs-c:/none'), signal);
       expect(missing?.map((c) => c.type)).toEqual(['ConnectionTestFailed']);
+      const notNfs = ova('https://ova.example/x');
+      expect(wiring.sources(notNfs)).toBeUndefined();
+      expect((await wiring.inspectors.ova?.(notNfs, signal))?.map((c) => c.type)).toEqual([
+        'UrlNotValid',
+      ]);
     } finally {
       await rm(dir, { recursive: true, force: true });
     }

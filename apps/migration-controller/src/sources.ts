@@ -17,7 +17,7 @@ import {
   True,
 } from '@ctrlkit/plan-migration/api';
 import { JobHookRunner, KubeVirtDestination } from '@ctrlkit/plan-migration/kubevirt';
-import { inspectOvaProvider, OvaInventory, OvaSource } from '@ctrlkit/plan-migration/ova';
+import { inspectOvaProvider, OvaProviderCatalogs } from '@ctrlkit/plan-migration/ova';
 import type { Client } from '@ctrlkit/runtime/client';
 import type { Flags } from './flags.js';
 
@@ -35,7 +35,10 @@ export const SIMULATED_SETTINGS = {
 
 /** Options of {@link sourceWiring}. */
 export interface SourceWiringOptions {
-  /** Where the OVA catalog of `ova` providers is mounted (`--ova-catalog-path`), for the ova source. */
+  /**
+   * Where the `ova` Providers' NFS shares are mounted (`--ova-catalog-path`), one folder per
+   * share: a Provider with `spec.url` `server:/path` reads `<ovaCatalogPath>/<server>/<path>`.
+   */
   ovaCatalogPath: string;
   /** Where VMs go (`--destination`). */
   destination: Flags['destination'];
@@ -99,8 +102,10 @@ export function simulatedSourceOptions(provider: Provider, clock: Clock): Simula
 }
 
 /**
- * Source adapters by provider type: `ova` → an {@link OvaSource} on the catalog at
- * `ovaCatalogPath` (one inventory, shared with the Provider check, for every ova Provider);
+ * Source adapters by provider type: `ova` → an `OvaSource` on the Provider's own catalog, the
+ * NFS share its `spec.url` names, mounted at `<ovaCatalogPath>/<server>/<path>` (one
+ * inventory per share, shared with the Provider check; a URL that is not `server:/path` has
+ * no adapter, and its Provider gets `UrlNotValid`);
  * `simulated` → a {@link SimulatedSource} per Provider (kept while its settings stay the same,
  * so copies in progress go on). Other types have no adapter (their plans get
  * `SourceProviderNotValid`), and their Providers get `ProviderTypeNotSupported`. The
@@ -119,10 +124,9 @@ export function sourceWiring(options: SourceWiringOptions): SourceWiring {
     simulated.set(key, { settings, source });
     return source;
   };
-  const ovaInventory = new OvaInventory({ catalogPath: options.ovaCatalogPath, clock });
-  const ova = new OvaSource({ inventory: ovaInventory });
+  const ovaCatalogs = new OvaProviderCatalogs({ root: options.ovaCatalogPath, clock });
   const sources = (provider: Provider): SourceAdapter | undefined => {
-    if (provider.spec.type === 'ova') return ova;
+    if (provider.spec.type === 'ova') return ovaCatalogs.forProvider(provider)?.source;
     if (provider.spec.type !== 'simulated') return undefined;
     let source: SimulatedSource;
     try {
@@ -153,8 +157,21 @@ export function sourceWiring(options: SourceWiringOptions): SourceWiring {
       }),
     },
     inspectors: {
-      ova: async (provider) =>
-        (await inspectOvaProvider(provider, { inventory: ovaInventory })).conditions,
+      ova: async (provider) => {
+        const catalog = ovaCatalogs.forProvider(provider);
+        if (catalog === undefined) {
+          return [
+            {
+              type: ResourceConditionType.UrlNotValid,
+              status: True,
+              reason: Reason.NotValid,
+              category: Category.Critical,
+              message: `The OVA provider's URL must name an NFS share, server:/path; got "${provider.spec.url ?? ''}".`,
+            },
+          ];
+        }
+        return (await inspectOvaProvider(provider, { inventory: catalog.inventory })).conditions;
+      },
       simulated: (provider) => {
         try {
           simulatedSource(provider);

@@ -61,6 +61,13 @@ export {
   unitBytes,
 } from './ova/ovf-parser.js';
 export {
+  type NfsShare,
+  type OvaProviderCatalog,
+  OvaProviderCatalogs,
+  type OvaProviderCatalogsOptions,
+  parseNfsShare,
+} from './ova/provider-catalogs.js';
+export {
   type CatalogFile,
   DEFAULT_OVA_MIN_FILE_AGE_MS,
   listCatalog,

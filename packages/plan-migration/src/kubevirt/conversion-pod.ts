@@ -17,6 +17,7 @@ import {
   LABEL_PLAN_NAMESPACE,
   LABEL_VM_ID,
 } from '../labels.js';
+import { parseNfsShare } from '../ova/provider-catalogs.js';
 import { APP_VIRT_V2V, LABEL_APP, OVA_PV_LABEL, OVA_PVC_LABEL, vmLabels } from './labels.js';
 
 /** The virt-v2v image unless told otherwise, as Forklift's `VIRT_V2V_IMAGE` default. */
@@ -37,16 +38,13 @@ export function conversionLabels(
 
 /** Splits an OVA provider's `spec.url` (`server:/path`); throws naming the provider when malformed. */
 export function nfsShare(provider: Provider): { server: string; path: string } {
-  const url = provider.spec.url ?? '';
-  const colon = url.indexOf(':');
-  const server = url.slice(0, colon);
-  const path = url.slice(colon + 1);
-  if (colon <= 0 || !path.startsWith('/')) {
+  const share = parseNfsShare(provider.spec.url);
+  if (share === undefined) {
     throw new Error(
-      `provider ${provider.metadata.namespace}/${provider.metadata.name}: spec.url must be server:/path for an NFS share, got "${url}"`,
+      `provider ${provider.metadata.namespace}/${provider.metadata.name}: spec.url must be server:/path for an NFS share, got "${provider.spec.url ?? ''}"`,
     );
   }
-  return { server, path };
+  return share;
 }
 
 const storePrefix = (kind: 'pv' | 'pvc', provider: Provider, plan: Plan) =>
