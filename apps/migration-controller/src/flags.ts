@@ -1,7 +1,8 @@
 //! The command line of ctrlkit-migration-controller: every flag with its default and help.
 
 import { InvalidArgumentError } from '@ctrlkit/core';
-import { API_GROUPS, type ApiGroup, GROUP, MAX_VM_INFLIGHT } from '@ctrlkit/plan-migration';
+import { GROUP, MAX_VM_INFLIGHT } from '@ctrlkit/plan-migration';
+import { API_GROUPS, type ApiGroup } from '@ctrlkit/plan-migration/api';
 import { DEFAULT_VIRT_V2V_IMAGE } from '@ctrlkit/plan-migration/kubevirt';
 import { type FlagTable, flagUsage, parseFlagTable } from '@ctrlkit/runtime/cli';
 import {

@@ -1,8 +1,8 @@
 //! The command line of ctrlkit-migrate: `status PLAN [-n NAMESPACE] [--kubeconfig PATH] [--api-group GROUP]`.
 
 import { InvalidArgumentError, isNotFound } from '@ctrlkit/core';
-import { API_GROUPS, type ApiGroup, GROUP, PLURALS, VERSION } from '@ctrlkit/plan-migration';
-import type { Plan } from '@ctrlkit/plan-migration/api';
+import { GROUP, PLURALS, VERSION } from '@ctrlkit/plan-migration';
+import { API_GROUPS, type ApiGroup, type Plan } from '@ctrlkit/plan-migration/api';
 import { loadKubeConfig } from '@ctrlkit/runtime';
 import { type FlagTable, flagUsage, parseFlagTableWithArgs } from '@ctrlkit/runtime/cli';
 import { createClient } from '@ctrlkit/runtime/client';

@@ -1,11 +1,7 @@
 // Writes crds/forklift.ctrlkit.dev.yaml and crds/forklift.konveyor.io.yaml from the TypeBox schemas (built to dist/).
 import { fileURLToPath } from 'node:url';
-import {
-  API_GROUPS,
-  CRD_MANIFEST_PATHS,
-  forkliftCrdsOf,
-  REGENERATE_CRDS_COMMAND,
-} from '@ctrlkit/plan-migration';
+import { forkliftCrdsOf, REGENERATE_CRDS_COMMAND } from '@ctrlkit/plan-migration';
+import { API_GROUPS, CRD_MANIFEST_PATHS } from '@ctrlkit/plan-migration/api';
 import { writeManifests } from '@ctrlkit/runtime/crd';
 
 for (const group of API_GROUPS) {

@@ -14,7 +14,11 @@
  * - **Labels** on what a migration creates: {@link planVMLabels}, {@link labelSelector},
  *   {@link LABEL_PLAN}, {@link LABEL_MIGRATION}, {@link LABEL_VM_ID}, …
  *
- * The CRDs built from these schemas are the root's `forkliftCrds`.
+ * - **API groups**: ours ({@link API_GROUPS}: `forklift.ctrlkit.dev`, the default) or
+ *   Forklift's `forklift.konveyor.io`; {@link ApiGroup}, {@link apiGroupOption},
+ *   {@link apiVersionOf}, and where each group's CRD manifest is ({@link CRD_MANIFEST_PATHS}).
+ *
+ * The CRDs built from these schemas are the root's `forkliftCrds` (`forkliftCrdsOf(group)`).
  *
  * A first program:
  * ```ts
@@ -134,6 +138,13 @@ export {
   REQUEUE_CONDITIONS,
   True,
 } from './conditions.js';
+export {
+  API_GROUPS,
+  type ApiGroup,
+  apiGroupOption,
+  apiVersionOf,
+  CRD_MANIFEST_PATHS,
+} from './crds.js';
 export {
   LABEL_MIGRATION,
   LABEL_PLAN,

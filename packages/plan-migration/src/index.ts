@@ -72,13 +72,8 @@ export type {
 export { isGuestConversion } from './adapter.js';
 export { ConfigMapDestination, LABEL_RESOURCE } from './configmap-destination.js';
 export {
-  API_GROUPS,
   API_VERSION,
-  type ApiGroup,
-  apiGroupOption,
-  apiVersionOf,
   CRD_MANIFEST_PATH,
-  CRD_MANIFEST_PATHS,
   FORKLIFT_GROUP,
   forkliftCrds,
   forkliftCrdsOf,

@@ -83,7 +83,7 @@ export class OvaProviderCatalogs {
     if (share === undefined) return undefined;
     const catalogPath = posix.join(this.root, share.server, share.path);
     // `..` in the URL must not lead out of the Provider's folder under the root.
-    if (!catalogPath.startsWith(posix.join(this.root, share.server) + '/')) return undefined;
+    if (!catalogPath.startsWith(`${posix.join(this.root, share.server)}/`)) return undefined;
     let catalog = this.#byPath.get(catalogPath);
     if (catalog === undefined) {
       const inventory = new OvaInventory({
