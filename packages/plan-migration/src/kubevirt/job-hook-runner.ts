@@ -250,18 +250,24 @@ function groupOf(plan: Plan): string {
 
 /**
  * The VM as the source's inventory describes it, in Forklift's shape; Forklift fails the hook
- * step when the inventory has no such VM, and so does this (the step retries).
+ * step when the inventory has no such VM, and so does this (the step retries). Without a
+ * context (no inventory), the VM's id and name in that shape.
  */
 async function inventoryWorkload(
   plan: Plan,
   vm: VMStatus,
   context: HookContext | undefined,
 ): Promise<Record<string, unknown>> {
-  const found = await context?.inventory.findVM({ id: vm.id, name: vm.name });
+  if (context === undefined) {
+    // A caller that gives no inventory: the VM as the plan knows it, in the same shape.
+    const known = { id: vm.id ?? '', name: vm.name ?? '', powerState: 'Off' as const };
+    return forkliftWorkload({ ...known, disks: [], networks: [] }, '');
+  }
+  const found = await context.inventory.findVM({ id: vm.id, name: vm.name });
   if (found === undefined) {
     throw new Error(`hook workload: VM ${vm.id || vm.name} is not in the source's inventory`);
   }
   const providerUID = activeSnapshot(plan)?.provider?.source?.uid ?? '';
-  const type = context?.sourceType ?? '';
+  const type = context.sourceType ?? '';
   return forkliftWorkload(found, `providers/${type}/${providerUID}/workloads/${found.id}`);
 }
