@@ -29,7 +29,7 @@ import { print, say } from './say.mjs';
 
 /** An OVA catalog as exporters write it (in `dir`): VMware and Xen `.ova` archives, VirtualBox and a multi-VM `.ovf`, and one broken file. */
 async function writeCatalog(dir) {
-  await mkdir(dir);
+  await mkdir(dir, { recursive: true });
   const disk = (name) => ({ name, content: new Uint8Array(512) });
   const thirtySecondsAgo = Date.now() - 60_000; // the scan skips files still being copied (< 30 s)
   await writeCatalogFiles(
@@ -54,7 +54,10 @@ async function writeCatalog(dir) {
 export async function migrationDemo(plane, workDir, outcomes) {
   const { kubeConfig } = plane;
   await installCRDs(kubeConfig, [...forkliftCrds, ...kubevirtCrds]);
-  const catalog = join(workDir, 'ova');
+  // The ova Provider's share (nfs.example:/exports/ova) where --ova-catalog-path has it:
+  // <root>/<server>/<path>, one catalog per Provider.
+  const catalogRoot = join(workDir, 'ova');
+  const catalog = join(catalogRoot, 'nfs.example/exports/ova');
   await writeCatalog(catalog);
   const inventory = new OvaInventory({ catalogPath: catalog });
   const vms = await inventory.listVMs();
@@ -81,12 +84,12 @@ export async function migrationDemo(plane, workDir, outcomes) {
   const app = startApp(
     binOf('@ctrlkit/migration-controller', 'ctrlkit-migration-controller'),
     [
-      ...['--kubeconfig', plane.kubeconfigPath, '--ova-catalog-path', catalog],
+      ...['--kubeconfig', plane.kubeconfigPath, '--ova-catalog-path', catalogRoot],
       ...['--metrics-addr', '0', '--healthz-addr', '0'],
     ],
     logPath,
   );
-  say(`ctrlkit-migration-controller --ova-catalog-path ${catalog} (log: ${logPath})`);
+  say(`ctrlkit-migration-controller --ova-catalog-path ${catalogRoot} (log: ${logPath})`);
   const stopAll = async () => {
     const code = await app.stop();
     stop.abort();
