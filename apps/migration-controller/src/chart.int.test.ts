@@ -50,6 +50,7 @@ describe.skipIf(noHelm)('the Helm chart', () => {
         replicas: 1,
         'leaderElection.enabled': false,
         logLevel: 'debug',
+        apiGroup: 'forklift.konveyor.io',
       },
     });
     const deployment = rendered.find((o) => o.kind === 'Deployment') as {
@@ -66,6 +67,7 @@ describe.skipIf(noHelm)('the Helm chart', () => {
         '--metrics-bind-address=:8080',
         '--health-probe-bind-address=:8081',
         '--log-level=debug',
+        '--api-group=forklift.konveyor.io',
       ],
     });
     // Without leader election there is no Lease to grant.
