@@ -100,7 +100,7 @@ export function buildVirtualKubelet(flags: Flags, logger: Logger): VirtualKubele
 }
 
 /**
- * Runs `vk` until `signal` aborts. With `startupTimeoutMs` > 0, as upstream's
+ * Runs `vk` until `signal` aborts. With a positive `startupTimeoutMs`, as upstream's
  * `--startup-timeout`: when the informers and the pod controller are not ready within it,
  * the manager is stopped and this rejects with a {@link StartupTimeoutError} (the program
  * exits 1); the node is registered only once they are ready (see {@link buildVirtualKubelet}).
