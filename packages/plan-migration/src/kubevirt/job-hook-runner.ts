@@ -36,7 +36,7 @@ export interface JobHookRunnerOptions {
   hookRetry?: number;
   /**
    * The VM's workload, written to `workload.yml`. Default: the VM as the source's inventory
-   * describes it, in Forklift's shape ({@link forkliftWorkload}).
+   * describes it, in Forklift's shape (its inventory Workload, as yaml.v2 writes it).
    */
   workload?: (plan: Plan, vm: VMStatus) => Promise<unknown>;
 }
