@@ -100,7 +100,11 @@ function runTests() {
     ['packages', 'apps', 'examples', 'tests']
       .flatMap((group) => {
         const dir = join(repoRoot, group);
-        return existsSync(dir) ? readdirSync(dir).map((name) => join(dir, name)) : [];
+        if (!existsSync(dir)) return [];
+        // Each package's folder (a README beside them is not one).
+        return readdirSync(dir, { withFileTypes: true })
+          .filter((entry) => entry.isDirectory())
+          .map((entry) => join(dir, entry.name));
       })
       .map((dir) => join(dir, '.vitest', 'results.json'));
   for (const file of results()) rmSync(file, { force: true });
