@@ -7,6 +7,8 @@ import { createServer } from 'node:net';
 import { dirname, join } from 'node:path';
 
 const require = createRequire(import.meta.url);
+/** The apps started and not exited yet, so that an interrupt stops them wherever it lands. */
+const running = new Set();
 
 /** The path of the bin `name` of the workspace package `pkg`. */
 export function binOf(pkg, name) {
@@ -51,7 +53,15 @@ export function startApp(bin, args, logPath) {
     if (child.exitCode === null && child.signalCode === null) child.kill(name);
     return exited;
   };
-  return { exited, stop: () => signal('SIGTERM'), kill: () => signal('SIGKILL') };
+  const app = { exited, stop: () => signal('SIGTERM'), kill: () => signal('SIGKILL') };
+  running.add(app);
+  exited.then(() => running.delete(app));
+  return app;
+}
+
+/** SIGTERMs every app started and still running; resolves once all have exited. */
+export function stopRunningApps() {
+  return Promise.all([...running].map((app) => app.stop()));
 }
 
 /** The pids of this machine's processes running `sleep <seconds>` (Linux `/proc`; else none). */

@@ -85,10 +85,11 @@ it('runs every part to its expected outcome and leaves nothing behind', async ()
 it('Ctrl-C mid-run stops the apps, their pods and the cluster, and removes its folders', async () => {
   const demo = runDemo(['--no-tui']);
   try {
-    // The virtual kubelet and its pods' processes are running.
-    await waitFor('the Deployment placed', () => demo.output(), {
+    // The virtual kubelet and its pods' processes are running, and the DRA driver has just
+    // been started (its part has not handed it back yet).
+    await waitFor('the DRA driver started', () => demo.output(), {
       timeoutMs: 300_000,
-      until: (output) => output.includes('child processes run their containers'),
+      until: (output) => output.includes('ctrlkit-dra-example-driver --node-name'),
     });
     demo.child.kill('SIGINT');
     expect(await demo.exited).toBe(130);

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { COMPONENTS, startControlPlane } from '@ctrlkit/envtest';
 import { createClient } from '@ctrlkit/runtime/client';
-import { sleeperPids } from './apps.mjs';
+import { sleeperPids, stopRunningApps } from './apps.mjs';
 import { watchCluster } from './cluster-status.mjs';
 import { gpuDemo } from './gpus.mjs';
 import { migrationDemo } from './migration.mjs';
@@ -60,7 +60,8 @@ let shuttingDown;
 function shutDown({ keep = false } = {}) {
   shuttingDown ??= (async () => {
     view.stop();
-    await Promise.allSettled(apps.map((app) => app.stop()));
+    // Also the apps a part started but had not handed back yet when interrupted.
+    await Promise.allSettled([...apps.map((app) => app.stop()), stopRunningApps()]);
     for (const pid of sleeperPids(sleepSeconds)) process.kill(pid, 'SIGKILL');
     await cluster?.stop();
     await plane?.stop();
