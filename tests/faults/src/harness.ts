@@ -1,6 +1,7 @@
 //! A control plane per file, with an audit log of the apps' requests, and a proxy that can half-open their connections.
 
-import type { AppCluster } from '@ctrlkit/app-testing';
+import { readFile } from 'node:fs/promises';
+import type { AppCluster, AppProcess } from '@ctrlkit/app-testing';
 import { SERVICE_ACCOUNT_AUDIT_POLICY } from '@ctrlkit/app-testing';
 import {
   type AuditEvent,
@@ -80,4 +81,12 @@ export function perMinute(events: readonly AuditEvent[], fromMs: number, toMs: n
 /** How many of `events` were answered 409 Conflict. */
 export function conflicts(events: readonly AuditEvent[]): number {
   return events.filter((e) => e.responseStatus?.code === 409).length;
+}
+
+/** The resident memory (VmRSS) of the app's process now, in MB (Linux `/proc`). */
+export async function rssMb(app: AppProcess): Promise<number> {
+  const status = await readFile(`/proc/${app.child.pid}/status`, 'utf8');
+  const kb = /^VmRSS:\s+(\d+) kB$/m.exec(status)?.[1];
+  if (kb === undefined) throw new Error(`no VmRSS in /proc/${app.child.pid}/status`);
+  return Number(kb) / 1024;
 }
