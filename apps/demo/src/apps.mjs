@@ -3,7 +3,6 @@
 import { spawn } from 'node:child_process';
 import { createWriteStream, readdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { createServer } from 'node:net';
 import { dirname, join } from 'node:path';
 
 const require = createRequire(import.meta.url);
@@ -17,18 +16,6 @@ export function binOf(pkg, name) {
   const bin = manifest.bin?.[name];
   if (bin === undefined) throw new Error(`${pkg} has no bin named ${name}`);
   return join(dirname(manifestPath), bin);
-}
-
-/** A TCP port free on loopback right now. */
-export function freePort() {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 /**

@@ -2,9 +2,9 @@
 // processes (its process provider); kube-scheduler places a Deployment's pods on that node.
 import { join } from 'node:path';
 import { waitFor } from '@ctrlkit/core/testing';
-import { createTestNamespace } from '@ctrlkit/envtest';
+import { createTestNamespace, freePort } from '@ctrlkit/envtest';
 import { createClient } from '@ctrlkit/runtime/client';
-import { binOf, freePort, sleeperPids, startApp } from './apps.mjs';
+import { binOf, sleeperPids, startApp } from './apps.mjs';
 import { say } from './say.mjs';
 
 /** The virtual Node's name; the DRA driver publishes this node's GPUs. */

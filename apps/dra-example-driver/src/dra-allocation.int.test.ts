@@ -4,7 +4,6 @@
 // allocates claims from our ResourceSlice and binds their pods to that node; a deleted pod's
 // device goes to the next claim; a claim for 9 devices stays unschedulable.
 import { readFile } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 import {
   type AppProcess,
@@ -18,6 +17,7 @@ import {
   COMPONENTS,
   type ControlPlane,
   createTestNamespace,
+  freePort,
   startControlPlane,
 } from '@ctrlkit/envtest';
 import {
@@ -99,14 +99,6 @@ afterAll(async () => {
     await plane?.stop();
   }
 });
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 /** A claim for `count` GPUs of the driver's DeviceClass. */
 async function claim(name: string, count: number): Promise<void> {

@@ -1,23 +1,15 @@
 // The kubelet API through the apiserver's node proxy (no client certificate), as
 // `kubectl get --raw /api/v1/nodes/N/proxy/pods` and `kubectl top` reach it; the built binary
 // runs as deploy/'s ServiceAccount.
-import { createServer } from 'node:net';
 import { appPackage, startApp } from '@ctrlkit/app-testing';
 import { waitFor } from '@ctrlkit/core/testing';
+import { freePort } from '@ctrlkit/envtest';
 import { testKubeConfig } from '@ctrlkit/envtest/vitest';
 import { CoreV1Api } from '@kubernetes/client-node';
 import { expect, it } from 'vitest';
 
 /** client-node hands back JSON answers already parsed, other answers as text. */
 const json = (answer: unknown) => (typeof answer === 'string' ? JSON.parse(answer) : answer);
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 it('/pods, /runningpods/, /stats/summary and /metrics/resource answer through /api/v1/nodes/N/proxy; a repeated Warning is counted', async () => {
   const port = await freePort();

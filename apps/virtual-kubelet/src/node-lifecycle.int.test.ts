@@ -5,11 +5,10 @@
 // and its pods are reconciled, none lost and none created twice. With the process provider, so
 // "created twice" is a count of real processes. The app runs as deploy/'s ServiceAccount.
 import { readdirSync, readFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { appPackage, SERVICE_ACCOUNT_AUDIT_POLICY, startApp } from '@ctrlkit/app-testing';
 import { noopLogger } from '@ctrlkit/core';
 import { waitFor } from '@ctrlkit/core/testing';
-import { COMPONENTS, createTestNamespace, startControlPlane } from '@ctrlkit/envtest';
+import { COMPONENTS, createTestNamespace, freePort, startControlPlane } from '@ctrlkit/envtest';
 import { AppsV1Api, CoreV1Api, type V1Node, type V1Pod } from '@kubernetes/client-node';
 import { expect, it } from 'vitest';
 
@@ -45,14 +44,6 @@ const sleepers = (marker: string) => sleeperPids(marker).length;
 /** A failed run must not leave its containers running. */
 function killSleepers(marker: string): void {
   for (const pid of sleeperPids(marker)) process.kill(pid, 'SIGKILL');
-}
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
 }
 
 // A number of seconds no other process sleeps for.

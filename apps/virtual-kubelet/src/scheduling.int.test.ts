@@ -4,7 +4,6 @@
 // scaled to 0, every pod is gone from the provider. The kubelet API answers through the
 // apiserver's node proxy and pods/log. The app runs as deploy/'s ServiceAccount.
 import { readdirSync, readFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import {
   type AppCluster,
   type AppProcess,
@@ -18,6 +17,7 @@ import {
   COMPONENTS,
   type ControlPlane,
   createTestNamespace,
+  freePort,
   startControlPlane,
 } from '@ctrlkit/envtest';
 import { AppsV1Api, CoreV1Api, type V1Deployment, type V1Pod } from '@kubernetes/client-node';
@@ -47,14 +47,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await plane?.stop();
 });
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 /** A Deployment whose pods tolerate the virtual node of `provider` (and no other node's taint). */
 function deployment(name: string, provider: string, marker: string): V1Deployment {

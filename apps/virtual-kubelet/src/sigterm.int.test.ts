@@ -1,23 +1,14 @@
 // SIGTERM to the app's process mid-run: it exits 0 without deleting any pod or its Node, the
 // lease is left to expire, and a restarted app brings every pod (also those created while it
 // was down) back to Running.
-import { createServer } from 'node:net';
 import { type AppProcess, appPackage, startApp } from '@ctrlkit/app-testing';
 import { waitFor } from '@ctrlkit/core/testing';
-import { createTestNamespace } from '@ctrlkit/envtest';
+import { createTestNamespace, freePort } from '@ctrlkit/envtest';
 import { testKubeConfig } from '@ctrlkit/envtest/vitest';
 import { CoordinationV1Api, CoreV1Api, type V1Pod } from '@kubernetes/client-node';
 import { expect, it } from 'vitest';
 
 const app = appPackage('@ctrlkit/virtual-kubelet', import.meta.url);
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 /** The built binary as deploy/'s ServiceAccount. */
 function startVirtualKubelet(nodeName: string, port: number): Promise<AppProcess> {

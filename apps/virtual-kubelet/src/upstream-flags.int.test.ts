@@ -4,14 +4,13 @@
 // controller (exit 1 when they are not ready in time).
 import { spawn } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { appPackage, startApp } from '@ctrlkit/app-testing';
 import { noopLogger } from '@ctrlkit/core';
 import { waitFor } from '@ctrlkit/core/testing';
-import { createTestNamespace } from '@ctrlkit/envtest';
+import { createTestNamespace, freePort } from '@ctrlkit/envtest';
 import { testKubeConfig } from '@ctrlkit/envtest/vitest';
 import { CoreV1Api, type V1Node } from '@kubernetes/client-node';
 import { expect, it } from 'vitest';
@@ -20,14 +19,6 @@ import { buildVirtualKubelet, runVirtualKubelet, StartupTimeoutError } from './r
 
 const app = appPackage('@ctrlkit/virtual-kubelet', import.meta.url);
 const WAIT = { timeoutMs: 60_000, intervalMs: 200 };
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 /** A file with `text` in a fresh temporary directory. */
 function tempFile(name: string, text: string): string {

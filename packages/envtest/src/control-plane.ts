@@ -11,6 +11,7 @@ import type { RunningComponent } from './components.js';
 import { installCRDs } from './crds.js';
 import { EnvtestError } from './errors/envtest-error.js';
 import type { ProcessExitedError } from './errors/process-exited-error.js';
+import { freePort } from './free-port.js';
 import { type ApiServerFiles, apiServerFlags } from './internal/apiserver-flags.js';
 import { toArgs } from './internal/component-flags.js';
 import { startComponents } from './internal/component-process.js';
@@ -24,7 +25,6 @@ import {
   issueUserCertificate,
   kubeconfigFor,
 } from './internal/pki.js';
-import { freePort } from './internal/ports.js';
 import { ManagedProcess } from './internal/process.js';
 import { type Probe, retryOnOtherPort, waitReady } from './internal/readiness.js';
 import {

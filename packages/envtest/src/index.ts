@@ -86,6 +86,7 @@ export { NotReadyError } from './errors/not-ready-error.js';
 export { PortInUseError } from './errors/port-in-use-error.js';
 export { ProcessExitedError } from './errors/process-exited-error.js';
 export { UnknownComponentError } from './errors/unknown-component-error.js';
+export { freePort } from './free-port.js';
 export { stderrLogger } from './logger.js';
 export { type DryRunResult, dryRunManifests } from './manifests.js';
 export { createTestNamespace, DEFAULT_TEST_NAMESPACE_PREFIX } from './namespace.js';

@@ -7,11 +7,11 @@ import type { ControlPlaneBinaries } from '../binaries.js';
 import type { ComponentName, RunningComponent } from '../components.js';
 import type { IssuedCertificate } from '../create-certificate.js';
 import { EnvtestError } from '../errors/envtest-error.js';
+import { freePort } from '../free-port.js';
 import type { ResolvedControlPlaneOptions } from '../options.js';
 import { componentFlags } from './component-flags.js';
 import { get } from './http.js';
 import { createComponentPki, kubeconfigFor } from './pki.js';
-import { freePort } from './ports.js';
 import type { ManagedProcess } from './process.js';
 import { type Probe, retryOnOtherPort } from './readiness.js';
 

@@ -1,4 +1,4 @@
-//! Picks free TCP ports on 127.0.0.1.
+//! Picks free TCP ports on 127.0.0.1 (for the control plane, and for servers a test starts beside it).
 
 import { createServer } from 'node:net';
 
