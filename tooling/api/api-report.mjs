@@ -9,45 +9,16 @@
 // broken `{@link}`s) and exports without a doc comment are errors.
 //
 // Run after `pnpm build`. Options: --update, --only <name,...>.
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { Extractor, ExtractorConfig, ExtractorLogLevel } from '@microsoft/api-extractor';
+import { codeEntryPoints, publishable, root } from '../workspace/packages.mjs';
 
-const root = fileURLToPath(new URL('../..', import.meta.url));
 const { values: flags } = parseArgs({
   options: { update: { type: 'boolean', default: false }, only: { type: 'string' } },
 });
-
-/** The workspace's publishable packages: not private, under packages/ or apps/. */
-export function publishable() {
-  const found = [];
-  for (const dir of ['packages', 'apps']) {
-    for (const name of readdirSync(join(root, dir)).sort()) {
-      let manifest;
-      try {
-        manifest = JSON.parse(readFileSync(join(root, dir, name, 'package.json'), 'utf8'));
-      } catch {
-        continue;
-      }
-      if (!manifest.private) found.push({ dir: join(root, dir, name), manifest });
-    }
-  }
-  return found;
-}
-
-/** Each code entry point of a package: its report name and its built declaration file. */
-export function entryPoints(manifest) {
-  return Object.entries(manifest.exports ?? {})
-    .filter(([, target]) => typeof target === 'object' && target?.types)
-    .map(([key, target]) => ({
-      subpath: key,
-      report: key === '.' ? 'index' : key.slice(2).replaceAll('/', '-'),
-      types: target.types,
-    }));
-}
 
 const error = { logLevel: ExtractorLogLevel.Error, addToApiReportFile: false };
 const none = { logLevel: ExtractorLogLevel.None };
@@ -114,8 +85,8 @@ function main() {
   try {
     for (const pkg of publishable()) {
       if (only && !only.has(pkg.manifest.name)) continue;
-      for (const entry of entryPoints(pkg.manifest)) {
-        const where = `${pkg.manifest.name}${entry.subpath === '.' ? '' : entry.subpath.slice(1)}`;
+      for (const entry of codeEntryPoints(pkg.manifest)) {
+        const where = entry.specifier;
         mkdirSync(join(pkg.dir, 'etc'), { recursive: true });
         const config = ExtractorConfig.prepare({
           configObject: configFor(pkg, entry, temp),

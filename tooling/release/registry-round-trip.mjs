@@ -16,14 +16,13 @@
 //
 // Options: --keep (leave the temp folder and print it), --only <name,...> (a subset).
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { codeEntryPoints, publishable, root } from '../workspace/packages.mjs';
 
-const root = fileURLToPath(new URL('../..', import.meta.url));
 const { values: flags } = parseArgs({
   options: { keep: { type: 'boolean', default: false }, only: { type: 'string' } },
 });
@@ -44,23 +43,6 @@ function freePort() {
       server.close(() => resolve(port));
     });
   });
-}
-
-/** The workspace's publishable packages: not private, under packages/ or apps/. */
-function publishable() {
-  const found = [];
-  for (const dir of ['packages', 'apps']) {
-    for (const name of readdirSync(join(root, dir)).sort()) {
-      let manifest;
-      try {
-        manifest = JSON.parse(readFileSync(join(root, dir, name, 'package.json'), 'utf8'));
-      } catch {
-        continue;
-      }
-      if (!manifest.private) found.push({ dir: join(root, dir, name), manifest });
-    }
-  }
-  return found;
 }
 
 function run(command, args, options = {}) {
@@ -127,14 +109,6 @@ async function startRegistry(work, upstream) {
   throw new Error(`verdaccio did not answer on ${url} within 30 s:\n${log}`);
 }
 
-/** The import specifiers of a package: its name plus each code subpath of `exports`. */
-function subpaths(manifest) {
-  const exports = manifest.exports ?? { '.': manifest.main };
-  return Object.entries(exports)
-    .filter(([, target]) => typeof target === 'object' && target !== null)
-    .map(([key]) => (key === '.' ? manifest.name : `${manifest.name}/${key.slice(2)}`));
-}
-
 const TSCONFIG_BASE = {
   strict: true,
   noEmit: true,
@@ -196,7 +170,7 @@ function checkInstalled(pkg, scratch) {
     }
   }
   // One process imports every subpath (ESM, as a user's program does) and names each that fails.
-  const specifiers = subpaths(installed);
+  const specifiers = codeEntryPoints(installed).map((entry) => entry.specifier);
   const probe = `
     for (const specifier of ${JSON.stringify(specifiers)}) {
       try {
