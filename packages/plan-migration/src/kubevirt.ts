@@ -79,10 +79,8 @@ export {
   JobHookRunner,
   type JobHookRunnerOptions,
 } from './kubevirt/job-hook-runner.js';
-export {
-  KubeVirtDestination,
-  type KubeVirtDestinationOptions,
-} from './kubevirt/kubevirt-destination.js';
+export { KubeVirtDestination } from './kubevirt/kubevirt-destination.js';
+export type { KubeVirtDestinationOptions } from './kubevirt/kubevirt-destination-options.js';
 export {
   ANN_BIND_IMMEDIATE,
   ANN_DELETE_AFTER_COMPLETION,

@@ -1,28 +1,16 @@
 //! One reconcile pass of an execution: begin, run each VM's current phase, schedule, cancel, end (Forklift's plan/migration.go).
 
-import { type Clock, type Logger, noopLogger } from '@ctrlkit/core';
-import type {
-  Builder,
-  Client,
-  DestinationClient,
-  Ensurer,
-  GuestConversion,
-  HookRunner,
-  Inventory,
-  Migrator,
-} from './adapter.js';
-import type { Migration } from './api/migration.js';
+import { type Logger, noopLogger } from '@ctrlkit/core';
 import { isCanceled } from './api/migration.js';
 import type { Plan, Snapshot, VMStatus } from './api/plan.js';
 import { migrationStatus } from './api/plan.js';
-import type { ProviderType } from './api/provider.js';
 import { ConditionType, Reason } from './condition-types.js';
 import { Category, conditionsOf, True } from './conditions.js';
+import type { MigrationRunnerContext } from './migration-runner/context.js';
 import { executePhase } from './migration-runner/execute-phase.js';
 import { Phase } from './phases.js';
 import { NO_REQ, POLL_REQ } from './requeue.js';
 import { markSchedulerQueuedVMs, nextVM } from './scheduler.js';
-import type { MigrationSettings } from './settings.js';
 import {
   markCompleted,
   markedCompleted,
@@ -33,39 +21,6 @@ import {
   reflectPipeline,
   running,
 } from './vm-status.js';
-
-/** A VM phase change, reported for events and metrics. */
-export interface PhaseTransition {
-  vm: VMStatus;
-  from: string;
-  to: string;
-}
-
-/** Everything a pass needs. */
-export interface MigrationRunnerContext {
-  plan: Plan;
-  /** The active Migration (its cancel and cutover lists); absent when only canceling. */
-  migration?: Migration;
-  inventory: Inventory;
-  client: Client;
-  builder: Builder;
-  destination: DestinationClient;
-  ensurer: Ensurer;
-  /** Converts guests (virt-v2v); without one a VM that needs conversion fails at that step. */
-  guestConversion?: GuestConversion;
-  /** The source provider's type (vSphere's conversion step ends once virt-v2v copies). */
-  sourceType?: ProviderType;
-  migrator: Migrator;
-  settings: MigrationSettings;
-  clock: Clock;
-  logger?: Logger;
-  /** Every plan (from the cache) for the in-flight count across plans of the same source. */
-  plans(): readonly Plan[];
-  /** Runs hooks; without one a VM with a hook fails at the hook step. */
-  hookRunner?: HookRunner;
-  /** Called for every phase change of a VM. */
-  onPhase?(transition: PhaseTransition): void;
-}
 
 /** The active (last) snapshot, creating an empty history entry never. */
 export function activeSnapshot(plan: Plan): Snapshot | undefined {

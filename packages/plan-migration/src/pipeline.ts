@@ -48,13 +48,9 @@ export {
   type Predicate,
   StepNotFoundError,
 } from './itinerary.js';
+export type { MigrationRunnerContext, PhaseTransition } from './migration-runner/context.js';
 export { toDNS1123 } from './migration-runner/vm-name.js';
-export {
-  activeSnapshot,
-  MigrationRunner,
-  type MigrationRunnerContext,
-  type PhaseTransition,
-} from './migration-runner.js';
+export { activeSnapshot, MigrationRunner } from './migration-runner.js';
 export {
   isDNS1123Label,
   isDNS1123Subdomain,
@@ -90,12 +86,12 @@ export {
   schedulerQueuedMessage,
 } from './scheduler.js';
 export { hasReady } from './validation/ready.js';
-export {
-  type PlanReferences,
-  type SourceAccess,
-  type ValidationInput,
-  validatePlan,
-} from './validation.js';
+export type {
+  PlanReferences,
+  SourceAccess,
+  ValidationInput,
+} from './validation/validation-input.js';
+export { validatePlan } from './validation.js';
 export {
   addError,
   findStep,

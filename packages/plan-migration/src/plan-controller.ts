@@ -50,7 +50,7 @@ import { migrationMirror } from './plan-controller/migration-mirror.js';
 import { type PlanReconcileInput, reconcilePlan } from './plan-reconcile.js';
 import { FAST_REQ } from './requeue.js';
 import { type MigrationSettings, migrationSettings } from './settings.js';
-import type { PlanReferences } from './validation.js';
+import type { PlanReferences } from './validation/validation-input.js';
 import {
   migrationPredicate,
   planPredicate,

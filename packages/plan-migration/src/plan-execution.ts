@@ -15,7 +15,7 @@ import { Category, conditionsOf, type NewCondition, True } from './conditions.js
 import { parseTime } from './internal/time.js';
 import { activeSnapshot } from './migration-runner.js';
 import { FAST_REQ, NO_REQ, SLOW_REQ } from './requeue.js';
-import type { PlanReferences } from './validation.js';
+import type { PlanReferences } from './validation/validation-input.js';
 import { addError, markCompleted, markStartedStepsCompleted } from './vm-status.js';
 
 /** What {@link executePlan} needs. */

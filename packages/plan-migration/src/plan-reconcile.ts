@@ -7,7 +7,8 @@ import { ConditionType, Reason } from './condition-types.js';
 import { Category, conditionsOf, READY, True } from './conditions.js';
 import { executePlan, type PlanExecutionContext } from './plan-execution.js';
 import { NO_REQ, SLOW_REQ } from './requeue.js';
-import { type ValidationInput, validatePlan } from './validation.js';
+import type { ValidationInput } from './validation/validation-input.js';
+import { validatePlan } from './validation.js';
 
 /** Objects whose controller has not yet seen their latest generation postpone plans. */
 export interface Generational {

@@ -1,59 +1,26 @@
 //! The KubeVirt destination: CDI DataVolumes, the per-VM Secret and ConfigMap, the conversion pod and the VirtualMachine (Forklift's plan/kubevirt.go).
 
-import { InvalidArgumentError, type Logger, noopLogger } from '@ctrlkit/core';
-import { type Client, type KubeConfigLike, toClient } from '@ctrlkit/runtime/client';
+import { InvalidArgumentError, noopLogger } from '@ctrlkit/core';
+import { toClient } from '@ctrlkit/runtime/client';
 import type {
-  Builder,
   ConversionStatus,
   DestinationClient,
   DestinationVM,
   DiskTransfer,
   Ensurer,
   GuestConversion,
-  Inventory,
 } from '../adapter.js';
-import type { StorageMap } from '../api/mapping.js';
-import type { Plan, Task, VMStatus } from '../api/plan.js';
-import type { Provider } from '../api/provider.js';
+import type { Task, VMStatus } from '../api/plan.js';
 import { batchApi, coreApi, customApi } from '../internal/kube-api.js';
 import { createNamespaceIfMissing } from '../internal/namespace.js';
-import type { DEFAULT_VIRT_V2V_IMAGE } from './conversion-pod.js';
 import { cleanupVM, deleteOrphans } from './destination/cleanup.js';
 import type { DestinationContext } from './destination/context.js';
 import { dataVolumeTransfers, ensureDataVolumes } from './destination/data-volumes.js';
 import { conversionStatus, ensureConversionPod } from './destination/guest-conversion.js';
 import { ensureVirtualMachine, virtualMachineExists } from './destination/virtual-machine.js';
 import { ensureSecretAndConfigMap } from './destination/vm-config.js';
+import type { KubeVirtDestinationOptions } from './kubevirt-destination-options.js';
 import type { determineRunStrategy } from './run-strategy.js';
-
-/** Options of {@link KubeVirtDestination}. */
-export interface KubeVirtDestinationOptions {
-  /** The destination cluster: the runtime's one client (`manager.client`). Required unless `kubeConfig` is given. */
-  client?: Client;
-  /** Instead of `client`, for convenience: this kubeconfig's default client. */
-  kubeConfig?: KubeConfigLike;
-  /** The plan migrating. Required. */
-  plan: Plan;
-  /** The active Migration's UID (`''` when there is none, as for orphan cleanup). Required. */
-  migrationUID: string;
-  /** The active Migration's name, on the OVA store PV (upstream labels it by name). Default `''`. */
-  migrationName?: string;
-  /** The source Provider: its type decides the OVA store, its `spec.url` is the NFS share. */
-  source?: Provider;
-  /** The source builder: DataVolume sources and the conversion pod's environment. */
-  builder?: Builder;
-  /** The source inventory: the datastore of each disk, for the StorageMap. */
-  inventory?: Inventory;
-  /** The plan's StorageMap: each disk's storage class, access and volume mode by its datastore. */
-  storageMap?: StorageMap;
-  /** The virt-v2v image. Default {@link DEFAULT_VIRT_V2V_IMAGE}. */
-  virtV2vImage?: string;
-  /** The destination is the cluster the controller runs in. Default true. */
-  destinationIsHost?: boolean;
-  /** Reads the conversion pod's metrics (`http://<podIP>:2112/metrics`). Default: `fetch`. */
-  fetchMetrics?: (url: string) => Promise<string>;
-  logger?: Logger;
-}
 
 /**
  * Creates on the destination what Forklift creates for a VM: the target namespace, the VM's

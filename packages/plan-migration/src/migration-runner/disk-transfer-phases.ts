@@ -3,7 +3,6 @@
 import type { DiskTransfer } from '../adapter.js';
 import type { Step, VMStatus } from '../api/plan.js';
 import { isWarm } from '../api/plan.js';
-import type { MigrationRunnerContext } from '../migration-runner.js';
 import { StepName, TRANSFER_COMPLETED } from '../phases.js';
 import {
   addError,
@@ -13,6 +12,7 @@ import {
   markStarted,
   reflectTasks,
 } from '../vm-status.js';
+import type { MigrationRunnerContext } from './context.js';
 import { guestConversionFor } from './guest-conversion-phases.js';
 import { next, runningStep } from './phase-steps.js';
 import { endPrecopy } from './warm-phases.js';

@@ -1,9 +1,9 @@
 //! Runs a VM's current phase of the built-in pipeline (Forklift's migrator/base execute switch).
 
 import type { VMStatus } from '../api/plan.js';
-import type { MigrationRunnerContext } from '../migration-runner.js';
 import { Phase } from '../phases.js';
 import { addError, markCompleted, markStarted } from '../vm-status.js';
+import type { MigrationRunnerContext } from './context.js';
 import { allocateDisks, copyDisks, createDataVolumes, finalize } from './disk-transfer-phases.js';
 import { convertGuest, createGuestConversionPod } from './guest-conversion-phases.js';
 import { runHookPhase } from './hook-phase.js';

@@ -2,7 +2,6 @@
 
 import type { GuestConversion } from '../adapter.js';
 import type { Step, VMStatus } from '../api/plan.js';
-import type { MigrationRunnerContext } from '../migration-runner.js';
 import { StepName } from '../phases.js';
 import {
   addError,
@@ -11,6 +10,7 @@ import {
   markStarted,
   reflectTasks,
 } from '../vm-status.js';
+import type { MigrationRunnerContext } from './context.js';
 import { next, runningStep } from './phase-steps.js';
 
 /** The guest conversion adapter, or undefined after putting an error on `step`. */

@@ -1,9 +1,9 @@
 //! The PreHook and PostHook phases: run the VM's hook for the step until it reports done.
 
 import type { VMStatus } from '../api/plan.js';
-import type { MigrationRunnerContext } from '../migration-runner.js';
 import { Phase } from '../phases.js';
 import { addError, markCompleted } from '../vm-status.js';
+import type { MigrationRunnerContext } from './context.js';
 import { next, runningStep } from './phase-steps.js';
 
 /** Runs the hook of the VM's hook phase; the step fails when there is no hook or no runner. */

@@ -2,8 +2,8 @@
 
 import type { Step, VMStatus } from '../api/plan.js';
 import { nextPhase } from '../base-migrator.js';
-import type { MigrationRunnerContext } from '../migration-runner.js';
 import { addError, findStep, markStarted } from '../vm-status.js';
+import type { MigrationRunnerContext } from './context.js';
 
 /** The step of the VM's phase; undefined (an error on the VM) when missing. */
 export function phaseStep(c: MigrationRunnerContext, vm: VMStatus): Step | undefined {

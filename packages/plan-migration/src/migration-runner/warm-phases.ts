@@ -3,9 +3,9 @@
 import { cutoverFor } from '../api/migration.js';
 import type { Step, VMStatus } from '../api/plan.js';
 import { formatTime, parseTime, timestamp } from '../internal/time.js';
-import type { MigrationRunnerContext } from '../migration-runner.js';
 import { Phase, StepName } from '../phases.js';
 import { addError, findStep, markCompleted, markReset, markStarted } from '../vm-status.js';
+import type { MigrationRunnerContext } from './context.js';
 import { next, runningStep } from './phase-steps.js';
 
 /** CopyingPaused: waits for the next precopy round, or leaves for the cutover once it is due. */

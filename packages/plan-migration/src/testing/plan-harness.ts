@@ -11,7 +11,7 @@ import { MigrationRunner } from '../migration-runner.js';
 import { type Generational, reconcilePlan } from '../plan-reconcile.js';
 import { type MigrationSettings, migrationSettings } from '../settings.js';
 import { SimulatedSource } from '../simulated-source.js';
-import type { PlanReferences } from '../validation.js';
+import type { PlanReferences } from '../validation/validation-input.js';
 import { InMemoryDestination } from './in-memory-destination.js';
 import type { ScriptedHookRunner } from './scripted-hook-runner.js';
 

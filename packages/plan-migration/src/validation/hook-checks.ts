@@ -4,8 +4,8 @@ import { planStatus } from '../api/plan.js';
 import { refString } from '../api/ref.js';
 import { ConditionType, Reason } from '../condition-types.js';
 import { Category, conditionsOf, True } from '../conditions.js';
-import type { ValidationInput } from '../validation.js';
 import { hasReady } from './ready.js';
+import type { ValidationInput } from './validation-input.js';
 
 /** Sets one condition per kind of hook problem, listing the VM hooks that have it. */
 export function validateHooks(input: ValidationInput): void {

@@ -11,8 +11,8 @@ import {
   isValidPVCNameTemplate,
   isValidVolumeNameTemplate,
 } from '../name-templates.js';
-import type { PlanReferences, SourceAccess } from '../validation.js';
 import { critical, hasReady } from './ready.js';
+import type { PlanReferences, SourceAccess } from './validation-input.js';
 
 /** The source provider: set, found and Ready. */
 export function validateSourceProvider(cnd: Conditions, plan: Plan, refs: PlanReferences): void {

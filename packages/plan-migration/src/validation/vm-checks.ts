@@ -7,8 +7,8 @@ import { refString } from '../api/ref.js';
 import { ConditionType, Reason } from '../condition-types.js';
 import { Category, conditionsOf, True } from '../conditions.js';
 import { isDNS1123Subdomain } from '../name-templates.js';
-import type { SourceAccess, ValidationInput } from '../validation.js';
 import { findVM } from '../vm-status.js';
+import type { SourceAccess, ValidationInput } from './validation-input.js';
 import { type Resolution, resolveVMRefs } from './vm-refs.js';
 
 /** A condition listing the VMs it holds for. */

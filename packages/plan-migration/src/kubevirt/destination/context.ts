@@ -8,7 +8,7 @@ import type { Plan, VMStatus } from '../../api/plan.js';
 import type { BatchApi, CoreApi, CustomApi } from '../../internal/kube-api.js';
 import { labelSelector } from '../../labels.js';
 import { DATA_VOLUMES, VIRTUAL_MACHINES } from '../crds.js';
-import type { KubeVirtDestinationOptions } from '../kubevirt-destination.js';
+import type { KubeVirtDestinationOptions } from '../kubevirt-destination-options.js';
 import { pvcSelector } from '../pvcs.js';
 
 /** The destination's state, handed to each of its object modules. */
