@@ -4,7 +4,6 @@ import { type Clock, InvalidArgumentError, type Logger, rejectRenamedOptions } f
 import type { ClientSource } from '@ctrlkit/runtime/client';
 import type { TypedRateLimitingInterface } from '@ctrlkit/workqueue';
 import type { KubeClient } from './adapter.js';
-import type { QUEUE_NAME, startController } from './controller.js';
 import type { DriverResources, Owner } from './driver-resources.js';
 import type { DroppedFieldsError } from './dropped-fields-error.js';
 import { isDnsSubdomain } from './validate-api-limits.js';
@@ -21,10 +20,12 @@ export const DEFAULT_MUTATION_CACHE_TTL_MS = 60_000;
  * fixed while the human waits.
  */
 export const DEFAULT_SYNC_DELAY_MS = 30_000;
+/** The name of the default queue (and of its metrics): `node_resource_slices`. */
+export const QUEUE_NAME = 'node_resource_slices';
 /** Called with each problem; `message` says what failed, as upstream's `msg`. */
 export type ErrorHandler = (error: Error, message: string) => void;
 
-/** Options of {@link startController}. */
+/** Options of `startController`. */
 export interface Options {
   /** The DRA driver's name, a DNS subdomain of at most 63 characters. Required. */
   driverName: string;

@@ -24,7 +24,9 @@ import {
   isKubeClient,
   isNodeOwner,
   type Options,
+  QUEUE_NAME,
 } from './controller-options.js';
+import type { Stats } from './controller-stats.js';
 import {
   type DriverResources,
   deepCopyDriverResources,
@@ -36,20 +38,8 @@ import { PoolSyncer } from './internal/pool-sync.js';
 import { toWireResources } from './internal/wire.js';
 import { newKubeClient } from './kube-client.js';
 
-/** The name of the default queue (and of its metrics): `node_resource_slices`. */
-export const QUEUE_NAME = 'node_resource_slices';
 /** The informer index of slices by `spec.pool.name`. */
 export const POOL_NAME_INDEX = 'poolName';
-
-/** Counts of successful API calls. */
-export interface Stats {
-  /** ResourceSlices created. */
-  numCreates: number;
-  /** ResourceSlices updated. */
-  numUpdates: number;
-  /** ResourceSlices deleted (a delete answered 404 is not counted). */
-  numDeletes: number;
-}
 
 function poolNameOf(slice: Wire<V1ResourceSlice>): string {
   return slice.spec?.pool?.name ?? '';

@@ -34,19 +34,15 @@
 
 export type { DeletePreconditions, KubeClient } from './adapter.js';
 
-export {
-  Controller,
-  POOL_NAME_INDEX,
-  QUEUE_NAME,
-  type Stats,
-  startController,
-} from './controller.js';
+export { Controller, POOL_NAME_INDEX, startController } from './controller.js';
 export {
   DEFAULT_MUTATION_CACHE_TTL_MS,
   DEFAULT_SYNC_DELAY_MS,
   type ErrorHandler,
   type Options,
+  QUEUE_NAME,
 } from './controller-options.js';
+export type { Stats } from './controller-stats.js';
 export { devicesDeepEqual, TAINT_TIME_ADDED_TOLERANCE_MS } from './devices-deep-equal.js';
 export {
   type DriverResources,

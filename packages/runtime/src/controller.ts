@@ -39,15 +39,12 @@
  */
 
 export { CacheSyncTimeoutError } from './controller/cache-sync-timeout-error.js';
+export { Controller, type WatchOptions } from './controller/controller.js';
 export {
-  Controller,
   type ControllerOptions,
   DEFAULT_CACHE_SYNC_TIMEOUT_MS,
   DEFAULT_MAX_CONCURRENT_RECONCILES,
-  type ReconcileResult,
-  type Reconciler,
-  type WatchOptions,
-} from './controller/controller.js';
+} from './controller/controller-options.js';
 export type {
   EventHandlers,
   EventSource,
@@ -55,6 +52,7 @@ export type {
   TombstoneLike,
 } from './controller/event-source.js';
 export { enqueueRequestForOwner, type OwnerMatch, objectKey } from './controller/keys.js';
+export type { ReconcileResult, Reconciler } from './controller/reconciler.js';
 export { TerminalError } from './controller/terminal-error.js';
 export {
   apiVersionOf,

@@ -64,12 +64,9 @@ export {
 export { type ApplyOptions, apply, applyStatus } from './apply/apply.js';
 export { type PatchStatusOptions, patchStatus } from './apply/patch-status.js';
 export { loadKubeConfig } from './client/load-kube-config.js';
-export {
-  Controller,
-  type ControllerOptions,
-  type ReconcileResult,
-  type Reconciler,
-} from './controller/controller.js';
+export { Controller } from './controller/controller.js';
+export type { ControllerOptions } from './controller/controller-options.js';
+export type { ReconcileResult, Reconciler } from './controller/reconciler.js';
 export { TerminalError } from './controller/terminal-error.js';
 export { SharedInformerFactory } from './informers/shared-informer-factory.js';
 export { Manager } from './manager/manager.js';

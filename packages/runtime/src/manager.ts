@@ -31,7 +31,7 @@
  */
 
 export type { HealthCheck } from './manager/health-probes.js';
-export { Manager, type Runnable } from './manager/manager.js';
+export { Manager } from './manager/manager.js';
 export { ManagerError, type ManagerErrorReason } from './manager/manager-error.js';
 export {
   DEFAULT_GRACEFUL_SHUTDOWN_TIMEOUT_MS,
@@ -42,4 +42,5 @@ export {
   type ManagerLeaderElectionOptions,
   type ManagerOptions,
 } from './manager/manager-options.js';
+export type { Runnable } from './manager/runnable-group.js';
 export { type SignalTarget, setupSignalHandler } from './manager/signals.js';

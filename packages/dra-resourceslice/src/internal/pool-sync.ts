@@ -5,8 +5,8 @@ import type { Wire } from '@ctrlkit/runtime/client';
 import type { TypedRateLimitingInterface } from '@ctrlkit/workqueue';
 import type { V1ObjectMeta, V1OwnerReference, V1ResourceSlice } from '@kubernetes/client-node';
 import type { KubeClient } from '../adapter.js';
-import type { Stats } from '../controller.js';
 import { type ErrorHandler, isNodeOwner } from '../controller-options.js';
+import type { Stats } from '../controller-stats.js';
 import type { DriverResources, Owner, Pool, Slice } from '../driver-resources.js';
 import { DroppedFieldsError } from '../dropped-fields-error.js';
 import {

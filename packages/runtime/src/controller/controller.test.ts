@@ -3,9 +3,10 @@ import { FakeClock } from '@ctrlkit/core/testing';
 import { newItemExponentialFailureRateLimiter } from '@ctrlkit/workqueue';
 import { describe, expect, it } from 'vitest';
 import { CacheSyncTimeoutError } from './cache-sync-timeout-error.js';
-import { Controller, type Reconciler } from './controller.js';
+import { Controller } from './controller.js';
 import type { EventHandlers, EventSource, ObjectWithMetadata } from './event-source.js';
 import { enqueueRequestForOwner } from './keys.js';
+import type { Reconciler } from './reconciler.js';
 import { TerminalError } from './terminal-error.js';
 
 const tick = () => new Promise<void>((resolve) => setImmediate(resolve));

@@ -6,7 +6,6 @@ import {
   globalMetricsProvider,
   type MetricsProvider,
   newTypedRateLimitingQueue,
-  type TypedRateLimiter,
   type TypedRateLimitingInterface,
 } from '@ctrlkit/workqueue';
 import { DeferredMetricsProvider } from '../internal/deferred-metrics-provider.js';
@@ -14,32 +13,16 @@ import { type Logger, noopLogger } from '../logger.js';
 import type { ReconcileMetrics, ReconcileOutcome } from '../metrics/reconcile-metrics.js';
 import type { Predicate } from '../predicate/predicate.js';
 import { CacheSyncTimeoutError } from './cache-sync-timeout-error.js';
+import {
+  type ControllerOptions,
+  checkControllerOptions,
+  DEFAULT_CACHE_SYNC_TIMEOUT_MS,
+  DEFAULT_MAX_CONCURRENT_RECONCILES,
+} from './controller-options.js';
 import type { EventSource, ObjectWithMetadata, TombstoneLike } from './event-source.js';
 import { objectKey } from './keys.js';
+import type { MaybeResult } from './reconciler.js';
 import { TerminalError } from './terminal-error.js';
-import { checkControllerOptions } from './validate-options.js';
-
-/** What a reconcile asks for besides success (controller-runtime's `reconcile.Result`). */
-export interface ReconcileResult {
-  /** Requeue through the rate limiter, as after an error but without logging one. */
-  requeue?: boolean;
-  /**
-   * Requeue after this many milliseconds (the rate limiter's count is reset). Wins over
-   * `requeue`. A result with the old name `requeueAfter` counts as a reconcile error
-   * (an `InvalidArgumentError` naming `requeueAfterMs`, logged and retried).
-   */
-  requeueAfterMs?: number;
-}
-
-/**
- * Brings the world in line with the desired state of one key ("namespace/name", or
- * "name" for cluster-scoped objects). Throw to retry with backoff; throw a
- * {@link TerminalError} to give up on the key; return a {@link ReconcileResult} to requeue.
- */
-export type Reconciler = (key: string, signal: AbortSignal) => Promise<MaybeResult> | MaybeResult;
-
-// biome-ignore lint/suspicious/noConfusingVoidType: a reconciler that returns nothing is the common case
-type MaybeResult = ReconcileResult | undefined | void;
 
 /** How events of one watched informer become keys. */
 export interface WatchOptions<T> {
@@ -56,32 +39,6 @@ export interface WatchOptions<T> {
   predicates?: readonly Predicate<T>[];
 }
 
-/** Options of {@link Controller}. */
-export interface ControllerOptions {
-  /** The controller's name: the queue's metrics label and the logs' `controller` field. Required. */
-  name: string;
-  /** The reconciler. Required. */
-  reconcile: Reconciler;
-  /** How many keys are reconciled at once (each key by one worker at a time). Default {@link DEFAULT_MAX_CONCURRENT_RECONCILES}. */
-  maxConcurrentReconciles?: number;
-  /** Paces retries. Default: `defaultControllerRateLimiter()` (5 ms doubling to 1000 s, and 10 qps burst 100 overall). */
-  rateLimiter?: TypedRateLimiter<string>;
-  /** Where the queue's metrics go. Default: the workqueue's global provider, or the `Manager`'s once added to one. */
-  metricsProvider?: MetricsProvider;
-  /** Where reconcile metrics go. Default: none, or the `Manager`'s (`controller_runtime_*`) once added to one. */
-  reconcileMetrics?: ReconcileMetrics;
-  /** The clock of the queue and the sync wait. Default: the real clock. */
-  clock?: Clock;
-  /** Where reconcile errors are reported. Default: no logging. */
-  logger?: Logger;
-  /** How long `run` waits for the watched informers to sync, in ms. Default {@link DEFAULT_CACHE_SYNC_TIMEOUT_MS}. */
-  cacheSyncTimeoutMs?: number;
-}
-
-/** Keys reconciled at once by default: 1, as in controller-runtime. */
-export const DEFAULT_MAX_CONCURRENT_RECONCILES = 1;
-/** How long `run` waits for caches by default: 2 minutes, as in controller-runtime. */
-export const DEFAULT_CACHE_SYNC_TIMEOUT_MS = 120_000;
 /** How often `run` checks whether the caches have synced, in ms. */
 const cacheSyncPollPeriod = 100;
 

@@ -38,27 +38,10 @@ import {
   DEFAULT_METRICS_BIND_ADDRESS,
   type ManagerOptions,
 } from './manager-options.js';
-import { RunnableGroup } from './runnable-group.js';
+import { type Runnable, RunnableGroup } from './runnable-group.js';
 
 /** The period of the timer that keeps the process alive while the manager runs (it does nothing). */
 const KEEP_ALIVE_INTERVAL_MS = 60_000;
-
-/**
- * Work the manager runs (controller-runtime's `manager.Runnable`): `start` runs until its
- * signal aborts, then finishes what it is doing and resolves. A rejection stops the manager.
- */
-export interface Runnable {
-  /** A name for logs and errors. */
-  name: string;
-  /**
-   * Run only while this replica leads (and only once it leads). Default `true`, as
-   * controller-runtime treats a runnable that does not say. `false` for work every replica
-   * does, such as a node agent or a cache warmer.
-   */
-  needLeaderElection?: boolean;
-  /** Runs until `signal` aborts. */
-  start(signal: AbortSignal): void | Promise<void>;
-}
 
 /** The state of one `start`: its stop signal, the first failure, and what it started. */
 interface StartState {

@@ -1,6 +1,21 @@
-//! A group of runnables started on one signal and stopped together (controller-runtime's `runnableGroup`).
+//! What a manager runs (a `Runnable`), and a group of runnables started on one signal and stopped together (controller-runtime's `runnableGroup`).
 
-import type { Runnable } from './manager.js';
+/**
+ * Work the manager runs (controller-runtime's `manager.Runnable`): `start` runs until its
+ * signal aborts, then finishes what it is doing and resolves. A rejection stops the manager.
+ */
+export interface Runnable {
+  /** A name for logs and errors. */
+  name: string;
+  /**
+   * Run only while this replica leads (and only once it leads). Default `true`, as
+   * controller-runtime treats a runnable that does not say. `false` for work every replica
+   * does, such as a node agent or a cache warmer.
+   */
+  needLeaderElection?: boolean;
+  /** Runs until `signal` aborts. */
+  start(signal: AbortSignal): void | Promise<void>;
+}
 
 interface Task {
   name: string;

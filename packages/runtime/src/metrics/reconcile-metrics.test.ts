@@ -3,7 +3,8 @@ import { newItemExponentialFailureRateLimiter } from '@ctrlkit/workqueue';
 import { PrometheusMetricsProvider } from '@ctrlkit/workqueue/prometheus';
 import { Registry } from 'prom-client';
 import { describe, expect, it } from 'vitest';
-import { Controller, type ReconcileResult } from '../controller/controller.js';
+import { Controller } from '../controller/controller.js';
+import type { ReconcileResult } from '../controller/reconciler.js';
 import { TerminalError } from '../controller/terminal-error.js';
 import { PrometheusReconcileMetrics } from './reconcile-metrics.js';
 

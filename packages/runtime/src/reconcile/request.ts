@@ -1,8 +1,8 @@
 //! A reconcile request: which object to reconcile, as `{ namespace, name }` and as the queue's `"namespace/name"` key.
 
-import type { Reconciler } from '../controller/controller.js';
 import type { ObjectWithMetadata } from '../controller/event-source.js';
 import { objectKey } from '../controller/keys.js';
+import type { Reconciler } from '../controller/reconciler.js';
 import { splitMetaNamespaceKey } from '../informers/key-func.js';
 
 /**

@@ -16,13 +16,10 @@ import type { MetricsProvider } from '@ctrlkit/workqueue';
 import type { V1Lease } from '@kubernetes/client-node';
 import type { Client } from '../client/client.js';
 import type { KubeObject, Wire } from '../client/wire.js';
-import {
-  Controller,
-  type ControllerOptions,
-  type Reconciler,
-  type WatchOptions,
-} from '../controller/controller.js';
+import { Controller, type WatchOptions } from '../controller/controller.js';
+import type { ControllerOptions } from '../controller/controller-options.js';
 import { objectKey } from '../controller/keys.js';
+import type { Reconciler } from '../controller/reconciler.js';
 import {
   formatGroupVersionResource,
   type ResourceLike,
