@@ -1,10 +1,9 @@
-import { defineConfig } from 'vitest/config';
+import { ctrlkitVitestConfig } from '@ctrlkit/vitest-config';
 
 // The demo's smoke test runs `npm start`'s program headless as a child process; that program
 // starts its own cluster, so no global setup is needed.
-export default defineConfig({
+export default ctrlkitVitestConfig({
   test: {
-    include: ['src/**/*.test.ts'],
     testTimeout: 600_000,
     fileParallelism: false,
   },
