@@ -34,15 +34,15 @@ export {
   LeaderElectionError,
   type LeaderElectionErrorReason,
 } from './leader-election/leader-election-error.js';
+export { LeaderElector } from './leader-election/leader-elector.js';
 export {
   DEFAULT_LEASE_DURATION_MS,
   DEFAULT_RENEW_DEADLINE_MS,
   DEFAULT_RETRY_PERIOD_MS,
   JITTER_FACTOR,
   type LeaderCallbacks,
-  LeaderElector,
   type LeaderElectorOptions,
-} from './leader-election/leader-elector.js';
+} from './leader-election/leader-elector-options.js';
 export {
   LeaseLock,
   type LeaseLockEventRecorder,

@@ -2,14 +2,14 @@ import { InvalidArgumentError } from '@ctrlkit/core';
 import { FakeClock } from '@ctrlkit/core/testing';
 import { describe, expect, it } from 'vitest';
 import { LeaderElectionError } from './leader-election-error.js';
+import { LeaderElector } from './leader-elector.js';
 import {
   DEFAULT_LEASE_DURATION_MS,
   DEFAULT_RENEW_DEADLINE_MS,
   DEFAULT_RETRY_PERIOD_MS,
   JITTER_FACTOR,
-  LeaderElector,
   type LeaderElectorOptions,
-} from './leader-elector.js';
+} from './leader-elector-options.js';
 import type { LeaderElectionRecord, ObservedRecord, ResourceLock } from './resource-lock.js';
 
 /** The server side of a fake lock: one record with a version, shared by candidates. */

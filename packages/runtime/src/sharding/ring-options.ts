@@ -10,7 +10,7 @@ import {
   DEFAULT_LEASE_DURATION_MS,
   DEFAULT_RENEW_DEADLINE_MS,
   DEFAULT_RETRY_PERIOD_MS,
-} from '../leader-election/leader-elector.js';
+} from '../leader-election/leader-elector-options.js';
 import { checkRingName } from './ring-labels.js';
 
 /** The options every part of a ring is given alike. */
