@@ -5,7 +5,11 @@ import { waitFor } from '@ctrlkit/core/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import { WatchStreamError } from '../informers/errors/watch-stream-error.js';
 import { FreezingProxy } from '../testing/freezing-proxy.js';
-import { Http2Sessions } from './http2-sessions.js';
+import {
+  HTTP2_SESSION_WINDOW_BYTES,
+  HTTP2_STREAM_WINDOW_BYTES,
+  Http2Sessions,
+} from './http2-sessions.js';
 
 /** A cleartext HTTP/2 server whose answers send their head and then nothing (a quiet watch). */
 async function quietServer(): Promise<{
@@ -73,5 +77,26 @@ describe('Http2Sessions', () => {
     const again = await sessions.request(origin, {}, '/watch', {}, undefined);
     expect(again.statusCode).toBe(200);
     again.stream.destroy();
+  });
+
+  it("offers the server Go's flow-control windows, so that a streaming list is not paced by window updates", async () => {
+    const server = http2.createServer();
+    const sessionWindow = new Promise<number>((resolve) =>
+      server.on('stream', (stream) => {
+        stream.respond({ ':status': 200 });
+        // The session window opens with a WINDOW_UPDATE right after the connection preface.
+        setTimeout(() => resolve(stream.session?.state.remoteWindowSize ?? 0), 100);
+      }),
+    );
+    server.listen(0, '127.0.0.1');
+    await once(server, 'listening');
+    cleanups.push(() => new Promise((resolve) => server.close(resolve)));
+    const sessions = new Http2Sessions();
+    cleanups.push(() => sessions.close());
+    const { port } = server.address() as AddressInfo;
+    const answer = await sessions.request(`http://127.0.0.1:${port}`, {}, '/watch', {}, undefined);
+    expect(answer.stream.session?.localSettings.initialWindowSize).toBe(HTTP2_STREAM_WINDOW_BYTES);
+    expect(await sessionWindow).toBe(HTTP2_SESSION_WINDOW_BYTES);
+    answer.stream.destroy();
   });
 });

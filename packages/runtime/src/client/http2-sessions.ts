@@ -14,6 +14,15 @@ import { sameTls, type TlsMaterial, tlsMaterial } from './connection-pool.js';
 export const HTTP2_READ_IDLE_TIMEOUT_MS = 20_000;
 /** A ping unanswered for this long closes the session and fails its streams (client-go's `PingTimeout`): 15 s. */
 export const HTTP2_PING_TIMEOUT_MS = 15_000;
+/**
+ * The flow-control window of each stream: 4 MiB (Go's HTTP/2 transport, which client-go
+ * uses: `transportDefaultStreamFlow`). HTTP/2's default, 64 KiB, lets the server send a
+ * streaming list's initial events only as fast as this process acknowledges them while it
+ * parses: the server waits for every window update instead of encoding ahead.
+ */
+export const HTTP2_STREAM_WINDOW_BYTES = 4 * 1024 * 1024;
+/** The flow-control window of the whole session, shared by its streams: 16 MiB. */
+export const HTTP2_SESSION_WINDOW_BYTES = 16 * 1024 * 1024;
 
 /** The head and body of one HTTP/2 answer. */
 export interface Http2Answer {
@@ -111,7 +120,11 @@ export class Http2Sessions {
     )
       return current;
     current?.session.close();
-    const session = http2.connect(origin, tls);
+    const session = http2.connect(origin, {
+      ...tls,
+      settings: { initialWindowSize: HTTP2_STREAM_WINDOW_BYTES },
+    });
+    session.once('connect', () => session.setLocalWindowSize(HTTP2_SESSION_WINDOW_BYTES));
     const entry: Session = { origin, tls, session, streams: 0 };
     this.#current = entry;
     const forget = () => {
