@@ -25,6 +25,14 @@ export const CTRLKIT_VARIANTS = {
  * package, where its dependencies resolve): before and after a change, on one machine state.
  */
 export const BASELINE = 'ctrlkit baseline';
+/**
+ * The baseline build's streaming list (`'ctrlkit stream'` on BASELINE_DIST), measured right
+ * after `'ctrlkit stream'` when both are asked for.
+ */
+export const BASELINE_STREAM = 'ctrlkit baseline stream';
+
+/** The variant (an entry of {@link CTRLKIT_VARIANTS}) a baseline column runs. */
+export const BASELINE_VARIANTS = { [BASELINE]: 'ctrlkit', [BASELINE_STREAM]: 'ctrlkit stream' };
 
 /**
  * The module URL of the baseline build's informers: BASELINE_DIST/informers.js (the

@@ -13,7 +13,7 @@ import { createInterface } from 'node:readline';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { CoreV1Api, KubeConfig, makeInformer } from '@kubernetes/client-node';
 import {
-  BASELINE,
+  BASELINE_VARIANTS,
   baselineModule,
   CTRLKIT_VARIANTS,
   NotWiredError,
@@ -158,7 +158,9 @@ async function clientNode() {
 async function ctrlkit() {
   let runtime;
   try {
-    runtime = await import(which === BASELINE ? baselineModule() : '@ctrlkit/runtime/informers');
+    runtime = await import(
+      which in BASELINE_VARIANTS ? baselineModule() : '@ctrlkit/runtime/informers'
+    );
   } catch (error) {
     throw new NotWiredError(
       `@ctrlkit/runtime/informers not loadable (pnpm --filter @ctrlkit/runtime build): ${error.message}`,
@@ -172,7 +174,7 @@ async function ctrlkit() {
     namespace,
     onAdd: () => {},
     onUpdate,
-    variant: which === BASELINE ? 'ctrlkit' : which,
+    variant: BASELINE_VARIANTS[which] ?? which,
   });
   await informer.synced;
   const syncedMs = performance.now() - start;
@@ -223,7 +225,7 @@ async function events(informer) {
 }
 
 const run =
-  which in CTRLKIT_VARIANTS || which === BASELINE
+  which in CTRLKIT_VARIANTS || which in BASELINE_VARIANTS
     ? ctrlkit
     : { bare, 'client-node': clientNode }[which];
 if (run === undefined || !['sync', 'events'].includes(mode)) {

@@ -3,7 +3,7 @@
 // variants side by side, the aims, and the notes.
 
 import { GO_VARIANTS } from './children.mjs';
-import { BASELINE, CTRLKIT_VARIANTS } from './ctrlkit-informer.mjs';
+import { BASELINE, BASELINE_STREAM, CTRLKIT_VARIANTS } from './ctrlkit-informer.mjs';
 
 const median = (values) => {
   const sorted = [...values].sort((a, b) => a - b);
@@ -127,15 +127,22 @@ function mainTable({ runs }, events, compactBytes, n, rounds) {
 
 function variantsTable({ runs }, events, variants) {
   const { values, med, perRound } = syncFigures(runs);
-  const rows = ['ctrlkit', BASELINE, ...variants.ctrlkit, 'client-go', ...variants.go]
+  const rows = [
+    'ctrlkit',
+    BASELINE,
+    ...variants.ctrlkit,
+    BASELINE_STREAM,
+    'client-go',
+    ...variants.go,
+  ]
     .filter((which) => runs[which]?.length)
     .map((which) => ({
       variant: which,
       options:
         which in GO_VARIANTS
           ? GO_VARIANTS[which].join(' ') || '(defaults: protobuf, streaming list)'
-          : which === BASELINE
-            ? `BASELINE_DIST=${process.env.BASELINE_DIST}`
+          : which === BASELINE || which === BASELINE_STREAM
+            ? `${which === BASELINE_STREAM ? `${JSON.stringify(CTRLKIT_VARIANTS['ctrlkit stream'])} on ` : ''}BASELINE_DIST=${process.env.BASELINE_DIST}`
             : JSON.stringify(CTRLKIT_VARIANTS[which]),
       'synced ms': spread(values(which, 'syncedMs')),
       'CPU ms': format(med(which, 'cpuMs')),

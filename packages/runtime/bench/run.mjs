@@ -15,7 +15,8 @@
 // GO_VARIANTS in bench/children.mjs: 'client-go json', 'client-go list',
 // 'client-go json list'; '' for none), BASELINE_DIST (the dist folder of another build of
 // this package, e.g. main's copied to packages/runtime/.baseline-dist so that its
-// dependencies resolve: measured as 'ctrlkit baseline' right after 'ctrlkit' in each round).
+// dependencies resolve: measured as 'ctrlkit baseline' right after 'ctrlkit' in each round,
+// and as 'ctrlkit baseline stream' right after 'ctrlkit stream' when that variant runs).
 //
 // 1. Seeds N ConfigMaps of ~1.47 KB of compact JSON each (managedFields included) in the
 //    namespace `ctrlkit-bench-informer`, 64 creates in flight; those already there are kept.
@@ -41,7 +42,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { apiServerCpu } from './apiserver-cpu.mjs';
 import { buildClientGo, GO_VARIANTS } from './children.mjs';
-import { BASELINE, CTRLKIT_VARIANTS } from './ctrlkit-informer.mjs';
+import { BASELINE, BASELINE_STREAM, CTRLKIT_VARIANTS } from './ctrlkit-informer.mjs';
 import { callJson, connect } from './kube.mjs';
 import { printReport } from './report.mjs';
 import { eventRuns, seed, syncRuns } from './workloads.mjs';
@@ -99,7 +100,11 @@ async function main() {
     ...(goBinary ? ['client-go'] : []),
     'ctrlkit',
     ...(process.env.BASELINE_DIST ? [BASELINE] : []),
-    ...variants.ctrlkit,
+    ...variants.ctrlkit.flatMap((variant) =>
+      variant === 'ctrlkit stream' && process.env.BASELINE_DIST
+        ? [variant, BASELINE_STREAM]
+        : [variant],
+    ),
     ...(goBinary ? variants.go : []),
   ];
   if (!existsSync(join(here, '../dist/index.js'))) {
