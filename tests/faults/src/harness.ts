@@ -6,19 +6,26 @@ import { SERVICE_ACCOUNT_AUDIT_POLICY } from '@ctrlkit/app-testing';
 import {
   type AuditEvent,
   type ControlPlane,
+  type ControlPlaneOptions,
   noopLogger,
   readAuditLog,
   startControlPlane,
 } from '@ctrlkit/envtest';
 import { FreezingProxy } from '@ctrlkit/runtime/testing';
 import { KubeConfig } from '@kubernetes/client-node';
+import { expect } from 'vitest';
+import type { FaultResult } from './results.js';
 
-/** A control plane of the file's own (its apiserver is restarted), auditing the apps' requests. */
-export function startFaultPlane(): Promise<ControlPlane> {
+/**
+ * A control plane of the file's own (its apiserver is restarted), auditing the apps' requests;
+ * `options` over that (e.g. a short compaction interval).
+ */
+export function startFaultPlane(options: ControlPlaneOptions = {}): Promise<ControlPlane> {
   return startControlPlane({
     logger: noopLogger,
     auditPolicy: SERVICE_ACCOUNT_AUDIT_POLICY,
     etcdFlags: { 'unsafe-no-fsync': 'true' },
+    ...options,
   });
 }
 
@@ -89,4 +96,29 @@ export async function rssMb(app: AppProcess): Promise<number> {
   const kb = /^VmRSS:\s+(\d+) kB$/m.exec(status)?.[1];
   if (kb === undefined) throw new Error(`no VmRSS in /proc/${app.child.pid}/status`);
   return Number(kb) / 1024;
+}
+
+/**
+ * The app's memory came back: after convergence and the quiet period at most twice what it
+ * was before the fault, plus 50 MB (V8 grows its heap lazily and returns it late, so a tighter
+ * bound would be flaky; a leak per pod, slice or request over a case is far above this).
+ */
+export function expectBoundedMemory(result: FaultResult): void {
+  const { rssBeforeMb, rssAfterMb } = result;
+  expect(rssBeforeMb, 'RSS before').toBeGreaterThan(0);
+  expect(rssAfterMb, 'RSS after').toBeLessThanOrEqual((rssBeforeMb ?? 0) * 2 + 50);
+}
+
+/** How many of `events` were answered `code`. */
+export function answered(events: readonly AuditEvent[], code: number): number {
+  return events.filter((e) => e.responseStatus?.code === code).length;
+}
+
+/**
+ * The lines of an app's log in which an informer was told its resource version expired
+ * (410 Gone, `@ctrlkit/runtime`'s reflector: "resource version expired; listing again", or
+ * "resource version unavailable; …" when a relist from it was answered so).
+ */
+export function expiredWatchLogs(logs: readonly string[]): string[] {
+  return logs.filter((l) => /resource version (expired|unavailable)/.test(l));
 }
