@@ -78,6 +78,8 @@ export class DraDriverWork {
     rssBeforeMb: number;
     /** What else the case counts, from the app's requests (its 429s, its expired watches). */
     annotate?: (requests: AuditEvent[]) => Pick<FaultResult, 'expired' | 'throttled'>;
+    /** Requests of the ServiceAccount that are not the app's (another client with its token). */
+    exclude?: (e: AuditEvent) => boolean;
   }): Promise<FaultResult> {
     const { nodeName } = options;
     const final = await waitFor(
@@ -93,7 +95,10 @@ export class DraDriverWork {
     const slices = final ?? (await this.slicesOf(nodeName));
     await sleep(AFTER_MS);
     const rssAfterMb = await rssMb(options.app);
-    const requests = await requestsSince(this.plane, options.app.rbac.username, options.mark);
+    const exclude = options.exclude ?? (() => false);
+    const requests = (
+      await requestsSince(this.plane, options.app.rbac.username, options.mark)
+    ).filter((e) => !exclude(e));
     const creates = requests.filter(
       (e) =>
         e.objectRef?.resource === 'resourceslices' &&

@@ -3,6 +3,7 @@
 import { readFile } from 'node:fs/promises';
 import type { AppCluster, AppProcess } from '@ctrlkit/app-testing';
 import { SERVICE_ACCOUNT_AUDIT_POLICY } from '@ctrlkit/app-testing';
+import { waitFor } from '@ctrlkit/core/testing';
 import {
   type AuditEvent,
   type ControlPlane,
@@ -12,7 +13,7 @@ import {
   startControlPlane,
 } from '@ctrlkit/envtest';
 import { FreezingProxy } from '@ctrlkit/runtime/testing';
-import { KubeConfig } from '@kubernetes/client-node';
+import { AuthorizationV1Api, KubeConfig } from '@kubernetes/client-node';
 import { expect } from 'vitest';
 import type { FaultResult } from './results.js';
 
@@ -121,4 +122,43 @@ export function answered(events: readonly AuditEvent[], code: number): number {
  */
 export function expiredWatchLogs(logs: readonly string[]): string[] {
   return logs.filter((l) => /resource version (expired|unavailable)/.test(l));
+}
+
+/**
+ * The 410 Gone fault: `app` is paused (SIGSTOP) with its watches open and its work in flight;
+ * the apiserver stops, etcd is compacted past every version handed out so far, a new apiserver
+ * (with a new watch cache) starts; once its RBAC authorizer allows `app` to `verb` `resource`
+ * again, `app` resumes (SIGCONT). Its first requests are then the watches from versions neither
+ * the watch cache nor etcd has: answered 410 Gone. (Unpaused, an app may reach the new
+ * apiserver in the moment it still refuses with 403 while its RBAC caches sync, and relist
+ * after that refusal from a version the new watch cache serves: no 410.)
+ */
+export async function restartOverCompactedEtcd(
+  plane: ControlPlane,
+  app: AppProcess,
+  allowed: { group: string; resource: string; verb: string },
+): Promise<void> {
+  app.child.kill('SIGSTOP');
+  try {
+    await plane.stopApiServer();
+    await plane.compactEtcd();
+    await plane.startApiServer();
+    const authorization = plane.kubeConfig.makeApiClient(AuthorizationV1Api);
+    await waitFor(
+      `RBAC allowing ${app.rbac.username} to ${allowed.verb} ${allowed.resource}`,
+      async () => {
+        try {
+          const review = await authorization.createSubjectAccessReview({
+            body: { spec: { user: app.rbac.username, resourceAttributes: allowed } },
+          });
+          return review.status?.allowed === true;
+        } catch {
+          return false;
+        }
+      },
+      { timeoutMs: 30_000, intervalMs: 200 },
+    );
+  } finally {
+    app.child.kill('SIGCONT');
+  }
 }

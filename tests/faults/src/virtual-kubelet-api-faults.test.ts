@@ -15,6 +15,7 @@ import {
   clusterOf,
   expiredWatchLogs,
   requestsSince,
+  restartOverCompactedEtcd,
   rssMb,
   startFaultPlane,
 } from './harness.js';
@@ -22,8 +23,8 @@ import {
   expectConverged,
   PODS,
   RBAC_SYNC_MS,
-  VK_BUDGET_PER_MIN,
   VirtualKubeletWork,
+  VK_BUDGET_PER_MIN,
 } from './virtual-kubelet-work.js';
 
 let plane: ControlPlane;
@@ -55,12 +56,9 @@ describe('virtual-kubelet under the apiserver refusing its requests', () => {
       const rssBeforeMb = await rssMb(vk);
       const faultStartedAt = Date.now();
       await work.createPods(namespace, nodeName, 0, PODS / 2);
-      // Mid-work: the apiserver goes away while the first pods are being run; etcd compacts
-      // past every version the app has seen, and a new apiserver (a new watch cache) answers
-      // its watches from those versions 410 Gone.
-      await plane.stopApiServer();
-      await plane.compactEtcd();
-      await plane.startApiServer();
+      // Mid-work, while the first pods are being run: a new apiserver over an etcd compacted
+      // past every version the app has seen answers its watches 410 Gone.
+      await restartOverCompactedEtcd(plane, vk, { group: '', resource: 'pods', verb: 'watch' });
       faultEndedAt = Date.now();
       await work.createPods(namespace, nodeName, PODS / 2, PODS);
       const result = await work.converge({
@@ -91,7 +89,7 @@ describe('virtual-kubelet under the apiserver refusing its requests', () => {
       const rssBeforeMb = await rssMb(vk);
       const mark = await auditMark(plane);
       const faultStartedAt = Date.now();
-      const tight = await throttle(plane, vk.rbac, 'ctrlkit-faults-vk');
+      const tight = await throttle(plane, vk.rbac, 'ctrlkit-faults-vk', 1);
       let relaxed = false;
       try {
         await work.createPods(namespace, nodeName, 0, PODS);

@@ -12,8 +12,8 @@ import type { FaultResult } from './results.js';
 import {
   expectConverged,
   PODS,
-  VK_BUDGET_PER_MIN,
   VirtualKubeletWork,
+  VK_BUDGET_PER_MIN,
 } from './virtual-kubelet-work.js';
 
 let plane: ControlPlane;
