@@ -305,9 +305,9 @@ describe('createOrUpdatePod', () => {
 
   it('rejects a providerTimeoutMs that is not a positive number of ms, naming the field', async () => {
     for (const providerTimeoutMs of [0, -1, Number.NaN]) {
-      const error = await startHarness(new MemoryProvider(), { config: { providerTimeoutMs } }).catch(
-        (e: unknown) => e,
-      );
+      const error = await startHarness(new MemoryProvider(), {
+        config: { providerTimeoutMs },
+      }).catch((e: unknown) => e);
       expect(InvalidArgumentError.isInstance(error)).toBe(true);
       expect((error as InvalidArgumentError).field).toBe('providerTimeoutMs');
     }
