@@ -3,7 +3,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { type AppCluster, type AppProcess, appPackage, startApp } from '@ctrlkit/app-testing';
 import { waitFor } from '@ctrlkit/core/testing';
-import type { AuditEvent, ControlPlane } from '@ctrlkit/envtest';
+import { type AuditEvent, type ControlPlane, freePort } from '@ctrlkit/envtest';
 import { CoreV1Api, type V1Pod } from '@kubernetes/client-node';
 import { expect } from 'vitest';
 import { conflicts, expectBoundedMemory, perMinute, requestsSince, rssMb } from './harness.js';
@@ -19,8 +19,6 @@ export const VK_BUDGET_PER_MIN = 50 * 60;
 /** How long after its restart the apiserver may still refuse requests its RBAC allows. */
 export const RBAC_SYNC_MS = 10_000;
 
-let nextPort = 20_250;
-
 /** The virtual kubelet's work on `plane`, with the helpers of its cases. */
 export class VirtualKubeletWork {
   readonly core: CoreV1Api;
@@ -30,7 +28,11 @@ export class VirtualKubeletWork {
   }
 
   /** Starts the app (mock provider) as node `nodeName`, with `extra` flags. */
-  start(nodeName: string, cluster: AppCluster, extra: readonly string[] = []): Promise<AppProcess> {
+  async start(
+    nodeName: string,
+    cluster: AppCluster,
+    extra: readonly string[] = [],
+  ): Promise<AppProcess> {
     return startApp(app, {
       cluster,
       args: [
@@ -43,7 +45,7 @@ export class VirtualKubeletWork {
         '--internal-ip',
         '10.9.8.7',
         '--listen-port',
-        String(nextPort++),
+        String(await freePort()),
         ...extra,
       ],
     });
