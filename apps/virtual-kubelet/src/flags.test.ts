@@ -90,6 +90,10 @@ Flags:
         mock provider: time before a created pod runs; plain numbers are ms
   --mock-create-failure-rate float
         mock provider: fraction (0..1) of pod creations that fail
+  --mock-hang-rate float
+        mock provider: fraction (0..1) of pod creations that never return (until --provider-timeout abandons them)
+  --provider-timeout duration
+        time each provider call of the pod sync may take before it is abandoned and the pod marked ProviderFailed (retried); when unset: no limit
   --kube-api-qps float
         client-side requests per second to the apiserver (default 50)
   --kube-api-burst int
@@ -127,6 +131,8 @@ Flags:
       fullResyncPeriodMs: 60_000,
       startupTimeoutMs: 0,
       nodePingTimeoutMs: undefined,
+      providerTimeoutMs: undefined,
+      mockHangRate: 0,
     });
     expect(parseFlags(['--provider=process'], {}).taint?.value).toBe('process');
   });
@@ -140,6 +146,7 @@ Flags:
         '--full-resync-period=2m',
         '--startup-timeout=1m',
         '--mock-start-latency=1.5s',
+        '--provider-timeout=2s',
       ],
       {},
     );
@@ -150,6 +157,7 @@ Flags:
       fullResyncPeriodMs: 120_000,
       startupTimeoutMs: 60_000,
       mockStartLatencyMs: 1500,
+      providerTimeoutMs: 2000,
     });
     expect(
       parseFlags(['--node-ping-interval', '2500', '--full-resync-period=0'], {}),
@@ -161,6 +169,7 @@ Flags:
       [['--node-ping-interval=10x'], '--node-ping-interval'],
       [['--node-ping-interval=0s'], '--node-ping-interval'],
       [['--node-ping-timeout=0'], '--node-ping-timeout'],
+      [['--provider-timeout=0'], '--provider-timeout'],
       [['--full-resync-period=-1m'], '--full-resync-period'],
       [['--startup-timeout=soon'], '--startup-timeout'],
       [['--node-status-update-interval=1 m'], '--node-status-update-interval'],

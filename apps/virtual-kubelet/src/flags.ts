@@ -59,6 +59,8 @@ export interface Flags {
   tlsKeyFile: string | undefined;
   mockStartLatencyMs: number;
   mockCreateFailureRate: number;
+  mockHangRate: number;
+  providerTimeoutMs: number | undefined;
   kubeApiQps: number;
   kubeApiBurst: number;
   logLevel: (typeof LOG_LEVELS)[number];
@@ -201,6 +203,19 @@ export const FLAGS = {
     max: 1,
     help: 'mock provider: fraction (0..1) of pod creations that fail',
   },
+  'mock-hang-rate': {
+    type: 'number',
+    default: 0,
+    min: 0,
+    max: 1,
+    help: 'mock provider: fraction (0..1) of pod creations that never return (until --provider-timeout abandons them)',
+  },
+  'provider-timeout': {
+    type: 'duration',
+    default: undefined,
+    min: 1,
+    help: 'time each provider call of the pod sync may take before it is abandoned and the pod marked ProviderFailed (retried); when unset: no limit',
+  },
   'kube-api-qps': {
     type: 'number',
     default: 50,
@@ -286,6 +301,8 @@ export function parseFlags(argv: string[], env: NodeJS.ProcessEnv = process.env)
     tlsKeyFile: values['tls-key-file'],
     mockStartLatencyMs: values['mock-start-latency'],
     mockCreateFailureRate: values['mock-create-failure-rate'],
+    mockHangRate: values['mock-hang-rate'],
+    providerTimeoutMs: values['provider-timeout'],
     kubeApiQps: values['kube-api-qps'],
     kubeApiBurst: values['kube-api-burst'],
     logLevel: values['log-level'],

@@ -88,6 +88,7 @@ export function buildVirtualKubelet(flags: Flags, logger: Logger): VirtualKubele
     serviceInformer: factory.forResource('services', { resyncPeriodMs }),
     eventRecorder: manager.getEventRecorder(`${flags.nodename}/pod-controller`),
     provider,
+    ...(flags.providerTimeoutMs !== undefined && { providerTimeoutMs: flags.providerTimeoutMs }),
     metricsProvider: manager.metricsProvider,
     logger,
   });
@@ -150,6 +151,7 @@ function newProvider(flags: Flags, internalIP: string): MockProvider | ProcessPr
         operatingSystem: flags.operatingSystem.toLowerCase(),
         startLatencyMs: flags.mockStartLatencyMs,
         createFailureRate: flags.mockCreateFailureRate,
+        hangRate: flags.mockHangRate,
       });
 }
 

@@ -103,3 +103,4 @@ export {
   type PodControllerConfig,
   type PodEventFilterFunc,
 } from './pod-controller.js';
+export { ProviderTimeoutError } from './provider-timeout-error.js';

@@ -14,6 +14,7 @@ import {
 import { advance, advanceUntil } from '../test/test-helpers.js';
 import { isInvalidInput } from './errdefs.js';
 import { PodController } from './pod-controller.js';
+import { ProviderTimeoutError } from './provider-timeout-error.js';
 import { apiError, FakeKube } from './testing.js';
 
 const get = (h: Harness, name: string) => h.kube.get<Wire<V1Pod>>('pods', 'default', name);
@@ -272,6 +273,44 @@ describe('createOrUpdatePod', () => {
     expect(get(h, 'f2')?.status).toMatchObject({ phase: 'Failed', message: 'no capacity' });
     expect(h.recorder.events).toContain('Warning ProviderCreateFailed no capacity');
     await stopHarness(h);
+  });
+
+  it('a provider call that hangs past providerTimeoutMs is abandoned (its signal aborted with ProviderTimeoutError), marked ProviderFailed and retried', async () => {
+    // The first createPod never returns on its own; the next ones succeed.
+    class HangingOnceProvider extends NotifyingMemoryProvider {
+      hung: AbortSignal | undefined;
+      override async createPod(signal: AbortSignal, pod: Wire<V1Pod>): Promise<void> {
+        if (this.hung === undefined) {
+          this.hung = signal;
+          await new Promise<never>(() => {});
+        }
+        return super.createPod(signal, pod);
+      }
+    }
+    const provider = new HangingOnceProvider();
+    const h = await startHarness(provider, { config: { providerTimeoutMs: 5_000 } });
+    await createPod(h, testPod('h1'));
+    await advanceUntil(h.clock, () => get(h, 'h1')?.status?.reason === 'ProviderFailed');
+    expect(ProviderTimeoutError.isInstance(provider.hung?.reason)).toBe(true);
+    expect(get(h, 'h1')?.status).toMatchObject({
+      phase: 'Pending',
+      message: 'provider createPod did not return within 5000 ms',
+    });
+    expect(h.recorder.events).toContain(
+      'Warning ProviderCreateFailed provider createPod did not return within 5000 ms',
+    );
+    await advanceUntil(h.clock, () => get(h, 'h1')?.status?.phase === 'Running');
+    await stopHarness(h);
+  });
+
+  it('rejects a providerTimeoutMs that is not a positive number of ms, naming the field', async () => {
+    for (const providerTimeoutMs of [0, -1, Number.NaN]) {
+      const error = await startHarness(new MemoryProvider(), {
+        config: { providerTimeoutMs },
+      }).catch((e: unknown) => e);
+      expect(InvalidArgumentError.isInstance(error)).toBe(true);
+      expect((error as InvalidArgumentError).field).toBe('providerTimeoutMs');
+    }
   });
 
   it('a sync that always fails is tried MaxRetries (20) times, then dropped', async () => {

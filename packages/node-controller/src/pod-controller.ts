@@ -32,6 +32,7 @@ import { enqueuePodStatusUpdate, podStatusHandler } from './internal/pod-status-
 import { syncPodHandler } from './internal/pod-sync.js';
 import { SyncProviderWrapper } from './internal/sync-provider-wrapper.js';
 import { type PodsClient, podsClient } from './kube-clients.js';
+import type { ProviderTimeoutError } from './provider-timeout-error.js';
 
 /** How often a provider status update waits for the pod to be known, in ms (virtual-kubelet: 151 ms). */
 export const POD_STATUS_UPDATE_POLL_INTERVAL_MS = 151;
@@ -76,6 +77,14 @@ export interface PodControllerConfig {
   syncPodStatusFromProviderShouldRetryFunc?: ShouldRetryFunc<string>;
   /** Filters informer events (add, update and delete). Default: every event is handled. */
   podEventFilterFunc?: PodEventFilterFunc;
+  /**
+   * Ms each provider call of the sync (`createPod`, `updatePod`, `deletePod`, `getPod`) may
+   * take: then its signal aborts with a {@link ProviderTimeoutError}, the call is abandoned,
+   * and the pod is handled as after a provider error (status `ProviderFailed`, a Warning
+   * event, retried with backoff), so a hung provider does not hold a worker forever. Default:
+   * no limit (as virtual-kubelet). `0` is rejected.
+   */
+  providerTimeoutMs?: number;
   /** Pass pods to the provider without resolving env (ConfigMaps, Secrets, field refs). Default false. */
   skipDownwardAPIResolution?: boolean;
   /** Where the queues' metrics go (queue names `syncPodsFromKubernetes`, ...). Default: the workqueue's global provider. */
@@ -130,6 +139,13 @@ export class PodController {
     for (const [field, message] of required) {
       if (config[field] === undefined || config[field] === null)
         throw new InvalidArgumentError(field, message);
+    }
+    const timeoutMs = config.providerTimeoutMs;
+    if (timeoutMs !== undefined && !(Number.isFinite(timeoutMs) && timeoutMs > 0)) {
+      throw new InvalidArgumentError(
+        'providerTimeoutMs',
+        `must be a number of ms > 0, got ${String(timeoutMs)}`,
+      );
     }
     const clock = config.clock ?? realClock;
     const wallTime = () => new Date(clock.now());

@@ -1,142 +1,55 @@
 // The DRA example driver as its deploy/ ServiceAccount, publishing a 10-GPU pool that changes,
 // under each fault: every device ends published (0 lost), in no more slices than the pool needs
-// (0 duplicates), and its request rate stays low once converged.
+// (0 duplicates), its request rate stays low once converged, and its memory comes back.
 
 import { setTimeout as sleep } from 'node:timers/promises';
-import { type AppCluster, type AppProcess, appPackage, startApp } from '@ctrlkit/app-testing';
+import type { AppProcess } from '@ctrlkit/app-testing';
 import { waitFor } from '@ctrlkit/core/testing';
 import type { ControlPlane } from '@ctrlkit/envtest';
-import { CoreV1Api, ResourceV1Api, type V1ResourceSlice } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  DraDriverWork,
+  devicesOf,
+  expectPublished,
+  RBAC_SYNC_MS,
+} from './dra-example-driver-work.js';
 import {
   auditMark,
   clusterOf,
-  conflicts,
-  perMinute,
   proxiedCluster,
-  requestsSince,
+  rssMb,
   startFaultPlane,
   watchesSince,
 } from './harness.js';
 import { recordResult } from './results.js';
 
-const app = appPackage('@ctrlkit/dra-example-driver', import.meta.url);
-const AFTER_MS = 5_000;
-/** How long after its restart the apiserver may still refuse requests its RBAC allows. */
-const RBAC_SYNC_MS = 10_000;
-
 let plane: ControlPlane;
-let core: CoreV1Api;
-let resource: ResourceV1Api;
+let work: DraDriverWork;
 
 beforeAll(async () => {
   plane = await startFaultPlane();
-  core = plane.kubeConfig.makeApiClient(CoreV1Api);
-  resource = plane.kubeConfig.makeApiClient(ResourceV1Api);
+  work = new DraDriverWork(plane);
 });
 afterAll(async () => {
   await plane?.stop();
 });
 
-function startDriver(nodeName: string, cluster: AppCluster, flags: string[]): Promise<AppProcess> {
-  return startApp(app, {
-    cluster,
-    args: [
-      `--node-name=${nodeName}`,
-      '--metrics-bind-address=0',
-      '--health-probe-bind-address=0',
-      ...flags,
-    ],
+/** Resolves once `driver` logged that it started publishing. */
+function publishing(driver: AppProcess): Promise<unknown> {
+  return waitFor('publishing', () => driver.logs.some((l) => l.includes('publishing devices')), {
+    intervalMs: 5,
+    timeoutMs: 60_000,
   });
-}
-
-async function slicesOf(nodeName: string): Promise<V1ResourceSlice[]> {
-  try {
-    return (
-      await resource.listResourceSlice({
-        fieldSelector: `spec.driver=gpu.example.com,spec.nodeName=${nodeName}`,
-      })
-    ).items;
-  } catch {
-    return [];
-  }
-}
-
-const devicesOf = (slices: V1ResourceSlice[]) =>
-  slices.flatMap((s) => s.spec.devices ?? []).map((d) => d.name);
-
-async function newNode(prefix: string): Promise<string> {
-  const name = `${prefix}-${Math.random().toString(36).slice(2, 6)}`;
-  await core.createNode({ body: { metadata: { name } } });
-  return name;
-}
-
-/**
- * Waits for `devices` published in `slices` slices, then measures and records the case:
- * duplicates are slices beyond `slices`, plus creates beyond `expectedCreates`.
- */
-async function converge(options: {
-  fault: string;
-  nodeName: string;
-  username: string;
-  mark: number;
-  devices: number;
-  slices: number;
-  expectedCreates: number;
-  faultStartedAt: number;
-  faultEndedAt: number;
-}) {
-  const { nodeName } = options;
-  const final = await waitFor(`${options.devices} devices published`, () => slicesOf(nodeName), {
-    until: (s) => devicesOf(s).length === options.devices && s.length === options.slices,
-    timeoutMs: 90_000,
-    intervalMs: 250,
-  }).catch(() => undefined);
-  const convergedAt = Date.now();
-  const slices = final ?? (await slicesOf(nodeName));
-  await sleep(AFTER_MS);
-  const requests = await requestsSince(plane, options.username, options.mark);
-  const creates = requests.filter(
-    (e) =>
-      e.objectRef?.resource === 'resourceslices' &&
-      e.verb === 'create' &&
-      e.responseStatus?.code === 201,
-  ).length;
-  const result = {
-    app: 'dra-example-driver',
-    fault: options.fault,
-    queued: options.devices,
-    reconciled: new Set(devicesOf(slices)).size,
-    duplicates:
-      Math.max(0, slices.length - options.slices) + Math.max(0, creates - options.expectedCreates),
-    convergeMs: convergedAt - options.faultEndedAt,
-    requestsPerMinDuring: perMinute(requests, options.faultStartedAt, convergedAt),
-    requestsPerMinAfter: perMinute(requests, convergedAt + 1, convergedAt + AFTER_MS),
-    conflicts: conflicts(requests),
-  };
-  await recordResult(result);
-  return result;
-}
-
-/** Stops `driver`; a refusal (403) is accepted only before `untilMs` (a restarted apiserver's RBAC syncing). */
-async function stopDriver(driver: AppProcess, mark: number, untilMs = 0) {
-  const code = await driver.stop().catch((error: unknown) => {
-    if (untilMs === 0 || !/refused \d+ request/.test(String(error))) throw error;
-    return 0;
-  });
-  expect(code, driver.logs.slice(-5).join('\n')).toBe(0);
-  const late = (await requestsSince(plane, driver.rbac.username, mark)).filter(
-    (e) => e.responseStatus?.code === 403 && Date.parse(e.requestReceivedTimestamp) > untilMs,
-  );
-  if (untilMs > 0) expect(late.map((e) => `${e.verb} ${e.requestURI}`)).toEqual([]);
 }
 
 describe('dra-example-driver under faults', () => {
   it('kube-apiserver killed and restarted 3 times while it publishes', async () => {
-    const nodeName = await newNode('dra-restart');
+    const nodeName = await work.newNode('dra-restart');
     const mark = await auditMark(plane);
     const faultStartedAt = Date.now();
-    const driver = await startDriver(nodeName, clusterOf(plane), ['--num-devices=10']);
+    const driver = await work.start(nodeName, clusterOf(plane), ['--num-devices=10']);
+    // Its memory once it runs (it publishes then), measured while the restarts go on.
+    const rssBefore = publishing(driver).then(() => rssMb(driver));
     let restartedAt = Number.POSITIVE_INFINITY;
     try {
       for (let round = 0; round < 3; round++) {
@@ -144,35 +57,36 @@ describe('dra-example-driver under faults', () => {
         await sleep(500);
       }
       restartedAt = Date.now();
-      const result = await converge({
+      const result = await work.converge({
         fault: 'apiserver restarted 3x',
         nodeName,
-        username: driver.rbac.username,
+        app: driver,
         mark,
         devices: 10,
         slices: 1,
         expectedCreates: 1,
         faultStartedAt,
         faultEndedAt: restartedAt,
+        rssBeforeMb: await rssBefore,
       });
-      expect(result.reconciled).toBe(10);
-      expect(result.duplicates).toBe(0);
+      expectPublished(result, 10);
     } finally {
-      await stopDriver(driver, mark, restartedAt + RBAC_SYNC_MS);
+      await work.stopDriver(driver, mark, restartedAt + RBAC_SYNC_MS);
     }
   });
 
   it('half-open connection (a proxy that stops forwarding without closing): its watch is resumed on a fresh connection', async () => {
-    const nodeName = await newNode('dra-half-open');
+    const nodeName = await work.newNode('dra-half-open');
     const { proxy, cluster } = await proxiedCluster(plane);
     const mark = await auditMark(plane);
-    const driver = await startDriver(nodeName, cluster, ['--num-devices=10']);
+    const driver = await work.start(nodeName, cluster, ['--num-devices=10']);
     try {
-      await waitFor('the pool published', () => slicesOf(nodeName), {
+      await waitFor('the pool published', () => work.slicesOf(nodeName), {
         until: (s) => devicesOf(s).length === 10,
         timeoutMs: 60_000,
       });
       await sleep(1_000);
+      const rssBeforeMb = await rssMb(driver);
       const frozenAt = Date.now();
       expect(proxy.freeze()).toBeGreaterThan(0);
       // The work here is the watch itself: a new WATCH of ResourceSlices reaches the apiserver
@@ -187,46 +101,47 @@ describe('dra-example-driver under faults', () => {
           ),
         { timeoutMs: 60_000, intervalMs: 250 },
       );
-      const result = await converge({
+      const result = await work.converge({
         fault: 'half-open connection',
         nodeName,
-        username: driver.rbac.username,
+        app: driver,
         mark,
         devices: 10,
         slices: 1,
         expectedCreates: 1,
         faultStartedAt: frozenAt,
         faultEndedAt: frozenAt,
+        rssBeforeMb,
       });
       const detectedMs = Date.parse(rewatched?.requestReceivedTimestamp ?? '') - frozenAt;
       await recordResult({ ...result, fault: 'half-open connection', convergeMs: detectedMs });
       expect(detectedMs).toBeLessThan(45_000);
-      expect(result.reconciled).toBe(10);
-      expect(result.duplicates).toBe(0);
+      expectPublished(result, 10);
       expect(driver.logs.some((l) => l.includes('a half-open connection'))).toBe(true);
     } finally {
-      await stopDriver(driver, mark);
+      await work.stopDriver(driver, mark);
       await proxy.close();
     }
   });
 
   it('SIGTERM mid-work, then a restart with the pool changed (2 partitions per GPU)', async () => {
-    const nodeName = await newNode('dra-sigterm');
+    const nodeName = await work.newNode('dra-sigterm');
     const mark = await auditMark(plane);
     const faultStartedAt = Date.now();
-    const first = await startDriver(nodeName, clusterOf(plane), ['--num-devices=10']);
+    const first = await work.start(nodeName, clusterOf(plane), ['--num-devices=10']);
+    // Before: the first process; after: the second (a restart starts from nothing).
+    let rssBeforeMb = 0;
     try {
       // Mid-work: once it starts publishing, before its slices are written.
-      await waitFor('publishing', () => first.logs.some((l) => l.includes('publishing devices')), {
-        intervalMs: 5,
-      });
+      await publishing(first);
+      rssBeforeMb = await rssMb(first);
       first.child.kill('SIGTERM');
       expect(await first.exited).toBe(0);
     } finally {
-      await stopDriver(first, mark);
+      await work.stopDriver(first, mark);
     }
-    const publishedBefore = (await slicesOf(nodeName)).length;
-    const second = await startDriver(nodeName, clusterOf(plane), [
+    const publishedBefore = (await work.slicesOf(nodeName)).length;
+    const second = await work.start(nodeName, clusterOf(plane), [
       '--num-devices=8',
       '--partitions=2',
     ]);
@@ -234,43 +149,46 @@ describe('dra-example-driver under faults', () => {
     try {
       // 8 GPUs (at most 8 counter sets), each whole and in 2 partitions: 24 devices, in a
       // devices slice and a counters slice.
-      const result = await converge({
+      const result = await work.converge({
         fault: 'SIGTERM mid-work, restart',
         nodeName,
-        username: second.rbac.username,
+        app: second,
         mark,
         devices: 24,
         slices: 2,
         expectedCreates: 2 + publishedBefore,
         faultStartedAt,
         faultEndedAt,
+        rssBeforeMb,
       });
-      expect(result.reconciled).toBe(24);
-      expect(result.duplicates).toBe(0);
+      expectPublished(result, 24);
     } finally {
-      await stopDriver(second, mark);
+      await work.stopDriver(second, mark);
     }
   });
 
   it('409 Conflict on slice writes (a second writer changing the same slice)', async () => {
-    const nodeName = await newNode('dra-conflict');
+    const nodeName = await work.newNode('dra-conflict');
     const mark = await auditMark(plane);
-    const first = await startDriver(nodeName, clusterOf(plane), ['--num-devices=10']);
+    const first = await work.start(nodeName, clusterOf(plane), ['--num-devices=10']);
+    // Before: the first process with its pool published; after: the second.
+    let rssBeforeMb = 0;
     try {
-      await waitFor('the pool published', () => slicesOf(nodeName), {
+      await waitFor('the pool published', () => work.slicesOf(nodeName), {
         until: (s) => devicesOf(s).length === 10,
         timeoutMs: 60_000,
       });
+      rssBeforeMb = await rssMb(first);
     } finally {
-      await stopDriver(first, mark);
+      await work.stopDriver(first, mark);
     }
     const faultStartedAt = Date.now();
     // The second writer relabels the slice again and again while the driver rewrites it.
     let writing = true;
     const writer = (async () => {
       for (let n = 0; writing; n++) {
-        for (const s of await slicesOf(nodeName)) {
-          await resource
+        for (const s of await work.slicesOf(nodeName)) {
+          await work.resource
             .patchResourceSlice({
               name: s.metadata?.name ?? '',
               body: [{ op: 'add', path: '/metadata/labels', value: { writer: String(n) } }],
@@ -279,28 +197,28 @@ describe('dra-example-driver under faults', () => {
         }
       }
     })();
-    const second = await startDriver(nodeName, clusterOf(plane), ['--num-devices=12']);
+    const second = await work.start(nodeName, clusterOf(plane), ['--num-devices=12']);
     try {
       await sleep(3_000);
       writing = false;
       await writer;
       const faultEndedAt = Date.now();
-      const result = await converge({
+      const result = await work.converge({
         fault: '409 from a second writer',
         nodeName,
-        username: second.rbac.username,
+        app: second,
         mark,
         devices: 12,
         slices: 1,
         expectedCreates: 1,
         faultStartedAt,
         faultEndedAt,
+        rssBeforeMb,
       });
-      expect(result.reconciled).toBe(12);
-      expect(result.duplicates).toBe(0);
+      expectPublished(result, 12);
     } finally {
       writing = false;
-      await stopDriver(second, mark);
+      await work.stopDriver(second, mark);
     }
   });
 });

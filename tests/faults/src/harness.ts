@@ -3,22 +3,30 @@
 import { readFile } from 'node:fs/promises';
 import type { AppCluster, AppProcess } from '@ctrlkit/app-testing';
 import { SERVICE_ACCOUNT_AUDIT_POLICY } from '@ctrlkit/app-testing';
+import { waitFor } from '@ctrlkit/core/testing';
 import {
   type AuditEvent,
   type ControlPlane,
+  type ControlPlaneOptions,
   noopLogger,
   readAuditLog,
   startControlPlane,
 } from '@ctrlkit/envtest';
 import { FreezingProxy } from '@ctrlkit/runtime/testing';
-import { KubeConfig } from '@kubernetes/client-node';
+import { AuthorizationV1Api, KubeConfig } from '@kubernetes/client-node';
+import { expect } from 'vitest';
+import type { FaultResult } from './results.js';
 
-/** A control plane of the file's own (its apiserver is restarted), auditing the apps' requests. */
-export function startFaultPlane(): Promise<ControlPlane> {
+/**
+ * A control plane of the file's own (its apiserver is restarted), auditing the apps' requests;
+ * `options` over that (e.g. a short compaction interval).
+ */
+export function startFaultPlane(options: ControlPlaneOptions = {}): Promise<ControlPlane> {
   return startControlPlane({
     logger: noopLogger,
     auditPolicy: SERVICE_ACCOUNT_AUDIT_POLICY,
     etcdFlags: { 'unsafe-no-fsync': 'true' },
+    ...options,
   });
 }
 
@@ -89,4 +97,68 @@ export async function rssMb(app: AppProcess): Promise<number> {
   const kb = /^VmRSS:\s+(\d+) kB$/m.exec(status)?.[1];
   if (kb === undefined) throw new Error(`no VmRSS in /proc/${app.child.pid}/status`);
   return Number(kb) / 1024;
+}
+
+/**
+ * The app's memory came back: after convergence and the quiet period at most twice what it
+ * was before the fault, plus 50 MB (V8 grows its heap lazily and returns it late, so a tighter
+ * bound would be flaky; a leak per pod, slice or request over a case is far above this).
+ */
+export function expectBoundedMemory(result: FaultResult): void {
+  const { rssBeforeMb, rssAfterMb } = result;
+  expect(rssBeforeMb, 'RSS before').toBeGreaterThan(0);
+  expect(rssAfterMb, 'RSS after').toBeLessThanOrEqual((rssBeforeMb ?? 0) * 2 + 50);
+}
+
+/** How many of `events` were answered `code`. */
+export function answered(events: readonly AuditEvent[], code: number): number {
+  return events.filter((e) => e.responseStatus?.code === code).length;
+}
+
+/**
+ * The lines of an app's log in which an informer was told its resource version expired
+ * (410 Gone, `@ctrlkit/runtime`'s reflector: "resource version expired; listing again", or
+ * "resource version unavailable; …" when a relist from it was answered so).
+ */
+export function expiredWatchLogs(logs: readonly string[]): string[] {
+  return logs.filter((l) => /resource version (expired|unavailable)/.test(l));
+}
+
+/**
+ * The 410 Gone fault: `app` is paused (SIGSTOP) with its watches open and its work in flight;
+ * the apiserver stops, etcd is compacted past every version handed out so far, a new apiserver
+ * (with a new watch cache) starts; once its RBAC authorizer allows `app` to `verb` `resource`
+ * again, `app` resumes (SIGCONT). Its first requests are then the watches from versions neither
+ * the watch cache nor etcd has: answered 410 Gone. (Unpaused, an app may reach the new
+ * apiserver in the moment it still refuses with 403 while its RBAC caches sync, and relist
+ * after that refusal from a version the new watch cache serves: no 410.)
+ */
+export async function restartOverCompactedEtcd(
+  plane: ControlPlane,
+  app: AppProcess,
+  allowed: { group: string; resource: string; verb: string },
+): Promise<void> {
+  app.child.kill('SIGSTOP');
+  try {
+    await plane.stopApiServer();
+    await plane.compactEtcd();
+    await plane.startApiServer();
+    const authorization = plane.kubeConfig.makeApiClient(AuthorizationV1Api);
+    await waitFor(
+      `RBAC allowing ${app.rbac.username} to ${allowed.verb} ${allowed.resource}`,
+      async () => {
+        try {
+          const review = await authorization.createSubjectAccessReview({
+            body: { spec: { user: app.rbac.username, resourceAttributes: allowed } },
+          });
+          return review.status?.allowed === true;
+        } catch {
+          return false;
+        }
+      },
+      { timeoutMs: 30_000, intervalMs: 200 },
+    );
+  } finally {
+    app.child.kill('SIGCONT');
+  }
 }

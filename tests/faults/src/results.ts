@@ -24,6 +24,10 @@ export interface FaultResult {
   readonly requestsPerMinAfter: number;
   /** 409 Conflict answers the app got. */
   readonly conflicts: number;
+  /** Watches the app was told had expired (410 Gone; its logs), where the case provokes them. */
+  readonly expired?: number;
+  /** 429 Too Many Requests answers the app got (audit log), where the case provokes them. */
+  readonly throttled?: number;
   /** The app's resident memory before the fault, in MB (harness `rssMb`). */
   readonly rssBeforeMb?: number;
   /** The app's resident memory after convergence and the quiet period, in MB. */
@@ -47,12 +51,12 @@ export async function resultsTable(dir: string): Promise<string | undefined> {
     files.map(async (f) => JSON.parse(await readFile(join(dir, f), 'utf8')) as FaultResult),
   );
   const header =
-    '| app | fault | queued | reconciled | lost | duplicates | converge (s) | req/min during | req/min after | 409s | RSS before → after (MB) |';
+    '| app | fault | queued | reconciled | lost | duplicates | converge (s) | req/min during | req/min after | 409s | 410s | 429s | RSS before → after (MB) |';
   const lines = rows.map(
     (r) =>
-      `| ${r.app} | ${r.fault} | ${r.queued} | ${r.reconciled} | ${r.queued - r.reconciled} | ${r.duplicates} | ${(r.convergeMs / 1000).toFixed(1)} | ${Math.round(r.requestsPerMinDuring)} | ${Math.round(r.requestsPerMinAfter)} | ${r.conflicts} | ${memory(r)} |`,
+      `| ${r.app} | ${r.fault} | ${r.queued} | ${r.reconciled} | ${r.queued - r.reconciled} | ${r.duplicates} | ${(r.convergeMs / 1000).toFixed(1)} | ${Math.round(r.requestsPerMinDuring)} | ${Math.round(r.requestsPerMinAfter)} | ${r.conflicts} | ${r.expired ?? '-'} | ${r.throttled ?? '-'} | ${memory(r)} |`,
   );
-  return [header, '|---|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|', ...lines].join('\n');
+  return [header, '|---|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|', ...lines].join('\n');
 }
 
 function memory(r: FaultResult): string {

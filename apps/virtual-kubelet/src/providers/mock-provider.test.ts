@@ -59,6 +59,23 @@ describe('MockProvider', () => {
     );
   });
 
+  it('failure injection: hangRate 1 makes every create hang until its signal aborts, then reject with the reason', async () => {
+    const provider = new MockProvider({ internalIP: '10.1.1.1', hangRate: 1 });
+    const abort = new AbortController();
+    let settled = false;
+    const creating = provider.createPod(abort.signal, pod).finally(() => {
+      settled = true;
+    });
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(settled).toBe(false);
+    abort.abort(new Error('timed out'));
+    await expect(creating).rejects.toThrow('timed out');
+    expect(await provider.getPods()).toEqual([]);
+    expect(() => new MockProvider({ internalIP: '10.1.1.1', hangRate: -0.1 })).toThrow(
+      expect.objectContaining({ field: 'hangRate' }),
+    );
+  });
+
   it('configures the node: capacity, Ready condition, InternalIP and the kubelet port', () => {
     const node: Wire<V1Node> = { metadata: { name: 'n' } };
     new MockProvider({ internalIP: '10.1.1.1', daemonEndpointPort: 10250 }).configureNode(node);

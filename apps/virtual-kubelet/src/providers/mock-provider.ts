@@ -23,6 +23,12 @@ export interface MockProviderOptions {
   startLatencyMs?: number;
   /** Fraction (0..1) of createPod calls that fail, for failure injection. Default 0. */
   createFailureRate?: number;
+  /**
+   * Fraction (0..1) of createPod calls that hang: they return only when their signal aborts
+   * (rejecting with its reason; the pod controller's `providerTimeoutMs` aborts it), for
+   * failure injection. Drawn after `createFailureRate`. Default 0.
+   */
+  hangRate?: number;
   /** Default: the real clock. */
   clock?: Clock;
   /** Default: `Math.random`. */
@@ -73,6 +79,9 @@ export class MockProvider implements PodLifecycleHandler, PodNotifier {
     const rate = options.createFailureRate ?? 0;
     if (!(rate >= 0 && rate <= 1))
       throw new InvalidArgumentError('createFailureRate', `must be in [0, 1], got ${rate}`);
+    const hangRate = options.hangRate ?? 0;
+    if (!(hangRate >= 0 && hangRate <= 1))
+      throw new InvalidArgumentError('hangRate', `must be in [0, 1], got ${hangRate}`);
     const latency = options.startLatencyMs ?? 0;
     if (!(latency >= 0) || !Number.isFinite(latency)) {
       throw new InvalidArgumentError(
@@ -87,6 +96,7 @@ export class MockProvider implements PodLifecycleHandler, PodNotifier {
       operatingSystem: options.operatingSystem ?? 'linux',
       startLatencyMs: latency,
       createFailureRate: rate,
+      hangRate,
       clock: options.clock ?? realClock,
       random: options.random ?? Math.random,
     };
@@ -127,6 +137,12 @@ export class MockProvider implements PodLifecycleHandler, PodNotifier {
       this.#options.random() < this.#options.createFailureRate
     ) {
       throw new Error('mock provider: injected create failure');
+    }
+    if (this.#options.hangRate > 0 && this.#options.random() < this.#options.hangRate) {
+      await new Promise<never>((_, reject) => {
+        if (signal.aborted) reject(signal.reason);
+        signal.addEventListener('abort', () => reject(signal.reason), { once: true });
+      });
     }
     if (this.#options.startLatencyMs > 0) {
       await new Promise<void>((resolve) => {

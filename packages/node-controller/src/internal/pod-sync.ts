@@ -6,6 +6,7 @@ import type { V1Pod } from '@kubernetes/client-node';
 import { populateEnvironmentVariables } from './env.js';
 import { isRunning, type PodControllerContext, podKey } from './pod-controller-context.js';
 import { podsEffectivelyEqual, podsEqual, sortEnv } from './pod-equality.js';
+import { callProvider } from './provider-call.js';
 import { isTerminal } from './sync-provider-wrapper.js';
 
 /** Handles a `ns/name` key: syncs the pod to the provider, or deletes a pod the API no longer has. */
@@ -20,14 +21,17 @@ export async function syncPodHandler(c: PodControllerContext, key: string): Prom
   if (pod === undefined) {
     let providerPod: Wire<V1Pod> | undefined;
     try {
-      providerPod = await c.provider.getPod(c.signal, namespace, name);
+      providerPod = await callProvider(c, 'getPod', (signal) =>
+        c.provider.getPod(signal, namespace, name),
+      );
     } catch (error) {
       if (isNotFound(error)) return;
       throw error;
     }
     if (providerPod === undefined) return;
     try {
-      await c.provider.deletePod(c.signal, providerPod);
+      const found = providerPod;
+      await callProvider(c, 'deletePod', (signal) => c.provider.deletePod(signal, found));
     } catch (error) {
       if (!isNotFound(error)) throw error;
     }
@@ -63,7 +67,9 @@ async function syncPodInProvider(
 
 async function deletePodInProvider(c: PodControllerContext, pod: Wire<V1Pod>): Promise<void> {
   try {
-    await c.provider.deletePod(c.signal, structuredClone(pod));
+    await callProvider(c, 'deletePod', (signal) =>
+      c.provider.deletePod(signal, structuredClone(pod)),
+    );
   } catch (error) {
     if (isNotFound(error)) {
       c.logger.debug({ pod: podKey(pod) }, 'pod not found in provider');
@@ -85,10 +91,8 @@ async function createOrUpdatePod(c: PodControllerContext, pod: Wire<V1Pod>): Pro
   if (c.config.skipDownwardAPIResolution !== true) resolveEnvironment(c, resolved);
   let existing: Wire<V1Pod> | undefined;
   try {
-    existing = await c.provider.getPod(
-      c.signal,
-      pod.metadata?.namespace ?? '',
-      pod.metadata?.name ?? '',
+    existing = await callProvider(c, 'getPod', (signal) =>
+      c.provider.getPod(signal, pod.metadata?.namespace ?? '', pod.metadata?.name ?? ''),
     );
   } catch {
     existing = undefined;
@@ -96,7 +100,7 @@ async function createOrUpdatePod(c: PodControllerContext, pod: Wire<V1Pod>): Pro
   if (existing !== undefined) {
     if (podsEqual(existing, resolved)) return;
     try {
-      await c.provider.updatePod(c.signal, resolved);
+      await callProvider(c, 'updatePod', (signal) => c.provider.updatePod(signal, resolved));
     } catch (error) {
       await handleProviderError(c, pod, error, 'ProviderUpdateFailed');
       throw error;
@@ -105,7 +109,7 @@ async function createOrUpdatePod(c: PodControllerContext, pod: Wire<V1Pod>): Pro
     return;
   }
   try {
-    await c.provider.createPod(c.signal, resolved);
+    await callProvider(c, 'createPod', (signal) => c.provider.createPod(signal, resolved));
   } catch (error) {
     await handleProviderError(c, pod, error, 'ProviderCreateFailed');
     throw error;
