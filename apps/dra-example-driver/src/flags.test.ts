@@ -26,6 +26,8 @@ Publishes simulated GPUs of one node as DRA ResourceSlices (driver gpu.example.c
 Flags:
   --kubeconfig string
         kubeconfig file; when unset: $KUBECONFIG, in-cluster, then ~/.kube/config
+  --insecure-skip-tls-verify
+        don't verify the apiserver's certificate (overrides the kubeconfig; insecure: for testing only)
   --node-name string
         the node whose GPUs are published (required) (env NODE_NAME)
   --num-devices int
@@ -47,6 +49,7 @@ Flags:
   it('takes defaults and the NODE_NAME / NUM_DEVICES environment', () => {
     expect(parseFlags([], { NODE_NAME: 'n1', NUM_DEVICES: '4' })).toEqual({
       kubeconfig: '',
+      insecureSkipTlsVerify: false,
       nodeName: 'n1',
       numDevices: 4,
       partitions: 0,

@@ -1,7 +1,12 @@
 //! Command-line flags of ctrlkit-dra-example-driver.
 
 import { InvalidArgumentError } from '@ctrlkit/core';
-import { type FlagTable, flagUsage, parseFlagTable } from '@ctrlkit/runtime/cli';
+import {
+  type FlagTable,
+  flagUsage,
+  INSECURE_SKIP_TLS_VERIFY_FLAG,
+  parseFlagTable,
+} from '@ctrlkit/runtime/cli';
 import { DEFAULT_NUM_DEVICES } from './devices.js';
 
 /** Log levels of pino that `--log-level` accepts. */
@@ -10,6 +15,8 @@ const LOG_LEVELS = ['trace', 'debug', 'info', 'warn', 'error', 'fatal'] as const
 /** The parsed flags. */
 export interface Flags {
   kubeconfig: string;
+  /** `--insecure-skip-tls-verify`: do not verify the apiserver's certificate. */
+  insecureSkipTlsVerify: boolean;
   nodeName: string;
   numDevices: number;
   partitions: number;
@@ -25,6 +32,7 @@ const FLAGS = {
     default: '',
     help: 'kubeconfig file; when unset: $KUBECONFIG, in-cluster, then ~/.kube/config',
   },
+  'insecure-skip-tls-verify': INSECURE_SKIP_TLS_VERIFY_FLAG,
   'node-name': {
     type: 'string',
     env: 'NODE_NAME',
@@ -83,6 +91,7 @@ export function parseFlags(argv: readonly string[], env: NodeJS.ProcessEnv = pro
   const values = parseFlagTable(FLAGS, argv, env);
   const flags: Flags = {
     kubeconfig: values.kubeconfig,
+    insecureSkipTlsVerify: values['insecure-skip-tls-verify'],
     nodeName: values['node-name'],
     numDevices: values['num-devices'],
     partitions: values.partitions,

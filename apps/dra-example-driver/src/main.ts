@@ -14,7 +14,11 @@ process.exitCode = await runMain({
   logger: (flags) => pino({ level: flags.logLevel, base: { app: 'dra-example-driver' } }),
   async run(flags, logger, signal) {
     const manager = new Manager({
-      kubeConfig: loadKubeConfig({ kubeconfig: flags.kubeconfig || undefined }),
+      kubeConfig: loadKubeConfig({
+        kubeconfig: flags.kubeconfig || undefined,
+        insecureSkipTlsVerify: flags.insecureSkipTlsVerify,
+        logger,
+      }),
       program: { name: 'ctrlkit-dra-example-driver', version: packageJson.version },
       logger,
       metricsBindAddress: flags.metricsBindAddress,

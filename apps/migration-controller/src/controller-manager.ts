@@ -33,7 +33,11 @@ export interface ControllerManager {
 export function buildControllerManager(
   flags: Flags,
   logger: Logger,
-  kubeConfig: KubeConfigLike = loadKubeConfig({ kubeconfig: flags.kubeconfig }),
+  kubeConfig: KubeConfigLike = loadKubeConfig({
+    kubeconfig: flags.kubeconfig,
+    insecureSkipTlsVerify: flags.insecureSkipTlsVerify,
+    logger,
+  }),
 ): ControllerManager {
   const manager = new Manager({
     kubeConfig,

@@ -33,6 +33,8 @@ Runs Forklift's Plan, Migration, Provider, NetworkMap, StorageMap and Hook contr
 Flags:
   --kubeconfig string
         kubeconfig file; when unset: $KUBECONFIG, in-cluster, then ~/.kube/config
+  --insecure-skip-tls-verify
+        don't verify the apiserver's certificate (overrides the kubeconfig; insecure: for testing only)
   --api-group string
         API group of the Plans, Providers, maps, Hooks and Migrations: forklift.ctrlkit.dev (beside an installed Forklift), or Forklift's forklift.konveyor.io (default "forklift.ctrlkit.dev")
   --leader-elect
@@ -64,6 +66,7 @@ Flags:
   it('defaults: no leader election, 20 VMs in flight, controller-runtime addresses, /ova, info', () => {
     expect(parseFlags([], {})).toEqual({
       kubeconfig: undefined,
+      insecureSkipTlsVerify: false,
       apiGroup: 'forklift.ctrlkit.dev',
       leaderElect: false,
       leaderElectionId: 'ctrlkit-migration-controller',

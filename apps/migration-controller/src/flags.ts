@@ -4,7 +4,12 @@ import { InvalidArgumentError } from '@ctrlkit/core';
 import { GROUP, MAX_VM_INFLIGHT } from '@ctrlkit/plan-migration';
 import { API_GROUPS, type ApiGroup } from '@ctrlkit/plan-migration/api';
 import { DEFAULT_VIRT_V2V_IMAGE } from '@ctrlkit/plan-migration/kubevirt';
-import { type FlagTable, flagUsage, parseFlagTable } from '@ctrlkit/runtime/cli';
+import {
+  type FlagTable,
+  flagUsage,
+  INSECURE_SKIP_TLS_VERIFY_FLAG,
+  parseFlagTable,
+} from '@ctrlkit/runtime/cli';
 import {
   DEFAULT_HEALTH_PROBE_BIND_ADDRESS,
   DEFAULT_METRICS_BIND_ADDRESS,
@@ -24,6 +29,8 @@ export const LOG_LEVELS = ['trace', 'debug', 'info', 'warn', 'error', 'fatal'] a
 /** The parsed flags. */
 export interface Flags {
   kubeconfig: string | undefined;
+  /** `--insecure-skip-tls-verify`: do not verify the apiserver's certificate. */
+  insecureSkipTlsVerify: boolean;
   apiGroup: ApiGroup;
   leaderElect: boolean;
   leaderElectionId: string;
@@ -45,6 +52,7 @@ export const FLAGS = {
     default: undefined,
     help: 'kubeconfig file; when unset: $KUBECONFIG, in-cluster, then ~/.kube/config',
   },
+  'insecure-skip-tls-verify': INSECURE_SKIP_TLS_VERIFY_FLAG,
   'api-group': {
     type: 'string',
     default: GROUP,
@@ -152,6 +160,7 @@ export function parseFlags(argv: readonly string[], env: NodeJS.ProcessEnv = pro
   }
   return {
     kubeconfig: values.kubeconfig,
+    insecureSkipTlsVerify: values['insecure-skip-tls-verify'],
     apiGroup: values['api-group'],
     leaderElect: values['leader-elect'],
     leaderElectionId,

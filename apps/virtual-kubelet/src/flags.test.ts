@@ -40,6 +40,8 @@ A virtual Kubernetes node whose pods run on a provider.
 Flags:
   --kubeconfig string
         kubeconfig file; when unset: $KUBECONFIG, in-cluster, then ~/.kube/config
+  --insecure-skip-tls-verify
+        don't verify the apiserver's certificate (overrides the kubeconfig; insecure: for testing only)
   --nodename string
         name of the virtual Node (default "virtual-kubelet")
   --provider string

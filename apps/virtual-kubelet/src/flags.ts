@@ -7,7 +7,12 @@ import {
   DEFAULT_PING_INTERVAL_MS,
   DEFAULT_STATUS_UPDATE_INTERVAL_MS,
 } from '@ctrlkit/node-controller';
-import { type FlagTable, flagUsage, parseFlagTable } from '@ctrlkit/runtime/cli';
+import {
+  type FlagTable,
+  flagUsage,
+  INSECURE_SKIP_TLS_VERIFY_FLAG,
+  parseFlagTable,
+} from '@ctrlkit/runtime/cli';
 import { type ProviderCapacity, readProviderConfig } from './provider-config.js';
 
 /** The providers `--provider` accepts. */
@@ -35,6 +40,8 @@ export const LOG_LEVELS = ['trace', 'debug', 'info', 'warn', 'error', 'fatal'] a
 /** The parsed flags. */
 export interface Flags {
   kubeconfig: string | undefined;
+  /** `--insecure-skip-tls-verify`: do not verify the apiserver's certificate. */
+  insecureSkipTlsVerify: boolean;
   nodename: string;
   provider: (typeof PROVIDERS)[number];
   /** `--provider-config`: the node's capacity from that file (its entry for `--nodename`); undefined without one. */
@@ -74,6 +81,7 @@ export const FLAGS = {
     default: undefined,
     help: 'kubeconfig file; when unset: $KUBECONFIG, in-cluster, then ~/.kube/config',
   },
+  'insecure-skip-tls-verify': INSECURE_SKIP_TLS_VERIFY_FLAG,
   nodename: { type: 'string', default: 'virtual-kubelet', help: 'name of the virtual Node' },
   provider: {
     type: 'string',
@@ -278,6 +286,7 @@ export function parseFlags(argv: string[], env: NodeJS.ProcessEnv = process.env)
   const configPath = values['provider-config'];
   return {
     kubeconfig: values.kubeconfig,
+    insecureSkipTlsVerify: values['insecure-skip-tls-verify'],
     nodename,
     provider: values.provider,
     providerCapacity:

@@ -42,7 +42,11 @@ export function defaultInternalIP(): string {
 
 /** Builds the manager with the node and pod controllers as runnables (no leader election: a node agent). */
 export function buildVirtualKubelet(flags: Flags, logger: Logger): VirtualKubelet {
-  const kubeConfig = loadKubeConfig({ kubeconfig: flags.kubeconfig });
+  const kubeConfig = loadKubeConfig({
+    kubeconfig: flags.kubeconfig,
+    insecureSkipTlsVerify: flags.insecureSkipTlsVerify,
+    logger,
+  });
   const manager = new Manager({
     kubeConfig,
     program: { name: 'ctrlkit-virtual-kubelet', version: packageJson.version },

@@ -5,6 +5,8 @@
  * - {@link FlagTable}: every flag with its type, default, help, alias and environment
  *   variable; {@link parseFlagTable} parses `argv` against it (the result is typed from the
  *   table) and {@link flagUsage} prints the `--help` text.
+ * - {@link INSECURE_SKIP_TLS_VERIFY_FLAG}: kubectl's `--insecure-skip-tls-verify`, for the
+ *   table of a program that talks to a cluster.
  * - {@link runMain}: the skeleton of `main` ({@link MainProgram}): flags, `--help`, a
  *   logger, signals, exit codes.
  *
@@ -41,4 +43,5 @@ export {
   parseFlagTableWithArgs,
   type UsageOptions,
 } from './cli/flags.js';
+export { INSECURE_SKIP_TLS_VERIFY_FLAG } from './cli/kube-flags.js';
 export { type MainIo, type MainProgram, runMain } from './cli/main.js';

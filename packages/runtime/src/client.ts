@@ -14,7 +14,8 @@
  *   ctrlkit/<version>` ({@link defaultUserAgent}), `rest_client_*` metrics
  *   ({@link PrometheusRestClientMetrics}), Retry-After on 429 and 5xx, idle timeouts and
  *   one retry on a connection the server closed. Options: {@link ClientOptions}; errors:
- *   {@link ApiStatusError}. Helpers that make requests take a {@link ClientSource}.
+ *   {@link ApiStatusError}, {@link TlsVerificationError} (a server certificate that is not
+ *   trusted; `loadKubeConfig`'s `insecureSkipTlsVerify` turns verification off). Helpers that make requests take a {@link ClientSource}.
  * - **Wire types**: what the client returns is parsed JSON, typed {@link Wire}`<V1Pod>`
  *   (client-node's model with `Date` fields as the RFC 3339 strings they are);
  *   {@link formatTime} and {@link formatMicroTime} write such strings; {@link KubeObject}
@@ -72,6 +73,7 @@ export type {
   WriteOptions,
 } from './client/request-options.js';
 export { DEFAULT_BURST, DEFAULT_MAX_RETRIES, DEFAULT_QPS } from './client/throttle.js';
+export { TlsVerificationError } from './client/tls-verification-error.js';
 export type {
   ClientRequestInfo,
   KubeConfigLike,

@@ -12,7 +12,13 @@ import { waitFor } from '@ctrlkit/core/testing';
 import { readAuditLog } from '@ctrlkit/envtest';
 import { testAuditLogPath, testKubeConfig } from '@ctrlkit/envtest/vitest';
 import type { KubeConfig } from '@kubernetes/client-node';
-import { type DeployRbac, deployRbac, readManifests } from './deploy-rbac.js';
+import {
+  type DeployRbac,
+  deployRbac,
+  type Permission,
+  readManifests,
+  withoutPermission,
+} from './deploy-rbac.js';
 import { describeForbidden, forbiddenRequests, requestsOf } from './rbac-usage.js';
 import { loginAsServiceAccount } from './service-account.js';
 import { USAGE_DIR_ENV } from './usage-record.js';
@@ -42,6 +48,16 @@ export interface StartAppOptions {
   readonly cluster?: AppCluster;
   /** Extra environment of the process. */
   readonly env?: Readonly<Record<string, string>>;
+  /**
+   * The CA its kubeconfig trusts instead of the control plane's: another CA's certificate
+   * (PEM), or `null` for none (the system's CAs). Default: the control plane's.
+   */
+  readonly certificateAuthority?: string | null;
+  /**
+   * A permission deploy/ grants that the ServiceAccount runs without (its rule split; see
+   * `withoutPermission`). Its refused requests then make `stop()` throw, listing them.
+   */
+  readonly withoutPermission?: Permission;
 }
 
 /** A running app. */
@@ -53,6 +69,8 @@ export interface AppProcess {
   readonly exited: Promise<number | NodeJS.Signals | null>;
   /** The ServiceAccount it runs as. */
   readonly rbac: DeployRbac;
+  /** The ServiceAccount token in its kubeconfig (e.g. to check that no log line shows it). */
+  readonly token: string;
   /** SIGKILL, and wait for the exit (the ServiceAccount stays: `stop()` still checks). */
   kill(): Promise<void>;
   /**
@@ -113,8 +131,16 @@ export async function startApp(
   const bin = app.bins[binName ?? ''];
   if (bin === undefined)
     throw new Error(`${app.name} has no bin ${binName} (${binNames.join(', ')})`);
-  const rbac = deployRbac(await readManifests(app.deployDir));
-  const login = await loginAsServiceAccount(cluster.kubeConfig, rbac);
+  const shipped = deployRbac(await readManifests(app.deployDir));
+  const rbac =
+    options.withoutPermission === undefined
+      ? shipped
+      : withoutPermission(shipped, options.withoutPermission);
+  const login = await loginAsServiceAccount(cluster.kubeConfig, rbac, {
+    ...(options.certificateAuthority !== undefined && {
+      certificateAuthority: options.certificateAuthority,
+    }),
+  });
   const { nextOffset: fromOffset } = await readAuditLog(auditLogPath);
   const logs: string[] = [];
   const child = spawn(
@@ -155,6 +181,7 @@ export async function startApp(
     logs,
     exited,
     rbac,
+    token: login.token,
     async kill() {
       if (running()) child.kill('SIGKILL');
       await exited;

@@ -1,6 +1,6 @@
 import { loadAllYaml } from '@kubernetes/client-node';
 import { describe, expect, it } from 'vitest';
-import { deployRbac } from './deploy-rbac.js';
+import { deployRbac, withoutPermission } from './deploy-rbac.js';
 
 const manifests = loadAllYaml(`
 apiVersion: v1
@@ -111,6 +111,26 @@ describe('deployRbac', () => {
     );
     expect(() => deployRbac(dangling)).toThrow(
       'refers to Role lease, which deploy/ does not define',
+    );
+  });
+});
+
+describe('withoutPermission', () => {
+  it('takes one verb on one resource out of the rules, keeping everything else they grant', () => {
+    const full = deployRbac(manifests);
+    const less = withoutPermission(full, { apiGroup: '', resource: 'pods', verb: 'update' });
+    const has = (rbac: typeof full, resource: string, verb: string) =>
+      rbac.grants.some((g) => g.resource === resource && g.verb === verb && g.apiGroup === '');
+    expect(has(full, 'pods', 'update')).toBe(true);
+    expect(has(less, 'pods', 'update')).toBe(false);
+    expect(has(less, 'pods', 'get')).toBe(true);
+    expect(has(less, 'pods/status', 'update')).toBe(true);
+    expect(less.grants).toHaveLength(full.grants.length - 1);
+    expect(less.objects.map((o) => `${o.kind} ${o.metadata?.name}`)).toEqual(
+      full.objects.map((o) => `${o.kind} ${o.metadata?.name}`),
+    );
+    expect(() => withoutPermission(full, { apiGroup: '', resource: 'nodes', verb: 'get' })).toThrow(
+      /no rule naming get on nodes/,
     );
   });
 });

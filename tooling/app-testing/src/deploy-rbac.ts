@@ -107,6 +107,56 @@ export function deployRbac(objects: readonly KubernetesObject[]): DeployRbac {
   };
 }
 
+/** One permission: a verb on a resource of an API group (`''`: the core group). */
+export interface Permission {
+  readonly apiGroup: string;
+  readonly resource: string;
+  readonly verb: string;
+}
+
+/**
+ * `rbac` with `permission` taken out of every Role and ClusterRole that grants it by name
+ * (a rule is split so that everything else it grants stays): deploy/'s RBAC minus one rule,
+ * for a test of what the app does without it. Throws when no rule names the permission
+ * (a wildcard is not split).
+ */
+export function withoutPermission(rbac: DeployRbac, permission: Permission): DeployRbac {
+  const { apiGroup, resource, verb } = permission;
+  let removed = false;
+  const objects = rbac.objects.map((object) => {
+    if (object.kind !== 'Role' && object.kind !== 'ClusterRole') return object;
+    const rules: V1PolicyRule[] = [];
+    for (const rule of (object as RoleObject).rules ?? []) {
+      const groups = rule.apiGroups ?? [];
+      const resources = rule.resources ?? [];
+      if (
+        !rule.verbs.includes(verb) ||
+        !groups.includes(apiGroup) ||
+        !resources.includes(resource)
+      ) {
+        rules.push(rule);
+        continue;
+      }
+      removed = true;
+      const otherVerbs = rule.verbs.filter((v) => v !== verb);
+      const otherResources = resources.filter((r) => r !== resource);
+      const otherGroups = groups.filter((g) => g !== apiGroup);
+      if (otherVerbs.length > 0) rules.push({ ...rule, verbs: otherVerbs });
+      if (otherResources.length > 0)
+        rules.push({ ...rule, verbs: [verb], resources: otherResources });
+      if (otherGroups.length > 0)
+        rules.push({ ...rule, verbs: [verb], apiGroups: otherGroups, resources: [resource] });
+    }
+    return { ...object, rules } as KubernetesObject;
+  });
+  if (!removed) {
+    throw new Error(
+      `deploy/ grants ${rbac.username} no rule naming ${verb} on ${resource} in group "${apiGroup}"`,
+    );
+  }
+  return deployRbac([...rbac.namespaces, ...objects]);
+}
+
 /** Every rule of `role` expanded to one grant per group, resource (or URL) and verb. */
 function ruleGrants(role: RoleObject, namespace: string | undefined): Grant[] {
   const grants: Grant[] = [];

@@ -18,8 +18,10 @@ export {
   type DeployRbac,
   deployRbac,
   type Grant,
+  type Permission,
   readManifests,
   type ServiceAccountRef,
+  withoutPermission,
 } from './deploy-rbac.js';
 export {
   checkAppDockerfile,

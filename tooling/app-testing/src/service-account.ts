@@ -31,11 +31,13 @@ const active = new Map<string, number>();
  * Creates deploy/'s Namespaces (kept), its ServiceAccount and the roles and bindings that
  * grant it anything, exactly as written (an existing one is replaced with the manifest),
  * asks the TokenRequest API for a token, and writes a kubeconfig with the control plane's
- * server and CA and that token.
+ * server and CA (or `options.certificateAuthority`: another CA's PEM, `null` for none) and
+ * that token.
  */
 export async function loginAsServiceAccount(
   kubeConfig: KubeConfig,
   rbac: DeployRbac,
+  options: { certificateAuthority?: string | null } = {},
 ): Promise<ServiceAccountLogin> {
   const objects = KubernetesObjectApi.makeApiClient(kubeConfig);
   for (const namespace of rbac.namespaces) {
@@ -63,7 +65,10 @@ export async function loginAsServiceAccount(
     clusters: [
       {
         name: 'envtest',
-        cluster: { server: cluster.server, 'certificate-authority-data': cluster.caData },
+        cluster: {
+          server: cluster.server,
+          ...caOf(cluster.caData, options.certificateAuthority),
+        },
       },
     ],
     users: [{ name: rbac.username, user: { token } }],
@@ -93,6 +98,16 @@ export async function loginAsServiceAccount(
       }
     },
   };
+}
+
+/** The kubeconfig cluster's CA: the control plane's, another (PEM), or none (`null`). */
+function caOf(planeCaData: string | undefined, certificateAuthority: string | null | undefined) {
+  if (certificateAuthority === null) return {};
+  const data =
+    certificateAuthority === undefined
+      ? planeCaData
+      : Buffer.from(certificateAuthority).toString('base64');
+  return { 'certificate-authority-data': data };
 }
 
 async function createOrReplace(

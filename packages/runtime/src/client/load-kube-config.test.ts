@@ -1,6 +1,8 @@
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import type { RequestOptions } from 'node:https';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { noopLogger } from '@ctrlkit/core';
 import { describe, expect, it } from 'vitest';
 import { KubeConfigError } from './kube-config-error.js';
 import { loadKubeConfig } from './load-kube-config.js';
@@ -93,4 +95,65 @@ describe('loadKubeConfig', () => {
       expect.objectContaining({ reason: 'Unreadable' }),
     );
   });
+
+  it('verifies TLS by default; --insecure-skip-tls-verify overrides the cluster, drops its CA and warns', async () => {
+    const withCa = join(dir, 'with-ca');
+    writeFileSync(
+      withCa,
+      `apiVersion: v1
+kind: Config
+clusters: [{name: c, cluster: {server: 'https://ca:6443', certificate-authority-data: ${Buffer.from('a CA').toString('base64')}}}]
+users: [{name: u, user: {token: t}}]
+contexts: [{name: ca, context: {cluster: c, user: u}}]
+current-context: ca
+`,
+    );
+    const warnings: Array<{ context: object; message: string | undefined }> = [];
+    const logger = {
+      ...noopLogger,
+      warn: (context: object, message?: string) => warnings.push({ context, message }),
+    };
+    const verified = loadKubeConfig({ kubeconfig: withCa, logger });
+    expect(verified.getCurrentCluster()).toMatchObject({ skipTLSVerify: false });
+    const options: RequestOptions = {};
+    await verified.applyToHTTPSOptions(options);
+    expect(options.rejectUnauthorized).toBeUndefined();
+    expect(String(options.ca)).toBe('a CA');
+    expect(warnings).toEqual([]);
+
+    const skipping = loadKubeConfig({ kubeconfig: withCa, insecureSkipTlsVerify: true, logger });
+    expect(skipping.getCurrentCluster()).toEqual({
+      name: 'c',
+      server: 'https://ca:6443',
+      skipTLSVerify: true,
+    });
+    const insecure: RequestOptions = {};
+    await skipping.applyToHTTPSOptions(insecure);
+    expect(insecure.rejectUnauthorized).toBe(false);
+    expect(insecure.ca).toBeUndefined();
+    expect(warnings).toEqual([
+      {
+        context: { server: 'https://ca:6443', source: '--insecure-skip-tls-verify' },
+        message: expect.stringContaining('TLS verification is off'),
+      },
+    ]);
+    // A kubeconfig that turns verification off itself is warned about too.
+    loadKubeConfig({ kubeconfig: skippingFile(), logger });
+    expect(warnings[1]?.context).toEqual({ server: 'https://skip:6443', source: 'kubeconfig' });
+  });
 });
+
+function skippingFile(): string {
+  const file = join(dir, 'skipping');
+  writeFileSync(
+    file,
+    `apiVersion: v1
+kind: Config
+clusters: [{name: c, cluster: {server: 'https://skip:6443', insecure-skip-tls-verify: true}}]
+users: [{name: u, user: {token: t}}]
+contexts: [{name: s, context: {cluster: c, user: u}}]
+current-context: s
+`,
+  );
+  return file;
+}

@@ -4,6 +4,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { isIPv6 } from 'node:net';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
+import type { Logger } from '@ctrlkit/core';
 import type { Cluster, Context, User } from '@kubernetes/client-node/dist/config_types.js';
 import { KubeConfigError } from './kube-config-error.js';
 import { LoadedKubeConfig } from './loaded-kube-config.js';
@@ -23,6 +24,14 @@ export interface LoadKubeConfigOptions {
   homeDir?: string;
   /** Where the in-cluster token and CA are. Default {@link SERVICE_ACCOUNT_DIR}. */
   serviceAccountDir?: string;
+  /**
+   * Do not verify the server's certificate (the `--insecure-skip-tls-verify` flag): as
+   * kubectl's flag, it overrides the current cluster's `insecure-skip-tls-verify` and drops
+   * its CA. For testing only. Default: the kubeconfig's setting (verification on).
+   */
+  insecureSkipTlsVerify?: boolean;
+  /** Told (a warning) when the chosen cluster's certificate will not be verified. Default: none. */
+  logger?: Logger;
 }
 
 /**
@@ -30,6 +39,8 @@ export interface LoadKubeConfigOptions {
  * (the `--kubeconfig` flag), the `KUBECONFIG` environment variable (files joined by the
  * path delimiter, merged as client-go does: the first file naming an entry wins), the in-cluster service account (when `KUBERNETES_SERVICE_HOST`
  * and `KUBERNETES_SERVICE_PORT` are set and the token is mounted), `~/.kube/config`.
+ * `insecureSkipTlsVerify` turns the current cluster's certificate verification off (warned
+ * to `logger`, as is a kubeconfig that turns it off itself).
  * Throws {@link KubeConfigError} (`NotFound`) when none is there, (`Unreadable`) when the
  * chosen source cannot be read, (`NoSuchContext`) for an unknown `context`.
  * The result is a {@link LoadedKubeConfig}: what the runtime's client and `Manager` take
@@ -98,7 +109,43 @@ export function loadKubeConfig(options: LoadKubeConfigOptions = {}): LoadedKubeC
     }
     kubeConfig.setCurrentContext(options.context);
   }
+  if (options.insecureSkipTlsVerify === true) kubeConfig = skippingTlsVerify(kubeConfig);
+  const cluster = kubeConfig.getCurrentCluster();
+  if (cluster?.skipTLSVerify && !cluster.server.startsWith('http:')) {
+    options.logger?.warn(
+      {
+        server: cluster.server,
+        source: options.insecureSkipTlsVerify ? '--insecure-skip-tls-verify' : 'kubeconfig',
+      },
+      `TLS verification is off (insecure-skip-tls-verify): the certificate of ${cluster.server} is not checked, so the connection is open to a man in the middle; use for testing only`,
+    );
+  }
   return kubeConfig;
+}
+
+/**
+ * `config` with its current cluster not verifying the server's certificate and without a
+ * CA, as kubectl's `--insecure-skip-tls-verify` overrides the kubeconfig (clientcmd drops
+ * the CA, which Go would otherwise still use).
+ */
+function skippingTlsVerify(config: LoadedKubeConfig): LoadedKubeConfig {
+  const current = config.getCurrentCluster();
+  return new LoadedKubeConfig({
+    clusters: config.clusters.map((c) =>
+      c === current
+        ? {
+            name: c.name,
+            server: c.server,
+            skipTLSVerify: true,
+            ...(c.tlsServerName !== undefined && { tlsServerName: c.tlsServerName }),
+            ...(c.proxyUrl !== undefined && { proxyUrl: c.proxyUrl }),
+          }
+        : c,
+    ),
+    users: config.users,
+    contexts: config.contexts,
+    currentContext: config.getCurrentContext(),
+  });
 }
 
 /** The in-cluster config (client-go's `rest.InClusterConfig`); the token file is re-read as it rotates. */

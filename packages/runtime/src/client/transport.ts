@@ -11,6 +11,7 @@ import type { RestClientMetrics } from '../metrics/rest-client-metrics.js';
 import { ConnectionPool } from './connection-pool.js';
 import { Http2Sessions } from './http2-sessions.js';
 import { decoded, decodedStream } from './response-body.js';
+import { TlsVerificationError } from './tls-verification-error.js';
 
 /**
  * What the client needs of a kubeconfig: the cluster, and the TLS material and credentials
@@ -100,9 +101,18 @@ export class Transport {
   /**
    * Sends once; once more when the request went out on a kept-alive connection that the
    * server had closed meanwhile (`ECONNRESET`/`EPIPE` before any answer) and the method is
-   * GET, PUT or DELETE, as Go's transport retries such requests.
+   * GET, PUT or DELETE, as Go's transport retries such requests. A server certificate
+   * that fails verification rejects with a {@link TlsVerificationError} naming the server.
    */
   async send(request: TransportRequest): Promise<SentRequest> {
+    try {
+      return await this.#sendRetrying(request);
+    } catch (error) {
+      throw TlsVerificationError.wrap(error, this.kubeConfig.getCurrentCluster()?.server ?? '');
+    }
+  }
+
+  async #sendRetrying(request: TransportRequest): Promise<SentRequest> {
     try {
       return await this.#sendOnce(request);
     } catch (error) {

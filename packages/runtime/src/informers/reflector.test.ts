@@ -332,6 +332,50 @@ describe('Reflector', () => {
     expect(sink.log).toEqual(['replace()@1']);
   });
 
+  it('logs a refused list (403: RBAC) as an error naming the permission, a 500 as a warning, and retries both with backoff', async () => {
+    const lw = new FakeListWatch();
+    const clock = new FakeClock();
+    const logged: Array<[string, string, string]> = [];
+    const logger = {
+      ...noopLogger,
+      warn: (fields: { error?: string }, message?: string) =>
+        logged.push(['warn', String(message), String(fields.error)]),
+      error: (fields: { error?: string }, message?: string) =>
+        logged.push(['error', String(message), String(fields.error)]),
+      child: () => logger,
+    };
+    const forbidden =
+      'configmaps is forbidden: User "system:serviceaccount:ops:app" cannot list resource "configmaps" in API group "" at the cluster scope';
+    lw.failNextList(
+      new ApiStatusError(
+        403,
+        { reason: 'Forbidden', message: forbidden },
+        'GET /api/v1/configmaps',
+      ),
+    );
+    lw.failNextList(new ApiStatusError(500, { reason: 'InternalError' }, 'LIST'));
+    controller = new AbortController();
+    const reflector = new Reflector({
+      listWatch: lw,
+      sink: new RecordingSink(),
+      initialListMode: 'list',
+      clock,
+      random: () => 0,
+      logger,
+    });
+    void reflector.run(controller.signal);
+    await flush();
+    expect(logged).toEqual([
+      ['error', 'list failed; retrying with backoff', expect.stringContaining(forbidden)],
+    ]);
+    clock.step(800);
+    await flush();
+    expect(logged[1]).toEqual(['warn', 'list failed; retrying with backoff', expect.any(String)]);
+    clock.step(1600);
+    await flush();
+    expect(lw.listCalls).toHaveLength(3);
+  });
+
   it('after a watch ERROR event other than 410, backs off, then lists from the last version (as client-go) and watches on', async () => {
     const lw = new FakeListWatch();
     lw.apply(cm('a'));

@@ -1,7 +1,8 @@
 //! The reflector: lists a resource, then watches it from the list's resource version, forever.
 
-import { type Clock, InvalidArgumentError, realClock } from '@ctrlkit/core';
+import { type Clock, InvalidArgumentError, realClock, statusCode } from '@ctrlkit/core';
 import { isExpiredStatus } from '../client/status-error.js';
+import { TlsVerificationError } from '../client/tls-verification-error.js';
 import type { KubeObject } from '../client/wire.js';
 import { type Logger, noopLogger } from '../logger.js';
 import { Backoff, type BackoffOptions } from './backoff.js';
@@ -285,7 +286,10 @@ export class Reflector<T extends KubeObject = KubeObject> {
             // followed by a relist (from the last version); a broken connection or 429 by a
             // new watch from the last version.
             if (relistsAfter(error)) this.#needList = true;
-            this.#logger.warn(
+            // What only an operator can fix (RBAC, credentials, the CA) is an error, not a warning.
+            const log = needsOperator(error) ? this.#logger.error : this.#logger.warn;
+            log.call(
+              this.#logger,
               {
                 reflector: this.name,
                 resourceVersion: this.#lastResourceVersion,
@@ -533,6 +537,16 @@ export class Reflector<T extends KubeObject = KubeObject> {
     const rv = obj?.metadata?.resourceVersion;
     if (rv) this.#lastResourceVersion = rv;
   }
+}
+
+/**
+ * True for a failure that retrying will not cure: the apiserver refused the credentials
+ * (401) or the permission (403, its message names the user, verb, resource, group and
+ * namespace), or its certificate is not trusted.
+ */
+function needsOperator(error: unknown): boolean {
+  const code = statusCode(error);
+  return code === 401 || code === 403 || TlsVerificationError.isInstance(error);
 }
 
 /**
