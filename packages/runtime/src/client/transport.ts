@@ -91,6 +91,8 @@ export class Transport {
   readonly #http2: Http2Sessions;
   /** Servers that refused HTTP/2: watched over HTTP/1.1. */
   readonly #http1Only = new Set<string>();
+  /** The current cluster's server URL, parsed once (not for every request). */
+  #server: ServerAddress | undefined;
 
   constructor(kubeConfig: KubeConfigLike, options: TransportOptions) {
     this.kubeConfig = kubeConfig;
@@ -143,24 +145,30 @@ export class Transport {
     } catch {
       // An observer's failure is not the request's.
     }
-    const target = new URL(cluster.server.replace(/\/+$/, '') + request.url);
-    const plain = target.protocol === 'http:';
+    const server = this.#address(cluster.server);
+    const path = requestPath(server, request.url);
+    const plain = server.plain;
     if (
       request.verb === 'watch' &&
       !plain &&
       !cluster.proxyUrl &&
       !this.#options.disableHttp2 &&
-      !this.#http1Only.has(target.origin)
+      !this.#http1Only.has(server.origin)
     ) {
       try {
-        return await this.#sendHttp2(request, target, options);
+        return await this.#sendHttp2(request, server, path, options);
       } catch (error) {
         if (!refusedHttp2(error)) throw error;
-        this.#http1Only.add(target.origin);
+        this.#http1Only.add(server.origin);
       }
     }
     if (!cluster.proxyUrl) options.agent = this.#pool.agentFor(options, plain);
-    const outgoing = (plain ? http.request : https.request)(target, {
+    const outgoing = (plain ? http.request : https.request)({
+      protocol: server.protocol,
+      hostname: server.hostname,
+      port: server.port,
+      path,
+      ...server.auth,
       ...options,
       method: request.method,
       headers: {
@@ -189,7 +197,7 @@ export class Transport {
       observed = true;
       this.#options.metrics?.observe({
         method: request.method,
-        host: target.host,
+        host: server.host,
         code,
         seconds: (performance.now() - started) / 1000,
       });
@@ -214,10 +222,20 @@ export class Transport {
     return { response, body: decoded(response), idleError: () => idle };
   }
 
+  /** `server` parsed, or the last parse when it is the same URL (a kubeconfig's server rarely changes). */
+  #address(server: string): ServerAddress {
+    const known = this.#server;
+    if (known !== undefined && known.server === server) return known;
+    const parsed = parseServer(server);
+    this.#server = parsed;
+    return parsed;
+  }
+
   /** A GET (a watch) on the HTTP/2 session, reported to the metrics as {@link Transport.send}. */
   async #sendHttp2(
     request: TransportRequest,
-    target: URL,
+    server: ServerAddress,
+    path: string,
     options: https.RequestOptions,
   ): Promise<SentRequest> {
     const headers: Record<string, string> = {};
@@ -233,19 +251,13 @@ export class Transport {
     const observe = (code: string) =>
       this.#options.metrics?.observe({
         method: request.method,
-        host: target.host,
+        host: server.host,
         code,
         seconds: (performance.now() - started) / 1000,
       });
     let answer: Awaited<ReturnType<Http2Sessions['request']>>;
     try {
-      answer = await this.#http2.request(
-        target.origin,
-        options,
-        target.pathname + target.search,
-        headers,
-        request.signal,
-      );
+      answer = await this.#http2.request(server.origin, options, path, headers, request.signal);
     } catch (error) {
       observe('<error>');
       throw error;
@@ -274,6 +286,60 @@ export class Transport {
       idleError: () => idle,
     };
   }
+}
+
+/** A cluster's server URL, parsed into what a request needs of it. */
+interface ServerAddress {
+  /** The URL as the kubeconfig gives it. */
+  readonly server: string;
+  /** The URL without its trailing slashes, which request paths are appended to. */
+  readonly base: string;
+  readonly plain: boolean;
+  readonly protocol: string;
+  readonly origin: string;
+  /** `host:port`, as the metrics name the server. */
+  readonly host: string;
+  /** The host name, without an IPv6 address's brackets. */
+  readonly hostname: string;
+  readonly port: number | undefined;
+  /** The server URL's path (a prefix before the API paths), `''` for none. */
+  readonly prefix: string;
+  /** The URL's user and password, as `http.request` takes them from a URL. */
+  readonly auth: { readonly auth?: string };
+}
+
+function parseServer(server: string): ServerAddress {
+  const base = server.replace(/\/+$/, '');
+  const url = new URL(base);
+  const { hostname } = url;
+  return {
+    server,
+    base,
+    plain: url.protocol === 'http:',
+    protocol: url.protocol,
+    origin: url.origin,
+    host: url.host,
+    hostname: hostname.startsWith('[') ? hostname.slice(1, -1) : hostname,
+    port: url.port === '' ? undefined : Number(url.port),
+    prefix: url.pathname === '/' ? '' : url.pathname,
+    auth:
+      url.username || url.password
+        ? { auth: `${decodeURIComponent(url.username)}:${decodeURIComponent(url.password)}` }
+        : {},
+  };
+}
+
+/** Characters a request path may hold as it is: anything else is left to `URL` to encode and normalize. */
+const PLAIN_PATH = /^\/[A-Za-z0-9\-_~!$&()*+,;=:@/?%.]*$/;
+
+/**
+ * The path and query of `url` on `server`: concatenated when `url` is plain (the client's
+ * own paths, already encoded), else as `new URL` makes them (encoded, dot segments resolved).
+ */
+function requestPath(server: ServerAddress, url: string): string {
+  if (PLAIN_PATH.test(url) && !url.includes('/.')) return server.prefix + url;
+  const target = new URL(server.base + url);
+  return target.pathname + target.search;
 }
 
 /** True when the server would not speak HTTP/2 (no `h2` in its ALPN answer). */
