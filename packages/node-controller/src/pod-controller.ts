@@ -25,6 +25,7 @@ import {
 } from '@ctrlkit/workqueue';
 import type { V1ConfigMap, V1Pod, V1Secret, V1Service } from '@kubernetes/client-node';
 import { isPodNotifier, type PodLifecycleHandler } from './adapter.js';
+import { deepCopy } from './internal/deep-copy.js';
 import { type PodControllerContext, podKey } from './internal/pod-controller-context.js';
 import { deleteDanglingPods, deletePodHandler } from './internal/pod-deletion.js';
 import { podShouldEnqueue, podsEffectivelyEqual, sameJson } from './internal/pod-equality.js';
@@ -213,7 +214,7 @@ export class PodController {
     let registration: { remove(): void } | undefined;
     try {
       this.#c.provider.notifyPods?.(signal, (pod) => {
-        void enqueuePodStatusUpdate(this.#c, structuredClone(pod));
+        void enqueuePodStatusUpdate(this.#c, deepCopy(pod));
       });
       const synced = await this.#c.config.podInformer.whenSynced(signal);
       if (!synced) throw new Error('failed to wait for caches to sync');

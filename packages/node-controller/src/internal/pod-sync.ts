@@ -3,6 +3,7 @@
 import { errorMessage, isNotFound } from '@ctrlkit/core';
 import type { Wire } from '@ctrlkit/runtime/client';
 import type { V1Pod } from '@kubernetes/client-node';
+import { deepCopy } from './deep-copy.js';
 import { populateEnvironmentVariables } from './env.js';
 import { isRunning, type PodControllerContext, podKey } from './pod-controller-context.js';
 import { podsEffectivelyEqual, podsEqual, sortEnv } from './pod-equality.js';
@@ -87,7 +88,7 @@ async function deletePodInProvider(c: PodControllerContext, pod: Wire<V1Pod>): P
 }
 
 async function createOrUpdatePod(c: PodControllerContext, pod: Wire<V1Pod>): Promise<void> {
-  const resolved = structuredClone(pod);
+  const resolved = deepCopy(pod);
   if (c.config.skipDownwardAPIResolution !== true) resolveEnvironment(c, resolved);
   let existing: Wire<V1Pod> | undefined;
   try {
