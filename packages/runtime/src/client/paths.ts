@@ -8,12 +8,15 @@ export type Query = Readonly<Record<string, string | number | boolean | undefine
 
 /** `path?query`, without the empty parameters. */
 export function withQuery(path: string, query: Query): string {
-  const params = new URLSearchParams();
-  for (const [name, value] of Object.entries(query)) {
-    if (value !== undefined && value !== '') params.set(name, String(value));
+  let params: URLSearchParams | undefined;
+  for (const name of Object.keys(query)) {
+    const value = query[name];
+    if (value === undefined || value === '') continue;
+    // Made for the first parameter only: most writes have none.
+    params ??= new URLSearchParams();
+    params.set(name, String(value));
   }
-  const text = params.toString();
-  return text === '' ? path : `${path}?${text}`;
+  return params === undefined ? path : `${path}?${params.toString()}`;
 }
 
 /** `/api/v1/namespaces/ns/pods/name[/subresource]`; throws `InvalidArgumentError` for an empty name. */
