@@ -31,7 +31,7 @@ import {
 import { afterAll, beforeAll, expect, it } from 'vitest';
 
 const NODE = 'vk-gpus';
-const CLASS = 'gpu.example.com';
+const CLASS = 'ctrlkit-gpu.example.com'; // deploy/deviceclass.yaml (the chart with release "ctrlkit")
 const WAIT = { timeoutMs: 60_000, intervalMs: 200 };
 const driverApp = appPackage('@ctrlkit/dra-example-driver', import.meta.url);
 

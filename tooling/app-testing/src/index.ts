@@ -33,12 +33,19 @@ export {
   probePort,
 } from './dockerfile.js';
 export {
+  type ChartTestOptions,
+  type ChartValues,
+  DEPLOY_RELEASE,
+  describeChart,
+} from './describe-chart.js';
+export {
   findHelm,
   HELM_PIN_FILE,
   helmTemplate,
   helmVersion,
   requireHelm,
   runHelm,
+  sharedObjects,
   sortObjects,
   type TemplateOptions,
 } from './helm.js';
