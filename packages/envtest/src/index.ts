@@ -77,6 +77,7 @@ export {
   type IssuedCertificate,
 } from './create-certificate.js';
 export type { DownloadRecord } from './download.js';
+export { type ComponentDownloadRecord, releaseBinaryUrl } from './download-component.js';
 export { ArchiveInvalidError } from './errors/archive-invalid-error.js';
 export { BinariesMissingError } from './errors/binaries-missing-error.js';
 export { BuildFailedError } from './errors/build-failed-error.js';
@@ -95,6 +96,7 @@ export {
   type ControlPlaneOptions,
   DEFAULT_BUILD_JOBS,
   DEFAULT_ETCD_COMPACTION_INTERVAL_MS,
+  DEFAULT_KUBERNETES_RELEASE_URL,
   DEFAULT_RELEASE_INDEX_URL,
   DEFAULT_START_TIMEOUT_MS,
   DEFAULT_STOP_TIMEOUT_MS,
