@@ -19,8 +19,8 @@ export class ChecksumMismatchError extends EnvtestError {
   readonly actualSha512: string;
 
   /**
-   * @param checksumSource - where `expectedSha512` was published, for the message: `the
-   *   release index` (the default), or the URL of a `.sha512` file.
+   * @param checksumSource - where `expectedSha512` was published, for the message: the
+   *   release index (the default), or the URL of a `.sha512` file.
    */
   constructor(
     file: string,
