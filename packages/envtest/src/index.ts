@@ -14,7 +14,8 @@
  * - **Audit log** (`auditPolicy` option): who did what, as the apiserver saw it, in
  *   `plane.auditLogPath`, read with {@link readAuditLog}.
  * - **Binaries**: {@link resolveBinaries} (`KUBEBUILDER_ASSETS`, setup-envtest's store, the
- *   cache, a download of the envtest release archive, or a one-time build with Go:
+ *   cache, a download of the envtest release archive and of the components' release
+ *   binaries ({@link releaseBinaryUrl}), or a one-time build with Go:
  *   {@link buildBinaries}, {@link buildComponentBinaries}); certificates from
  *   the control plane's CA: {@link createCertificate}.
  * - **Errors**: {@link EnvtestError} and its subclasses ({@link BinariesMissingError},
