@@ -24,6 +24,12 @@ export {
   withoutPermission,
 } from './deploy-rbac.js';
 export {
+  type ChartTestOptions,
+  type ChartValues,
+  DEPLOY_RELEASE,
+  describeChart,
+} from './describe-chart.js';
+export {
   checkAppDockerfile,
   type DockerfileExpectations,
   type DockerInstruction,
@@ -32,12 +38,6 @@ export {
   parseDockerfile,
   probePort,
 } from './dockerfile.js';
-export {
-  type ChartTestOptions,
-  type ChartValues,
-  DEPLOY_RELEASE,
-  describeChart,
-} from './describe-chart.js';
 export {
   findHelm,
   HELM_PIN_FILE,
