@@ -31,7 +31,9 @@ import {
 import { afterAll, beforeAll, expect, it } from 'vitest';
 
 const NODE = 'vk-gpus';
-const CLASS = 'gpu.example.com';
+/** deploy/deviceclass.yaml (the chart's render for the release "ctrlkit"), selecting our driver. */
+const CLASS = 'ctrlkit-gpu.example.com';
+const DRIVER = 'gpu.example.com';
 const WAIT = { timeoutMs: 60_000, intervalMs: 200 };
 const driverApp = appPackage('@ctrlkit/dra-example-driver', import.meta.url);
 
@@ -153,7 +155,7 @@ it('kube-scheduler allocates a claim for one GPU from our ResourceSlice and bind
   expect(allocated.status?.allocation?.devices?.results).toEqual([
     expect.objectContaining({
       request: 'gpus',
-      driver: CLASS,
+      driver: DRIVER,
       pool: NODE,
       device: expect.stringMatching(/^gpu-[0-7]$/),
     }),

@@ -1,58 +1,22 @@
-// The Helm chart (chart/): `helm lint --strict`; with the default values `helm template` renders
-// exactly deploy/ (but the Namespace, which `helm install --create-namespace` makes); with
-// other values it passes a server-side dry run. Helm is the pinned build from the Go module
-// proxy (tooling/bootstrap); without it the test is skipped, except in CI, where it fails.
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import {
-  findHelm,
-  helmTemplate,
-  readManifests,
-  requireHelm,
-  runHelm,
-  sortObjects,
-} from '@ctrlkit/app-testing';
-import { dryRunManifests } from '@ctrlkit/envtest';
-import { testKubeConfig } from '@ctrlkit/envtest/vitest';
-import { dumpYaml, type KubernetesObject } from '@kubernetes/client-node';
-import { describe, expect, it } from 'vitest';
+// The Helm chart (chart/): the chart tests every app runs (describeChart of
+// @ctrlkit/app-testing: lint, deploy/ = the render of release "ctrlkit", a dry run with other
+// values, two releases side by side), and what these values must change.
+import { join } from 'node:path';
+import { describeChart } from '@ctrlkit/app-testing';
+import { expect } from 'vitest';
 
-const app = join(dirname(fileURLToPath(import.meta.url)), '..');
-const chart = join(app, 'chart');
-const noHelm = (await findHelm()) === undefined && !process.env.CI;
-if (noHelm) console.warn('helm not found: the chart tests are skipped (CI builds it)');
-
-describe.skipIf(noHelm)('the Helm chart', () => {
-  it('passes helm lint --strict', async () => {
-    const out = await runHelm(await requireHelm(), ['lint', '--strict', chart]);
-    expect(out).toContain('0 chart(s) failed');
-  });
-
-  it('renders deploy/ with the default values', async () => {
-    const rendered = await helmTemplate(await requireHelm(), chart, {
-      release: 'ctrlkit',
-      namespace: 'virtual-kubelet',
-      includeCrds: false,
-    });
-    const deploy = (await readManifests(join(app, 'deploy'))).filter((o) => o.kind !== 'Namespace');
-    expect(sortObjects(rendered)).toEqual(sortObjects(deploy));
-  });
-
-  it('renders the values and the apiserver accepts the result (server-side dry run)', async () => {
-    const namespace = `chart-${Math.random().toString(36).slice(2, 8)}`;
-    const rendered = await helmTemplate(await requireHelm(), chart, {
-      release: 'ctrlkit',
-      namespace,
-      set: {
-        'image.tag': '9.9.9',
-        'image.pullPolicy': 'Always',
-        nodeName: 'vk-chart',
-        logLevel: 'debug',
-        'resources.limits.memory': '1Gi',
-      },
-    });
+await describeChart({
+  appDirectory: join(import.meta.dirname, '..'),
+  deployNamespace: 'virtual-kubelet',
+  deployHasCrds: false,
+  values: {
+    'image.tag': '9.9.9',
+    'image.pullPolicy': 'Always',
+    nodeName: 'vk-chart',
+    logLevel: 'debug',
+    'resources.limits.memory': '1Gi',
+  },
+  checkRendered(rendered) {
     const deployment = rendered.find((o) => o.kind === 'Deployment') as {
       spec: { template: { spec: { containers: Array<Record<string, unknown>> } } };
     };
@@ -65,20 +29,5 @@ describe.skipIf(noHelm)('the Helm chart', () => {
     expect(container?.args).toEqual(
       expect.arrayContaining(['--nodename=vk-chart', '--log-level=debug']),
     );
-    const dir = await mkdtemp(join(tmpdir(), 'chart-'));
-    try {
-      const namespaceObject: KubernetesObject = {
-        apiVersion: 'v1',
-        kind: 'Namespace',
-        metadata: { name: namespace },
-      };
-      await writeFile(join(dir, '0-namespace.yaml'), dumpYaml(namespaceObject));
-      await writeFile(join(dir, '1-chart.yaml'), rendered.map((o) => dumpYaml(o)).join('---\n'));
-      const { results } = await dryRunManifests(testKubeConfig(), dir);
-      expect(results).toHaveLength(rendered.length);
-      for (const created of results) expect(created.metadata?.uid).toBeDefined();
-    } finally {
-      await rm(dir, { recursive: true, force: true });
-    }
-  });
+  },
 });

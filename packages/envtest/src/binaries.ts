@@ -13,6 +13,11 @@ import {
 } from './build.js';
 import type { ComponentName } from './components.js';
 import { DOWNLOAD_RECORD, type DownloadRecord, downloadBinaries } from './download.js';
+import {
+  type ComponentDownloadRecord,
+  componentDownloadRecordPath,
+  downloadComponents,
+} from './download-component.js';
 import { BinariesMissingError } from './errors/binaries-missing-error.js';
 import { setupEnvtestFolders } from './internal/setup-envtest-store.js';
 import { stderrLogger } from './logger.js';
@@ -30,22 +35,30 @@ export interface ControlPlaneBinaries {
   /**
    * Where kube-apiserver and etcd came from: `assets`: `binaryAssetsDirectory` or
    * `KUBEBUILDER_ASSETS`; `setup-envtest`: setup-envtest's store on this machine; `cache`: put
-   * in the cache earlier; `download`: this call downloaded them; `build`: this call built at
-   * least one binary (also a component).
+   * in the cache earlier; `download`: this call downloaded them (or, with them in the cache,
+   * a component); `build`: this call built at least one binary (also a component).
    */
   readonly source: 'assets' | 'setup-envtest' | 'cache' | 'download' | 'build';
   /** The build record of kube-apiserver and etcd when they were built with Go, else `undefined`. */
   readonly build: BuildRecord | undefined;
   /** The download record of kube-apiserver and etcd when they were downloaded, else `undefined`. */
   readonly download: DownloadRecord | undefined;
-  /** The build record of each requested component (always built: the archives hold none). */
+  /** The build record of each requested component that was built with Go. */
   readonly componentBuilds: Readonly<Partial<Record<ComponentName, ComponentBuildRecord>>>;
+  /** The download record of each requested component that was downloaded. */
+  readonly componentDownloads: Readonly<Partial<Record<ComponentName, ComponentDownloadRecord>>>;
 }
 
 /** The records of a cache folder with usable kube-apiserver and etcd. */
 interface CachedCore {
   readonly build?: BuildRecord;
   readonly download?: DownloadRecord;
+}
+
+/** The records of a usable cached component. */
+interface CachedComponent {
+  readonly build?: ComponentBuildRecord;
+  readonly download?: ComponentDownloadRecord;
 }
 
 /**
@@ -63,8 +76,11 @@ interface CachedCore {
  * 5. a build with the machine's Go (unless `build: false`), see `buildBinaries`; the reason
  *    the download did not happen is logged first.
  *
- * Components are never in setup-envtest's store nor in the archives: they come from the
- * cache or a build (steps 3 and 5), into the cache folder.
+ * Components are never in setup-envtest's store nor in the envtest archives: they come from
+ * the cache (a build or download record of this Kubernetes version), else a download of
+ * Kubernetes' release binary from `kubernetesReleaseUrl` (unless `download: false`), its
+ * published `.sha512` checked, else a build (the reason the download did not happen is
+ * logged first), into the cache folder.
  *
  * Errors: `InvalidArgumentError`, `UnknownComponentError`; `BinariesMissingError` (naming
  * the missing binaries and the ways out) when none of these works; `ChecksumMismatchError`,
@@ -87,10 +103,11 @@ export async function resolveBinaries(
     kubeApiServer: join(core.directory, 'kube-apiserver'),
     etcd: join(core.directory, 'etcd'),
     components: Object.fromEntries(resolved.components.map((c) => [c, join(cacheFolder, c)])),
-    source: core.source === 'cache' && components.built ? 'build' : core.source,
+    source: core.source === 'cache' && components.obtained ? components.obtained : core.source,
     build: core.records?.build,
     download: core.records?.download,
-    componentBuilds: components.records,
+    componentBuilds: pick(components.records, 'build'),
+    componentDownloads: pick(components.records, 'download'),
   };
 }
 
@@ -118,6 +135,7 @@ async function fromAssets(
     build: undefined,
     download: undefined,
     componentBuilds: {},
+    componentDownloads: {},
   };
 }
 
@@ -181,19 +199,48 @@ async function findCore(
   return { directory: cacheFolder, source: built ? 'build' : 'cache', records };
 }
 
-/** The requested components, from the cache folder, built there when missing. */
+/** The requested components, from the cache folder, downloaded or built there when missing. */
 async function findComponents(
   resolved: ResolvedBinaryOptions,
   directory: string,
   env: NodeJS.ProcessEnv,
 ): Promise<{
-  records: Partial<Record<ComponentName, ComponentBuildRecord>>;
-  built: boolean;
+  records: Partial<Record<ComponentName, CachedComponent>>;
+  /** What this call did to get a missing one: `build` when it built any. */
+  obtained: 'download' | 'build' | undefined;
 }> {
   const records = await readComponentRecords(directory, resolved.components);
-  const missing = resolved.components.filter((c) => records[c] === undefined);
-  if (missing.length === 0) return { records, built: false };
-  refuseToBuild(resolved, directory, missing, 'the envtest archives hold no components');
+  let missing = resolved.components.filter((c) => records[c] === undefined);
+  if (missing.length === 0) return { records, obtained: undefined };
+  let reasons: Partial<Record<ComponentName, string>> = {};
+  let downloaded = false;
+  if (resolved.download) {
+    reasons = await downloadComponents(
+      resolved,
+      missing,
+      async (c) => (await readComponentRecord(directory, c)) !== undefined,
+      // A bar on the terminal with the default logger; log lines through any other.
+      resolved.logger === stderrLogger ? process.stderr : undefined,
+    );
+    Object.assign(records, await readComponentRecords(directory, missing));
+    downloaded = missing.some((c) => records[c]?.download !== undefined);
+    missing = missing.filter((c) => records[c] === undefined);
+    if (missing.length === 0) return { records, obtained: downloaded ? 'download' : undefined };
+  }
+  const off = 'downloads are off (download: false or CTRLKIT_ENVTEST_DOWNLOAD=false)';
+  const notDownloaded = resolved.download
+    ? missing.map((c) => reasons[c] ?? `another process got ${c}`).join('; ')
+    : off;
+  refuseToBuild(resolved, directory, missing, notDownloaded);
+  for (const c of missing) {
+    const reason = reasons[c];
+    if (reason !== undefined) {
+      resolved.logger.info(
+        {},
+        `not downloaded: ${reason}; building ${c} from the Go modules instead`,
+      );
+    }
+  }
   const builtElsewhere = new Set<ComponentName>();
   await buildComponentBinaries(
     resolved,
@@ -214,7 +261,8 @@ async function findComponents(
       stillMissing,
     );
   }
-  return { records, built: missing.some((c) => !builtElsewhere.has(c)) };
+  const built = missing.some((c) => !builtElsewhere.has(c));
+  return { records, obtained: built ? 'build' : downloaded ? 'download' : undefined };
 }
 
 /** Throws `BinariesMissingError` for `binaries` when building is off. */
@@ -270,26 +318,49 @@ async function readCached(directory: string): Promise<CachedCore | undefined> {
     : undefined;
 }
 
-/** The build record of a cached `component` of this package's Kubernetes version, else `undefined`. */
+/**
+ * The records of a cached `component` of this package's Kubernetes version (a build or a
+ * download), when its binary is there; else `undefined`.
+ */
 async function readComponentRecord(
   directory: string,
   component: ComponentName,
-): Promise<ComponentBuildRecord | undefined> {
-  const record = await readJson<ComponentBuildRecord>(componentRecordPath(directory, component));
-  if (record?.kubernetesVersion !== KUBERNETES_VERSION) return undefined;
+): Promise<CachedComponent | undefined> {
+  const build = await readJson<ComponentBuildRecord>(componentRecordPath(directory, component));
+  const download = await readJson<ComponentDownloadRecord>(
+    componentDownloadRecordPath(directory, component),
+  );
+  const record: CachedComponent = {
+    ...(build?.kubernetesVersion === KUBERNETES_VERSION ? { build } : {}),
+    ...(download?.kubernetesVersion === KUBERNETES_VERSION ? { download } : {}),
+  };
+  if (record.build === undefined && record.download === undefined) return undefined;
   return (await missingBinaries(directory, [component])).length === 0 ? record : undefined;
 }
 
 async function readComponentRecords(
   directory: string,
   components: readonly ComponentName[],
-): Promise<Partial<Record<ComponentName, ComponentBuildRecord>>> {
-  const records: Partial<Record<ComponentName, ComponentBuildRecord>> = {};
+): Promise<Partial<Record<ComponentName, CachedComponent>>> {
+  const records: Partial<Record<ComponentName, CachedComponent>> = {};
   for (const c of components) {
     const record = await readComponentRecord(directory, c);
     if (record !== undefined) records[c] = record;
   }
   return records;
+}
+
+/** The `build` or `download` record of each component that has one. */
+function pick<K extends keyof CachedComponent>(
+  records: Partial<Record<ComponentName, CachedComponent>>,
+  kind: K,
+): Partial<Record<ComponentName, NonNullable<CachedComponent[K]>>> {
+  const picked: Partial<Record<ComponentName, NonNullable<CachedComponent[K]>>> = {};
+  for (const [c, record] of Object.entries(records) as [ComponentName, CachedComponent][]) {
+    const value = record[kind];
+    if (value !== undefined) picked[c] = value as NonNullable<CachedComponent[K]>;
+  }
+  return picked;
 }
 
 async function readJson<T>(path: string): Promise<T | undefined> {

@@ -79,7 +79,13 @@ async function setup(args: string[]): Promise<number> {
     ...components.map((c) =>
       version(binaries.components[c]!, ['--version']).then((v) => {
         const build = binaries.componentBuilds[c];
-        return `${c} ${v}${build ? ` (${record(build)})` : ''}`;
+        const download = binaries.componentDownloads[c];
+        const how = build
+          ? ` (${record(build)})`
+          : download
+            ? ` (downloaded ${download.downloadedAt} from ${download.url})`
+            : '';
+        return `${c} ${v}${how}`;
       }),
     ),
   ]);

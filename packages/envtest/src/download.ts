@@ -1,14 +1,13 @@
 //! Downloads the envtest release archive of this Kubernetes version into the cache, checked and whole.
 
-import { createHash } from 'node:crypto';
-import { mkdir, open, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ArchiveInvalidError } from './errors/archive-invalid-error.js';
-import { ChecksumMismatchError } from './errors/checksum-mismatch-error.js';
+import { fetchChecked } from './internal/fetch-checked.js';
 import { formatDuration } from './internal/format.js';
 import { withFileLock } from './internal/lock.js';
 import { goArch, goOs } from './internal/platform.js';
-import { createProgress, type ProgressStream } from './internal/progress.js';
+import type { ProgressStream } from './internal/progress.js';
 import { findArchive, type ReleaseArchive } from './internal/release-index.js';
 import { extractTarGz } from './internal/tar.js';
 import type { ResolvedBinaryOptions } from './options.js';
@@ -28,9 +27,6 @@ export interface DownloadRecord {
 
 /** The record file of a download in the versioned cache folder. */
 export const DOWNLOAD_RECORD = 'download.json';
-
-/** How long the archive's host may take to answer, and then to send the next bytes, in ms. */
-const ARCHIVE_IDLE_TIMEOUT_MS = 60_000;
 
 /** `downloaded`: this call put the binaries in the cache; else `reason` says why it did not. */
 export type DownloadOutcome =
@@ -72,7 +68,12 @@ export async function downloadBinaries(
       const started = performance.now();
       try {
         options.logger.info({}, `downloading ${archive.name} from ${archive.url}`);
-        const failure = await fetchArchive(archive, archivePath, options, progressStream);
+        const failure = await fetchChecked(
+          { ...archive, checksumSource: 'the release index' },
+          archivePath,
+          options.logger,
+          progressStream,
+        );
         if (failure !== undefined) return { downloaded: false, reason: failure };
         await mkdir(staging);
         await unpack(archive, archivePath, staging);
@@ -102,52 +103,6 @@ export async function downloadBinaries(
         `waiting for process ${holder?.pid ?? '?'} to finish getting the binaries (${formatDuration(waitedMs)} so far)`,
       ),
   );
-}
-
-/** Streams the archive to `path`, hashing it; returns a problem to fall back on, or throws on a checksum mismatch. */
-async function fetchArchive(
-  archive: ReleaseArchive,
-  path: string,
-  options: ResolvedBinaryOptions,
-  progressStream: ProgressStream | undefined,
-): Promise<string | undefined> {
-  const abort = new AbortController();
-  let timer = setTimeout(() => abort.abort(new Error('no data for 60 s')), ARCHIVE_IDLE_TIMEOUT_MS);
-  const file = await open(path, 'w');
-  const hash = createHash('sha512');
-  try {
-    const response = await fetch(archive.url, { signal: abort.signal });
-    if (!response.ok || response.body === null) {
-      return `downloading ${archive.name} from ${archive.url} failed: status ${response.status}`;
-    }
-    const length = Number(response.headers.get('content-length'));
-    const progress = createProgress(
-      archive.name,
-      Number.isFinite(length) && length > 0 ? length : undefined,
-      options.logger,
-      progressStream,
-    );
-    let received = 0;
-    for await (const chunk of response.body) {
-      clearTimeout(timer);
-      timer = setTimeout(() => abort.abort(new Error('no data for 60 s')), ARCHIVE_IDLE_TIMEOUT_MS);
-      hash.update(chunk);
-      await file.write(chunk);
-      received += chunk.length;
-      progress.update(received);
-    }
-    progress.done();
-  } catch (error) {
-    return `downloading ${archive.name} from ${archive.url} failed: ${(error as Error).message}`;
-  } finally {
-    clearTimeout(timer);
-    await file.close();
-  }
-  const actual = hash.digest('hex');
-  if (actual !== archive.sha512) {
-    throw new ChecksumMismatchError(archive.name, archive.url, archive.sha512, actual);
-  }
-  return undefined;
 }
 
 async function unpack(

@@ -14,7 +14,8 @@
  * - **Audit log** (`auditPolicy` option): who did what, as the apiserver saw it, in
  *   `plane.auditLogPath`, read with {@link readAuditLog}.
  * - **Binaries**: {@link resolveBinaries} (`KUBEBUILDER_ASSETS`, setup-envtest's store, the
- *   cache, a download of the envtest release archive, or a one-time build with Go:
+ *   cache, a download of the envtest release archive and of the components' release
+ *   binaries ({@link releaseBinaryUrl}), or a one-time build with Go:
  *   {@link buildBinaries}, {@link buildComponentBinaries}); certificates from
  *   the control plane's CA: {@link createCertificate}.
  * - **Errors**: {@link EnvtestError} and its subclasses ({@link BinariesMissingError},
@@ -77,6 +78,7 @@ export {
   type IssuedCertificate,
 } from './create-certificate.js';
 export type { DownloadRecord } from './download.js';
+export { type ComponentDownloadRecord, releaseBinaryUrl } from './download-component.js';
 export { ArchiveInvalidError } from './errors/archive-invalid-error.js';
 export { BinariesMissingError } from './errors/binaries-missing-error.js';
 export { BuildFailedError } from './errors/build-failed-error.js';
@@ -95,6 +97,7 @@ export {
   type ControlPlaneOptions,
   DEFAULT_BUILD_JOBS,
   DEFAULT_ETCD_COMPACTION_INTERVAL_MS,
+  DEFAULT_KUBERNETES_RELEASE_URL,
   DEFAULT_RELEASE_INDEX_URL,
   DEFAULT_START_TIMEOUT_MS,
   DEFAULT_STOP_TIMEOUT_MS,

@@ -7,6 +7,7 @@ import {
   type ControlPlaneOptions,
   DEFAULT_BUILD_JOBS,
   DEFAULT_ETCD_COMPACTION_INTERVAL_MS,
+  DEFAULT_KUBERNETES_RELEASE_URL,
   DEFAULT_RELEASE_INDEX_URL,
   DEFAULT_START_TIMEOUT_MS,
   DEFAULT_STOP_TIMEOUT_MS,
@@ -40,6 +41,7 @@ describe('resolveControlPlaneOptions', () => {
     expect(resolveControlPlaneOptions({}, env)).toMatchObject({
       download: true,
       releaseIndexUrl: DEFAULT_RELEASE_INDEX_URL,
+      kubernetesReleaseUrl: DEFAULT_KUBERNETES_RELEASE_URL,
     });
     for (const off of ['false', 'FALSE', '0', 'no', 'off']) {
       expect(resolveControlPlaneOptions({}, { CTRLKIT_ENVTEST_DOWNLOAD: off }).download).toBe(
@@ -59,6 +61,14 @@ describe('resolveControlPlaneOptions', () => {
     ).toBe(mirror);
     expect(() => resolveControlPlaneOptions({ releaseIndexUrl: 'ftp://x/y' }, env)).toThrow(
       expect.objectContaining({ field: 'releaseIndexUrl' }),
+    );
+    const releases = 'http://mirror.test/release';
+    expect(
+      resolveControlPlaneOptions({}, { CTRLKIT_ENVTEST_KUBERNETES_RELEASE_URL: releases })
+        .kubernetesReleaseUrl,
+    ).toBe(releases);
+    expect(() => resolveControlPlaneOptions({ kubernetesReleaseUrl: 'x' }, env)).toThrow(
+      expect.objectContaining({ field: 'kubernetesReleaseUrl' }),
     );
     expect(() => resolveControlPlaneOptions({ download: 'yes' as never }, env)).toThrow(
       expect.objectContaining({ field: 'download' }),

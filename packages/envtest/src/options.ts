@@ -25,6 +25,13 @@ export const DEFAULT_BUILD_JOBS = 2;
 export const DEFAULT_RELEASE_INDEX_URL =
   'https://raw.githubusercontent.com/kubernetes-sigs/controller-tools/HEAD/envtest-releases.yaml';
 
+/**
+ * Where Kubernetes publishes its release binaries, one file per binary with its SHA-512
+ * beside it: `<url>/v<version>/bin/<os>/<arch>/<name>` and `<name>.sha512`. The components
+ * (kube-scheduler, kube-controller-manager) are downloaded from here.
+ */
+export const DEFAULT_KUBERNETES_RELEASE_URL = 'https://dl.k8s.io/release';
+
 /** Where to get `kube-apiserver`, `etcd` and the requested components, and whether to build them. */
 export interface BinaryOptions {
   /**
@@ -45,11 +52,11 @@ export interface BinaryOptions {
    */
   cacheDirectory?: string;
   /**
-   * Download kube-apiserver and etcd from the envtest release index when they are neither in
-   * setup-envtest's store nor in the cache. Default `true`, unless the environment variable
+   * Download what is neither in setup-envtest's store nor in the cache: kube-apiserver and
+   * etcd from the envtest release index, the components from the Kubernetes release
+   * binaries (`kubernetesReleaseUrl`). Default `true`, unless the environment variable
    * `CTRLKIT_ENVTEST_DOWNLOAD` is `false` (or `0`, `no`, `off`). Ignored when
-   * `binaryAssetsDirectory` or `KUBEBUILDER_ASSETS` is set. Components are never downloaded
-   * (the archives hold none).
+   * `binaryAssetsDirectory` or `KUBEBUILDER_ASSETS` is set.
    */
   download?: boolean;
   /**
@@ -58,6 +65,13 @@ export interface BinaryOptions {
    * `download` is off.
    */
   releaseIndexUrl?: string;
+  /**
+   * Where to download kube-scheduler and kube-controller-manager from
+   * (`<url>/v<version>/bin/<os>/<arch>/<name>`, with `<name>.sha512` beside it). Default:
+   * the environment variable `CTRLKIT_ENVTEST_KUBERNETES_RELEASE_URL`, else
+   * {@link DEFAULT_KUBERNETES_RELEASE_URL}. Ignored when `download` is off.
+   */
+  kubernetesReleaseUrl?: string;
   /**
    * Build the binaries with Go when they are not in the cache (and could not be downloaded).
    * Default `true`. Ignored when `binaryAssetsDirectory` or `KUBEBUILDER_ASSETS` is set.
@@ -149,6 +163,7 @@ export interface ResolvedBinaryOptions {
   readonly cacheDirectory: string;
   readonly download: boolean;
   readonly releaseIndexUrl: string;
+  readonly kubernetesReleaseUrl: string;
   readonly build: boolean;
   readonly buildJobs: number;
   readonly logger: Logger;
@@ -197,6 +212,9 @@ export function resolveBinaryOptions(
     releaseIndexUrl:
       optionalUrl('releaseIndexUrl', options.releaseIndexUrl) ??
       (env.CTRLKIT_ENVTEST_RELEASE_INDEX || DEFAULT_RELEASE_INDEX_URL),
+    kubernetesReleaseUrl:
+      optionalUrl('kubernetesReleaseUrl', options.kubernetesReleaseUrl) ??
+      (env.CTRLKIT_ENVTEST_KUBERNETES_RELEASE_URL || DEFAULT_KUBERNETES_RELEASE_URL),
     build: optionalBoolean('build', options.build) ?? true,
     buildJobs: optionalInteger('buildJobs', options.buildJobs, 1, 256) ?? DEFAULT_BUILD_JOBS,
     logger: optionalLogger(options.logger) ?? stderrLogger,

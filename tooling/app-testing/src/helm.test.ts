@@ -2,7 +2,14 @@ import { chmod, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { findHelm, helmTemplate, helmVersion, requireHelm, sortObjects } from './helm.js';
+import {
+  findHelm,
+  helmTemplate,
+  helmVersion,
+  requireHelm,
+  sharedObjects,
+  sortObjects,
+} from './helm.js';
 
 describe('findHelm', () => {
   let dir: string;
@@ -60,5 +67,34 @@ describe('findHelm', () => {
       'ConfigMap/a',
       'ServiceAccount/b',
     ]);
+  });
+});
+
+describe('sharedObjects', () => {
+  const object = (kind: string, name: string, namespace?: string) => ({
+    apiVersion: 'v1',
+    kind,
+    metadata: { name, ...(namespace ? { namespace } : {}) },
+  });
+
+  it('names what two releases both own: same kind, namespace (or none) and name', () => {
+    const first = [
+      object('ClusterRole', 'a-app'),
+      object('DeviceClass', 'gpu.example.com'),
+      object('ServiceAccount', 'app', 'ns-a'),
+      object('Role', 'node-lease', 'kube-node-lease'),
+    ];
+    const second = [
+      object('ClusterRole', 'b-app'),
+      object('DeviceClass', 'gpu.example.com'),
+      object('ServiceAccount', 'app', 'ns-b'),
+      object('Role', 'node-lease', 'kube-node-lease'),
+      object('ClusterRoleBinding', 'a-app'),
+    ];
+    expect(sharedObjects(first, second)).toEqual([
+      'DeviceClass//gpu.example.com',
+      'Role/kube-node-lease/node-lease',
+    ]);
+    expect(sharedObjects(first.slice(0, 1), second.slice(0, 1))).toEqual([]);
   });
 });

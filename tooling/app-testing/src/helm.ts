@@ -116,3 +116,20 @@ export async function requireHelm(env: NodeJS.ProcessEnv = process.env): Promise
   }
   return helm;
 }
+
+/**
+ * What two releases would both own: the `kind/namespace/name` (namespace empty for a
+ * cluster-scoped object) of every object in both `first` and `second`. Give it the
+ * apiserver's answers to a dry run of two renders into two namespaces (the answers carry the
+ * namespace of every namespaced object), so only cluster-scoped objects and those in a shared
+ * namespace (kube-node-lease) can meet; a chart installable twice shares none.
+ */
+export function sharedObjects(
+  first: readonly KubernetesObject[],
+  second: readonly KubernetesObject[],
+): string[] {
+  const key = (o: KubernetesObject) =>
+    `${o.kind}/${o.metadata?.namespace ?? ''}/${o.metadata?.name ?? ''}`;
+  const keys = new Set(first.map(key));
+  return [...new Set(second.map(key))].filter((k) => keys.has(k)).sort();
+}

@@ -24,6 +24,12 @@ export {
   withoutPermission,
 } from './deploy-rbac.js';
 export {
+  type ChartTestOptions,
+  type ChartValues,
+  DEPLOY_RELEASE,
+  describeChart,
+} from './describe-chart.js';
+export {
   checkAppDockerfile,
   type DockerfileExpectations,
   type DockerInstruction,
@@ -39,6 +45,7 @@ export {
   helmVersion,
   requireHelm,
   runHelm,
+  sharedObjects,
   sortObjects,
   type TemplateOptions,
 } from './helm.js';

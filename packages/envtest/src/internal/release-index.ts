@@ -1,6 +1,7 @@
 //! Reads controller-tools' envtest release index and finds the archive for a version and platform.
 
 import { loadYaml } from '@kubernetes/client-node';
+import { describeFetchError } from './fetch-checked.js';
 
 /** One archive the index lists. */
 export interface ReleaseArchive {
@@ -44,13 +45,15 @@ export async function findArchive(
       return { reason: `the release index ${indexUrl} answered ${response.status}` };
     }
   } catch (error) {
-    return { reason: `the release index ${indexUrl} is not reachable (${describe(error)})` };
+    return {
+      reason: `the release index ${indexUrl} is not reachable (${describeFetchError(error)})`,
+    };
   }
   let index: unknown;
   try {
     index = loadYaml(text);
   } catch (error) {
-    return { reason: `the release index ${indexUrl} is not YAML (${describe(error)})` };
+    return { reason: `the release index ${indexUrl} is not YAML (${describeFetchError(error)})` };
   }
   const releases = field(index, 'releases');
   if (releases === undefined) {
@@ -71,14 +74,4 @@ export async function findArchive(
 function field(value: unknown, key: string): unknown {
   if (typeof value !== 'object' || value === null) return undefined;
   return (value as Record<string, unknown>)[key];
-}
-
-function describe(error: unknown): string {
-  const cause = (error as { cause?: { code?: string; message?: string } }).cause;
-  const message = (error as Error).message ?? String(error);
-  return cause?.code
-    ? `${message}: ${cause.code}`
-    : cause?.message
-      ? `${message}: ${cause.message}`
-      : message;
 }
