@@ -209,7 +209,7 @@ describe('migration-controller under faults', () => {
     }
   }, 300_000);
 
-  it('two replicas: the leader SIGKILLed mid-plan, the other takes over within the lease duration and finishes', async () => {
+  it('two replicas: the leader SIGKILLed mid-plan, the other takes over within the lease duration (plus one retry) and finishes', async () => {
     const c = await planCase(world, 'mc-failover', SERVERS[0] ?? '');
     const leases = plane.kubeConfig.makeApiClient(CoordinationV1Api);
     const holder = async () =>
