@@ -1,0 +1,330 @@
+//! The migration controller's world in the fault suite: a 20-VM OVA share, the simulators of what envtest lacks, a plan per case, and its measure.
+
+import { rename } from 'node:fs/promises';
+import { join } from 'node:path';
+import { type AppCluster, type AppProcess, appPackage, startApp } from '@ctrlkit/app-testing';
+import { waitFor } from '@ctrlkit/core/testing';
+import { type ControlPlane, createTestNamespace, installCRDs } from '@ctrlkit/envtest';
+import { API_VERSION, forkliftCrds, GROUP, PLURALS, VERSION } from '@ctrlkit/plan-migration';
+import type { Plan } from '@ctrlkit/plan-migration/api';
+import { kubevirtCrds } from '@ctrlkit/plan-migration/kubevirt';
+import { OvaInventory } from '@ctrlkit/plan-migration/ova';
+import {
+  CdiSimulator,
+  KubeVirtSimulator,
+  makeCatalogDir,
+  PodJobSimulator,
+  VIRTUALBOX_OVF,
+  writeCatalogFiles,
+} from '@ctrlkit/plan-migration/testing';
+import { SharedInformerFactory } from '@ctrlkit/runtime';
+import type { KubeObject } from '@ctrlkit/runtime/client';
+import {
+  CustomObjectsApi,
+  PatchStrategy,
+  StorageV1Api,
+  setHeaderOptions,
+  type V1Pod,
+} from '@kubernetes/client-node';
+import { conflicts, perMinute, requestsSince, rssMb } from './harness.js';
+import { type FaultResult, recordResult } from './results.js';
+
+/** VMs in each case's plan. */
+export const VM_COUNT = 20;
+/** VMs migrated at once (`--max-vm-inflight`): the plan runs in waves, so faults land mid-run. */
+const MAX_VM_INFLIGHT = 10;
+/** How long the simulated virt-v2v run of one VM takes (its conversion pod stays Running). */
+const CONVERSION_MS = 3_000;
+/** The quiet period after convergence whose request rate is measured. */
+const AFTER_MS = 5_000;
+/** The destination objects counted per VM: each must be created once. */
+const DESTINATION_KINDS = ['virtualmachines', 'datavolumes', 'pods'] as const;
+
+const app = appPackage('@ctrlkit/migration-controller', import.meta.url);
+const vmName = (i: number) => `vm-${String(i).padStart(2, '0')}`;
+
+/**
+ * SIMULATED source side of a VM's migration, which the test drives: the OVA share (a folder
+ * the app reads as its NFS mount) and the virt-v2v conversion reading it (each conversion
+ * pod is held Running for `conversionMs`, and all of them while `hungUntil` is ahead).
+ */
+export interface SourceSimulator {
+  conversionMs: number;
+  hungUntil: number;
+  /** Takes the share away (reads of it fail) until the returned function puts it back. */
+  takeShareAway(server: string): Promise<() => Promise<void>>;
+}
+
+/** The world the cases share: the plane, the share root, the simulators and what they saw. */
+export interface MigrationWorld {
+  plane: ControlPlane;
+  /** `--ova-catalog-path`: one share per server under it. */
+  catalogRoot: string;
+  source: SourceSimulator;
+  /** Destination objects seen, by kind, `namespace/vmID` → UIDs (a second UID is a duplicate). */
+  seen: Record<(typeof DESTINATION_KINDS)[number], Map<string, Set<string>>>;
+  stop(): Promise<void>;
+}
+
+/** Installs the CRDs, writes the shares of `servers` (20 VMs each), and runs the simulators of CDI, KubeVirt and the kubelet. */
+export async function startMigrationWorld(
+  plane: ControlPlane,
+  servers: string[],
+): Promise<MigrationWorld> {
+  const { kubeConfig } = plane;
+  await installCRDs(kubeConfig, [...forkliftCrds, ...kubevirtCrds]);
+  await kubeConfig.makeApiClient(StorageV1Api).createStorageClass({
+    body: { metadata: { name: 'standard' }, provisioner: 'example.com/none' },
+  });
+  const catalogRoot = await makeCatalogDir();
+  for (const server of servers) {
+    const disk = (name: string) => ({ name, content: new Uint8Array(512) });
+    const files = Object.fromEntries(
+      Array.from({ length: VM_COUNT }, (_, i) => {
+        const ovf = VIRTUALBOX_OVF.replaceAll('ubuntu', vmName(i)).replace(
+          /ovf:id="6f0a2d8c-[^"]+"/,
+          `ovf:id="6f0a2d8c-1b3e-4f5a-9c7d-${String(i).padStart(12, '0')}"`,
+        );
+        return [
+          `${vmName(i)}.ova`,
+          [{ name: `${vmName(i)}.ovf`, content: ovf }, disk(`${vmName(i)}-disk001.vmdk`)],
+        ];
+      }),
+    );
+    await writeCatalogFiles(shareOf(catalogRoot, server), files, Date.now() - 60_000);
+  }
+  const source: SourceSimulator = {
+    conversionMs: CONVERSION_MS,
+    hungUntil: 0,
+    async takeShareAway(server) {
+      const share = shareOf(catalogRoot, server);
+      await rename(share, `${share}.away`);
+      return () => rename(`${share}.away`, share);
+    },
+  };
+  const stop = new AbortController();
+  const factory = new SharedInformerFactory(kubeConfig, {});
+  const held = (pod: V1Pod) =>
+    Date.now() < source.hungUntil ||
+    Date.now() - Date.parse(String(pod.metadata?.creationTimestamp)) < source.conversionMs;
+  const sims = [
+    new CdiSimulator({ kubeConfig, informerFactory: factory, stepMs: 50 }),
+    new KubeVirtSimulator({ kubeConfig, informerFactory: factory, stepMs: 50 }),
+    new PodJobSimulator({ kubeConfig, informerFactory: factory, stepMs: 250, podHeld: held }),
+  ];
+  const seen = Object.fromEntries(
+    DESTINATION_KINDS.map((k) => [k, new Map<string, Set<string>>()]),
+  ) as MigrationWorld['seen'];
+  const resources = {
+    virtualmachines: 'kubevirt.io/v1/virtualmachines',
+    datavolumes: 'cdi.kubevirt.io/v1beta1/datavolumes',
+    pods: 'pods',
+  };
+  for (const kind of DESTINATION_KINDS) {
+    const keep = (o: KubeObject) => {
+      const vm = o.metadata?.labels?.vmID ?? o.metadata?.name ?? '';
+      const key = `${o.metadata?.namespace}/${vm}`;
+      const uids = seen[kind].get(key) ?? new Set<string>();
+      uids.add(o.metadata?.uid ?? '');
+      seen[kind].set(key, uids);
+    };
+    factory
+      .forResource(resources[kind])
+      .addEventHandler({ onAdd: keep, onUpdate: (_, o) => keep(o) });
+  }
+  const running = sims.map((s) => s.run(stop.signal));
+  factory.start(stop.signal);
+  return {
+    plane,
+    catalogRoot,
+    source,
+    seen,
+    async stop() {
+      stop.abort();
+      await Promise.allSettled(running);
+    },
+  };
+}
+
+const shareOf = (root: string, server: string) => join(root, server, 'exports/ova');
+
+/** Starts the controller (its deploy/ ServiceAccount) on `cluster`, with leader election. */
+export function startController(world: MigrationWorld, cluster: AppCluster): Promise<AppProcess> {
+  return startApp(app, {
+    cluster,
+    args: [
+      '--leader-elect',
+      '--leader-election-namespace=ctrlkit-migration',
+      '--metrics-addr=0',
+      '--healthz-addr=0',
+      `--max-vm-inflight=${MAX_VM_INFLIGHT}`,
+      `--ova-catalog-path=${world.catalogRoot}`,
+    ],
+  });
+}
+
+/** A plan of every VM on `server`'s share, in a namespace of its own. */
+export interface MigrationCase {
+  namespace: string;
+  target: string;
+  readPlan(): Promise<Plan>;
+  /** Creates the Migration that runs the plan, once the plan is Ready. */
+  start(): Promise<void>;
+  /** VMs whose migration has started (the plan's status lists them with a `started`). */
+  startedVMs(): Promise<number>;
+  /** Merge-patches labels onto the Plan and the Migration (the second writer of the 409 case). */
+  relabel(value: string): Promise<void>;
+}
+
+/** Creates the namespaces, Providers, maps and the Plan of `server`'s 20 VMs. */
+export async function planCase(
+  world: MigrationWorld,
+  prefix: string,
+  server: string,
+): Promise<MigrationCase> {
+  const { kubeConfig } = world.plane;
+  const custom = kubeConfig.makeApiClient(CustomObjectsApi);
+  const namespace = await createTestNamespace(kubeConfig, `${prefix}-`);
+  const target = await createTestNamespace(kubeConfig, `${prefix}-target-`);
+  const path = (kind: keyof typeof PLURALS) => ({
+    group: GROUP,
+    version: VERSION,
+    plural: PLURALS[kind],
+    namespace,
+  });
+  const create = (kind: keyof typeof PLURALS, name: string, spec: object) =>
+    custom.createNamespacedCustomObject({
+      ...path(kind),
+      body: { apiVersion: API_VERSION, kind, metadata: { name }, spec },
+    });
+  const vms = await new OvaInventory({
+    catalogPath: shareOf(world.catalogRoot, server),
+  }).listVMs();
+  if (vms.length !== VM_COUNT) throw new Error(`${server}: ${vms.length} VMs, not ${VM_COUNT}`);
+  const pair = { source: { name: 'ova' }, destination: { name: 'host' } };
+  await create('Provider', 'ova', { type: 'ova', url: `${server}:/exports/ova` });
+  await create('Provider', 'host', { type: 'openshift' });
+  await create('NetworkMap', 'net', {
+    provider: pair,
+    map: [...new Set(vms.flatMap((v) => v.networks))].map((id) => ({
+      source: { id },
+      destination: { type: 'pod' },
+    })),
+  });
+  await create('StorageMap', 'sto', {
+    provider: pair,
+    map: [...new Set(vms.flatMap((v) => v.disks.map((d) => d.datastore)))].map((id) => ({
+      source: { id },
+      destination: { storageClass: 'standard' },
+    })),
+  });
+  await create('Plan', 'plan', {
+    provider: pair,
+    targetNamespace: target,
+    map: { network: { name: 'net' }, storage: { name: 'sto' } },
+    vms: vms.map((vm) => ({ id: vm.id })),
+  });
+  const readPlan = async () =>
+    (await custom.getNamespacedCustomObject({ ...path('Plan'), name: 'plan' })) as Plan;
+  const merge = setHeaderOptions('Content-Type', PatchStrategy.MergePatch);
+  return {
+    namespace,
+    target,
+    readPlan,
+    async start() {
+      await waitFor('the plan Ready', async () => trueTypes(await readPlan()).includes('Ready'), {
+        timeoutMs: 60_000,
+      });
+      await create('Migration', 'run-1', { plan: { name: 'plan' } });
+    },
+    async startedVMs() {
+      const plan = await readPlan().catch(() => undefined);
+      return (plan?.status?.migration?.vms ?? []).filter((vm) => vm.started !== undefined).length;
+    },
+    async relabel(value) {
+      for (const [kind, name] of [
+        ['Plan', 'plan'],
+        ['Migration', 'run-1'],
+      ] as const) {
+        await custom
+          .patchNamespacedCustomObject(
+            { ...path(kind), name, body: { metadata: { labels: { writer: value } } } },
+            merge,
+          )
+          .catch(() => undefined);
+      }
+    },
+  };
+}
+
+const trueTypes = (o: { status?: { conditions?: Array<{ type: string; status: string }> } }) =>
+  (o.status?.conditions ?? []).filter((c) => c.status === 'True').map((c) => c.type);
+
+/** VMs of `plan` whose migration Succeeded. */
+const succeededVMs = (plan: Plan | undefined) =>
+  (plan?.status?.migration?.vms ?? []).filter((vm) =>
+    (vm.conditions ?? []).some((c) => c.type === 'Succeeded' && c.status === 'True'),
+  ).length;
+
+/** What {@link measurePlan} needs besides the world and the case. */
+export interface MeasureOptions {
+  fault: string;
+  /** The app running at the end (its memory is measured; others may have run before). */
+  app: AppProcess;
+  username: string;
+  mark: number;
+  rssBeforeMb: number;
+  faultStartedAt: number;
+  faultEndedAt: number;
+  timeoutMs?: number;
+}
+
+/**
+ * Waits for the plan to Succeed, then records the case: VMs Succeeded of {@link VM_COUNT},
+ * duplicates (a VirtualMachine, DataVolume or conversion pod created twice for one VM), the
+ * time to converge, the request rates, 409s and memory.
+ */
+export async function measurePlan(
+  world: MigrationWorld,
+  c: MigrationCase,
+  o: MeasureOptions,
+): Promise<FaultResult> {
+  let plan: Plan | undefined;
+  await waitFor(
+    'the plan Succeeded',
+    async () => {
+      plan = await c.readPlan().catch(() => plan);
+      return plan !== undefined && trueTypes(plan).includes('Succeeded');
+    },
+    { timeoutMs: o.timeoutMs ?? 180_000, intervalMs: 250 },
+  ).catch(() => {
+    const vms = (plan?.status?.migration?.vms ?? []).filter((vm) => vm.completed === undefined);
+    console.log(
+      `${o.fault}: not Succeeded; unfinished: ${JSON.stringify(vms.map((vm) => [vm.name, vm.phase, vm.error]))}`,
+    );
+  });
+  const convergedAt = Date.now();
+  await new Promise((resolve) => setTimeout(resolve, AFTER_MS));
+  const requests = await requestsSince(world.plane, o.username, o.mark);
+  let duplicates = 0;
+  for (const kind of DESTINATION_KINDS) {
+    for (const [key, uids] of world.seen[kind]) {
+      if (key.startsWith(`${c.target}/`)) duplicates += uids.size - 1;
+    }
+  }
+  const result: FaultResult = {
+    app: 'migration-controller',
+    fault: o.fault,
+    queued: VM_COUNT,
+    reconciled: succeededVMs(plan),
+    duplicates,
+    convergeMs: convergedAt - o.faultEndedAt,
+    requestsPerMinDuring: perMinute(requests, o.faultStartedAt, convergedAt),
+    requestsPerMinAfter: perMinute(requests, convergedAt + 1, convergedAt + AFTER_MS),
+    conflicts: conflicts(requests),
+    rssBeforeMb: o.rssBeforeMb,
+    rssAfterMb: await rssMb(o.app),
+  };
+  await recordResult(result);
+  return result;
+}
