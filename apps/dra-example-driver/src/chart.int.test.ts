@@ -14,8 +14,12 @@ await describeChart({
     numDevices: 3,
     logLevel: 'debug',
     'resources.requests.cpu': '50m',
+    'deviceClass.create': false,
   },
+  // The DeviceClass is the driver's (claims name gpu.example.com): one per cluster.
+  secondReleaseValues: { 'deviceClass.create': false },
   checkRendered(rendered) {
+    expect(rendered.map((o) => o.kind)).not.toContain('DeviceClass');
     const daemonSet = rendered.find((o) => o.kind === 'DaemonSet') as {
       spec: { template: { spec: { containers: Array<Record<string, unknown>> } } };
     };

@@ -32,7 +32,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 
 const NODE = 'vk-gpus';
 /** deploy/deviceclass.yaml (the chart's render for the release "ctrlkit"), selecting our driver. */
-const CLASS = 'ctrlkit-gpu.example.com';
+const CLASS = 'gpu.example.com';
 const DRIVER = 'gpu.example.com';
 const WAIT = { timeoutMs: 60_000, intervalMs: 200 };
 const driverApp = appPackage('@ctrlkit/dra-example-driver', import.meta.url);

@@ -41,6 +41,12 @@ export interface ChartTestOptions {
   /** Values other than the defaults, for the render that is dry-run. */
   readonly values: ChartValues;
   /**
+   * Values of the second release in the install-twice test: what a second release of the app
+   * in one cluster must set (e.g. not creating a cluster-scoped object that belongs to the
+   * driver, not to a release). Default: none.
+   */
+  readonly secondReleaseValues?: ChartValues;
+  /**
    * Checks of that render (the values reached the objects); `render(values)` renders the
    * chart again with other values (e.g. to expect a `fail`).
    */
@@ -88,7 +94,7 @@ export async function describeChart(options: ChartTestOptions): Promise<void> {
     it('installs twice: two releases own no object in common (cluster-scoped or shared namespace)', async () => {
       const namespaces = [randomNamespace(), randomNamespace()];
       const first = await render('first', namespaces[0] as string);
-      const second = await render('second', namespaces[1] as string);
+      const second = await render('second', namespaces[1] as string, options.secondReleaseValues);
       const results = await dryRun(namespaces, [...first, ...second]);
       expect(results).toHaveLength(first.length + second.length);
       const outside = results.filter((o) => !namespaces.includes(o.metadata?.namespace ?? ''));
