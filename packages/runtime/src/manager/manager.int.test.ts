@@ -131,13 +131,16 @@ describe('Manager on a real apiserver', () => {
     await expect(fetch(`http://${manager.metricsAddress}/metrics`)).rejects.toThrow();
   });
 
-  it('stops leader-only runnables and rejects with LeaseLost when another holder takes the Lease', async () => {
+  it('stops leader-only runnables and rejects with LeaseLost when another holder takes the Lease, without waiting for them', async () => {
     const kubeConfig = testKubeConfig();
     const namespace = await createTestNamespace(kubeConfig, 'manager-');
     const manager = new Manager({
       kubeConfig,
       metricsBindAddress: '0',
       healthProbeBindAddress: '0',
+      // A lost lease stops at once (as controller-runtime): the stuck runnable below would
+      // otherwise hold the stop for this long, past the test's timeout.
+      gracefulShutdownTimeoutMs: 600_000,
       leaderElection: {
         leaseName: 'lost',
         leaseNamespace: namespace,
@@ -163,6 +166,8 @@ describe('Manager on a real apiserver', () => {
       needLeaderElection: false,
       start: (signal) => until(signal, () => (agentStopped = true)),
     });
+    // Work that ignores its signal, as a reconcile hung on a dead connection.
+    manager.add({ name: 'stuck', start: () => new Promise<void>(() => {}) });
     const running = manager.start(new AbortController().signal);
     await manager.elected;
 

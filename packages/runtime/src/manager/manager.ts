@@ -51,6 +51,8 @@ interface StartState {
   fail(error: unknown): void;
   /** True once the manager is stopping. */
   stopping: boolean;
+  /** True once the lease was lost: the stop does not wait for runnables (see `#shutdown`). */
+  leaseLost: boolean;
   readonly informers: AbortController;
   readonly others: RunnableGroup;
   readonly leaders: RunnableGroup;
@@ -68,8 +70,9 @@ interface StartState {
  *
  * Guarantees:
  * - Leader-only runnables run only while this replica leads: when the lease is lost their
- *   signal aborts, the manager stops, and `start` rejects with a `LeaderElectionError`
- *   (`LeaseLost`), so the process exits non-zero and restarts as a standby.
+ *   signal aborts, the manager stops without waiting for them (as controller-runtime), and
+ *   `start` rejects with a `LeaderElectionError` (`LeaseLost`), so the process exits
+ *   non-zero and restarts as a standby.
  * - On a stop (the `start` signal aborts, or a runnable rejects), leader-only runnables are
  *   stopped and awaited first (a `Controller` drains its in-flight reconciles), then the
  *   others, within `gracefulShutdownTimeoutMs`; only then is the Lease released
@@ -310,6 +313,7 @@ export class Manager {
       stop,
       fail,
       stopping: false,
+      leaseLost: false,
       informers: new AbortController(),
       others: new RunnableGroup(onRunnableError),
       leaders: new RunnableGroup(onRunnableError),
@@ -375,6 +379,7 @@ export class Manager {
     this.#onStoppedLeading = () => {
       this.#leaderMetrics.setLeading(leaseName, false);
       if (!state.stopping && !state.stop.signal.aborted) {
+        state.leaseLost = true;
         state.fail(
           new LeaderElectionError('LeaseLost', `leader election lost: lease ${leaseName}`),
         );
@@ -394,10 +399,14 @@ export class Manager {
   /**
    * Stops leader-only runnables, then the others, within `gracefulShutdownTimeoutMs`; then
    * the elector (releasing the Lease), the informers, the event recorders and the endpoints.
+   * After a lost lease it waits for nothing (as controller-runtime, which sets its graceful
+   * shutdown timeout to 0 then): another replica may already lead, and work still running here
+   * (a reconcile hung on a dead connection, say) must not hold the exit.
    */
   async #shutdown(state: StartState): Promise<void> {
     this.#logger.info({}, 'stopping manager');
-    const deadline = this.#clock.now() + this.#gracefulShutdownTimeoutMs;
+    const graceMs = state.leaseLost ? 0 : this.#gracefulShutdownTimeoutMs;
+    const deadline = this.#clock.now() + graceMs;
     state.leaders.abort(new Error('manager stopping'));
     await this.#within(deadline, state.leaders.done());
     state.others.abort(new Error('manager stopping'));
@@ -407,7 +416,7 @@ export class Manager {
       state.fail(
         new ManagerError(
           'GracefulShutdownTimeout',
-          `runnables still running after ${this.#gracefulShutdownTimeoutMs} ms: ${stillRunning.join(', ')}`,
+          `runnables still running after ${graceMs} ms: ${stillRunning.join(', ')}`,
           { runnable: stillRunning.join(', ') },
         ),
       );
