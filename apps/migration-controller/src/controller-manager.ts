@@ -106,7 +106,11 @@ export function buildControllerManager(
  * out, their Migrations following them (the Plan is their controller owner); Leases in the
  * leader election's namespace.
  */
-function planShard(flags: Flags, manager: Manager, logger: Logger): { shard: Shard; sharder: Sharder } {
+function planShard(
+  flags: Flags,
+  manager: Manager,
+  logger: Logger,
+): { shard: Shard; sharder: Sharder } {
   const leaseNamespace = flags.leaderElectionNamespace ?? podNamespace();
   if (leaseNamespace === undefined) {
     throw new InvalidArgumentError(
@@ -114,8 +118,7 @@ function planShard(flags: Flags, manager: Manager, logger: Logger): { shard: Sha
       'required with --shards-ring when not running in a pod (no service account namespace file)',
     );
   }
-  const resource = (kind: 'Plan' | 'Migration') =>
-    `${flags.apiGroup}/${VERSION}/${PLURALS[kind]}`;
+  const resource = (kind: 'Plan' | 'Migration') => `${flags.apiGroup}/${VERSION}/${PLURALS[kind]}`;
   const ring: RingOptions = {
     ring: flags.shardsRing ?? '',
     resources: [resource('Plan')],

@@ -10,11 +10,11 @@ import {
   INSECURE_SKIP_TLS_VERIFY_FLAG,
   parseFlagTable,
 } from '@ctrlkit/runtime/cli';
-import { checkRingName } from '@ctrlkit/runtime/sharding';
 import {
   DEFAULT_HEALTH_PROBE_BIND_ADDRESS,
   DEFAULT_METRICS_BIND_ADDRESS,
 } from '@ctrlkit/runtime/manager';
+import { checkRingName } from '@ctrlkit/runtime/sharding';
 
 /** The Lease name used with `--leader-elect` by default. */
 export const DEFAULT_LEADER_ELECTION_ID = 'ctrlkit-migration-controller';

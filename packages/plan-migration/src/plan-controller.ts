@@ -41,7 +41,7 @@ import { BaseMigrator, inventoryById } from './base-migrator.js';
 import { ConfigMapDestination } from './configmap-destination.js';
 import { type ApiGroup, apiGroupOption, PLURALS, VERSION } from './crds.js';
 import { type CoreApi, type CustomApi, coreApi, customApi } from './internal/kube-api.js';
-import { MigrationRunner } from './migration-runner.js';
+import { activeSnapshot, MigrationRunner } from './migration-runner.js';
 import {
   observeVMs,
   type PlanMetrics,
@@ -254,7 +254,17 @@ export class PlanController {
     };
   }
 
+  /** One reconcile of `key`, logged at debug with its start and end (ms of the clock). */
   async #reconcile(key: string): Promise<{ requeueAfterMs: number } | undefined> {
+    const start = this.#clock.now();
+    try {
+      return await this.#reconcileOnce(key);
+    } finally {
+      this.#log.debug({ plan: key, start, end: this.#clock.now() }, 'plan reconciled');
+    }
+  }
+
+  async #reconcileOnce(key: string): Promise<{ requeueAfterMs: number } | undefined> {
     this.reconciles++;
     const { namespace, name } = splitMetaNamespaceKey(key);
     // Read the plan from the apiserver, not the cache (Forklift's APIReader): the status this
@@ -266,6 +276,7 @@ export class PlanController {
       await this.#cleanupDeletedPlan(key, namespace, name);
       return undefined;
     }
+    if (await this.#migrationArriving(cached)) return FAST;
     const result = await finalizer(this.#client, PLAN_FINALIZER, cached, (event) =>
       event.type === 'Apply' ? this.#apply(key, cached) : this.#cleanup(key, cached),
     );
@@ -273,6 +284,33 @@ export class PlanController {
     if (result === undefined) return cached.metadata.deletionTimestamp ? undefined : FAST;
     if (result.requeueAfterMs === 0) return undefined;
     return { requeueAfterMs: this.#o.pollIntervalMs ?? result.requeueAfterMs };
+  }
+
+  /**
+   * Sharded: whether the Migration of the plan's active snapshot exists but is not yet in
+   * this shard's cache (it follows its Plan, relabelled apart from it). Reconciling then
+   * would take it for deleted and cancel the migration, so the plan waits for it.
+   */
+  async #migrationArriving(plan: Plan): Promise<boolean> {
+    const ref = this.#sharded ? activeSnapshot(plan)?.migration : undefined;
+    if (
+      ref?.name === undefined ||
+      this.#migrations.indexer.getByKey(`${ref.namespace}/${ref.name}`)
+    )
+      return false;
+    try {
+      const live = (await this.#custom.getNamespacedCustomObject({
+        group: this.#group,
+        version: VERSION,
+        plural: PLURALS.Migration,
+        namespace: ref.namespace ?? '',
+        name: ref.name,
+      })) as Migration;
+      return live.metadata.uid === ref.uid && live.metadata.deletionTimestamp === undefined;
+    } catch (error) {
+      if (isNotFound(error)) return false;
+      throw error;
+    }
   }
 
   /** One reconcile of a live plan; writes its status and the Migration mirror. */
@@ -422,9 +460,7 @@ export class PlanController {
       logger: this.#log,
       plans: () => [
         plan,
-        ...this.#plans.indexer
-          .list()
-          .filter((p) => p.metadata.uid !== plan.metadata.uid),
+        ...this.#plans.indexer.list().filter((p) => p.metadata.uid !== plan.metadata.uid),
       ],
       ...(this.#o.hookRunner && { hookRunner: this.#o.hookRunner }),
       onPhase: ({ vm, from, to }) => {

@@ -2,6 +2,7 @@
 
 import { InvalidArgumentError } from '@ctrlkit/core';
 import { Controller, type ControllerOptions, type SharedInformerFactory } from '@ctrlkit/runtime';
+import { predicateFuncs } from '@ctrlkit/runtime/controller';
 import type { GroupVersionResource, SharedIndexInformer } from '@ctrlkit/runtime/informers';
 import type { Shard } from '@ctrlkit/runtime/sharding';
 import type { Migration } from '../api/migration.js';
@@ -27,7 +28,7 @@ export interface PlanRuntimeController {
 /**
  * Builds the Plan controller's runtime Controller: on the factory's informers, or with a
  * shard, on the shard's (only its Plans and Migrations) as a controller the shard runs and
- * which acknowledges drains. A ring without the Plan or Migration resource is an
+ * which acknowledges drains; there every Plan the shard's cache gains is reconciled. A ring without the Plan or Migration resource is an
  * `InvalidArgumentError` naming `shard`.
  */
 export function planRuntimeController(input: PlanRuntimeControllerInput): PlanRuntimeController {
@@ -45,10 +46,19 @@ export function planRuntimeController(input: PlanRuntimeControllerInput): PlanRu
     const migrations = shard.informer<Migration>(
       gvr('Migration'),
     ) as unknown as SharedIndexInformer<Migration>;
+    // A Plan added to the shard's cache (labelled, or moved here from another shard) is
+    // reconciled whatever its generation: a Plan moved mid-migration resumes on this shard.
     const controller = shard.controller({
       ...input.controller,
       resource: gvr('Plan'),
-      watch: { filter: (p) => filter(p as unknown as Plan) },
+      watch: {
+        predicates: [
+          predicateFuncs({
+            update: ({ objectNew }) => filter(objectNew as unknown as Plan),
+            delete: ({ object }) => filter(object as unknown as Plan),
+          }),
+        ],
+      },
     });
     return { controller, plans, migrations };
   } catch (error) {
