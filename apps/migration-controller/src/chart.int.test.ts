@@ -79,6 +79,21 @@ describe.skipIf(noHelm)('the Helm chart', () => {
         set: { replicas: 3, 'leaderElection.enabled': false },
       }),
     ).rejects.toThrow(/replicas > 1 needs leaderElection.enabled/);
+    const sharded = await helmTemplate(await requireHelm(), chart, {
+      release: 'ctrlkit',
+      namespace,
+      set: { shardsRing: 'plans' },
+    });
+    const shardedArgs = (sharded.find((o) => o.kind === 'Deployment') as typeof deployment).spec
+      .template.spec.containers[0]?.args;
+    expect(shardedArgs).toEqual(expect.arrayContaining(['--leader-elect', '--shards-ring=plans']));
+    await expect(
+      helmTemplate(await requireHelm(), chart, {
+        release: 'ctrlkit',
+        namespace,
+        set: { replicas: 1, 'leaderElection.enabled': false, shardsRing: 'plans' },
+      }),
+    ).rejects.toThrow(/shardsRing needs leaderElection.enabled/);
     const dir = await mkdtemp(join(tmpdir(), 'chart-'));
     try {
       const namespaceObject: KubernetesObject = {
