@@ -39,5 +39,13 @@ await describeChart({
     await expect(render({ replicas: 3, 'leaderElection.enabled': false })).rejects.toThrow(
       /replicas > 1 needs leaderElection.enabled/,
     );
+    const sharded = await render({ shardsRing: 'plans' });
+    const shardedDeployment = sharded.find((o) => o.kind === 'Deployment') as typeof deployment;
+    expect(shardedDeployment.spec.template.spec.containers[0]?.args).toEqual(
+      expect.arrayContaining(['--leader-elect', '--shards-ring=plans']),
+    );
+    await expect(
+      render({ replicas: 1, 'leaderElection.enabled': false, shardsRing: 'plans' }),
+    ).rejects.toThrow(/shardsRing needs leaderElection.enabled/);
   },
 });

@@ -43,6 +43,8 @@ Flags:
         name of the leader election Lease (default "ctrlkit-migration-controller")
   --leader-election-namespace string
         namespace of the Lease; when unset: the pod's namespace (required outside a cluster)
+  --shards-ring string
+        run the Plan controller sharded in this ring (needs --leader-elect): every replica reconciles its share of the Plans (and their Migrations), holding a shard Lease in the leader election's namespace; unset: the leader reconciles every Plan
   --max-vm-inflight int
         VMs migrated at once per source provider, as in Forklift (env MAX_VM_INFLIGHT) (default 20)
   --metrics-bind-address, --metrics-addr string
@@ -71,6 +73,7 @@ Flags:
       leaderElect: false,
       leaderElectionId: 'ctrlkit-migration-controller',
       leaderElectionNamespace: undefined,
+      shardsRing: undefined,
       maxVmInflight: 20,
       metricsBindAddress: ':8080',
       healthProbeBindAddress: ':8081',
@@ -98,6 +101,10 @@ Flags:
     });
   });
 
+  it('--shards-ring names the ring, with --leader-elect', () => {
+    expect(parseFlags(['--leader-elect', '--shards-ring', 'plans'], {}).shardsRing).toBe('plans');
+  });
+
   it('--virt-v2v-image, else VIRT_V2V_IMAGE, else the default; an empty one is rejected', () => {
     expect(parseFlags(['--virt-v2v-image=registry.local/v2v:1.2'], {}).virtV2vImage).toBe(
       'registry.local/v2v:1.2',
@@ -122,6 +129,10 @@ Flags:
       '--metrics-bind-address',
     );
     expect(flagOf(['--bogus'])).toBe('flags');
+    expect(flagOf(['--leader-elect', '--shards-ring=Plans_1'])).toBe('--shards-ring');
+    expect(() => parseFlags(['--shards-ring=plans'], {})).toThrow(
+      'invalid --shards-ring: needs --leader-elect (the Provider, map, Hook and Migration controllers run on the leader only)',
+    );
     expect(() => parseFlags(['--destination=vsphere'], {})).toThrow(
       'invalid --destination: must be one of kubevirt, configmap, got "vsphere"',
     );

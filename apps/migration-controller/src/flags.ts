@@ -14,6 +14,7 @@ import {
   DEFAULT_HEALTH_PROBE_BIND_ADDRESS,
   DEFAULT_METRICS_BIND_ADDRESS,
 } from '@ctrlkit/runtime/manager';
+import { checkRingName } from '@ctrlkit/runtime/sharding';
 
 /** The Lease name used with `--leader-elect` by default. */
 export const DEFAULT_LEADER_ELECTION_ID = 'ctrlkit-migration-controller';
@@ -35,6 +36,7 @@ export interface Flags {
   leaderElect: boolean;
   leaderElectionId: string;
   leaderElectionNamespace: string | undefined;
+  shardsRing: string | undefined;
   maxVmInflight: number;
   metricsBindAddress: string;
   healthProbeBindAddress: string;
@@ -73,6 +75,11 @@ export const FLAGS = {
     type: 'string',
     default: undefined,
     help: "namespace of the Lease; when unset: the pod's namespace (required outside a cluster)",
+  },
+  'shards-ring': {
+    type: 'string',
+    default: undefined,
+    help: "run the Plan controller sharded in this ring (needs --leader-elect): every replica reconciles its share of the Plans (and their Migrations), holding a shard Lease in the leader election's namespace; unset: the leader reconciles every Plan",
   },
   'max-vm-inflight': {
     type: 'integer',
@@ -144,6 +151,16 @@ export function parseFlags(argv: readonly string[], env: NodeJS.ProcessEnv = pro
       `"${leaderElectionId}" is not a valid Lease name`,
     );
   }
+  const shardsRing = values['shards-ring'];
+  if (shardsRing !== undefined) {
+    checkRingName(shardsRing, '--shards-ring');
+    if (!values['leader-elect']) {
+      throw new InvalidArgumentError(
+        '--shards-ring',
+        'needs --leader-elect (the Provider, map, Hook and Migration controllers run on the leader only)',
+      );
+    }
+  }
   const ovaCatalogPath = values['ova-catalog-path'];
   if (!ovaCatalogPath.startsWith('/')) {
     throw new InvalidArgumentError(
@@ -165,6 +182,7 @@ export function parseFlags(argv: readonly string[], env: NodeJS.ProcessEnv = pro
     leaderElect: values['leader-elect'],
     leaderElectionId,
     leaderElectionNamespace: values['leader-election-namespace'],
+    shardsRing,
     maxVmInflight: values['max-vm-inflight'],
     metricsBindAddress: values['metrics-bind-address'],
     healthProbeBindAddress: values['health-probe-bind-address'],

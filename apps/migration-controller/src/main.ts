@@ -17,6 +17,7 @@ process.exitCode = await runMain({
         leaderElect: flags.leaderElect,
         maxVmInflight: flags.maxVmInflight,
         ovaCatalogPath: flags.ovaCatalogPath,
+        ...(built.shard && { shardsRing: flags.shardsRing, shard: built.shard.shardName }),
       },
       'starting migration controller',
     );

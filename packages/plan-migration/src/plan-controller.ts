@@ -8,7 +8,7 @@ import {
   noopLogger,
   realClock,
 } from '@ctrlkit/core';
-import { Controller, SharedInformerFactory } from '@ctrlkit/runtime';
+import { type Controller, SharedInformerFactory } from '@ctrlkit/runtime';
 import {
   type Client as ApiClient,
   finalizer,
@@ -19,8 +19,10 @@ import type { EventRecorderLike } from '@ctrlkit/runtime/events';
 import {
   DeletedFinalStateUnknown,
   deletionHandlingMetaNamespaceKeyFunc,
+  type SharedIndexInformer,
   splitMetaNamespaceKey,
 } from '@ctrlkit/runtime/informers';
+import type { Shard } from '@ctrlkit/runtime/sharding';
 import type { Registry } from 'prom-client';
 import {
   type Destination,
@@ -39,7 +41,7 @@ import { BaseMigrator, inventoryById } from './base-migrator.js';
 import { ConfigMapDestination } from './configmap-destination.js';
 import { type ApiGroup, apiGroupOption, PLURALS, VERSION } from './crds.js';
 import { type CoreApi, type CustomApi, coreApi, customApi } from './internal/kube-api.js';
-import { MigrationRunner } from './migration-runner.js';
+import { activeSnapshot, MigrationRunner } from './migration-runner.js';
 import {
   observeVMs,
   type PlanMetrics,
@@ -47,13 +49,13 @@ import {
   recordOutcome,
 } from './plan-controller/metrics.js';
 import { migrationMirror } from './plan-controller/migration-mirror.js';
+import { planRuntimeController } from './plan-controller/plan-runtime-controller.js';
 import { type PlanReconcileInput, reconcilePlan } from './plan-reconcile.js';
 import { FAST_REQ } from './requeue.js';
 import { type MigrationSettings, migrationSettings } from './settings.js';
 import type { PlanReferences } from './validation/validation-input.js';
 import {
   migrationPredicate,
-  planPredicate,
   plansReferencing,
   referencePredicate,
   requestForMigration,
@@ -90,6 +92,16 @@ export interface PlanControllerOptions {
    * (for tests and demos on short simulated durations). Default: the delays as reconciled.
    */
   pollIntervalMs?: number;
+  /**
+   * Runs the controller sharded: its Plan and Migration informers are this `Shard`'s (only
+   * the objects labelled with its shard), the Shard runs the controller while the replica
+   * holds its shard Lease and acknowledges drains, and `run` is not called. The Shard's ring
+   * must name the Plan resource of `apiGroup` in `resources` and the Migration resource in
+   * `resources` or `controlledResources`; the other informers (Providers, maps, Hooks) come
+   * from `informerFactory`, then required (the Manager's, which the Manager starts).
+   * Default: not sharded (every Plan).
+   */
+  shard?: Shard;
   /** Concurrent plan reconciles. Default {@link DEFAULT_PLAN_WORKERS}. */
   maxConcurrentReconciles?: number;
   /** The API group of the forklift resources: `forklift.ctrlkit.dev` (default) or Forklift's `forklift.konveyor.io`. */
@@ -130,6 +142,9 @@ export class PlanController {
   readonly #controller: Controller;
   readonly #metrics: PlanMetrics | undefined;
   readonly #group: ApiGroup;
+  readonly #sharded: boolean;
+  readonly #plans: SharedIndexInformer<Plan>;
+  readonly #migrations: SharedIndexInformer<Migration>;
   /** Status writes made (Plan and Migration), for tests and the benchmark. */
   statusWrites = 0;
   /** Reconciles run. */
@@ -148,6 +163,13 @@ export class PlanController {
       throw new InvalidArgumentError('pollIntervalMs', `must be a finite number > 0, got ${poll}`);
     }
     this.#group = apiGroupOption('apiGroup', options.apiGroup);
+    this.#sharded = options.shard !== undefined;
+    if (this.#sharded && options.informerFactory === undefined) {
+      throw new InvalidArgumentError(
+        'informerFactory',
+        "is required with shard (the Manager's, for the Provider, map and Hook informers)",
+      );
+    }
     this.#o = options;
     this.#settings = migrationSettings(options.settings);
     this.#clock = options.clock ?? realClock;
@@ -159,19 +181,22 @@ export class PlanController {
     this.#core = coreApi(this.#client);
     this.#metrics = options.registry ? planMetrics(options.registry) : undefined;
     const gvr = (kind: keyof typeof PLURALS) => this.#gvr(kind);
-    const plans = this.#factory.forResource<Plan>(gvr('Plan'));
-    this.#controller = new Controller({
-      name: 'plan',
-      reconcile: (key) => this.#reconcile(key),
-      maxConcurrentReconciles: options.maxConcurrentReconciles ?? DEFAULT_PLAN_WORKERS,
-      clock: this.#clock,
-      logger: this.#log,
+    const { controller, plans, migrations } = planRuntimeController({
+      shard: options.shard,
+      factory: this.#factory,
+      gvr,
+      controller: {
+        name: 'plan',
+        reconcile: (key: string) => this.#reconcile(key),
+        maxConcurrentReconciles: options.maxConcurrentReconciles ?? DEFAULT_PLAN_WORKERS,
+        clock: this.#clock,
+        logger: this.#log,
+      },
     });
-    const planList = () => this.#lister<Plan>('Plan').list();
-    this.#controller.watch(plans, {
-      filter: (p) =>
-        planPredicate(p as Plan) || (p as Plan).metadata.deletionTimestamp !== undefined,
-    });
+    this.#controller = controller;
+    this.#plans = plans;
+    this.#migrations = migrations;
+    const planList = () => this.#plans.indexer.list();
     for (const kind of ['Provider', 'NetworkMap', 'StorageMap', 'Hook'] as const) {
       this.#controller.watch(this.#factory.forResource(gvr(kind)), {
         filter: (o) => referencePredicate(o as Provider),
@@ -179,7 +204,6 @@ export class PlanController {
       });
     }
     const seen = new Map<string, number | undefined>();
-    const migrations = this.#factory.forResource<Migration>(gvr('Migration'));
     // Deletes always matter (they cancel the active snapshot); updates only with a new generation.
     migrations.addEventHandler({
       onDelete: (m) => {
@@ -206,8 +230,14 @@ export class PlanController {
     });
   }
 
-  /** Runs until `signal` fires (starting its own informers when it made them). */
+  /**
+   * Runs until `signal` fires (starting its own informers when it made them).
+   * @throws InvalidArgumentError when sharded: the `shard` runs the controller.
+   */
   async run(signal: AbortSignal): Promise<void> {
+    if (this.#sharded) {
+      throw new InvalidArgumentError('run', 'a sharded PlanController is run by its shard');
+    }
     if (this.#ownFactory) this.#factory.start(signal);
     await this.#controller.run(signal);
   }
@@ -224,7 +254,17 @@ export class PlanController {
     };
   }
 
+  /** One reconcile of `key`, logged at debug with its start and end (ms of the clock). */
   async #reconcile(key: string): Promise<{ requeueAfterMs: number } | undefined> {
+    const start = this.#clock.now();
+    try {
+      return await this.#reconcileOnce(key);
+    } finally {
+      this.#log.debug({ plan: key, start, end: this.#clock.now() }, 'plan reconciled');
+    }
+  }
+
+  async #reconcileOnce(key: string): Promise<{ requeueAfterMs: number } | undefined> {
     this.reconciles++;
     const { namespace, name } = splitMetaNamespaceKey(key);
     // Read the plan from the apiserver, not the cache (Forklift's APIReader): the status this
@@ -236,6 +276,7 @@ export class PlanController {
       await this.#cleanupDeletedPlan(key, namespace, name);
       return undefined;
     }
+    if (await this.#migrationArriving(cached)) return FAST;
     const result = await finalizer(this.#client, PLAN_FINALIZER, cached, (event) =>
       event.type === 'Apply' ? this.#apply(key, cached) : this.#cleanup(key, cached),
     );
@@ -243,6 +284,33 @@ export class PlanController {
     if (result === undefined) return cached.metadata.deletionTimestamp ? undefined : FAST;
     if (result.requeueAfterMs === 0) return undefined;
     return { requeueAfterMs: this.#o.pollIntervalMs ?? result.requeueAfterMs };
+  }
+
+  /**
+   * Sharded: whether the Migration of the plan's active snapshot exists but is not yet in
+   * this shard's cache (it follows its Plan, relabelled apart from it). Reconciling then
+   * would take it for deleted and cancel the migration, so the plan waits for it.
+   */
+  async #migrationArriving(plan: Plan): Promise<boolean> {
+    const ref = this.#sharded ? activeSnapshot(plan)?.migration : undefined;
+    if (
+      ref?.name === undefined ||
+      this.#migrations.indexer.getByKey(`${ref.namespace}/${ref.name}`)
+    )
+      return false;
+    try {
+      const live = (await this.#custom.getNamespacedCustomObject({
+        group: this.#group,
+        version: VERSION,
+        plural: PLURALS.Migration,
+        namespace: ref.namespace ?? '',
+        name: ref.name,
+      })) as Migration;
+      return live.metadata.uid === ref.uid && live.metadata.deletionTimestamp === undefined;
+    } catch (error) {
+      if (isNotFound(error)) return false;
+      throw error;
+    }
   }
 
   /** One reconcile of a live plan; writes its status and the Migration mirror. */
@@ -264,7 +332,7 @@ export class PlanController {
       });
       recordOutcome(this.#o.eventRecorder, this.#metrics, cached, plan);
       const mirror = migrationMirror(plan, (ns, mName) =>
-        this.#lister<Migration>('Migration').namespace(ns).get(mName),
+        this.#migrations.indexer.getByKey(`${ns}/${mName}`),
       );
       if (mirror !== undefined)
         await this.#writeStatus('Migration', mirror.namespace, mirror.name, mirror.status);
@@ -334,8 +402,8 @@ export class PlanController {
       }),
       destinationVMExists: (ns, vmName) => destination().vmExists(ns, vmName),
       blockerGracePeriodMs: this.#settings.blockerGracePeriodMs,
-      getMigration: (ns, mName) => this.#lister<Migration>('Migration').namespace(ns).get(mName),
-      listMigrations: () => this.#lister<Migration>('Migration').list(),
+      getMigration: (ns, mName) => this.#migrations.indexer.getByKey(`${ns}/${mName}`),
+      listMigrations: () => this.#migrations.indexer.list(),
       run: async (m) => {
         const r = await runner(m);
         try {
@@ -392,9 +460,7 @@ export class PlanController {
       logger: this.#log,
       plans: () => [
         plan,
-        ...this.#lister<Plan>('Plan')
-          .list()
-          .filter((p) => p.metadata.uid !== plan.metadata.uid),
+        ...this.#plans.indexer.list().filter((p) => p.metadata.uid !== plan.metadata.uid),
       ],
       ...(this.#o.hookRunner && { hookRunner: this.#o.hookRunner }),
       onPhase: ({ vm, from, to }) => {

@@ -290,6 +290,7 @@ describe('MigrationController with the PlanController', () => {
         kind: 'Plan',
         name: 'plan',
         uid: plan.metadata.uid,
+        controller: true,
       }),
     ]);
     expect(m.status?.conditions?.find((c) => c.type === 'VMNotFound')?.items).toEqual([

@@ -2,7 +2,7 @@
 
 import { InvalidArgumentError } from '@ctrlkit/core';
 import { DEFAULT_RETRY, retryOnConflict } from '@ctrlkit/runtime';
-import { setOwnerReference } from '@ctrlkit/runtime/controller';
+import { setControllerReference, setOwnerReference } from '@ctrlkit/runtime/controller';
 import {
   DeletedFinalStateUnknown,
   type Lister,
@@ -202,9 +202,11 @@ export class MigrationController extends ResourceController {
   }
 
   /**
-   * Makes the Plan an owner of the Migration (as upstream, for Migrations created by hand or
-   * a CLI), with a merge patch carrying the resourceVersion read; skipped when the plan is
-   * not found, or lives in another namespace (owner references cannot cross namespaces).
+   * Makes the Plan the controller owner of the Migration (as upstream makes it an owner, for
+   * Migrations created by hand or a CLI; the controller flag lets a sharded ring keep a
+   * Migration on its Plan's shard), or a plain owner when another object controls it, with
+   * a merge patch carrying the resourceVersion read; skipped when the plan is not found, or
+   * lives in another namespace (owner references cannot cross namespaces).
    */
   async #setOwnerReference(cached: Migration): Promise<void> {
     const ref = cached.spec.plan;
@@ -213,15 +215,21 @@ export class MigrationController extends ResourceController {
     const plan = this.#plans.namespace(namespace).get(ref.name);
     const uid = plan?.metadata.uid;
     if (plan === undefined || uid === undefined) return;
-    const owned = (m: Migration) => (m.metadata.ownerReferences ?? []).some((o) => o.uid === uid);
+    // Done when the Plan controls it, or owns it and another object controls it.
+    const owned = (m: Migration) => {
+      const refs = m.metadata.ownerReferences ?? [];
+      return refs.some((o) => o.uid === uid) && refs.some((o) => o.controller === true);
+    };
     if (owned(cached)) return;
     await retryOnConflict(DEFAULT_RETRY, async () => {
       const migration = await this.writer.read<Migration>(namespace, cached.metadata.name ?? '');
       if (migration === undefined || owned(migration)) return;
       const owner = { metadata: structuredClone(migration.metadata) };
-      setOwnerReference(plan, owner, {
-        gvk: { group: this.group, version: VERSION, kind: 'Plan' },
-      });
+      const gvk = { group: this.group, version: VERSION, kind: 'Plan' };
+      const controlled = owner.metadata.ownerReferences?.some((o) => o.controller === true);
+      if (controlled) setOwnerReference(plan, owner, { gvk });
+      // No blockOwnerDeletion: as the plain reference, it needs no rights on plans/finalizers.
+      else setControllerReference(plan, owner, { gvk, blockOwnerDeletion: false });
       // A merge patch carrying the resourceVersion read: 409 if the Migration changed meanwhile.
       await this.client.patch(
         forkliftResource('Migration', this.group),
