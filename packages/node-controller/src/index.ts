@@ -94,13 +94,13 @@ export {
   LAST_APPLIED_NODE_STATUS_ANNOTATION,
   LAST_APPLIED_OBJECT_META_ANNOTATION,
 } from './node-status-annotations.js';
+export { PodController } from './pod-controller.js';
 export {
   type InformerLike,
   type KnownPod,
   POD_STATUS_UPDATE_POLL_ATTEMPTS,
   POD_STATUS_UPDATE_POLL_INTERVAL_MS,
-  PodController,
   type PodControllerConfig,
   type PodEventFilterFunc,
-} from './pod-controller.js';
+} from './pod-controller-config.js';
 export { ProviderTimeoutError } from './provider-timeout-error.js';

@@ -7,7 +7,8 @@ import type { V1Pod } from '@kubernetes/client-node';
 import type { PodLifecycleHandler } from '../src/adapter.js';
 import { NodeController, type NodeControllerOptions } from '../src/node-controller.js';
 import { NaiveNodeProvider } from '../src/node-provider.js';
-import { PodController, type PodControllerConfig } from '../src/pod-controller.js';
+import { PodController } from '../src/pod-controller.js';
+import type { PodControllerConfig } from '../src/pod-controller-config.js';
 
 export interface Agent {
   node: NodeController;

@@ -8,7 +8,8 @@ import { newItemExponentialFailureRateLimiter } from '@ctrlkit/workqueue';
 import type { V1ConfigMap, V1Pod, V1PodStatus, V1Secret, V1Service } from '@kubernetes/client-node';
 import type { PodLifecycleHandler, PodNotifier } from '../src/adapter.js';
 import { notFound } from '../src/errdefs.js';
-import { PodController, type PodControllerConfig } from '../src/pod-controller.js';
+import { PodController } from '../src/pod-controller.js';
+import type { PodControllerConfig } from '../src/pod-controller-config.js';
 import { FakeKube, type FakeResource } from '../src/testing/fake-kube.js';
 
 /** A provider that keeps pods in memory and runs them at once, like virtual-kubelet's mock. */

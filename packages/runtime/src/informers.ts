@@ -37,6 +37,7 @@
  * @packageDocumentation
  */
 
+export type { ObjectList } from './client/wire.js';
 export {
   Backoff,
   type BackoffOptions,
@@ -71,7 +72,6 @@ export {
   type ListWatchOptions,
   newListWatch,
   newListWatchFromClient,
-  type ObjectList,
   type WatchEvent,
   type WatchRequestOptions,
 } from './informers/list-watch.js';

@@ -8,7 +8,7 @@ import type { TypedRateLimitingInterface } from '@ctrlkit/workqueue';
 import type { V1ConfigMap, V1Pod, V1Secret, V1Service } from '@kubernetes/client-node';
 import type { PodLifecycleHandler, PodNotifier } from '../adapter.js';
 import type { PodsClient } from '../kube-clients.js';
-import type { KnownPod, PodControllerConfig } from '../pod-controller.js';
+import type { KnownPod, PodControllerConfig } from '../pod-controller-config.js';
 import type { SyncProviderWrapper } from './sync-provider-wrapper.js';
 
 /** The pod controller's state, handed to each queue's handlers. */

@@ -7,7 +7,7 @@ import {
   type KnownPod,
   POD_STATUS_UPDATE_POLL_ATTEMPTS,
   POD_STATUS_UPDATE_POLL_INTERVAL_MS,
-} from '../pod-controller.js';
+} from '../pod-controller-config.js';
 import { isRunning, type PodControllerContext, podKey } from './pod-controller-context.js';
 import { sameJson } from './pod-equality.js';
 import { isTerminal } from './sync-provider-wrapper.js';

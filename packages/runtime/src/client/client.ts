@@ -2,7 +2,6 @@
 
 import { sleep } from '@ctrlkit/core';
 import type { KubernetesObject } from '@kubernetes/client-node';
-import type { ObjectList } from '../informers/list-watch.js';
 import {
   collectionPath,
   type ResourceLike,
@@ -44,7 +43,7 @@ import {
   type TransportRequest,
 } from './transport.js';
 import { type RawWatchEvent, readWatchStream } from './watch-stream.js';
-import type { KubeObject, Wire } from './wire.js';
+import type { KubeObject, ObjectList, Wire } from './wire.js';
 
 /**
  * The one way to the API server of a program (controller-runtime's `client.Client`,

@@ -67,3 +67,11 @@ export function formatMicroTime(time: Date | number): string {
   const date = typeof time === 'number' ? new Date(time) : time;
   return date.toISOString().replace(/Z$/, '000Z');
 }
+
+/** A page of a LIST. */
+export interface ObjectList<T extends KubeObject = KubeObject> {
+  apiVersion?: string;
+  kind?: string;
+  metadata?: { resourceVersion?: string; continue?: string; remainingItemCount?: number };
+  items: T[];
+}

@@ -1,8 +1,8 @@
 //! A LIST in pages, as client-go's `tools/pager`: continue tokens, and one whole request when a token expires.
 
-import type { KubeObject } from '../client/wire.js';
+import type { KubeObject, ObjectList } from '../client/wire.js';
 import { isExpiredError } from './errors/resource-version-unavailable.js';
-import type { ListRequestOptions, ListWatch, ObjectList } from './list-watch.js';
+import type { ListRequestOptions, ListWatch } from './list-watch.js';
 
 /** The objects of a list and the version of the state they are. */
 export interface ListResult<T> {

@@ -5,7 +5,7 @@ import type { Client } from '../client/client.js';
 import { type ClientSource, toClient } from '../client/client-source.js';
 import type { Query } from '../client/paths.js';
 import type { RawWatchEvent } from '../client/watch-stream.js';
-import type { KubeObject, Wire } from '../client/wire.js';
+import type { KubeObject, ObjectList, Wire } from '../client/wire.js';
 import {
   collectionPath,
   type GroupVersionResource,
@@ -60,14 +60,6 @@ export interface WatchRequestOptions {
   idleTimeoutMs?: number;
   /** Called once the server accepted the watch (answered 200), before any event. */
   onOpen?: () => void;
-}
-
-/** A page of a LIST. */
-export interface ObjectList<T extends KubeObject = KubeObject> {
-  apiVersion?: string;
-  kind?: string;
-  metadata?: { resourceVersion?: string; continue?: string; remainingItemCount?: number };
-  items: T[];
 }
 
 /** A watch event: `ADDED`, `MODIFIED`, `DELETED`, `BOOKMARK` or `ERROR` (its object a Status). */
