@@ -4,13 +4,13 @@ import { InvalidArgumentError } from '@ctrlkit/core';
 import {
   type FlagTable,
   flagUsage,
+  HELP_FLAG,
   INSECURE_SKIP_TLS_VERIFY_FLAG,
+  LOG_LEVEL_FLAG,
+  type LogLevel,
   parseFlagTable,
 } from '@ctrlkit/runtime/cli';
 import { DEFAULT_NUM_DEVICES } from './devices.js';
-
-/** Log levels of pino that `--log-level` accepts. */
-const LOG_LEVELS = ['trace', 'debug', 'info', 'warn', 'error', 'fatal'] as const;
 
 /** The parsed flags. */
 export interface Flags {
@@ -22,7 +22,7 @@ export interface Flags {
   partitions: number;
   metricsBindAddress: string;
   healthProbeBindAddress: string;
-  logLevel: (typeof LOG_LEVELS)[number];
+  logLevel: LogLevel;
   help: boolean;
 }
 
@@ -63,13 +63,8 @@ const FLAGS = {
     default: ':8081',
     help: "address of /healthz and /readyz; '0' turns it off",
   },
-  'log-level': {
-    type: 'string',
-    default: 'info',
-    choices: LOG_LEVELS,
-    help: 'trace, debug, info, warn, error or fatal (JSON lines on stdout)',
-  },
-  help: { type: 'boolean', default: false, help: 'print this help and exit' },
+  'log-level': LOG_LEVEL_FLAG,
+  help: HELP_FLAG,
 } satisfies FlagTable;
 
 /** The `--help` text: every flag with its default. */

@@ -7,7 +7,10 @@ import { DEFAULT_VIRT_V2V_IMAGE } from '@ctrlkit/plan-migration/kubevirt';
 import {
   type FlagTable,
   flagUsage,
+  HELP_FLAG,
   INSECURE_SKIP_TLS_VERIFY_FLAG,
+  LOG_LEVEL_FLAG,
+  type LogLevel,
   parseFlagTable,
 } from '@ctrlkit/runtime/cli';
 import {
@@ -23,9 +26,6 @@ export const DEFAULT_OVA_CATALOG_PATH = '/ova';
 
 /** Destinations `--destination` accepts: KubeVirt and CDI, or ConfigMaps standing in for them. */
 export const DESTINATIONS = ['kubevirt', 'configmap'] as const;
-
-/** Log levels of pino that `--log-level` accepts. */
-export const LOG_LEVELS = ['trace', 'debug', 'info', 'warn', 'error', 'fatal'] as const;
 
 /** The parsed flags. */
 export interface Flags {
@@ -43,7 +43,7 @@ export interface Flags {
   ovaCatalogPath: string;
   destination: (typeof DESTINATIONS)[number];
   virtV2vImage: string;
-  logLevel: (typeof LOG_LEVELS)[number];
+  logLevel: LogLevel;
   help: boolean;
 }
 
@@ -117,13 +117,8 @@ export const FLAGS = {
     env: 'VIRT_V2V_IMAGE',
     help: 'image of the guest conversion (virt-v2v) pods, as in Forklift',
   },
-  'log-level': {
-    type: 'string',
-    default: 'info',
-    choices: LOG_LEVELS,
-    help: 'trace, debug, info, warn, error or fatal (JSON lines on stdout)',
-  },
-  help: { type: 'boolean', default: false, help: 'print this help and exit' },
+  'log-level': LOG_LEVEL_FLAG,
+  help: HELP_FLAG,
 } satisfies FlagTable;
 
 /** The text of `--help`. */

@@ -26,7 +26,6 @@ export {
   DEFAULT_OVA_CATALOG_PATH,
   FLAGS,
   type Flags,
-  LOG_LEVELS,
   parseFlags,
   usage,
 } from './flags.js';

@@ -10,7 +10,10 @@ import {
 import {
   type FlagTable,
   flagUsage,
+  HELP_FLAG,
   INSECURE_SKIP_TLS_VERIFY_FLAG,
+  LOG_LEVEL_FLAG,
+  type LogLevel,
   parseFlagTable,
 } from '@ctrlkit/runtime/cli';
 import { type ProviderCapacity, readProviderConfig } from './provider-config.js';
@@ -33,9 +36,6 @@ export interface NodeTaint {
   value: string;
   effect: (typeof TAINT_EFFECTS)[number];
 }
-
-/** Log levels of pino that `--log-level` accepts. */
-export const LOG_LEVELS = ['trace', 'debug', 'info', 'warn', 'error', 'fatal'] as const;
 
 /** The parsed flags. */
 export interface Flags {
@@ -70,7 +70,7 @@ export interface Flags {
   providerTimeoutMs: number | undefined;
   kubeApiQps: number;
   kubeApiBurst: number;
-  logLevel: (typeof LOG_LEVELS)[number];
+  logLevel: LogLevel;
   help: boolean;
 }
 
@@ -236,13 +236,8 @@ export const FLAGS = {
     min: 1,
     help: 'client-side burst of requests to the apiserver',
   },
-  'log-level': {
-    type: 'string',
-    default: 'info',
-    choices: LOG_LEVELS,
-    help: 'trace, debug, info, warn, error or fatal (JSON lines on stdout)',
-  },
-  help: { type: 'boolean', default: false, help: 'print this help and exit' },
+  'log-level': LOG_LEVEL_FLAG,
+  help: HELP_FLAG,
 } satisfies FlagTable;
 
 /** The text of `--help`. */

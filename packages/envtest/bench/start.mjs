@@ -5,7 +5,8 @@
 //
 // With the word `components`, kube-scheduler and kube-controller-manager start too.
 import { execFileSync } from 'node:child_process';
-import { COMPONENTS, noopLogger, resolveBinaries, startControlPlane } from '@ctrlkit/envtest';
+import { COMPONENTS, noopLogger, startControlPlane } from '@ctrlkit/envtest';
+import { resolveBinaries } from '@ctrlkit/envtest/binaries';
 
 const args = process.argv.slice(2);
 const runs = Number(args.find((a) => /^\d+$/.test(a)) ?? 5);

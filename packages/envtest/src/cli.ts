@@ -6,11 +6,11 @@ import { copyFile, rm } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { parseArgs, promisify } from 'node:util';
 import { InvalidArgumentError } from '@ctrlkit/core';
-import { resolveBinaries } from './binaries.js';
 import { COMPONENTS, type ComponentName, resolveComponents } from './components.js';
 import { startControlPlane } from './control-plane.js';
 import { EnvtestError } from './errors/envtest-error.js';
 import { formatDuration } from './internal/format.js';
+import { resolveBinaries } from './resolve-binaries.js';
 import { ETCD_VERSION, KUBERNETES_VERSION } from './versions.js';
 
 const USAGE = `usage: ctrlkit-envtest <command> [options]

@@ -13,10 +13,10 @@ import {
 } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { processesMentioning } from '../test/proc-scan.js';
-import { resolveBinaries } from './binaries.js';
 import { COMPONENTS } from './components.js';
 import { type ControlPlane, startControlPlane } from './control-plane.js';
 import { createTestNamespace } from './namespace.js';
+import { resolveBinaries } from './resolve-binaries.js';
 
 /** Long enough for a loaded 2-core machine; every wait ends as soon as its condition holds. */
 const WAIT = { timeoutMs: 60_000, intervalMs: 250 };

@@ -6,7 +6,6 @@ import { request as httpsRequest } from 'node:https';
 import { basename, join } from 'node:path';
 import { InvalidArgumentError } from '@ctrlkit/core';
 import { KubeConfig } from '@kubernetes/client-node';
-import { type ControlPlaneBinaries, resolveBinaries } from './binaries.js';
 import type { RunningComponent } from './components.js';
 import { installCRDs } from './crds.js';
 import { EnvtestError } from './errors/envtest-error.js';
@@ -32,6 +31,7 @@ import {
   type ResolvedControlPlaneOptions,
   resolveControlPlaneOptions,
 } from './options.js';
+import { type ControlPlaneBinaries, resolveBinaries } from './resolve-binaries.js';
 
 /** How long each phase of `startControlPlane` took, in ms. */
 export interface StartupTimings {

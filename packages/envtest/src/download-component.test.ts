@@ -8,11 +8,11 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import type { Logger } from '@ctrlkit/core';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { resolveBinaries } from './binaries.js';
 import { releaseBinaryUrl } from './download-component.js';
 import { BinariesMissingError } from './errors/binaries-missing-error.js';
 import { ChecksumMismatchError } from './errors/checksum-mismatch-error.js';
 import { goArch, goOs } from './internal/platform.js';
+import { resolveBinaries } from './resolve-binaries.js';
 import { ETCD_VERSION, KUBERNETES_VERSION } from './versions.js';
 
 const run = promisify(execFile);

@@ -18,11 +18,11 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import type { Logger } from '@ctrlkit/core';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { resolveBinaries } from './binaries.js';
 import { ArchiveInvalidError } from './errors/archive-invalid-error.js';
 import { BinariesMissingError } from './errors/binaries-missing-error.js';
 import { ChecksumMismatchError } from './errors/checksum-mismatch-error.js';
 import { goArch, goOs } from './internal/platform.js';
+import { resolveBinaries } from './resolve-binaries.js';
 import { KUBERNETES_VERSION } from './versions.js';
 
 const run = promisify(execFile);

@@ -13,11 +13,10 @@
  *   before they start.
  * - **Audit log** (`auditPolicy` option): who did what, as the apiserver saw it, in
  *   `plane.auditLogPath`, read with {@link readAuditLog}.
- * - **Binaries**: {@link resolveBinaries} (`KUBEBUILDER_ASSETS`, setup-envtest's store, the
- *   cache, a download of the envtest release archive and of the components' release
- *   binaries ({@link releaseBinaryUrl}), or a one-time build with Go:
- *   {@link buildBinaries}, {@link buildComponentBinaries}); certificates from
- *   the control plane's CA: {@link createCertificate}.
+ * - **Binaries**: found or fetched on their own (`KUBEBUILDER_ASSETS`, setup-envtest's store,
+ *   the cache, a download of the release archives, or a one-time build with Go);
+ *   `@ctrlkit/envtest/binaries` does it for a program that manages them itself. Certificates
+ *   from the control plane's CA: {@link createCertificate}.
  * - **Errors**: {@link EnvtestError} and its subclasses ({@link BinariesMissingError},
  *   {@link NotReadyError}, {@link ProcessExitedError}, …).
  *
@@ -49,15 +48,6 @@ export {
   type AuditPolicyRule,
   readAuditLog,
 } from './audit.js';
-export { type ControlPlaneBinaries, resolveBinaries } from './binaries.js';
-export {
-  type BuildRecord,
-  buildBinaries,
-  buildComponentBinaries,
-  type ComponentBuildRecord,
-  GO_MODULES_DIRECTORY,
-  versionedCacheDirectory,
-} from './build.js';
 export {
   COMPONENTS,
   type ComponentName,
@@ -77,8 +67,6 @@ export {
   createCertificate,
   type IssuedCertificate,
 } from './create-certificate.js';
-export type { DownloadRecord } from './download.js';
-export { type ComponentDownloadRecord, releaseBinaryUrl } from './download-component.js';
 export { ArchiveInvalidError } from './errors/archive-invalid-error.js';
 export { BinariesMissingError } from './errors/binaries-missing-error.js';
 export { BuildFailedError } from './errors/build-failed-error.js';
@@ -95,12 +83,8 @@ export { createTestNamespace, DEFAULT_TEST_NAMESPACE_PREFIX } from './namespace.
 export {
   type BinaryOptions,
   type ControlPlaneOptions,
-  DEFAULT_BUILD_JOBS,
   DEFAULT_ETCD_COMPACTION_INTERVAL_MS,
-  DEFAULT_KUBERNETES_RELEASE_URL,
-  DEFAULT_RELEASE_INDEX_URL,
   DEFAULT_START_TIMEOUT_MS,
   DEFAULT_STOP_TIMEOUT_MS,
-  defaultCacheDirectory,
 } from './options.js';
 export { ETCD_VERSION, KUBERNETES_VERSION } from './versions.js';

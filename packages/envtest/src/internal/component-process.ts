@@ -3,12 +3,12 @@
 import { writeFile } from 'node:fs/promises';
 import { request as httpsRequest } from 'node:https';
 import { join } from 'node:path';
-import type { ControlPlaneBinaries } from '../binaries.js';
 import type { ComponentName, RunningComponent } from '../components.js';
 import type { IssuedCertificate } from '../create-certificate.js';
 import { EnvtestError } from '../errors/envtest-error.js';
 import { freePort } from '../free-port.js';
 import type { ResolvedControlPlaneOptions } from '../options.js';
+import type { ControlPlaneBinaries } from '../resolve-binaries.js';
 import { componentFlags } from './component-flags.js';
 import { get } from './http.js';
 import { createComponentPki, kubeconfigFor } from './pki.js';

@@ -3,12 +3,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { noopLogger } from '@ctrlkit/core';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { resolveBinaries } from './binaries.js';
 import { GO_MODULES_DIRECTORY } from './build.js';
 import { BinariesMissingError } from './errors/binaries-missing-error.js';
 import { EnvtestError } from './errors/envtest-error.js';
 import { goArch, goOs } from './internal/platform.js';
 import { setupEnvtestStoreRoots } from './internal/setup-envtest-store.js';
+import { resolveBinaries } from './resolve-binaries.js';
 import { ETCD_VERSION, KUBERNETES_VERSION } from './versions.js';
 
 async function fakeBinaries(directory: string, names = ['kube-apiserver', 'etcd']): Promise<void> {
