@@ -15,7 +15,7 @@ import {
   expectPublished,
   RBAC_SYNC_MS,
 } from './dra-example-driver-work.js';
-import { SMALL_SERVER_CONCURRENCY, seatHolder, throttle } from './flow-control.js';
+import { seatHolder, startApiFaultPlane, throttle } from './flow-control.js';
 import {
   answered,
   auditMark,
@@ -24,20 +24,13 @@ import {
   requestsSince,
   restartOverCompactedEtcd,
   rssMb,
-  startFaultPlane,
 } from './harness.js';
 
 let plane: ControlPlane;
 let work: DraDriverWork;
 
 beforeAll(async () => {
-  // The apiserver compacts etcd every second (its default is 5 min), with its watch cache on
-  // (the default), and has a small concurrency for API Priority and Fairness to share.
-  plane = await startFaultPlane({
-    etcdCompactionIntervalMs: 1_000,
-    watchCache: true,
-    apiServerFlags: SMALL_SERVER_CONCURRENCY,
-  });
+  plane = await startApiFaultPlane();
   work = new DraDriverWork(plane);
 });
 afterAll(async () => {

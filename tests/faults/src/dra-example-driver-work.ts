@@ -6,12 +6,10 @@ import { waitFor } from '@ctrlkit/core/testing';
 import type { AuditEvent, ControlPlane } from '@ctrlkit/envtest';
 import { CoreV1Api, ResourceV1Api, type V1ResourceSlice } from '@kubernetes/client-node';
 import { expect } from 'vitest';
-import { conflicts, expectBoundedMemory, perMinute, requestsSince, rssMb } from './harness.js';
+import { AFTER_MS, expectBoundedMemory, requestFigures, requestsSince, rssMb } from './harness.js';
 import { type FaultResult, recordResult } from './results.js';
 
 const app = appPackage('@ctrlkit/dra-example-driver', import.meta.url);
-/** The quiet period after convergence in which the request rate is measured. */
-export const AFTER_MS = 5_000;
 /** How long after its restart the apiserver may still refuse requests its RBAC allows. */
 export const RBAC_SYNC_MS = 10_000;
 /** The driver's client budget (the runtime's default 20 QPS), in requests per minute. */
@@ -114,9 +112,7 @@ export class DraDriverWork {
         Math.max(0, slices.length - options.slices) +
         Math.max(0, creates - options.expectedCreates),
       convergeMs: convergedAt - options.faultEndedAt,
-      requestsPerMinDuring: perMinute(requests, options.faultStartedAt, convergedAt),
-      requestsPerMinAfter: perMinute(requests, convergedAt + 1, convergedAt + AFTER_MS),
-      conflicts: conflicts(requests),
+      ...requestFigures(requests, options.faultStartedAt, convergedAt),
       rssBeforeMb: options.rssBeforeMb,
       rssAfterMb,
       ...options.annotate?.(requests),

@@ -4,6 +4,7 @@ import { request } from 'node:https';
 import type { DeployRbac } from '@ctrlkit/app-testing';
 import type { ControlPlane } from '@ctrlkit/envtest';
 import { CoreV1Api, FlowcontrolApiserverV1Api } from '@kubernetes/client-node';
+import { startFaultPlane } from './harness.js';
 
 /**
  * kube-apiserver flags of a plane on which {@link throttle} leaves the app one seat: the
@@ -14,6 +15,19 @@ export const SMALL_SERVER_CONCURRENCY = {
   'max-requests-inflight': '100',
   'max-mutating-requests-inflight': '50',
 } as const;
+
+/**
+ * A fault plane for the 410 and 429 cases: the apiserver compacts etcd every second (its
+ * default is 5 min), with its watch cache on (the default), and has a small concurrency for
+ * API Priority and Fairness to share ({@link SMALL_SERVER_CONCURRENCY}).
+ */
+export function startApiFaultPlane(): Promise<ControlPlane> {
+  return startFaultPlane({
+    etcdCompactionIntervalMs: 1_000,
+    watchCache: true,
+    apiServerFlags: SMALL_SERVER_CONCURRENCY,
+  });
+}
 
 /**
  * Puts every request of `rbac`'s ServiceAccount in a priority level of its own with `shares`

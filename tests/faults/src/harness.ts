@@ -86,6 +86,25 @@ export function perMinute(events: readonly AuditEvent[], fromMs: number, toMs: n
   return (n * 60_000) / Math.max(1, toMs - fromMs);
 }
 
+/** The quiet period after convergence whose request rate a row reports, in ms. */
+export const AFTER_MS = 5_000;
+
+/**
+ * A row's request figures from the app's requests: per minute from the fault's start to
+ * convergence, per minute in the {@link AFTER_MS} after, and the 409s.
+ */
+export function requestFigures(
+  requests: readonly AuditEvent[],
+  faultStartedAt: number,
+  convergedAt: number,
+): Pick<FaultResult, 'requestsPerMinDuring' | 'requestsPerMinAfter' | 'conflicts'> {
+  return {
+    requestsPerMinDuring: perMinute(requests, faultStartedAt, convergedAt),
+    requestsPerMinAfter: perMinute(requests, convergedAt + 1, convergedAt + AFTER_MS),
+    conflicts: conflicts(requests),
+  };
+}
+
 /** How many of `events` were answered 409 Conflict. */
 export function conflicts(events: readonly AuditEvent[]): number {
   return events.filter((e) => e.responseStatus?.code === 409).length;

@@ -26,7 +26,7 @@ import {
   setHeaderOptions,
   type V1Pod,
 } from '@kubernetes/client-node';
-import { conflicts, perMinute, requestsSince, rssMb } from './harness.js';
+import { AFTER_MS, requestFigures, requestsSince, rssMb } from './harness.js';
 import { type FaultResult, recordResult } from './results.js';
 
 /** VMs in each case's plan. */
@@ -35,8 +35,6 @@ export const VM_COUNT = 20;
 const MAX_VM_INFLIGHT = 10;
 /** How long the simulated virt-v2v run of one VM takes (its conversion pod stays Running). */
 const CONVERSION_MS = 3_000;
-/** The quiet period after convergence whose request rate is measured. */
-const AFTER_MS = 5_000;
 /** The destination objects counted per VM: each must be created once. */
 const DESTINATION_KINDS = ['virtualmachines', 'datavolumes', 'pods'] as const;
 
@@ -319,9 +317,7 @@ export async function measurePlan(
     reconciled: succeededVMs(plan),
     duplicates,
     convergeMs: convergedAt - o.faultEndedAt,
-    requestsPerMinDuring: perMinute(requests, o.faultStartedAt, convergedAt),
-    requestsPerMinAfter: perMinute(requests, convergedAt + 1, convergedAt + AFTER_MS),
-    conflicts: conflicts(requests),
+    ...requestFigures(requests, o.faultStartedAt, convergedAt),
     rssBeforeMb: o.rssBeforeMb,
     rssAfterMb: await rssMb(o.app),
   };

@@ -8,7 +8,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { waitFor } from '@ctrlkit/core/testing';
 import { type ControlPlane, createTestNamespace } from '@ctrlkit/envtest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SMALL_SERVER_CONCURRENCY, throttle } from './flow-control.js';
+import { startApiFaultPlane, throttle } from './flow-control.js';
 import {
   answered,
   auditMark,
@@ -17,7 +17,6 @@ import {
   requestsSince,
   restartOverCompactedEtcd,
   rssMb,
-  startFaultPlane,
 } from './harness.js';
 import {
   expectConverged,
@@ -31,13 +30,7 @@ let plane: ControlPlane;
 let work: VirtualKubeletWork;
 
 beforeAll(async () => {
-  // The apiserver compacts etcd every second (its default is 5 min), with its watch cache on
-  // (the default), and has a small concurrency for API Priority and Fairness to share.
-  plane = await startFaultPlane({
-    etcdCompactionIntervalMs: 1_000,
-    watchCache: true,
-    apiServerFlags: SMALL_SERVER_CONCURRENCY,
-  });
+  plane = await startApiFaultPlane();
   work = new VirtualKubeletWork(plane);
 });
 afterAll(async () => {

@@ -6,14 +6,12 @@ import { waitFor } from '@ctrlkit/core/testing';
 import { type AuditEvent, type ControlPlane, freePort } from '@ctrlkit/envtest';
 import { CoreV1Api, type V1Pod } from '@kubernetes/client-node';
 import { expect } from 'vitest';
-import { conflicts, expectBoundedMemory, perMinute, requestsSince, rssMb } from './harness.js';
+import { AFTER_MS, expectBoundedMemory, requestFigures, requestsSince, rssMb } from './harness.js';
 import { type FaultResult, recordResult } from './results.js';
 
 const app = appPackage('@ctrlkit/virtual-kubelet', import.meta.url);
 /** Pods given to the app in each case. */
 export const PODS = 200;
-/** The quiet period after convergence in which the request rate is measured. */
-export const AFTER_MS = 5_000;
 /** The app's client budget (`--kube-api-qps` default 50), in requests per minute. */
 export const VK_BUDGET_PER_MIN = 50 * 60;
 /** How long after its restart the apiserver may still refuse requests its RBAC allows. */
@@ -146,9 +144,7 @@ export class VirtualKubeletWork {
       reconciled,
       duplicates: podWrites,
       convergeMs: convergedAt - options.faultEndedAt,
-      requestsPerMinDuring: perMinute(requests, options.faultStartedAt, convergedAt),
-      requestsPerMinAfter: perMinute(requests, convergedAt + 1, convergedAt + AFTER_MS),
-      conflicts: conflicts(requests),
+      ...requestFigures(requests, options.faultStartedAt, convergedAt),
       rssBeforeMb: options.rssBeforeMb,
       rssAfterMb,
       ...options.annotate?.(requests),
