@@ -16,8 +16,11 @@
  *   one retry on a connection the server closed. Options: {@link ClientOptions}; errors:
  *   {@link ApiStatusError}, {@link TlsVerificationError} (a server certificate that is not
  *   trusted; `loadKubeConfig`'s `insecureSkipTlsVerify` turns verification off). Helpers that make requests take a {@link ClientSource}.
- * - **Wire types**: what the client returns is parsed JSON, typed {@link Wire}`<V1Pod>`
- *   (client-node's model with `Date` fields as the RFC 3339 strings they are);
+ * - **Wire types**: what the client returns is an object as JSON gives it, typed
+ *   {@link Wire}`<V1Pod>` (client-node's model with `Date` fields as the RFC 3339 strings
+ *   they are), whether it came as JSON or, for built-in types, as protobuf (the default
+ *   {@link ClientOptions.contentType}, {@link CONTENT_TYPE_PROTOBUF}, as client-go's typed
+ *   clients);
  *   {@link formatTime} and {@link formatMicroTime} write such strings; {@link KubeObject}
  *   is a model or wire object.
  * - **Writes**: {@link apply} and {@link applyStatus} (server-side apply),
@@ -52,6 +55,11 @@ export { type PatchStatusOptions, patchStatus } from './apply/patch-status.js';
 export { Client, createClient } from './client/client.js';
 export { type ClientOptions, DEFAULT_LIST_IDLE_TIMEOUT_MS } from './client/client-options.js';
 export { type ClientSource, toClient } from './client/client-source.js';
+export {
+  CONTENT_TYPE_JSON,
+  CONTENT_TYPE_PROTOBUF,
+  type ContentType,
+} from './client/content-type.js';
 export { IDLE_CONNECTION_TIMEOUT_MS } from './client/connection-pool.js';
 export { HTTP2_PING_TIMEOUT_MS, HTTP2_READ_IDLE_TIMEOUT_MS } from './client/http2-sessions.js';
 export { KubeConfigError, type KubeConfigErrorReason } from './client/kube-config-error.js';

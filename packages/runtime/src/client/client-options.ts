@@ -2,6 +2,7 @@
 
 import { type Clock, InvalidArgumentError, realClock } from '@ctrlkit/core';
 import type { RestClientMetrics } from '../metrics/rest-client-metrics.js';
+import { CONTENT_TYPE_JSON, CONTENT_TYPE_PROTOBUF, type ContentType } from './content-type.js';
 import { DEFAULT_BURST, DEFAULT_MAX_RETRIES, DEFAULT_QPS } from './throttle.js';
 import type { ClientRequestInfo, KubeConfigLike } from './transport.js';
 import { defaultUserAgent, isHeaderValue, type ProgramInfo } from './user-agent.js';
@@ -65,6 +66,15 @@ export interface ClientOptions {
   maxRetries?: number;
   /** The clock of the rate limiter and the Retry-After waits. Default: the real clock. */
   clock?: Clock;
+  /**
+   * The wire format asked for built-in types' objects (client-go's `rest.Config.ContentType`):
+   * `'application/vnd.kubernetes.protobuf'` (the default, as client-go's typed clients:
+   * cheaper for the apiserver to write and for the client to read) or `'application/json'`.
+   * Custom resources, discovery and metadata-only requests are JSON either way; objects are
+   * handed out as JSON would give them, whichever format carried them. Request bodies are
+   * JSON.
+   */
+  contentType?: ContentType;
 }
 
 /** Options after their defaults. */
@@ -79,6 +89,7 @@ export interface ResolvedClientOptions {
   readonly disableHttp2: boolean;
   readonly maxRetries: number;
   readonly clock: Clock;
+  readonly contentType: ContentType;
 }
 
 const known = new Set([
@@ -93,6 +104,7 @@ const known = new Set([
   'disableHttp2',
   'maxRetries',
   'clock',
+  'contentType',
 ]);
 
 /** Checks `kubeConfig` and `options`; throws `InvalidArgumentError` naming the first bad field. */
@@ -164,6 +176,13 @@ export function resolveClientOptions(
     throw new InvalidArgumentError('maxRetries', `expected an integer >= 0, got ${maxRetries}`);
   const clock = options.clock ?? realClock;
   if (typeof clock?.now !== 'function') throw new InvalidArgumentError('clock', 'must be a Clock');
+  const contentType = options.contentType ?? CONTENT_TYPE_PROTOBUF;
+  if (contentType !== CONTENT_TYPE_PROTOBUF && contentType !== CONTENT_TYPE_JSON) {
+    throw new InvalidArgumentError(
+      'contentType',
+      `expected '${CONTENT_TYPE_PROTOBUF}' or '${CONTENT_TYPE_JSON}', got ${JSON.stringify(contentType)}`,
+    );
+  }
   return {
     qps,
     burst,
@@ -175,5 +194,6 @@ export function resolveClientOptions(
     disableHttp2,
     maxRetries,
     clock,
+    contentType,
   };
 }

@@ -1,5 +1,6 @@
 //! The one way to the API server: rate limited, retried after the server's delay, counted, named, over one pool of kept-alive connections.
 
+import type { IncomingHttpHeaders } from 'node:http';
 import { sleep } from '@ctrlkit/core';
 import type { KubernetesObject } from '@kubernetes/client-node';
 import {
@@ -17,6 +18,8 @@ import {
   type ResolvedClientOptions,
   resolveClientOptions,
 } from './client-options.js';
+import { CONTENT_TYPE_JSON, decodeBody, isProtobuf, negotiatedAccept } from './content-type.js';
+import { decodeProtobufList } from './protobuf-list.js';
 import { objectPath, type Query, withQuery } from './paths.js';
 import {
   type DeleteOptions,
@@ -100,7 +103,7 @@ export class Client {
     options: ListOptions = {},
   ): Promise<ObjectList<Wire<T> & KubeObject>> {
     const path = collectionPath(toGroupVersionResource(resource), options.namespace || undefined);
-    return (await this.getJson(path, listQuery(options), 'application/json', options.signal, {
+    return (await this.getJson(path, listQuery(options), CONTENT_TYPE_JSON, options.signal, {
       unthrottled: options.unthrottled,
     })) as ObjectList<Wire<T> & KubeObject>;
   }
@@ -184,7 +187,8 @@ export class Client {
 
   /**
    * Sends `body` (JSON, unless `contentType` says another patch type) to `path` with
-   * `method` and parses the JSON answer (undefined when empty). Throws `ApiStatusError`
+   * `method` and parses the answer (undefined when empty): JSON, or protobuf for a built-in
+   * type's resource when the client prefers it (`contentType`). Throws `ApiStatusError`
    * (its `statusCode` and the apiserver's `status`), or `ResourceExpiredError` on 410.
    */
   async requestJson<T = unknown>(
@@ -195,7 +199,7 @@ export class Client {
     const { statusCode, headers, body } = await this.request(method, path, {
       ...options,
       headers: {
-        Accept: 'application/json',
+        Accept: negotiatedAccept(path, CONTENT_TYPE_JSON, this.#options.contentType),
         ...(options.body !== undefined && {
           'Content-Type': options.contentType ?? 'application/json',
         }),
@@ -204,7 +208,7 @@ export class Client {
     });
     if (statusCode < 200 || statusCode > 299)
       throw statusError(statusCode, body, `${method} ${path}`, headers);
-    return (body.length === 0 ? undefined : JSON.parse(body.toString('utf8'))) as T;
+    return decodeBody(body, headers) as T;
   }
 
   /**
@@ -242,7 +246,10 @@ export class Client {
     }
   }
 
-  /** GETs a collection at `path` and parses the JSON body. Errors as {@link Client.getBody}. */
+  /**
+   * GETs a collection at `path` and parses the body (JSON; protobuf where `accept` is JSON,
+   * the path a built-in type's and the client prefers it). Errors as {@link Client.getBody}.
+   */
   async getJson(
     path: string,
     query: Query,
@@ -250,15 +257,22 @@ export class Client {
     signal?: AbortSignal,
     options: { unthrottled?: boolean } = {},
   ): Promise<unknown> {
-    const body = await this.getBody(path, query, accept, signal, undefined, options);
-    return JSON.parse(body.toString('utf8'));
+    const { body, headers } = await this.#get(
+      path,
+      query,
+      this.#accept(path, accept),
+      signal,
+      undefined,
+      options.unthrottled,
+    );
+    return decodeBody(body, headers);
   }
 
   /**
-   * LISTs `path` and returns the body unparsed. Throws `ApiStatusError`, or
-   * `ResourceExpiredError` on 410. `onHead` (optional) is called once, on a 200 answer,
-   * with the first bytes of the body (at least 8 KiB, or up to `"items":`, or all of it):
-   * enough to read a list's metadata before the rest has arrived.
+   * LISTs `path` and returns the body unparsed, in the format `accept` asks for. Throws
+   * `ApiStatusError`, or `ResourceExpiredError` on 410. `onHead` (optional) is called once,
+   * on a 200 answer, with the first bytes of the body (at least 8 KiB, or up to `"items":`,
+   * or all of it): enough to read a list's metadata before the rest has arrived.
    */
   async getBody(
     path: string,
@@ -268,8 +282,20 @@ export class Client {
     onHead?: (head: Buffer) => void,
     options: { unthrottled?: boolean } = {},
   ): Promise<Buffer> {
+    return (await this.#get(path, query, accept, signal, onHead, options.unthrottled)).body;
+  }
+
+  /** GETs `path` and reads the whole 200 answer; throws the status error of any other. */
+  async #get(
+    path: string,
+    query: Query,
+    accept: string,
+    signal: AbortSignal | undefined,
+    onHead: ((head: Buffer) => void) | undefined,
+    unthrottled: boolean | undefined,
+  ): Promise<{ body: Buffer; headers: IncomingHttpHeaders }> {
     const url = withQuery(path, query);
-    const sent = await this.#list(url, accept, signal, options.unthrottled);
+    const sent = await this.#list(url, accept, signal, unthrottled);
     const ok = sent.response.statusCode === 200;
     let body: Buffer;
     try {
@@ -279,7 +305,7 @@ export class Client {
     }
     if (!ok)
       throw statusError(sent.response.statusCode ?? 0, body, `LIST ${url}`, sent.response.headers);
-    return body;
+    return { body, headers: sent.response.headers };
   }
 
   /**
@@ -296,12 +322,18 @@ export class Client {
     parsing?: ListBodyParserOptions,
   ): Promise<ParsedList> {
     const url = withQuery(path, query);
-    const { response, body: stream, idleError } = await this.#list(url, accept, signal);
+    const {
+      response,
+      body: stream,
+      idleError,
+    } = await this.#list(url, this.#accept(path, accept), signal);
     try {
       if (response.statusCode !== 200) {
         const body = await readBody(stream);
         throw statusError(response.statusCode ?? 0, body, `LIST ${url}`, response.headers);
       }
+      if (isProtobuf(response.headers))
+        return decodeProtobufList(await readBody(stream, onHead), parsing);
       const parser = new ListBodyParser(parsing);
       await readBody(stream, onHead, (chunk) => parser.push(chunk));
       return parser.end();
@@ -333,7 +365,7 @@ export class Client {
       verb: 'watch',
       method: 'GET',
       url,
-      headers: { Accept: accept },
+      headers: { Accept: this.#accept(path, accept) },
       signal,
       idleTimeoutMs,
     });
@@ -346,7 +378,12 @@ export class Client {
       );
     }
     onOpen?.();
-    await readWatchStream(url, response, body, onEvent, idleError);
+    await readWatchStream(url, response, body, onEvent, idleError, isProtobuf(response.headers));
+  }
+
+  /** The Accept header for `accept` on `path`: protobuf first where negotiated. */
+  #accept(path: string, accept: string): string {
+    return negotiatedAccept(path, accept, this.#options.contentType);
   }
 
   /** Closes the idle connections of the pool (in-flight requests finish). */

@@ -3,8 +3,9 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import { type ApiStatus, ApiStatusError } from '../informers/errors/api-status-error.js';
 import { ResourceExpiredError } from '../informers/errors/resource-expired-error.js';
+import { decodeBody } from './content-type.js';
 
-/** The error for a non-2xx answer to `request` (`GET /api/v1/…`), read from its Status body. */
+/** The error for a non-2xx answer to `request` (`GET /api/v1/…`), read from its Status body (JSON, or protobuf as `headers` say). */
 export function statusError(
   statusCode: number,
   body: Buffer,
@@ -13,7 +14,7 @@ export function statusError(
 ): Error {
   let status: ApiStatus | undefined;
   try {
-    const parsed = JSON.parse(body.toString('utf8')) as ApiStatus & { kind?: string };
+    const parsed = decodeBody(body, headers ?? {}) as (ApiStatus & { kind?: string }) | undefined;
     if (parsed && typeof parsed === 'object') status = parsed;
   } catch {
     status = body.length > 0 ? { message: body.toString('utf8').slice(0, 500) } : undefined;

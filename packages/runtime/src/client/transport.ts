@@ -32,6 +32,8 @@ export interface ClientRequestInfo {
   readonly verb: RequestVerb;
   /** The path with its query string. */
   readonly url: string;
+  /** The `Accept` header: the formats asked for (protobuf first for built-in types by default). */
+  readonly accept: string | undefined;
 }
 
 /** One request, as the transport sends it. */
@@ -141,7 +143,11 @@ export class Transport {
     await this.kubeConfig.applyToHTTPSOptions(options);
     request.signal?.throwIfAborted();
     try {
-      this.#options.onRequest?.({ verb: request.verb, url: request.url });
+      this.#options.onRequest?.({
+        verb: request.verb,
+        url: request.url,
+        accept: request.headers?.Accept,
+      });
     } catch {
       // An observer's failure is not the request's.
     }

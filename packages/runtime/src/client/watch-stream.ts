@@ -1,7 +1,9 @@
-//! Decodes a watch response: newline-delimited JSON events, handed over in order.
+//! Decodes a watch response: newline-delimited JSON events, or length-prefixed protobuf frames, handed over in order.
 
 import type { Readable } from 'node:stream';
+import { StringDecoder } from 'node:string_decoder';
 import { WatchStreamError } from '../informers/errors/watch-stream-error.js';
+import { decodeProtobufWatchEvent } from './protobuf/decode.js';
 import type { AnswerHead } from './transport.js';
 
 /** One decoded watch event, as the apiserver sends it. */
@@ -10,11 +12,18 @@ export interface RawWatchEvent {
   readonly object: unknown;
 }
 
+/** Splits a watch body into events: fed its chunks in order, then told of its end. */
+interface EventFramer {
+  push(chunk: Buffer, onEvent: (event: RawWatchEvent) => void): void;
+  end(onEvent: (event: RawWatchEvent) => void): void;
+}
+
 /**
- * Calls `onEvent` for each line of `stream` (the decoded body of `response`), in order.
- * Resolves when the server ends the stream; rejects on a broken connection, a malformed
- * line (`WatchStreamError`) or an exception from `onEvent` (the connection is closed then);
- * `idleError()` names the idle timeout when that is what closed it.
+ * Calls `onEvent` for each event of `stream` (the decoded body of `response`: JSON lines,
+ * or protobuf frames when `protobuf`), in order. Resolves when the server ends the stream;
+ * rejects on a broken connection, a malformed event (`WatchStreamError`) or an exception
+ * from `onEvent` (the connection is closed then); `idleError()` names the idle timeout
+ * when that is what closed it.
  */
 export function readWatchStream(
   url: string,
@@ -22,9 +31,10 @@ export function readWatchStream(
   stream: Readable,
   onEvent: (event: RawWatchEvent) => void,
   idleError: () => Error | undefined,
+  protobuf = false,
 ): Promise<void> {
+  const framer: EventFramer = protobuf ? new ProtobufFramer() : new JsonLineFramer();
   return new Promise<void>((resolve, reject) => {
-    let pending = '';
     let settled = false;
     const fail = (error: unknown): void => {
       if (settled) return;
@@ -33,26 +43,13 @@ export function readWatchStream(
       // The idle timeout destroys the connection: say so, not "aborted" or "closed".
       reject(idleError() ?? error);
     };
-    stream.setEncoding('utf8');
-    stream.on('data', (chunk: string) => {
+    const emit = (event: RawWatchEvent): void => {
+      if (!settled) onEvent(event);
+    };
+    stream.on('data', (chunk: Buffer) => {
       if (settled) return;
-      let start = 0;
-      let newline = chunk.indexOf('\n');
-      if (newline === -1) {
-        pending += chunk;
-        return;
-      }
       try {
-        while (newline !== -1) {
-          const line =
-            pending === '' ? chunk.slice(start, newline) : pending + chunk.slice(start, newline);
-          pending = '';
-          if (line.length > 0) onEvent(parseEvent(line));
-          if (settled) return;
-          start = newline + 1;
-          newline = chunk.indexOf('\n', start);
-        }
-        pending = chunk.slice(start);
+        framer.push(chunk, emit);
       } catch (error) {
         fail(error);
       }
@@ -60,7 +57,7 @@ export function readWatchStream(
     stream.on('end', () => {
       if (settled) return;
       try {
-        if (pending.trim().length > 0) onEvent(parseEvent(pending));
+        framer.end(emit);
       } catch (error) {
         fail(error);
         return;
@@ -75,6 +72,86 @@ export function readWatchStream(
         fail(new WatchStreamError(`WATCH ${url}: connection closed before the end of the stream`));
     });
   });
+}
+
+/** JSON watch events, one per line (`application/json;stream=watch`). */
+class JsonLineFramer implements EventFramer {
+  readonly #decoder = new StringDecoder('utf8');
+  #pending = '';
+
+  push(bytes: Buffer, onEvent: (event: RawWatchEvent) => void): void {
+    const chunk = this.#decoder.write(bytes);
+    let start = 0;
+    let newline = chunk.indexOf('\n');
+    if (newline === -1) {
+      this.#pending += chunk;
+      return;
+    }
+    while (newline !== -1) {
+      const line =
+        this.#pending === ''
+          ? chunk.slice(start, newline)
+          : this.#pending + chunk.slice(start, newline);
+      this.#pending = '';
+      if (line.length > 0) onEvent(parseEvent(line));
+      start = newline + 1;
+      newline = chunk.indexOf('\n', start);
+    }
+    this.#pending = chunk.slice(start);
+  }
+
+  end(onEvent: (event: RawWatchEvent) => void): void {
+    const rest = this.#pending + this.#decoder.end();
+    this.#pending = '';
+    if (rest.trim().length > 0) onEvent(parseEvent(rest));
+  }
+}
+
+/** The bytes of a protobuf frame's length prefix (big-endian). */
+const FRAME_LENGTH_BYTES = 4;
+
+/** Protobuf watch events, each a frame after its 4-byte big-endian length (`application/vnd.kubernetes.protobuf;stream=watch`). */
+class ProtobufFramer implements EventFramer {
+  /** The bytes received but not decoded yet: a partial frame, in chunks. */
+  #chunks: Buffer[] = [];
+  #length = 0;
+  /** The bytes the next frame needs, its length prefix included, as far as known. */
+  #needed = FRAME_LENGTH_BYTES;
+
+  push(chunk: Buffer, onEvent: (event: RawWatchEvent) => void): void {
+    this.#chunks.push(chunk);
+    this.#length += chunk.length;
+    if (this.#length < this.#needed) return;
+    let buffer = this.#chunks.length === 1 ? chunk : Buffer.concat(this.#chunks, this.#length);
+    let needed = FRAME_LENGTH_BYTES;
+    while (buffer.length >= FRAME_LENGTH_BYTES) {
+      needed = FRAME_LENGTH_BYTES + buffer.readUInt32BE(0);
+      if (buffer.length < needed) break;
+      onEvent(decodeFrame(buffer.subarray(FRAME_LENGTH_BYTES, needed)));
+      buffer = buffer.subarray(needed);
+      needed = FRAME_LENGTH_BYTES;
+    }
+    this.#chunks = buffer.length === 0 ? [] : [buffer];
+    this.#length = buffer.length;
+    this.#needed = needed;
+  }
+
+  end(): void {
+    if (this.#length > 0)
+      throw new WatchStreamError(
+        `a watch stream ended inside a protobuf frame (${this.#length} bytes left)`,
+      );
+  }
+}
+
+function decodeFrame(frame: Buffer): RawWatchEvent {
+  try {
+    return decodeProtobufWatchEvent(frame);
+  } catch (error) {
+    throw new WatchStreamError(`a protobuf watch frame of ${frame.length} bytes is malformed`, {
+      cause: error,
+    });
+  }
 }
 
 function parseEvent(line: string): RawWatchEvent {

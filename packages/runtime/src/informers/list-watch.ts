@@ -4,6 +4,7 @@ import { InvalidArgumentError } from '@ctrlkit/core';
 import type { Client } from '../client/client.js';
 import { type ClientSource, toClient } from '../client/client-source.js';
 import type { Query } from '../client/paths.js';
+import { peekProtobufContinueToken } from '../client/protobuf-list.js';
 import type { RawWatchEvent } from '../client/watch-stream.js';
 import type { KubeObject, ObjectList, Wire } from '../client/wire.js';
 import {
@@ -245,11 +246,16 @@ const MAX_PREFETCHED = 2;
 const CONTINUE_FIELD = Buffer.from('"continue":"');
 const ITEMS_FIELD = Buffer.from('"items":');
 
+/** The first byte of a protobuf answer (`k8s\0`); a JSON body starts with `{`. */
+const PROTOBUF_FIRST_BYTE = 0x6b;
+
 /**
- * The continue token of a list body, read from its head without parsing the body (the
- * apiserver writes `metadata`, with `continue`, before `items`); undefined when absent.
+ * The continue token of a list body (JSON or protobuf), read from its head without parsing
+ * the body (the apiserver writes `metadata`, with `continue`, before `items`); undefined
+ * when absent.
  */
 export function peekContinueToken(body: Buffer): string | undefined {
+  if (body[0] === PROTOBUF_FIRST_BYTE) return peekProtobufContinueToken(body);
   const head = body.subarray(0, 8192);
   const itemsAt = head.indexOf(ITEMS_FIELD);
   const limit = itemsAt === -1 ? head.length : itemsAt;
