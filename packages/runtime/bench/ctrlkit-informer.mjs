@@ -8,8 +8,9 @@ import { pathToFileURL } from 'node:url';
 export class NotWiredError extends Error {}
 
 /**
- * The variants run.mjs measures beside the defaults (`ctrlkit`): factory options, and
- * `metadataOnly` for the informer.
+ * The variants run.mjs measures beside the defaults (`ctrlkit`): factory options,
+ * `metadataOnly` for the informer, and `contentType` for its client (the default is
+ * protobuf for built-in types, as client-go's).
  */
 export const CTRLKIT_VARIANTS = {
   ctrlkit: {},
@@ -17,6 +18,7 @@ export const CTRLKIT_VARIANTS = {
   'ctrlkit stream': { initialListMode: 'stream' },
   'ctrlkit no gzip': { disableCompression: true },
   'ctrlkit metadata': { metadataOnly: true },
+  'ctrlkit json': { contentType: 'application/json' },
 };
 
 /**
@@ -70,8 +72,12 @@ export async function startCtrlkitInformer(
   // CTRLKIT_INFORMER_OPTIONS: extra factory options as JSON, to compare settings, e.g.
   // '{"initialListMode":"list"}' or '{"transform":null}'. Default: none (the defaults).
   const extra = JSON.parse(process.env.CTRLKIT_INFORMER_OPTIONS || '{}');
-  const { metadataOnly, ...options } = CTRLKIT_VARIANTS[variant] ?? {};
-  const factory = new SharedInformerFactory(kubeConfig, { ...extra, ...options, namespace });
+  const { metadataOnly, contentType, ...options } = CTRLKIT_VARIANTS[variant] ?? {};
+  // A wire format other than the default needs a client of its own.
+  const source = contentType
+    ? (await import('@ctrlkit/runtime/client')).createClient(kubeConfig, { contentType })
+    : kubeConfig;
+  const factory = new SharedInformerFactory(source, { ...extra, ...options, namespace });
   const informer = factory.forResource('v1/configmaps', { metadataOnly });
   informer.addEventHandler({ onAdd, onUpdate });
   const controller = new AbortController();

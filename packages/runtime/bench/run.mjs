@@ -11,7 +11,7 @@
 // columns, e.g. '{"pageSize":0}'; see bench/ctrlkit-informer.mjs), VARIANTS (the ctrlkit
 // variants measured beside the defaults, comma-separated, default all of
 // CTRLKIT_VARIANTS: 'ctrlkit list', 'ctrlkit stream', 'ctrlkit no gzip',
-// 'ctrlkit metadata'; '' for none), GO_VARIANTS (likewise for client-go, default all of
+// 'ctrlkit metadata', 'ctrlkit json'; '' for none), GO_VARIANTS (likewise for client-go, default all of
 // GO_VARIANTS in bench/children.mjs: 'client-go json', 'client-go list',
 // 'client-go json list'; '' for none), BASELINE_DIST (the dist folder of another build of
 // this package, e.g. main's copied to packages/runtime/.baseline-dist so that its
