@@ -27,8 +27,18 @@ type fixture struct {
 	JSON  string `json:"json"`            // encoding/json of the same object
 }
 
-// randomPerKind is how many randomly filled objects each kind gets.
+// randomPerKind is how many randomly filled objects each kind gets; the kinds
+// controllers read most get hotExtra more.
 const randomPerKind = 1
+
+const hotExtra = 4
+
+var hotKinds = map[string]bool{
+	"v1 Pod": true, "v1 Node": true, "v1 ConfigMap": true, "v1 Secret": true, "v1 Event": true,
+	"v1 Service": true, "apps/v1 Deployment": true, "coordination.k8s.io/v1 Lease": true,
+	"resource.k8s.io/v1 ResourceSlice": true, "resource.k8s.io/v1 ResourceClaim": true,
+	"discovery.k8s.io/v1 EndpointSlice": true, "v1 PodList": true,
+}
 
 func writeFixtures(path string) error {
 	var out []fixture
@@ -48,7 +58,11 @@ func writeFixtures(path string) error {
 	seed := int64(1)
 	for _, av := range sortedKeys(kinds) {
 		for _, kind := range sortedKeys(kinds[av]) {
-			for n := 0; n < randomPerKind; n++ {
+			count := randomPerKind
+			if hotKinds[av+" "+kind] {
+				count += hotExtra
+			}
+			for n := 0; n < count; n++ {
 				gvk := kinds[av][kind]
 				obj, err := scheme.Scheme.New(gvk)
 				if err != nil {

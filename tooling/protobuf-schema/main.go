@@ -68,6 +68,7 @@ func writeSchema(path string) error {
 	s := newMessageSet()
 	types := scheme.Scheme.AllKnownTypes()
 	kinds := map[string]map[string]string{}
+	noTypeMeta := map[string]bool{}
 	var undecodable []string
 	for av, byKind := range registered() {
 		kinds[av] = map[string]string{}
@@ -78,6 +79,9 @@ func writeSchema(path string) error {
 				continue
 			}
 			kinds[av][kind] = name
+			if _, ok := types[gvk].FieldByName("TypeMeta"); !ok {
+				noTypeMeta[name] = true
+			}
 		}
 	}
 	sort.Strings(undecodable)
@@ -99,6 +103,12 @@ func writeSchema(path string) error {
 		b.WriteString("},\n")
 	}
 	b.WriteString("};\n\n")
+	b.WriteString("/** Root messages whose JSON has no apiVersion and kind (no TypeMeta). */\n")
+	b.WriteString("export const WITHOUT_TYPE_META: readonly string[] = [")
+	for _, name := range sortedKeys(noTypeMeta) {
+		fmt.Fprintf(&b, "%q, ", name)
+	}
+	b.WriteString("];\n\n")
 	b.WriteString("/** apiVersions with a kind that cannot be decoded. */\n")
 	b.WriteString("export const UNDECODABLE_API_VERSIONS: readonly string[] = [")
 	seen := map[string]bool{}

@@ -170,6 +170,11 @@ func (s *messageSet) field(f reflect.StructField) (string, error) {
 	if err != nil {
 		return "", err
 	}
+	// omitzero omits a zero struct; the decoder can only tell a zero
+	// Time/MicroTime (null) apart, so any other struct with it is refused.
+	if strings.Contains(flags, "z") && !strings.ContainsAny(flags, "pn") && strings.Contains(typ, ".") {
+		return "", fmt.Errorf("omitzero on a struct is not supported")
+	}
 	return fmt.Sprintf("%d,%s,%s,%s", num, jsonName, flags, typ), nil
 }
 
@@ -217,8 +222,6 @@ func (s *messageSet) kind(t reflect.Type) (string, error) {
 		return "U", nil
 	case reflect.Float64:
 		return "d", nil
-	case reflect.Float32:
-		return "f", nil
 	case reflect.Struct:
 		return s.message(t)
 	}
