@@ -1,0 +1,234 @@
+// Decodes one protobuf message into the object encoding/json writes for the same Go value.
+
+import { decodeCustom } from './decode-custom.js';
+import { ProtobufDecodeError } from './protobuf-decode-error.js';
+import { Absent, childSpec, type FieldSpec, Kind, type MessageSpec } from './schema.js';
+import { Wire, type WireReader } from './wire-reader.js';
+
+type JsonObject = Record<string, unknown>;
+
+/** The wire type each kind is written with. */
+const WIRE_OF_KIND: readonly number[] = [
+  Wire.Bytes, // String
+  Wire.Varint, // Bool
+  Wire.Varint, // Int32
+  Wire.Varint, // Int64
+  Wire.Varint, // Uint32
+  Wire.Varint, // Uint64
+  Wire.Fixed64, // Double
+  Wire.Bytes, // Bytes, and every message kind after it
+];
+
+function wireOf(kind: number): number {
+  return kind < WIRE_OF_KIND.length ? WIRE_OF_KIND[kind]! : Wire.Bytes;
+}
+
+/** Decodes the message from `r.pos` to `end` into a new object, defaults filled in. */
+export function decodeMessage(r: WireReader, end: number, spec: MessageSpec): unknown {
+  if (spec.wrapperKind >= 0) return decodeWrapper(r, end, spec);
+  const out: JsonObject = {};
+  decodeFields(r, end, spec, out);
+  applyDefaults(out, spec);
+  return out;
+}
+
+/**
+ * Reads the fields from `r.pos` to `end` into `out`; the caller fills in the absent ones
+ * with {@link applyDefaults}. Unknown field numbers are skipped, as Go does.
+ */
+export function decodeFields(r: WireReader, end: number, spec: MessageSpec, out: JsonObject): void {
+  const byNumber = spec.byNumber;
+  while (r.pos < end) {
+    const tag = r.uint32();
+    const wire = tag & 7;
+    const field = byNumber[tag >>> 3];
+    if (field === undefined) r.skip(wire, end);
+    else if (field.map) decodeMapEntry(r, end, field, wire, spec, out);
+    else if (field.repeated) decodeRepeated(r, end, field, wire, spec, out);
+    else if (field.kind === Kind.Inline) {
+      expectWire(field, wire, Wire.Bytes, spec);
+      const valueEnd = r.end(end);
+      decodeFields(r, valueEnd, childSpec(field), out);
+      r.pos = valueEnd;
+    } else {
+      expectWire(field, wire, wireOf(field.kind), spec);
+      const value = decodeValue(r, end, field.kind, field);
+      if (!field.dropWhenZero || !isZero(value)) out[field.name] = value;
+    }
+    if (r.pos > end) throw r.truncated();
+  }
+}
+
+/** One value of `kind` (wire type already checked). */
+function decodeValue(r: WireReader, end: number, kind: number, field: FieldSpec): unknown {
+  switch (kind) {
+    case Kind.String:
+      return r.string(r.end(end));
+    case Kind.Bool:
+      return r.uint32() !== 0;
+    case Kind.Int32:
+      return r.uint32() | 0;
+    case Kind.Int64:
+      return r.int64(false);
+    case Kind.Uint32:
+    case Kind.Uint64:
+      return r.int64(true);
+    case Kind.Double:
+      if (r.pos + 8 > end) throw r.truncated();
+      return r.double();
+    case Kind.Bytes:
+      return r.base64(r.end(end));
+    case Kind.Message: {
+      const valueEnd = r.end(end);
+      const value = decodeMessage(r, valueEnd, childSpec(field));
+      r.pos = valueEnd;
+      return value;
+    }
+    default: {
+      const valueEnd = r.end(end);
+      const value = decodeCustom(r, valueEnd, kind);
+      r.pos = valueEnd;
+      return value;
+    }
+  }
+}
+
+function isZero(value: unknown): boolean {
+  return value === '' || value === 0 || value === false || value === null;
+}
+
+function decodeRepeated(
+  r: WireReader,
+  end: number,
+  field: FieldSpec,
+  wire: number,
+  spec: MessageSpec,
+  out: JsonObject,
+): void {
+  let list = out[field.name] as unknown[] | undefined;
+  if (list === undefined) {
+    list = [];
+    out[field.name] = list;
+  }
+  const expected = wireOf(field.kind);
+  if (wire === Wire.Bytes && expected !== Wire.Bytes) {
+    // A packed run of varints or doubles.
+    const valueEnd = r.end(end);
+    while (r.pos < valueEnd) list.push(decodeValue(r, valueEnd, field.kind, field));
+    if (r.pos !== valueEnd) throw r.truncated();
+    return;
+  }
+  expectWire(field, wire, expected, spec);
+  list.push(decodeValue(r, end, field.kind, field));
+}
+
+function decodeMapEntry(
+  r: WireReader,
+  end: number,
+  field: FieldSpec,
+  wire: number,
+  spec: MessageSpec,
+  out: JsonObject,
+): void {
+  expectWire(field, wire, Wire.Bytes, spec);
+  let map = out[field.name] as JsonObject | undefined;
+  if (map === undefined) {
+    map = {};
+    out[field.name] = map;
+  }
+  const entryEnd = r.end(end);
+  let key = '';
+  let value: unknown;
+  while (r.pos < entryEnd) {
+    const tag = r.uint32();
+    const entryWire = tag & 7;
+    if (tag >>> 3 === 1) {
+      if (entryWire !== Wire.Bytes) throw wireError(spec, field, entryWire, Wire.Bytes);
+      key = r.string(r.end(entryEnd));
+    } else if (tag >>> 3 === 2) {
+      expectWire(field, entryWire, wireOf(field.kind), spec);
+      value = decodeValue(r, entryEnd, field.kind, field);
+    } else r.skip(entryWire, entryEnd);
+    if (r.pos > entryEnd) throw r.truncated();
+  }
+  map[key] = value === undefined ? zeroOf(field) : value;
+}
+
+/**
+ * A named slice wrapped in a message (`message ExtraValue { repeated string items = 1; }`):
+ * JSON writes the array. Go reads a present but empty message as an empty, non-nil slice.
+ */
+function decodeWrapper(r: WireReader, end: number, spec: MessageSpec): unknown[] {
+  const items: unknown[] = [];
+  const kind = spec.wrapperKind;
+  while (r.pos < end) {
+    const tag = r.uint32();
+    if (tag >>> 3 !== 1) {
+      r.skip(tag & 7, end);
+      continue;
+    }
+    if ((tag & 7) !== wireOf(kind)) {
+      throw new ProtobufDecodeError(`protobuf: ${spec.name}.items has wire type ${tag & 7}`);
+    }
+    items.push(kind === Kind.String ? r.string(r.end(end)) : r.int64(false));
+    if (r.pos > end) throw r.truncated();
+  }
+  return items;
+}
+
+/** Writes the JSON of every field that was absent from the wire but appears in JSON. */
+export function applyDefaults(out: JsonObject, spec: MessageSpec): void {
+  const defaults = spec.defaults;
+  for (let i = 0; i < defaults.length; i++) {
+    const field = defaults[i]!;
+    if (out[field.name] === undefined) {
+      out[field.name] = field.absent === Absent.Null ? null : zeroOf(field);
+    }
+  }
+  const inlines = spec.inlines;
+  for (let i = 0; i < inlines.length; i++) applyDefaults(out, childSpec(inlines[i]!));
+}
+
+/** The JSON of a Go zero value of the field's (element) kind. */
+function zeroOf(field: FieldSpec): unknown {
+  switch (field.kind) {
+    case Kind.String:
+    case Kind.Bytes:
+      return '';
+    case Kind.Bool:
+      return false;
+    case Kind.Quantity:
+      return '0';
+    case Kind.Duration:
+      return '0s';
+    case Kind.Time:
+    case Kind.MicroTime:
+    case Kind.RawExtension:
+    case Kind.FieldsV1:
+      return null;
+    case Kind.Message: {
+      const spec = childSpec(field);
+      if (spec.wrapperKind >= 0) return null;
+      const out: JsonObject = {};
+      applyDefaults(out, spec);
+      return out;
+    }
+    default:
+      return 0;
+  }
+}
+
+function expectWire(field: FieldSpec, wire: number, expected: number, spec: MessageSpec): void {
+  if (wire !== expected) throw wireError(spec, field, wire, expected);
+}
+
+function wireError(
+  spec: MessageSpec,
+  field: FieldSpec,
+  wire: number,
+  expected: number,
+): ProtobufDecodeError {
+  return new ProtobufDecodeError(
+    `protobuf: ${spec.name}.${field.name || field.ref} has wire type ${wire}, expected ${expected}`,
+  );
+}
