@@ -55,12 +55,12 @@ export { type PatchStatusOptions, patchStatus } from './apply/patch-status.js';
 export { Client, createClient } from './client/client.js';
 export { type ClientOptions, DEFAULT_LIST_IDLE_TIMEOUT_MS } from './client/client-options.js';
 export { type ClientSource, toClient } from './client/client-source.js';
+export { IDLE_CONNECTION_TIMEOUT_MS } from './client/connection-pool.js';
 export {
   CONTENT_TYPE_JSON,
   CONTENT_TYPE_PROTOBUF,
   type ContentType,
 } from './client/content-type.js';
-export { IDLE_CONNECTION_TIMEOUT_MS } from './client/connection-pool.js';
 export { HTTP2_PING_TIMEOUT_MS, HTTP2_READ_IDLE_TIMEOUT_MS } from './client/http2-sessions.js';
 export { KubeConfigError, type KubeConfigErrorReason } from './client/kube-config-error.js';
 export {

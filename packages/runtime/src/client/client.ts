@@ -19,8 +19,8 @@ import {
   resolveClientOptions,
 } from './client-options.js';
 import { CONTENT_TYPE_JSON, decodeBody, isProtobuf, negotiatedAccept } from './content-type.js';
-import { decodeProtobufList } from './protobuf-list.js';
 import { objectPath, type Query, withQuery } from './paths.js';
+import { decodeProtobufList } from './protobuf-list.js';
 import {
   type DeleteOptions,
   deleteBody,

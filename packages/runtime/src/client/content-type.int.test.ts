@@ -1,6 +1,7 @@
 // Protobuf on a real apiserver: a client that prefers it (the default) hands out, for every
 // built-in type, the same objects, lists, watch events and errors as a JSON client; custom
 // resources and metadata-only requests stay JSON.
+import { waitFor } from '@ctrlkit/core/testing';
 import { createTestNamespace, installCRDs } from '@ctrlkit/envtest';
 import { testKubeConfig } from '@ctrlkit/envtest/vitest';
 import type { V1CustomResourceDefinition } from '@kubernetes/client-node';
@@ -198,6 +199,10 @@ describe('protobuf for built-in types, on a real apiserver', () => {
     };
     const viaProtobuf = await watch(protobuf);
     const viaJson = await watch(json);
+    // Changes after both have the state: else the state may already hold them.
+    await waitFor('both watches at the end of the initial events', () =>
+      [viaProtobuf, viaJson].every((w) => w.events.some((event) => event.type === 'BOOKMARK')),
+    );
     await json.create(
       'configmaps',
       { metadata: { name: 'during' }, data: { b: '2' } },
@@ -270,7 +275,7 @@ const widgetCrd: V1CustomResourceDefinition = {
         served: true,
         storage: true,
         schema: {
-          openAPIV3Schema: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true },
+          openAPIV3Schema: { type: 'object', x_kubernetes_preserve_unknown_fields: true },
         },
       },
     ],
