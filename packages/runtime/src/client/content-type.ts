@@ -34,7 +34,19 @@ export function isProtobuf(headers: IncomingHttpHeaders): boolean {
 /** The answer `body` as an object, from protobuf or JSON as its `headers` say; undefined when empty. */
 export function decodeBody(body: Buffer, headers: IncomingHttpHeaders): unknown {
   if (body.length === 0) return undefined;
-  return isProtobuf(headers) ? decodeProtobuf(body) : JSON.parse(body.toString('utf8'));
+  return isProtobuf(headers) ? decodeAnswer(body) : JSON.parse(body.toString('utf8'));
+}
+
+/**
+ * A protobuf answer as its JSON would be. The decoder gives what Go's JSON encoder writes
+ * for the decoded object, where a list without items has `items: null`; the apiserver's
+ * own JSON of an empty LIST has `[]` (its list holds an empty slice, which protobuf cannot
+ * tell from none).
+ */
+export function decodeAnswer(body: Buffer): unknown {
+  const object = decodeProtobuf(body) as { kind?: string; items?: unknown } | null;
+  if (object?.items === null && object.kind?.endsWith('List') === true) object.items = [];
+  return object;
 }
 
 /**

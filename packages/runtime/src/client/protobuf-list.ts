@@ -1,7 +1,7 @@
 //! A LIST answered in protobuf: decoded whole, then shaped as the JSON list parser shapes its items.
 
 import type { ListBodyParserOptions, ParsedList } from '../internal/list-body-parser.js';
-import { decodeProtobuf } from './protobuf/decode.js';
+import { decodeAnswer } from './content-type.js';
 
 interface DecodedItem {
   kind?: string;
@@ -15,7 +15,7 @@ interface DecodedItem {
  * (without `List`) and `apiVersion` when `typeMeta` and they carry none.
  */
 export function decodeProtobufList(body: Buffer, options: ListBodyParserOptions = {}): ParsedList {
-  const list = decodeProtobuf(body) as ParsedList & { kind?: string; apiVersion?: string };
+  const list = decodeAnswer(body) as ParsedList & { kind?: string; apiVersion?: string };
   const items = (list.items ?? []) as DecodedItem[];
   const kind =
     options.typeMeta === true && list.kind?.endsWith('List') && list.kind.length > 4

@@ -54,9 +54,6 @@ export function decodeEnvelope(body: Uint8Array): unknown {
   r.pos = unknown.rawStart;
   decodeFields(r, unknown.rawEnd, spec, out);
   applyDefaults(out, spec);
-  // The apiserver answers an empty LIST with an empty, not a nil, slice: JSON writes `[]`,
-  // protobuf nothing at all.
-  if (out.items === null && unknown.kind.endsWith('List')) out.items = [];
   return out;
 }
 
