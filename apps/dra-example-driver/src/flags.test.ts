@@ -28,6 +28,8 @@ Flags:
         kubeconfig file; when unset: $KUBECONFIG, in-cluster, then ~/.kube/config
   --insecure-skip-tls-verify
         don't verify the apiserver's certificate (overrides the kubeconfig; insecure: for testing only)
+  --kube-api-content-type string
+        the wire format asked of the apiserver for built-in types: application/vnd.kubernetes.protobuf or application/json (custom resources are JSON either way) (default "application/vnd.kubernetes.protobuf")
   --node-name string
         the node whose GPUs are published (required) (env NODE_NAME)
   --num-devices int
@@ -50,6 +52,7 @@ Flags:
     expect(parseFlags([], { NODE_NAME: 'n1', NUM_DEVICES: '4' })).toEqual({
       kubeconfig: '',
       insecureSkipTlsVerify: false,
+      kubeApiContentType: 'application/vnd.kubernetes.protobuf',
       nodeName: 'n1',
       numDevices: 4,
       partitions: 0,

@@ -6,10 +6,12 @@ import {
   flagUsage,
   HELP_FLAG,
   INSECURE_SKIP_TLS_VERIFY_FLAG,
+  KUBE_API_CONTENT_TYPE_FLAG,
   LOG_LEVEL_FLAG,
   type LogLevel,
   parseFlagTable,
 } from '@ctrlkit/runtime/cli';
+import type { ContentType } from '@ctrlkit/runtime/client';
 import { DEFAULT_NUM_DEVICES } from './devices.js';
 
 /** The parsed flags. */
@@ -17,6 +19,8 @@ export interface Flags {
   kubeconfig: string;
   /** `--insecure-skip-tls-verify`: do not verify the apiserver's certificate. */
   insecureSkipTlsVerify: boolean;
+  /** `--kube-api-content-type`: the wire format asked for built-in types. */
+  kubeApiContentType: ContentType;
   nodeName: string;
   numDevices: number;
   partitions: number;
@@ -33,6 +37,7 @@ const FLAGS = {
     help: 'kubeconfig file; when unset: $KUBECONFIG, in-cluster, then ~/.kube/config',
   },
   'insecure-skip-tls-verify': INSECURE_SKIP_TLS_VERIFY_FLAG,
+  'kube-api-content-type': KUBE_API_CONTENT_TYPE_FLAG,
   'node-name': {
     type: 'string',
     env: 'NODE_NAME',
@@ -87,6 +92,7 @@ export function parseFlags(argv: readonly string[], env: NodeJS.ProcessEnv = pro
   const flags: Flags = {
     kubeconfig: values.kubeconfig,
     insecureSkipTlsVerify: values['insecure-skip-tls-verify'],
+    kubeApiContentType: values['kube-api-content-type'],
     nodeName: values['node-name'],
     numDevices: values['num-devices'],
     partitions: values.partitions,

@@ -23,6 +23,7 @@ process.exitCode = await runMain({
       logger,
       metricsBindAddress: flags.metricsBindAddress,
       healthProbeBindAddress: flags.healthProbeBindAddress,
+      contentType: flags.kubeApiContentType,
     });
     addDriver(manager, { ...flags, logger });
     await manager.start(signal);

@@ -52,6 +52,7 @@ export function buildControllerManager(
     logger,
     metricsBindAddress: flags.metricsBindAddress,
     healthProbeBindAddress: flags.healthProbeBindAddress,
+    contentType: flags.kubeApiContentType,
     ...(flags.leaderElect && {
       leaderElection: {
         leaseName: flags.leaderElectionId,

@@ -35,6 +35,8 @@ Flags:
         kubeconfig file; when unset: $KUBECONFIG, in-cluster, then ~/.kube/config
   --insecure-skip-tls-verify
         don't verify the apiserver's certificate (overrides the kubeconfig; insecure: for testing only)
+  --kube-api-content-type string
+        the wire format asked of the apiserver for built-in types: application/vnd.kubernetes.protobuf or application/json (custom resources are JSON either way) (default "application/vnd.kubernetes.protobuf")
   --api-group string
         API group of the Plans, Providers, maps, Hooks and Migrations: forklift.ctrlkit.dev (beside an installed Forklift), or Forklift's forklift.konveyor.io (default "forklift.ctrlkit.dev")
   --leader-elect
@@ -69,6 +71,7 @@ Flags:
     expect(parseFlags([], {})).toEqual({
       kubeconfig: undefined,
       insecureSkipTlsVerify: false,
+      kubeApiContentType: 'application/vnd.kubernetes.protobuf',
       apiGroup: 'forklift.ctrlkit.dev',
       leaderElect: false,
       leaderElectionId: 'ctrlkit-migration-controller',

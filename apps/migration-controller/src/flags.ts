@@ -9,10 +9,12 @@ import {
   flagUsage,
   HELP_FLAG,
   INSECURE_SKIP_TLS_VERIFY_FLAG,
+  KUBE_API_CONTENT_TYPE_FLAG,
   LOG_LEVEL_FLAG,
   type LogLevel,
   parseFlagTable,
 } from '@ctrlkit/runtime/cli';
+import type { ContentType } from '@ctrlkit/runtime/client';
 import {
   DEFAULT_HEALTH_PROBE_BIND_ADDRESS,
   DEFAULT_METRICS_BIND_ADDRESS,
@@ -32,6 +34,8 @@ export interface Flags {
   kubeconfig: string | undefined;
   /** `--insecure-skip-tls-verify`: do not verify the apiserver's certificate. */
   insecureSkipTlsVerify: boolean;
+  /** `--kube-api-content-type`: the wire format asked for built-in types. */
+  kubeApiContentType: ContentType;
   apiGroup: ApiGroup;
   leaderElect: boolean;
   leaderElectionId: string;
@@ -55,6 +59,7 @@ export const FLAGS = {
     help: 'kubeconfig file; when unset: $KUBECONFIG, in-cluster, then ~/.kube/config',
   },
   'insecure-skip-tls-verify': INSECURE_SKIP_TLS_VERIFY_FLAG,
+  'kube-api-content-type': KUBE_API_CONTENT_TYPE_FLAG,
   'api-group': {
     type: 'string',
     default: GROUP,
@@ -173,6 +178,7 @@ export function parseFlags(argv: readonly string[], env: NodeJS.ProcessEnv = pro
   return {
     kubeconfig: values.kubeconfig,
     insecureSkipTlsVerify: values['insecure-skip-tls-verify'],
+    kubeApiContentType: values['kube-api-content-type'],
     apiGroup: values['api-group'],
     leaderElect: values['leader-elect'],
     leaderElectionId,

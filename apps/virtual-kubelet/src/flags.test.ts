@@ -42,6 +42,8 @@ Flags:
         kubeconfig file; when unset: $KUBECONFIG, in-cluster, then ~/.kube/config
   --insecure-skip-tls-verify
         don't verify the apiserver's certificate (overrides the kubeconfig; insecure: for testing only)
+  --kube-api-content-type string
+        the wire format asked of the apiserver for built-in types: application/vnd.kubernetes.protobuf or application/json (custom resources are JSON either way) (default "application/vnd.kubernetes.protobuf")
   --nodename string
         name of the virtual Node (default "virtual-kubelet")
   --provider string

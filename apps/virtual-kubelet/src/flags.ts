@@ -12,10 +12,12 @@ import {
   flagUsage,
   HELP_FLAG,
   INSECURE_SKIP_TLS_VERIFY_FLAG,
+  KUBE_API_CONTENT_TYPE_FLAG,
   LOG_LEVEL_FLAG,
   type LogLevel,
   parseFlagTable,
 } from '@ctrlkit/runtime/cli';
+import type { ContentType } from '@ctrlkit/runtime/client';
 import { type ProviderCapacity, readProviderConfig } from './provider-config.js';
 
 /** The providers `--provider` accepts. */
@@ -42,6 +44,8 @@ export interface Flags {
   kubeconfig: string | undefined;
   /** `--insecure-skip-tls-verify`: do not verify the apiserver's certificate. */
   insecureSkipTlsVerify: boolean;
+  /** `--kube-api-content-type`: the wire format asked for built-in types. */
+  kubeApiContentType: ContentType;
   nodename: string;
   provider: (typeof PROVIDERS)[number];
   /** `--provider-config`: the node's capacity from that file (its entry for `--nodename`); undefined without one. */
@@ -82,6 +86,7 @@ export const FLAGS = {
     help: 'kubeconfig file; when unset: $KUBECONFIG, in-cluster, then ~/.kube/config',
   },
   'insecure-skip-tls-verify': INSECURE_SKIP_TLS_VERIFY_FLAG,
+  'kube-api-content-type': KUBE_API_CONTENT_TYPE_FLAG,
   nodename: { type: 'string', default: 'virtual-kubelet', help: 'name of the virtual Node' },
   provider: {
     type: 'string',
@@ -282,6 +287,7 @@ export function parseFlags(argv: string[], env: NodeJS.ProcessEnv = process.env)
   return {
     kubeconfig: values.kubeconfig,
     insecureSkipTlsVerify: values['insecure-skip-tls-verify'],
+    kubeApiContentType: values['kube-api-content-type'],
     nodename,
     provider: values.provider,
     providerCapacity:

@@ -55,6 +55,7 @@ export function buildVirtualKubelet(flags: Flags, logger: Logger): VirtualKubele
     healthProbeBindAddress: flags.healthzAddr,
     qps: flags.kubeApiQps,
     burst: flags.kubeApiBurst,
+    contentType: flags.kubeApiContentType,
   });
   // Every request, the informers' included, goes through the manager's one client.
   const { client } = manager;

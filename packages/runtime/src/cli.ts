@@ -5,9 +5,10 @@
  * - {@link FlagTable}: every flag with its type, default, help, alias and environment
  *   variable; {@link parseFlagTable} parses `argv` against it (the result is typed from the
  *   table) and {@link flagUsage} prints the `--help` text.
- * - {@link INSECURE_SKIP_TLS_VERIFY_FLAG}: kubectl's `--insecure-skip-tls-verify`, for the
- *   table of a program that talks to a cluster; {@link LOG_LEVEL_FLAG} and {@link HELP_FLAG},
- *   which every program has.
+ * - {@link INSECURE_SKIP_TLS_VERIFY_FLAG}: kubectl's `--insecure-skip-tls-verify`, and
+ *   {@link KUBE_API_CONTENT_TYPE_FLAG}: kube-controller-manager's `--kube-api-content-type`,
+ *   for the table of a program that talks to a cluster; {@link LOG_LEVEL_FLAG} and
+ *   {@link HELP_FLAG}, which every program has.
  * - {@link runMain}: the skeleton of `main` ({@link MainProgram}): flags, `--help`, a
  *   logger, signals, exit codes.
  *
@@ -44,6 +45,6 @@ export {
   parseFlagTableWithArgs,
   type UsageOptions,
 } from './cli/flags.js';
-export { INSECURE_SKIP_TLS_VERIFY_FLAG } from './cli/kube-flags.js';
+export { INSECURE_SKIP_TLS_VERIFY_FLAG, KUBE_API_CONTENT_TYPE_FLAG } from './cli/kube-flags.js';
 export { type MainIo, type MainProgram, runMain } from './cli/main.js';
 export { HELP_FLAG, LOG_LEVEL_FLAG, LOG_LEVELS, type LogLevel } from './cli/program-flags.js';

@@ -1,5 +1,6 @@
 //! Flags every program that talks to a cluster shares, spelled and meant as kubectl's.
 
+import { CONTENT_TYPE_JSON, CONTENT_TYPE_PROTOBUF } from '../client/content-type.js';
 import type { FlagSpec } from './flags.js';
 
 /**
@@ -12,3 +13,15 @@ export const INSECURE_SKIP_TLS_VERIFY_FLAG: FlagSpec<'boolean'> = {
   default: false,
   help: "don't verify the apiserver's certificate (overrides the kubeconfig; insecure: for testing only)",
 };
+
+/**
+ * kube-controller-manager's `--kube-api-content-type`, for a program's flag table: the wire
+ * format its client asks for built-in types (`ClientOptions.contentType`, the Manager's
+ * `contentType`); protobuf by default, `application/json` to read everything as JSON.
+ */
+export const KUBE_API_CONTENT_TYPE_FLAG = {
+  type: 'string',
+  default: CONTENT_TYPE_PROTOBUF,
+  choices: [CONTENT_TYPE_PROTOBUF, CONTENT_TYPE_JSON],
+  help: 'the wire format asked of the apiserver for built-in types: application/vnd.kubernetes.protobuf or application/json (custom resources are JSON either way)',
+} as const satisfies FlagSpec<'string'>;

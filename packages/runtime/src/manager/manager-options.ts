@@ -2,6 +2,7 @@
 
 import type { Clock, Logger } from '@ctrlkit/core';
 import { InvalidArgumentError, rejectRenamedOptions } from '@ctrlkit/core';
+import type { ContentType } from '../client/content-type.js';
 import type { KubeConfigLike } from '../client/transport.js';
 import type { ProgramInfo } from '../client/user-agent.js';
 import type { SharedInformerFactoryOptions } from '../informers/shared-informer-factory.js';
@@ -80,6 +81,11 @@ export interface ManagerOptions {
   qps?: number;
   /** Client-side burst of the manager's API clients. Default `DEFAULT_BURST` (30). */
   burst?: number;
+  /**
+   * The wire format the manager's client asks for built-in types (`ClientOptions.contentType`).
+   * Default `CONTENT_TYPE_PROTOBUF`, as client-go's typed clients.
+   */
+  contentType?: ContentType;
   /** How long, in ms, a stop waits for runnables to finish; `Infinity` waits for ever. Default {@link DEFAULT_GRACEFUL_SHUTDOWN_TIMEOUT_MS}. */
   gracefulShutdownTimeoutMs?: number;
   /**
@@ -103,6 +109,7 @@ const knownOptions = new Set([
   'leaderElection',
   'qps',
   'burst',
+  'contentType',
   'gracefulShutdownTimeoutMs',
   'informerUnwatchedTimeoutMs',
   'cache',

@@ -142,6 +142,7 @@ export class Manager {
     this.client = createClient(this.kubeConfig, {
       ...(options.qps !== undefined && { qps: options.qps }),
       ...(options.burst !== undefined && { burst: options.burst }),
+      ...(options.contentType !== undefined && { contentType: options.contentType }),
       ...(options.userAgent !== undefined && { userAgent: options.userAgent }),
       ...(options.program !== undefined && { program: options.program }),
       ...(disableCompression !== undefined && { disableCompression }),
