@@ -6,6 +6,7 @@ import {
   UNDECODABLE_API_VERSIONS,
   WITHOUT_TYPE_META,
 } from './schema.generated.js';
+import type { WireReader } from './wire-reader.js';
 
 /** How a value is written on the wire and in JSON (one per letter of the generated schema). */
 export const Kind = {
@@ -85,7 +86,12 @@ export interface MessageSpec {
   readonly inlines: readonly FieldSpec[];
   /** For a named slice wrapped in a message (`ExtraValue`): the element kind, else -1. */
   readonly wrapperKind: number;
+  /** The message's compiled field decoder (fields-decoder.ts), made on first use. */
+  fieldsDecoder: FieldsDecoder | undefined;
 }
+
+/** Reads a message's fields from `r.pos` to `end` into `out`. */
+export type FieldsDecoder = (r: WireReader, end: number, out: Record<string, unknown>) => void;
 
 const compiled = new Map<string, MessageSpec>();
 
@@ -115,7 +121,7 @@ function compile(name: string, source: string): MessageSpec {
   if (source.startsWith('=')) {
     const wrapperKind = KIND_BY_LETTER[source.slice(1)];
     if (wrapperKind === undefined) throw new Error(`protobuf schema: bad wrapper ${name}`);
-    return { name, byNumber: [], defaults: [], inlines: [], wrapperKind };
+    return { name, byNumber: [], defaults: [], inlines: [], wrapperKind, fieldsDecoder: undefined };
   }
   const byNumber: (FieldSpec | undefined)[] = [];
   const defaults: FieldSpec[] = [];
@@ -128,7 +134,7 @@ function compile(name: string, source: string): MessageSpec {
     if (field.kind === Kind.Inline) inlines.push(field);
     else if (field.absent !== Absent.Omit) defaults.push(field);
   }
-  return { name, byNumber, defaults, inlines, wrapperKind: -1 };
+  return { name, byNumber, defaults, inlines, wrapperKind: -1, fieldsDecoder: undefined };
 }
 
 const SCALARS = new Set<number>([
