@@ -27,9 +27,13 @@ type fixture struct {
 	JSON  string `json:"json"`            // encoding/json of the same object
 }
 
-// randomPerKind is how many randomly filled objects each kind gets; the kinds
-// controllers read most get hotExtra more.
-const randomPerKind = 1
+// randomPerKind is how many randomly filled objects each kind gets (the -random
+// flag; 1 for the committed fixtures); the kinds controllers read most get
+// hotExtra more.
+var randomPerKind = 1
+
+// seedStart is the first random seed (the -seed flag).
+var seedStart int64 = 1
 
 const hotExtra = 4
 
@@ -55,7 +59,7 @@ func writeFixtures(path string) error {
 		out = append(out, w)
 	}
 	kinds := registered()
-	seed := int64(1)
+	seed := seedStart
 	for _, av := range sortedKeys(kinds) {
 		for _, kind := range sortedKeys(kinds[av]) {
 			count := randomPerKind

@@ -21,6 +21,8 @@ import (
 func main() {
 	out := flag.String("out", "", "where to write schema.generated.ts")
 	fixtures := flag.String("fixtures", "", "where to write the golden fixtures (gzipped JSON)")
+	flag.IntVar(&randomPerKind, "random", randomPerKind, "random objects per kind in the fixtures")
+	flag.Int64Var(&seedStart, "seed", seedStart, "first random seed of the fixtures")
 	flag.Parse()
 	if *out == "" && *fixtures == "" {
 		fmt.Fprintln(os.Stderr, "usage: protobuf-schema -out FILE | -fixtures FILE")
