@@ -73,6 +73,8 @@ export class FieldSpec {
     /** Dropped when present but zero: a non-pointer omitempty scalar, empty bytes, zero Time with omitzero. */
     readonly dropWhenZero: boolean,
     readonly absent: number,
+    /** A Go value that is always on the wire, zero or not: not a pointer, slice, map or inline struct. */
+    readonly alwaysWritten: boolean,
   ) {}
 }
 
@@ -170,7 +172,17 @@ function compileField(name: string, flags: string, type: string): FieldSpec {
   else if (SCALARS.has(kind)) absent = omitEmpty || omitZero ? Absent.Omit : Absent.Zero;
   else if (timeKind || kind === Kind.RawExtension || kind === Kind.FieldsV1)
     absent = omitZero ? Absent.Omit : Absent.Null;
-  return new FieldSpec(name, kind, ref, flags.includes('r'), map, dropWhenZero, absent);
+  const alwaysWritten = !pointer && !nilable && !inline;
+  return new FieldSpec(
+    name,
+    kind,
+    ref,
+    flags.includes('r'),
+    map,
+    dropWhenZero,
+    absent,
+    alwaysWritten,
+  );
 }
 
 /** The root message of `kind` in `apiVersion`, or undefined. */
@@ -184,6 +196,20 @@ const withoutTypeMeta = new Set(WITHOUT_TYPE_META);
 /** Whether the JSON of root message `spec` carries apiVersion and kind. */
 export function hasTypeMeta(spec: MessageSpec): boolean {
   return !withoutTypeMeta.has(spec.name);
+}
+
+let rootsWithTypeMeta: Set<string> | undefined;
+
+/** Whether the Go type of `spec` embeds TypeMeta (the root type of a kind, but WatchEvent). */
+export function embedsTypeMeta(spec: MessageSpec): boolean {
+  if (rootsWithTypeMeta === undefined) {
+    rootsWithTypeMeta = new Set();
+    for (const kinds of Object.values(KINDS)) {
+      for (const name of Object.values(kinds)) rootsWithTypeMeta.add(name);
+    }
+    for (const name of WITHOUT_TYPE_META) rootsWithTypeMeta.delete(name);
+  }
+  return rootsWithTypeMeta.has(spec.name);
 }
 
 /** Whether every kind of `apiVersion` has a protobuf schema. */
