@@ -165,6 +165,17 @@ describe('decodeProtobuf against a real apiserver', () => {
     },
   );
 
+  it('reads a metadata-only list (PartialObjectMetadataList) the same', async () => {
+    const path = collectionPath(toGroupVersionResource('configmaps'), namespace);
+    const as = ';as=PartialObjectMetadataList;g=meta.k8s.io;v=v1';
+    const proto = await get(path, `${PROTOBUF}${as}`);
+    const json = await get(path, `application/json${as}`);
+    const decoded = decodeProtobuf(proto) as { kind: string; items: unknown[] };
+    expect(decoded.kind).toBe('PartialObjectMetadataList');
+    expect(decoded.items.length).toBeGreaterThan(0);
+    expect(decoded).toStrictEqual(JSON.parse(json.toString('utf8')));
+  });
+
   it('reads an error Status the same', async () => {
     const path = objectPath(toGroupVersionResource('pods'), namespace, 'missing');
     const proto = await client.request('GET', path, { headers: { Accept: PROTOBUF } });
