@@ -14,6 +14,7 @@ import (
 	"sort"
 	"strings"
 
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/client-go/kubernetes/scheme"
 )
@@ -21,6 +22,8 @@ import (
 func main() {
 	out := flag.String("out", "", "where to write schema.generated.ts")
 	fixtures := flag.String("fixtures", "", "where to write the golden fixtures (gzipped JSON)")
+	flag.IntVar(&randomPerKind, "random", randomPerKind, "random objects per kind in the fixtures")
+	flag.Int64Var(&seedStart, "seed", seedStart, "first random seed of the fixtures")
 	flag.Parse()
 	if *out == "" && *fixtures == "" {
 		fmt.Fprintln(os.Stderr, "usage: protobuf-schema -out FILE | -fixtures FILE")
@@ -46,6 +49,15 @@ func apiVersion(gv schema.GroupVersion) string {
 		return gv.Version
 	}
 	return gv.Group + "/" + gv.Version
+}
+
+// The metadata-only kinds (meta.k8s.io/v1 PartialObjectMetadata, its list, and
+// Table) are served for every resource on request (`Accept: …;as=PartialObjectMetadataList`,
+// as client-go's metadata client asks); client-go's scheme leaves them out.
+func init() {
+	if err := metav1.AddMetaToScheme(scheme.Scheme); err != nil {
+		panic(err)
+	}
 }
 
 // registered lists client-go's kinds by apiVersion, without the internal versions.

@@ -96,10 +96,11 @@ function decodeRaw(r: WireReader, end: number, extension: boolean): unknown {
     } else r.skip(tag & 7, end);
   }
   if (rawEnd === start) return null;
-  const raw = r.buf.subarray(start, rawEnd);
-  if (extension && startsWithMagic(raw)) return decodeEnvelope(raw);
+  if (extension && startsWithMagic(r.buf, start, rawEnd)) {
+    return decodeEnvelope(r.buf.subarray(start, rawEnd));
+  }
   try {
-    return JSON.parse(r.utf8(start, rawEnd));
+    return parseJson(r.utf8(start, rawEnd));
   } catch (error) {
     throw new ProtobufDecodeError(
       `protobuf: ${extension ? 'RawExtension' : 'FieldsV1'} bytes are not JSON`,
@@ -108,12 +109,35 @@ function decodeRaw(r: WireReader, end: number, extension: boolean): unknown {
   }
 }
 
-function startsWithMagic(raw: Uint8Array): boolean {
+function startsWithMagic(buf: Uint8Array, start: number, end: number): boolean {
   return (
-    raw.length >= 4 &&
-    raw[0] === PROTOBUF_MAGIC[0] &&
-    raw[1] === PROTOBUF_MAGIC[1] &&
-    raw[2] === PROTOBUF_MAGIC[2] &&
-    raw[3] === PROTOBUF_MAGIC[3]
+    end - start >= 4 &&
+    buf[start] === PROTOBUF_MAGIC[0] &&
+    buf[start + 1] === PROTOBUF_MAGIC[1] &&
+    buf[start + 2] === PROTOBUF_MAGIC[2] &&
+    buf[start + 3] === PROTOBUF_MAGIC[3]
   );
+}
+
+/** Raw JSON texts seen lately (managedFields repeat across a list's objects) and their values. */
+const parsed = new Map<string, unknown>();
+const PARSED_MAX = 256;
+
+/** JSON.parse of `text`, copied from the value of an equal text parsed before when there is one. */
+function parseJson(text: string): unknown {
+  const known = parsed.get(text);
+  if (known !== undefined) return copyJson(known);
+  const value: unknown = JSON.parse(text);
+  if (parsed.size >= PARSED_MAX) parsed.clear();
+  parsed.set(text, value);
+  return copyJson(value);
+}
+
+/** A deep copy of a JSON value. */
+function copyJson(value: unknown): unknown {
+  if (typeof value !== 'object' || value === null) return value;
+  if (Array.isArray(value)) return value.map(copyJson);
+  const copy: Record<string, unknown> = {};
+  for (const key in value) copy[key] = copyJson((value as Record<string, unknown>)[key]);
+  return copy;
 }

@@ -1,13 +1,14 @@
 // Decodes one protobuf message into the object encoding/json writes for the same Go value.
 
 import { decodeCustom } from './decode-custom.js';
+import { compileFieldsDecoder } from './fields-decoder.js';
 import { ProtobufDecodeError } from './protobuf-decode-error.js';
 import { Absent, childSpec, type FieldSpec, Kind, type MessageSpec } from './schema.js';
 import { Wire, type WireReader } from './wire-reader.js';
 
 type JsonObject = Record<string, unknown>;
 
-/** The wire type each kind is written with. */
+/** The wire type each kind is written with (index: kind). */
 const WIRE_OF_KIND: readonly number[] = [
   Wire.Bytes, // String
   Wire.Varint, // Bool
@@ -19,7 +20,8 @@ const WIRE_OF_KIND: readonly number[] = [
   Wire.Bytes, // Bytes, and every message kind after it
 ];
 
-function wireOf(kind: number): number {
+/** The wire type `kind` is written with. */
+export function wireOf(kind: number): number {
   return kind < WIRE_OF_KIND.length ? WIRE_OF_KIND[kind]! : Wire.Bytes;
 }
 
@@ -34,28 +36,43 @@ export function decodeMessage(r: WireReader, end: number, spec: MessageSpec): un
 
 /**
  * Reads the fields from `r.pos` to `end` into `out`; the caller fills in the absent ones
- * with {@link applyDefaults}. Unknown field numbers are skipped, as Go does.
+ * with {@link applyDefaults}. Unknown field numbers are skipped, as Go does. Runs the
+ * message's compiled decoder (fields-decoder.ts), made on first use.
  */
 export function decodeFields(r: WireReader, end: number, spec: MessageSpec, out: JsonObject): void {
-  const byNumber = spec.byNumber;
-  while (r.pos < end) {
-    const tag = r.uint32();
-    const wire = tag & 7;
-    const field = byNumber[tag >>> 3];
-    if (field === undefined) r.skip(wire, end);
-    else if (field.map) decodeMapEntry(r, end, field, wire, spec, out);
-    else if (field.repeated) decodeRepeated(r, end, field, wire, spec, out);
-    else if (field.kind === Kind.Inline) {
-      expectWire(field, wire, Wire.Bytes, spec);
-      const valueEnd = r.end(end);
-      decodeFields(r, valueEnd, childSpec(field), out);
-      r.pos = valueEnd;
-    } else {
-      expectWire(field, wire, wireOf(field.kind), spec);
-      const value = decodeValue(r, end, field.kind, field);
-      if (!field.dropWhenZero || !isZero(value)) out[field.name] = value;
-    }
-    if (r.pos > end) throw r.truncated();
+  let decode = spec.fieldsDecoder;
+  if (decode === undefined) {
+    decode = compileFieldsDecoder(spec, {
+      field: (r, end, tag, out) => decodeField(r, end, spec, out, tag),
+      value: (r, end, field) => decodeValue(r, end, field.kind, field),
+    });
+    spec.fieldsDecoder = decode;
+  }
+  decode(r, end, out);
+}
+
+/** One field of any kind, whose tag has been read: the general path of the compiled decoders. */
+function decodeField(
+  r: WireReader,
+  end: number,
+  spec: MessageSpec,
+  out: JsonObject,
+  tag: number,
+): void {
+  const wire = tag & 7;
+  const field = spec.byNumber[tag >>> 3];
+  if (field === undefined) r.skip(wire, end);
+  else if (field.map) decodeMapEntry(r, end, field, wire, spec, out);
+  else if (field.repeated) decodeRepeated(r, end, field, wire, spec, out);
+  else if (field.kind === Kind.Inline) {
+    expectWire(field, wire, Wire.Bytes, spec);
+    const valueEnd = r.end(end);
+    decodeFields(r, valueEnd, childSpec(field), out);
+    r.pos = valueEnd;
+  } else {
+    expectWire(field, wire, wireOf(field.kind), spec);
+    const value = decodeValue(r, end, field.kind, field);
+    if (!field.dropWhenZero || !isZero(value)) out[field.name] = value;
   }
 }
 

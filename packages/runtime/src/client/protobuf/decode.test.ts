@@ -53,6 +53,9 @@ describe('isProtobufGroupVersion', () => {
     expect(isProtobufGroupVersion('example.com/v1')).toBe(false);
     expect(isProtobufGroupVersion('apiextensions.k8s.io/v1')).toBe(false);
     expect(isProtobufGroupVersion('toString')).toBe(false);
+    // Table's cells are Go interface{} values: its group-version is not decodable as a
+    // whole, though PartialObjectMetadata and its list are.
+    expect(isProtobufGroupVersion('meta.k8s.io/v1')).toBe(false);
   });
 });
 

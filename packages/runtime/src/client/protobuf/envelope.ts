@@ -54,7 +54,20 @@ export function decodeEnvelope(body: Uint8Array): unknown {
   r.pos = unknown.rawStart;
   decodeFields(r, unknown.rawEnd, spec, out);
   applyDefaults(out, spec);
+  if (unknown.kind === 'PartialObjectMetadataList') typeItems(out, unknown.apiVersion);
   return out;
+}
+
+/**
+ * The items of a metadata-only list carry apiVersion and kind in JSON (the apiserver sets
+ * them on each), not in protobuf (TypeMeta is not on the wire): put them back.
+ */
+function typeItems(list: Record<string, unknown>, apiVersion: string): void {
+  const items = list.items;
+  if (!Array.isArray(items)) return;
+  for (let i = 0; i < items.length; i++) {
+    items[i] = { kind: 'PartialObjectMetadata', apiVersion, ...(items[i] as object) };
+  }
 }
 
 function readUnknown(r: WireReader): Unknown {

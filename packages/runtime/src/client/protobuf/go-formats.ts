@@ -24,9 +24,17 @@ function goYear(iso: string): string {
   return `${sign}${year}${iso.slice(dash, dash + 15)}`;
 }
 
+let lastTimeSeconds = Number.NaN;
+let lastTimeText = '';
+
 /** metav1.Time: RFC 3339 in UTC, whole seconds (`2026-11-26T01:02:03Z`). */
 export function formatTime(seconds: number): string {
-  return `${dateTime(seconds)}Z`;
+  // Objects made together share their timestamps: one string for a run of them.
+  if (seconds !== lastTimeSeconds) {
+    lastTimeText = `${dateTime(seconds)}Z`;
+    lastTimeSeconds = seconds;
+  }
+  return lastTimeText;
 }
 
 /** metav1.MicroTime: RFC 3339 in UTC with six fractional digits. */

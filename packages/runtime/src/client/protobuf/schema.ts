@@ -6,6 +6,7 @@ import {
   UNDECODABLE_API_VERSIONS,
   WITHOUT_TYPE_META,
 } from './schema.generated.js';
+import type { WireReader } from './wire-reader.js';
 
 /** How a value is written on the wire and in JSON (one per letter of the generated schema). */
 export const Kind = {
@@ -72,6 +73,8 @@ export class FieldSpec {
     /** Dropped when present but zero: a non-pointer omitempty scalar, empty bytes, zero Time with omitzero. */
     readonly dropWhenZero: boolean,
     readonly absent: number,
+    /** A Go value that is always on the wire, zero or not: not a pointer, slice, map or inline struct. */
+    readonly alwaysWritten: boolean,
   ) {}
 }
 
@@ -85,7 +88,12 @@ export interface MessageSpec {
   readonly inlines: readonly FieldSpec[];
   /** For a named slice wrapped in a message (`ExtraValue`): the element kind, else -1. */
   readonly wrapperKind: number;
+  /** The message's compiled field decoder (fields-decoder.ts), made on first use. */
+  fieldsDecoder: FieldsDecoder | undefined;
 }
+
+/** Reads a message's fields from `r.pos` to `end` into `out`. */
+export type FieldsDecoder = (r: WireReader, end: number, out: Record<string, unknown>) => void;
 
 const compiled = new Map<string, MessageSpec>();
 
@@ -115,7 +123,7 @@ function compile(name: string, source: string): MessageSpec {
   if (source.startsWith('=')) {
     const wrapperKind = KIND_BY_LETTER[source.slice(1)];
     if (wrapperKind === undefined) throw new Error(`protobuf schema: bad wrapper ${name}`);
-    return { name, byNumber: [], defaults: [], inlines: [], wrapperKind };
+    return { name, byNumber: [], defaults: [], inlines: [], wrapperKind, fieldsDecoder: undefined };
   }
   const byNumber: (FieldSpec | undefined)[] = [];
   const defaults: FieldSpec[] = [];
@@ -128,7 +136,7 @@ function compile(name: string, source: string): MessageSpec {
     if (field.kind === Kind.Inline) inlines.push(field);
     else if (field.absent !== Absent.Omit) defaults.push(field);
   }
-  return { name, byNumber, defaults, inlines, wrapperKind: -1 };
+  return { name, byNumber, defaults, inlines, wrapperKind: -1, fieldsDecoder: undefined };
 }
 
 const SCALARS = new Set<number>([
@@ -164,7 +172,17 @@ function compileField(name: string, flags: string, type: string): FieldSpec {
   else if (SCALARS.has(kind)) absent = omitEmpty || omitZero ? Absent.Omit : Absent.Zero;
   else if (timeKind || kind === Kind.RawExtension || kind === Kind.FieldsV1)
     absent = omitZero ? Absent.Omit : Absent.Null;
-  return new FieldSpec(name, kind, ref, flags.includes('r'), map, dropWhenZero, absent);
+  const alwaysWritten = !pointer && !nilable && !inline;
+  return new FieldSpec(
+    name,
+    kind,
+    ref,
+    flags.includes('r'),
+    map,
+    dropWhenZero,
+    absent,
+    alwaysWritten,
+  );
 }
 
 /** The root message of `kind` in `apiVersion`, or undefined. */
@@ -178,6 +196,20 @@ const withoutTypeMeta = new Set(WITHOUT_TYPE_META);
 /** Whether the JSON of root message `spec` carries apiVersion and kind. */
 export function hasTypeMeta(spec: MessageSpec): boolean {
   return !withoutTypeMeta.has(spec.name);
+}
+
+let rootsWithTypeMeta: Set<string> | undefined;
+
+/** Whether the Go type of `spec` embeds TypeMeta (the root type of a kind, but WatchEvent). */
+export function embedsTypeMeta(spec: MessageSpec): boolean {
+  if (rootsWithTypeMeta === undefined) {
+    rootsWithTypeMeta = new Set();
+    for (const kinds of Object.values(KINDS)) {
+      for (const name of Object.values(kinds)) rootsWithTypeMeta.add(name);
+    }
+    for (const name of WITHOUT_TYPE_META) rootsWithTypeMeta.delete(name);
+  }
+  return rootsWithTypeMeta.has(spec.name);
 }
 
 /** Whether every kind of `apiVersion` has a protobuf schema. */

@@ -6,11 +6,15 @@ import { ProtobufDecodeError } from './protobuf-decode-error.js';
 export const Wire = { Varint: 0, Fixed64: 1, Bytes: 2, Fixed32: 5 } as const;
 
 const TWO_32 = 4294967296;
-/** Strings up to this many bytes are read by a plain ASCII loop before falling back to UTF-8. */
-const SHORT_STRING = 24;
+/** ASCII strings up to this many bytes are looked up in {@link SHORT_STRINGS}. */
+const SHORT_STRING = 40;
+
+/** The last short string read per hash slot (a power of two in size), shared by every decode. */
+const SHORT_STRINGS: string[] = new Array<string>(4096).fill('');
 
 interface NodeSlices {
   utf8Slice(start: number, end: number): string;
+  latin1Slice(start: number, end: number): string;
   base64Slice(start: number, end: number): string;
 }
 
@@ -107,21 +111,35 @@ export class WireReader {
     return valueEnd;
   }
 
-  /** The UTF-8 string from `pos` to `end`. */
+  /**
+   * The UTF-8 string from `pos` to `end`. Short ASCII strings come from {@link SHORT_STRINGS}
+   * when the same bytes were read before: names, namespaces, label keys and values, field
+   * managers repeat across the objects of a list, and one copy is cheaper to make and hold.
+   */
   string(end: number): string {
     const start = this.pos;
     this.pos = end;
-    if (end - start <= SHORT_STRING) {
-      const buf = this.buf;
-      let s = '';
-      for (let i = start; i < end; i++) {
-        const c = buf[i]!;
-        if (c >= 0x80) return this.node.utf8Slice(start, end);
-        s += String.fromCharCode(c);
-      }
-      return s;
+    const length = end - start;
+    if (length > SHORT_STRING || length === 0) {
+      return length === 0 ? '' : this.node.utf8Slice(start, end);
     }
-    return this.node.utf8Slice(start, end);
+    const buf = this.buf;
+    let hash = length;
+    for (let i = start; i < end; i++) {
+      const c = buf[i]!;
+      if (c >= 0x80) return this.node.utf8Slice(start, end);
+      hash = Math.imul(hash ^ c, 0x01000193);
+    }
+    const slot = (hash ^ (hash >>> 15)) & (SHORT_STRINGS.length - 1);
+    const known = SHORT_STRINGS[slot]!;
+    if (known.length === length) {
+      let i = 0;
+      while (i < length && known.charCodeAt(i) === buf[start + i]) i++;
+      if (i === length) return known;
+    }
+    const text = this.node.latin1Slice(start, end);
+    SHORT_STRINGS[slot] = text;
+    return text;
   }
 
   /** The UTF-8 text of bytes `start` to `end` (the cursor does not move). */
