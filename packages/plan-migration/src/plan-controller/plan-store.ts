@@ -1,10 +1,9 @@
 //! The Plans and Migrations on the API server: a Plan read fresh, its status PUT, a status merge patch, a Migration read.
 
-import { isNotFound } from '@ctrlkit/core';
 import type { Migration } from '../api/migration.js';
 import type { Plan } from '../api/plan.js';
 import { type ApiGroup, PLURALS, VERSION } from '../crds.js';
-import type { CustomApi } from '../internal/kube-api.js';
+import { type CustomApi, unlessNotFound } from '../internal/kube-api.js';
 
 /**
  * Reads and writes of the Plan controller that go to the API server rather than the
@@ -55,17 +54,9 @@ export class PlanStore {
     });
   }
 
-  async #read<T>(kind: keyof typeof PLURALS, namespace: string, name: string) {
-    try {
-      return (await this.#custom.getNamespacedCustomObject({
-        ...this.#path(kind),
-        namespace,
-        name,
-      })) as T;
-    } catch (error) {
-      if (isNotFound(error)) return undefined;
-      throw error;
-    }
+  #read<T>(kind: keyof typeof PLURALS, namespace: string, name: string) {
+    const object = this.#custom.getNamespacedCustomObject({ ...this.#path(kind), namespace, name });
+    return unlessNotFound(object as Promise<T>);
   }
 
   #path(kind: keyof typeof PLURALS) {
