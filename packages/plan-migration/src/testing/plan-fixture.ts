@@ -34,6 +34,11 @@ export interface ProvidersAndMapsOptions {
   datastores?: readonly string[];
   /** The storage class the datastores map to. Required. */
   storageClass: string;
+  /**
+   * Marks each object Ready as its own controller would ({@link PlanFixture.markReady}),
+   * for tests of the Plan controller without the Provider and map controllers. Default false.
+   */
+  ready?: boolean;
 }
 
 /** A Plan's spec for {@link PlanFixture.createPlan}: the fixture fills `provider` and `map`. */
@@ -112,6 +117,29 @@ export class PlanFixture {
   }
 
   /**
+   * Gives object `name` of `kind` the status its own controller writes once it finds nothing
+   * wrong: a `Ready` condition and `observedGeneration: 1` (a merge patch of the status).
+   */
+  async markReady(kind: ForkliftKind, name: string): Promise<void> {
+    const status = {
+      conditions: [
+        {
+          type: 'Ready',
+          status: 'True',
+          category: 'Required',
+          lastTransitionTime: new Date().toISOString().replace(/\.\d+Z/, 'Z'),
+        },
+      ],
+      observedGeneration: 1,
+    };
+    await this.#custom.patchNamespacedCustomObjectStatus({
+      ...this.path(kind),
+      name,
+      body: { status },
+    });
+  }
+
+  /**
    * Creates the source Provider (`sourceName`, default `src`), the destination Provider
    * `host` (`openshift`, the local cluster), NetworkMap `net` (each of `networks` to the pod
    * network) and StorageMap `sto` (each of `datastores` to `storageClass`) between them.
@@ -119,16 +147,20 @@ export class PlanFixture {
   async createProvidersAndMaps(options: ProvidersAndMapsOptions): Promise<void> {
     const sourceName = options.sourceName ?? 'src';
     const provider = { source: { name: sourceName }, destination: { name: 'host' } };
-    await this.create('Provider', sourceName, options.source);
-    await this.create('Provider', 'host', { type: 'openshift' });
-    await this.create('NetworkMap', 'net', {
+    const create = async (kind: ForkliftKind, name: string, spec: object) => {
+      await this.create(kind, name, spec);
+      if (options.ready) await this.markReady(kind, name);
+    };
+    await create('Provider', sourceName, options.source);
+    await create('Provider', 'host', { type: 'openshift' });
+    await create('NetworkMap', 'net', {
       provider,
       map: (options.networks ?? ['net-1']).map((id) => ({
         source: { id },
         destination: { type: 'pod' },
       })),
     });
-    await this.create('StorageMap', 'sto', {
+    await create('StorageMap', 'sto', {
       provider,
       map: (options.datastores ?? ['ds-1']).map((id) => ({
         source: { id },
