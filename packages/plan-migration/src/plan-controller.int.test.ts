@@ -1,4 +1,4 @@
-import { realClock } from '@ctrlkit/core';
+import { realClock, statusCode } from '@ctrlkit/core';
 import { waitFor } from '@ctrlkit/core/testing';
 import { createTestNamespace, installCRDs } from '@ctrlkit/envtest';
 import { testKubeConfig } from '@ctrlkit/envtest/vitest';
@@ -333,7 +333,7 @@ describe('PlanController against a real apiserver', () => {
       () =>
         t.readPlan().then(
           () => 'present',
-          (e: unknown) => (e as ApiException<unknown>).code,
+          (e: unknown) => statusCode(e),
         ),
       { until: (code) => code === 404 },
     );
@@ -343,12 +343,10 @@ describe('PlanController against a real apiserver', () => {
 
   it('the apiserver rejects what the schema can: a targetNamespace that is not DNS-1123', async () => {
     const namespace = await createTestNamespace(kubeConfig, 'schema-');
+    // client-node's client: the test reads its ApiException.
     const error = await custom
       .createNamespacedCustomObject({
-        group: GROUP,
-        version: VERSION,
-        plural: PLURALS.Plan,
-        namespace,
+        ...new PlanFixture({ client: kubeConfig, namespace }).path('Plan'),
         body: {
           apiVersion: API_VERSION,
           kind: 'Plan',

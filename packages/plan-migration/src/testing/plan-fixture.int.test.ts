@@ -81,4 +81,27 @@ describe('PlanFixture', () => {
     const plan = await fixture.read<Plan>('Plan', 'plan');
     expect(plan.spec.provider).toEqual({ source: { name: 'src' }, destination: { name: 'host' } });
   });
+
+  it('ready: each Provider and map gets Ready and observedGeneration 1, as its controller writes them', async () => {
+    const kubeConfig = testKubeConfig();
+    const namespace = await createTestNamespace(kubeConfig, 'fixture-');
+    const fixture = new PlanFixture({ client: kubeConfig, namespace });
+    await fixture.createProvidersAndMaps({
+      source: { type: 'simulated' },
+      storageClass: 'x',
+      ready: true,
+    });
+    const objects = [
+      ...(await fixture.list<Provider>('Provider')),
+      ...(await fixture.list<NetworkMap>('NetworkMap')),
+      ...(await fixture.list<StorageMap>('StorageMap')),
+    ];
+    expect(objects.map((o) => o.metadata.name).sort()).toEqual(['host', 'net', 'src', 'sto']);
+    for (const o of objects) {
+      expect(o.status?.observedGeneration).toBe(1);
+      expect(o.status?.conditions?.map((c) => [c.type, c.status, c.category])).toEqual([
+        ['Ready', 'True', 'Required'],
+      ]);
+    }
+  });
 });

@@ -49,7 +49,8 @@ export type PlanFixtureSpec = Omit<PlanSpec, 'provider' | 'map'> & Partial<Pick<
  * `read` and `list` any kind, {@link PlanFixture.createProvidersAndMaps} for what a Plan
  * runs on (a source Provider, the `host` destination of type `openshift`, NetworkMap `net`
  * and StorageMap `sto` between them), and {@link PlanFixture.createPlan} for Plans on them.
- * The objects are as a user writes them: their own controllers make them Ready.
+ * The objects are as a user writes them, for their own controllers to make Ready; or, for
+ * tests of the Plan controller alone, marked Ready here ({@link PlanFixture.markReady}).
  *
  * @example
  * ```ts
