@@ -12,17 +12,21 @@ import { appPackage, SERVICE_ACCOUNT_AUDIT_POLICY, startApp } from '@ctrlkit/app
 import { noopLogger } from '@ctrlkit/core';
 import { waitFor } from '@ctrlkit/core/testing';
 import { COMPONENTS, createTestNamespace, readAuditLog, startControlPlane } from '@ctrlkit/envtest';
-import { API_VERSION, forkliftCrds, GROUP, PLURALS, VERSION } from '@ctrlkit/plan-migration';
+import { forkliftCrds } from '@ctrlkit/plan-migration';
 import type { Plan } from '@ctrlkit/plan-migration/api';
 import { kubevirtCrds, type VirtualMachine } from '@ctrlkit/plan-migration/kubevirt';
-import { CdiSimulator, KubeVirtSimulator, PodJobSimulator } from '@ctrlkit/plan-migration/testing';
+import {
+  CdiSimulator,
+  KubeVirtSimulator,
+  PlanFixture,
+  PodJobSimulator,
+} from '@ctrlkit/plan-migration/testing';
 import { SharedInformerFactory } from '@ctrlkit/runtime';
 import {
   BatchV1Api,
   CoreV1Api,
   CustomObjectsApi,
   PatchStrategy,
-  StorageV1Api,
   setHeaderOptions,
   type V1OwnerReference,
 } from '@kubernetes/client-node';
@@ -55,10 +59,9 @@ it('a canceled VM: its VirtualMachine deleted in the foreground takes its PVCs; 
     const namespace = await createTestNamespace(kubeConfig, 'gc-');
     // Not there yet: the controller creates it.
     const target = `gc-target-${Math.random().toString(36).slice(2, 8)}`;
+    const fixture = new PlanFixture({ client: kubeConfig, namespace });
     const storageClass = `sc-${namespace}`;
-    await kubeConfig.makeApiClient(StorageV1Api).createStorageClass({
-      body: { metadata: { name: storageClass }, provisioner: 'example.com/none' },
-    });
+    await fixture.createStorageClass(storageClass);
     const factory = new SharedInformerFactory(kubeConfig, {});
     for (const sim of [
       new CdiSimulator({ kubeConfig, informerFactory: factory, stepMs: 20 }),
@@ -76,39 +79,19 @@ it('a canceled VM: its VirtualMachine deleted in the foreground takes its PVCs; 
     }
     factory.start(stop.signal);
 
-    const forklift = (kind: keyof typeof PLURALS) => ({
-      group: GROUP,
-      version: VERSION,
-      plural: PLURALS[kind],
-      namespace,
+    await fixture.createProvidersAndMaps({
+      source: {
+        type: 'simulated',
+        settings: { vms: '2', diskMiB: '100', copyRateMiBPerSecond: '1000' },
+      },
+      storageClass,
     });
-    const create = (kind: keyof typeof PLURALS, name: string, spec: object) =>
-      custom.createNamespacedCustomObject({
-        ...forklift(kind),
-        body: { apiVersion: API_VERSION, kind, metadata: { name }, spec },
-      });
-    const pair = { source: { name: 'src' }, destination: { name: 'host' } };
-    await create('Provider', 'src', {
-      type: 'simulated',
-      settings: { vms: '2', diskMiB: '100', copyRateMiBPerSecond: '1000' },
-    });
-    await create('Provider', 'host', { type: 'openshift' });
-    await create('NetworkMap', 'net', {
-      provider: pair,
-      map: [{ source: { id: 'net-1' }, destination: { type: 'pod' } }],
-    });
-    await create('StorageMap', 'sto', {
-      provider: pair,
-      map: [{ source: { id: 'ds-1' }, destination: { storageClass } }],
-    });
-    await create('Hook', 'post', {
+    await fixture.create('Hook', 'post', {
       image: 'quay.io/konveyor/hook-runner:latest',
       playbook: btoa('- hosts: localhost\n  tasks: []\n'),
     });
-    await create('Plan', 'plan', {
-      provider: pair,
+    await fixture.createPlan('plan', {
       targetNamespace: target,
-      map: { network: { name: 'net' }, storage: { name: 'sto' } },
       vms: ['vm-0', 'vm-1'].map((id) => ({
         id,
         hooks: [{ step: 'PostHook', hook: { name: 'post' } }],
@@ -127,12 +110,11 @@ it('a canceled VM: its VirtualMachine deleted in the foreground takes its PVCs; 
       ],
     });
     try {
-      const readPlan = async () =>
-        (await custom.getNamespacedCustomObject({ ...forklift('Plan'), name: 'plan' })) as Plan;
+      const readPlan = () => fixture.read<Plan>('Plan', 'plan');
       await waitFor('the plan Ready', async () =>
         (await readPlan()).status?.conditions?.some((c) => c.type === 'Ready'),
       );
-      await create('Migration', 'run-1', { plan: { name: 'plan' } });
+      await fixture.create('Migration', 'run-1', { plan: { name: 'plan' } });
       await waitFor('both VMs at their PostHook', readPlan, {
         ...WAIT,
         until: (p) => (p.status?.migration?.vms ?? []).every((v) => v.phase === 'PostHook'),
@@ -162,7 +144,7 @@ it('a canceled VM: its VirtualMachine deleted in the foreground takes its PVCs; 
       let offset = (await readAuditLog(plane.auditLogPath ?? '')).nextOffset;
       await custom.patchNamespacedCustomObject(
         {
-          ...forklift('Migration'),
+          ...fixture.path('Migration'),
           name: 'run-1',
           body: { spec: { cancel: [{ id: 'vm-1' }] } },
         },
@@ -187,7 +169,7 @@ it('a canceled VM: its VirtualMachine deleted in the foreground takes its PVCs; 
       const ownedByPlan = (refs: V1OwnerReference[] | undefined) =>
         (refs ?? []).some((r) => r.uid === plan.metadata.uid && r.kind === 'Plan');
       const migration = (await custom.getNamespacedCustomObject({
-        ...forklift('Migration'),
+        ...fixture.path('Migration'),
         name: 'run-1',
       })) as { metadata: { uid: string; ownerReferences?: V1OwnerReference[] } };
       expect(ownedByPlan(migration.metadata.ownerReferences)).toBe(true);
@@ -201,13 +183,13 @@ it('a canceled VM: its VirtualMachine deleted in the foreground takes its PVCs; 
       }
 
       offset = (await readAuditLog(plane.auditLogPath ?? '')).nextOffset;
-      await custom.deleteNamespacedCustomObject({ ...forklift('Plan'), name: 'plan' });
+      await custom.deleteNamespacedCustomObject({ ...fixture.path('Plan'), name: 'plan' });
       await waitFor(
         'the Plan, its Migration and its hook Job gone',
         async () => {
           const [plans, migrations, jobs] = await Promise.all([
-            custom.listNamespacedCustomObject(forklift('Plan')),
-            custom.listNamespacedCustomObject(forklift('Migration')),
+            custom.listNamespacedCustomObject(fixture.path('Plan')),
+            custom.listNamespacedCustomObject(fixture.path('Migration')),
             batch.listNamespacedJob({ namespace }),
           ]);
           return (

@@ -6,9 +6,9 @@ import { appPackage, startApp } from '@ctrlkit/app-testing';
 import { waitFor } from '@ctrlkit/core/testing';
 import { createTestNamespace, installCRDs } from '@ctrlkit/envtest';
 import { testKubeConfig, testKubeconfigPath } from '@ctrlkit/envtest/vitest';
-import { API_VERSION, forkliftCrds, GROUP, PLURALS, VERSION } from '@ctrlkit/plan-migration';
+import { forkliftCrds } from '@ctrlkit/plan-migration';
 import type { Plan } from '@ctrlkit/plan-migration/api';
-import { CustomObjectsApi, StorageV1Api } from '@kubernetes/client-node';
+import { PlanFixture } from '@ctrlkit/plan-migration/testing';
 import { expect, it } from 'vitest';
 import { runBin } from '../test/app-process.js';
 
@@ -17,37 +17,18 @@ it('runs a plan on the simulated source to Succeeded; ctrlkit-migrate status sho
   await installCRDs(kubeConfig, [...forkliftCrds]);
   const namespace = await createTestNamespace(kubeConfig, 'mc-plan-');
   const target = await createTestNamespace(kubeConfig, 'mc-target-');
-  const custom = kubeConfig.makeApiClient(CustomObjectsApi);
-  const create = (kind: keyof typeof PLURALS, name: string, spec: object) =>
-    custom.createNamespacedCustomObject({
-      group: GROUP,
-      version: VERSION,
-      plural: PLURALS[kind],
-      namespace,
-      body: { apiVersion: API_VERSION, kind, metadata: { name }, spec },
-    });
+  const fixture = new PlanFixture({ client: kubeConfig, namespace });
   const storageClass = `sc-${namespace}`;
-  await kubeConfig.makeApiClient(StorageV1Api).createStorageClass({
-    body: { metadata: { name: storageClass }, provisioner: 'example.com/none' },
+  await fixture.createStorageClass(storageClass);
+  await fixture.createProvidersAndMaps({
+    source: {
+      type: 'simulated',
+      settings: { vms: '3', diskMiB: '200', copyRateMiBPerSecond: '2000' },
+    },
+    storageClass,
   });
-  const pair = { source: { name: 'src' }, destination: { name: 'host' } };
-  await create('Provider', 'src', {
-    type: 'simulated',
-    settings: { vms: '3', diskMiB: '200', copyRateMiBPerSecond: '2000' },
-  });
-  await create('Provider', 'host', { type: 'openshift' });
-  await create('NetworkMap', 'net', {
-    provider: pair,
-    map: [{ source: { id: 'net-1' }, destination: { type: 'pod' } }],
-  });
-  await create('StorageMap', 'sto', {
-    provider: pair,
-    map: [{ source: { id: 'ds-1' }, destination: { storageClass } }],
-  });
-  await create('Plan', 'plan', {
-    provider: pair,
+  await fixture.createPlan('plan', {
     targetNamespace: target,
-    map: { network: { name: 'net' }, storage: { name: 'sto' } },
     vms: [{ id: 'vm-0' }, { id: 'vm-1' }, { name: 'vm-2' }],
   });
   const status = (plan: string) =>
@@ -66,18 +47,11 @@ it('runs a plan on the simulated source to Succeeded; ctrlkit-migrate status sho
     ],
   });
   try {
-    const readPlan = async () =>
-      (await custom.getNamespacedCustomObject({
-        group: GROUP,
-        version: VERSION,
-        plural: PLURALS.Plan,
-        namespace,
-        name: 'plan',
-      })) as Plan;
+    const readPlan = () => fixture.read<Plan>('Plan', 'plan');
     const has = (p: Plan, type: string) =>
       (p.status?.conditions ?? []).some((c) => c.type === type && c.status === 'True');
     await waitFor('the plan Ready', async () => has(await readPlan(), 'Ready'));
-    await create('Migration', 'run-1', { plan: { name: 'plan' } });
+    await fixture.create('Migration', 'run-1', { plan: { name: 'plan' } });
     await waitFor('the plan Succeeded', async () => has(await readPlan(), 'Succeeded'), {
       timeoutMs: 90_000,
     });

@@ -10,14 +10,7 @@ import { type AppProcess, appPackage, startApp } from '@ctrlkit/app-testing';
 import { waitFor } from '@ctrlkit/core/testing';
 import { createTestNamespace, installCRDs } from '@ctrlkit/envtest';
 import { testKubeConfig, testKubeconfigPath } from '@ctrlkit/envtest/vitest';
-import {
-  API_VERSION,
-  forkliftCrds,
-  GROUP,
-  type InventoryVM,
-  PLURALS,
-  VERSION,
-} from '@ctrlkit/plan-migration';
+import { forkliftCrds, type InventoryVM } from '@ctrlkit/plan-migration';
 import type { Migration, Plan, VMStatus } from '@ctrlkit/plan-migration/api';
 import {
   type DataVolume,
@@ -30,6 +23,8 @@ import {
   COLLECTION_OVF,
   KubeVirtSimulator,
   makeCatalogDir,
+  PlanFixture,
+  type PlanFixtureSpec,
   PodJobSimulator,
   VIRTUALBOX_OVF,
   VMWARE_OVF,
@@ -186,42 +181,21 @@ const trueTypes = (o: { conditions?: Array<{ type: string; status: string }> } |
 async function scenario(prefix: string) {
   const namespace = await createTestNamespace(kubeConfig, `${prefix}-`);
   const target = await createTestNamespace(kubeConfig, `${prefix}-target-`);
-  const path = (kind: keyof typeof PLURALS) => ({
-    group: GROUP,
-    version: VERSION,
-    plural: PLURALS[kind],
-    namespace,
-  });
-  const create = (kind: keyof typeof PLURALS, name: string, spec: object) =>
-    custom.createNamespacedCustomObject({
-      ...path(kind),
-      body: { apiVersion: API_VERSION, kind, metadata: { name }, spec },
-    });
-  const pair = { source: { name: 'ova' }, destination: { name: 'host' } };
+  const fixture = new PlanFixture({ client: kubeConfig, namespace });
   const vms = [...inventoryVMs.values()];
-  await create('Provider', 'ova', { type: 'ova', url: 'nfs.example:/exports/ova' });
-  await create('Provider', 'host', { type: 'openshift' });
-  await create('NetworkMap', 'net', {
-    provider: pair,
-    map: [...new Set(vms.flatMap((v) => v.networks))].map((n) => ({
-      source: { id: n },
-      destination: { type: 'pod' },
-    })),
+  await fixture.createProvidersAndMaps({
+    sourceName: 'ova',
+    source: { type: 'ova', url: 'nfs.example:/exports/ova' },
+    networks: [...new Set(vms.flatMap((v) => v.networks))],
+    datastores: vms.flatMap((v) => v.disks).map((d) => d.datastore),
+    storageClass,
   });
-  await create('StorageMap', 'sto', {
-    provider: pair,
-    map: vms
-      .flatMap((v) => v.disks)
-      .map((d) => ({ source: { id: d.datastore }, destination: { storageClass } })),
-  });
-  await create('Hook', 'ok', {
+  await fixture.create('Hook', 'ok', {
     image: 'quay.io/konveyor/hook-runner:latest',
     playbook: btoa('- hosts: localhost\n  tasks: []\n'),
   });
-  await create('Hook', 'bad', { image: FAILING_HOOK_IMAGE, deadline: 60 });
-  const read = async <T>(kind: keyof typeof PLURALS, name: string) =>
-    (await custom.getNamespacedCustomObject({ ...path(kind), name })) as T;
-  const readPlan = () => read<Plan>('Plan', 'plan');
+  await fixture.create('Hook', 'bad', { image: FAILING_HOOK_IMAGE, deadline: 60 });
+  const readPlan = () => fixture.read<Plan>('Plan', 'plan');
   const vmStatus = (p: Plan, name: string) =>
     p.status?.migration?.vms?.find((v) => v.id === id(name)) as VMStatus;
   const untilPlan = async (what: string, ok: (p: Plan) => boolean, timeoutMs = 60_000) => {
@@ -239,16 +213,11 @@ async function scenario(prefix: string) {
     return last as Plan;
   };
   /** Creates the plan, waits for Ready, starts a Migration; returns the Migration. */
-  const migrate = async (spec: object) => {
-    await create('Plan', 'plan', {
-      provider: pair,
-      targetNamespace: target,
-      map: { network: { name: 'net' }, storage: { name: 'sto' } },
-      ...spec,
-    });
+  const migrate = async (spec: Omit<PlanFixtureSpec, 'targetNamespace'>) => {
+    await fixture.createPlan('plan', { targetNamespace: target, ...spec });
     await untilPlan('plan Ready', (p) => trueTypes(p.status).includes('Ready'));
-    await create('Migration', 'run-1', { plan: { name: 'plan' } });
-    return read<Migration>('Migration', 'run-1');
+    await fixture.create('Migration', 'run-1', { plan: { name: 'plan' } });
+    return fixture.read<Migration>('Migration', 'run-1');
   };
   const list = async <T>(gvr: typeof DV, selector: string) =>
     (
@@ -258,7 +227,7 @@ async function scenario(prefix: string) {
         labelSelector: selector,
       })) as { items: T[] }
     ).items;
-  return { namespace, target, path, migrate, readPlan, untilPlan, vmStatus, list };
+  return { namespace, target, fixture, migrate, readPlan, untilPlan, vmStatus, list };
 }
 
 // The scenarios are independent (a namespace pair each) and mostly wait on the controller's
@@ -521,7 +490,7 @@ describe.concurrent('OVA provider → KubeVirt, the built controller as the depl
     });
     await custom.patchNamespacedCustomObject(
       {
-        ...t.path('Migration'),
+        ...t.fixture.path('Migration'),
         name: 'run-1',
         body: { spec: { cancel: [{ id: id('app') }] } },
       },
@@ -597,7 +566,7 @@ describe.concurrent('OVA provider → KubeVirt, the built controller as the depl
       pvcs: [db, `${db}/nfs`, xen].sort(),
       pvs: [db, xen].sort(), // the NFS PVs go with the plan (upstream: on archive)
     });
-    await custom.deleteNamespacedCustomObject({ ...t.path('Plan'), name: 'plan' });
+    await custom.deleteNamespacedCustomObject({ ...t.fixture.path('Plan'), name: 'plan' });
     // The orphans go; xen-vm's VirtualMachine and the PVC it owns stay.
     const gone = {
       dataVolumes: [],

@@ -9,10 +9,10 @@ import { errorMessage } from '@ctrlkit/core';
 import { waitFor } from '@ctrlkit/core/testing';
 import { createTestNamespace, installCRDs } from '@ctrlkit/envtest';
 import { testKubeConfig } from '@ctrlkit/envtest/vitest';
-import { API_VERSION, forkliftCrds, GROUP, PLURALS, VERSION } from '@ctrlkit/plan-migration';
+import { forkliftCrds } from '@ctrlkit/plan-migration';
 import type { Migration, Plan } from '@ctrlkit/plan-migration/api';
+import { PlanFixture } from '@ctrlkit/plan-migration/testing';
 import { HashRing, shardKey, shardLabel } from '@ctrlkit/runtime/sharding';
-import { CustomObjectsApi, StorageV1Api } from '@kubernetes/client-node';
 import { afterAll, expect, it } from 'vitest';
 
 const RING = 'plans';
@@ -102,52 +102,24 @@ it('three sharded replicas: every Plan completes, one replica at a time; a SIGKI
   const kubeConfig = testKubeConfig();
   await installCRDs(kubeConfig, [...forkliftCrds]);
   const namespace = await createTestNamespace(kubeConfig, 'mc-shards-');
-  const custom = kubeConfig.makeApiClient(CustomObjectsApi);
-  const create = (kind: keyof typeof PLURALS, name: string, spec: object) =>
-    custom.createNamespacedCustomObject({
-      group: GROUP,
-      version: VERSION,
-      plural: PLURALS[kind],
-      namespace,
-      body: { apiVersion: API_VERSION, kind, metadata: { name }, spec },
-    });
-  const list = async <T>(kind: keyof typeof PLURALS) =>
-    (
-      (await custom.listNamespacedCustomObject({
-        group: GROUP,
-        version: VERSION,
-        plural: PLURALS[kind],
-        namespace,
-      })) as { items: T[] }
-    ).items;
+  const fixture = new PlanFixture({ client: kubeConfig, namespace });
   const storageClass = `sc-${namespace}`;
-  await kubeConfig.makeApiClient(StorageV1Api).createStorageClass({
-    body: { metadata: { name: storageClass }, provisioner: 'example.com/none' },
-  });
-  const pair = { source: { name: 'src' }, destination: { name: 'host' } };
+  await fixture.createStorageClass(storageClass);
   // Slow enough copies (2 VMs of 300 MiB at 15 MiB/s per plan) that a Plan still runs when
   // its replica is killed.
-  await create('Provider', 'src', {
-    type: 'simulated',
-    settings: { vms: '2', diskMiB: '300', copyRateMiBPerSecond: '15' },
-  });
-  await create('Provider', 'host', { type: 'openshift' });
-  await create('NetworkMap', 'net', {
-    provider: pair,
-    map: [{ source: { id: 'net-1' }, destination: { type: 'pod' } }],
-  });
-  await create('StorageMap', 'sto', {
-    provider: pair,
-    map: [{ source: { id: 'ds-1' }, destination: { storageClass } }],
+  await fixture.createProvidersAndMaps({
+    source: {
+      type: 'simulated',
+      settings: { vms: '2', diskMiB: '300', copyRateMiBPerSecond: '15' },
+    },
+    storageClass,
   });
   const names = Array.from({ length: PLANS }, (_, i) => `plan-${i}`);
   for (const name of names) {
     // A target namespace each: the Plans migrate the same VMs.
     const target = await createTestNamespace(kubeConfig, `mc-shards-${name}-`);
-    await create('Plan', name, {
-      provider: pair,
+    await fixture.createPlan(name, {
       targetNamespace: target,
-      map: { network: { name: 'net' }, storage: { name: 'sto' } },
       vms: [{ id: 'vm-0' }, { id: 'vm-1' }],
     });
   }
@@ -170,20 +142,20 @@ it('three sharded replicas: every Plan completes, one replica at a time; a SIGKI
   const ring = new HashRing([...live]);
   await wait(
     'every Plan Ready, on its shard of three',
-    () => list<Plan>('Plan'),
+    () => fixture.list<Plan>('Plan'),
     (plans) =>
       plans.length === PLANS &&
       plans.every(
         (p) => has(p, 'Ready') && p.metadata.labels?.[LABEL] === ring.shardFor(shardKey(p)),
       ),
   );
-  for (const name of names) await create('Migration', `${name}-run`, { plan: { name } });
+  for (const name of names) await fixture.create('Migration', `${name}-run`, { plan: { name } });
   // Migrations follow their Plan (the Plan controls them).
   await wait(
     "every Migration on its Plan's shard",
     async () => ({
-      plans: await list<Plan>('Plan'),
-      migrations: await list<Migration>('Migration'),
+      plans: await fixture.list<Plan>('Plan'),
+      migrations: await fixture.list<Migration>('Migration'),
     }),
     ({ plans, migrations }) =>
       migrations.length === PLANS &&
@@ -196,7 +168,7 @@ it('three sharded replicas: every Plan completes, one replica at a time; a SIGKI
   // Kill a replica while it runs a Plan (the sharder's leader or not: either way).
   const running = await wait(
     'a Plan executing',
-    () => list<Plan>('Plan'),
+    () => fixture.list<Plan>('Plan'),
     (plans) => plans.some((p) => has(p, 'Executing')),
   );
   const victimShard = running.find((p) => has(p, 'Executing'))?.metadata.labels?.[LABEL];
@@ -211,7 +183,7 @@ it('three sharded replicas: every Plan completes, one replica at a time; a SIGKI
 
   // Compact, so that a timeout says which Plan is behind, on which shard, and why.
   const summary = async () =>
-    (await list<Plan>('Plan')).map((p) => ({
+    (await fixture.list<Plan>('Plan')).map((p) => ({
       name: p.metadata.name ?? '',
       shard: p.metadata.labels?.[LABEL] ?? '',
       conditions: (p.status?.conditions ?? [])
@@ -225,7 +197,7 @@ it('three sharded replicas: every Plan completes, one replica at a time; a SIGKI
       plans.length === PLANS &&
       plans.every((p) => live.has(p.shard) && p.conditions.some((c) => c.startsWith('Succeeded'))),
   );
-  const done = await list<Plan>('Plan');
+  const done = await fixture.list<Plan>('Plan');
   expect(done.map((p) => p.metadata.name).sort()).toEqual(names);
   const log = reconciles();
   expect(log.length).toBeGreaterThan(PLANS);

@@ -37,7 +37,6 @@ export {
   DEFAULT_MOCK_CAPACITY,
   MockProvider,
   type MockProviderOptions,
-  type StatsSummary,
 } from './providers/mock-provider.js';
 export {
   INITIAL_RESTART_BACKOFF_MS,
@@ -46,6 +45,7 @@ export {
   ProcessProvider,
   type ProcessProviderOptions,
 } from './providers/process-provider.js';
+export type { StatsSummary } from './providers/stats-summary.js';
 export {
   buildVirtualKubelet,
   defaultInternalIP,

@@ -1,4 +1,4 @@
-import { realClock } from '@ctrlkit/core';
+import { realClock, statusCode } from '@ctrlkit/core';
 import { waitFor } from '@ctrlkit/core/testing';
 import { createTestNamespace, installCRDs } from '@ctrlkit/envtest';
 import { testKubeConfig } from '@ctrlkit/envtest/vitest';
@@ -12,14 +12,14 @@ import {
 } from '@kubernetes/client-node';
 import { Registry } from 'prom-client';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createForklift, createReady, getForklift } from '../test/forklift-test-objects.js';
 import type { Migration } from './api/migration.js';
 import type { Plan } from './api/plan.js';
 import { LABEL_RESOURCE } from './configmap-destination.js';
-import { forkliftCrds, GROUP, PLURALS, VERSION } from './crds.js';
+import { API_VERSION, forkliftCrds, GROUP, PLURALS, VERSION } from './crds.js';
 import { LABEL_PLAN_NAME, LABEL_PLAN_NAMESPACE } from './labels.js';
 import { PLAN_FINALIZER, PlanController } from './plan-controller.js';
 import { SimulatedSource } from './simulated-source.js';
+import { PlanFixture } from './testing/plan-fixture.js';
 
 const mergePatch = setHeaderOptions('Content-Type', PatchStrategy.MergePatch);
 let kubeConfig: KubeConfig;
@@ -50,41 +50,18 @@ async function setup(options: {
 }) {
   const namespace = await createTestNamespace(kubeConfig, 'plan-');
   const target = await createTestNamespace(kubeConfig, 'target-');
-  const objects: Array<[keyof typeof PLURALS, string, object]> = [
-    ['Provider', 'src', { spec: { type: 'simulated' } }],
-    ['Provider', 'host', { spec: { type: 'openshift' } }],
-    [
-      'NetworkMap',
-      'net',
-      {
-        spec: {
-          provider: { source: { name: 'src' }, destination: { name: 'host' } },
-          map: [{ source: { id: 'net-1' }, destination: { type: 'pod' } }],
-        },
-      },
-    ],
-    [
-      'NetworkMap',
-      'net2',
-      {
-        spec: {
-          provider: { source: { name: 'src' }, destination: { name: 'host' } },
-          map: [{ source: { id: 'net-1' }, destination: { type: 'pod' } }],
-        },
-      },
-    ],
-    [
-      'StorageMap',
-      'sto',
-      {
-        spec: {
-          provider: { source: { name: 'src' }, destination: { name: 'host' } },
-          map: [{ source: { id: 'ds-1' }, destination: { storageClass: 'standard' } }],
-        },
-      },
-    ],
-  ];
-  await createReady(custom, namespace, objects);
+  const fixture = new PlanFixture({ client: kubeConfig, namespace });
+  await fixture.createProvidersAndMaps({
+    source: { type: 'simulated' },
+    storageClass: 'standard',
+    ready: true,
+  });
+  // A second map, for the Plan to switch to mid-run.
+  await fixture.create('NetworkMap', 'net2', {
+    provider: { source: { name: 'src' }, destination: { name: 'host' } },
+    map: [{ source: { id: 'net-1' }, destination: { type: 'pod' } }],
+  });
+  await fixture.markReady('NetworkMap', 'net2');
   const source = new SimulatedSource({
     clock: realClock,
     copyRateMiBPerSecond: options.rate ?? 2000,
@@ -124,25 +101,14 @@ async function setup(options: {
     return { controller, stop, done };
   };
   const plan = async (vms = Array.from({ length: options.vms }, (_, i) => ({ id: `vm-${i}` }))) =>
-    createForklift(custom, 'Plan', namespace, {
-      metadata: { name: 'plan' },
-      spec: {
-        provider: { source: { name: 'src' }, destination: { name: 'host' } },
-        targetNamespace: target,
-        map: { network: { name: 'net' }, storage: { name: 'sto' } },
-        vms,
-      },
-    });
+    fixture.createPlan('plan', { targetNamespace: target, vms });
   let seq = 0;
   const migration = async (spec: object = {}) => {
     const name = `m${++seq}`;
-    await createForklift(custom, 'Migration', namespace, {
-      metadata: { name },
-      spec: { plan: { name: 'plan' }, ...spec },
-    });
+    await fixture.create('Migration', name, { plan: { name: 'plan' }, ...spec });
     return name;
   };
-  const readPlan = () => getForklift<Plan>(custom, 'Plan', namespace, 'plan');
+  const readPlan = () => fixture.read<Plan>('Plan', 'plan');
   const untilPlan = (what: string, ok: (p: Plan) => boolean, timeoutMs?: number) =>
     waitFor(what, readPlan, { until: ok, timeoutMs });
   const targetObjects = async (resource: 'vm' | 'disk') =>
@@ -155,6 +121,7 @@ async function setup(options: {
   return {
     namespace,
     target,
+    fixture,
     source,
     registry,
     start,
@@ -188,11 +155,9 @@ describe('PlanController against a real apiserver', () => {
       expect(v.metadata?.labels?.[LABEL_PLAN_NAME]).toBe('plan');
       expect(v.metadata?.labels?.[LABEL_PLAN_NAMESPACE]).toBe(t.namespace);
     }
-    const mig = await waitFor(
-      'Migration mirror',
-      () => getForklift<Migration>(custom, 'Migration', t.namespace, m),
-      { until: (x) => trueTypes(x).includes('Succeeded') },
-    );
+    const mig = await waitFor('Migration mirror', () => t.fixture.read<Migration>('Migration', m), {
+      until: (x) => trueTypes(x).includes('Succeeded'),
+    });
     expect(mig.status?.vms).toHaveLength(10);
     expect(controller.statusWrites).toBeGreaterThan(0);
     expect(await t.registry.getSingleMetricAsString('ctrlkit_plan_migrations_total')).toContain(
@@ -368,7 +333,7 @@ describe('PlanController against a real apiserver', () => {
       () =>
         t.readPlan().then(
           () => 'present',
-          (e: unknown) => (e as ApiException<unknown>).code,
+          (e: unknown) => statusCode(e),
         ),
       { until: (code) => code === 404 },
     );
@@ -378,15 +343,23 @@ describe('PlanController against a real apiserver', () => {
 
   it('the apiserver rejects what the schema can: a targetNamespace that is not DNS-1123', async () => {
     const namespace = await createTestNamespace(kubeConfig, 'schema-');
-    const error = await createForklift(custom, 'Plan', namespace, {
-      metadata: { name: 'bad' },
-      spec: {
-        provider: { source: { name: 's' }, destination: { name: 'd' } },
-        targetNamespace: 'Bad_NS',
-        map: { network: { name: 'n' } },
-        vms: [{ id: 'a' }],
-      },
-    }).catch((e: unknown) => e);
+    // client-node's client: the test reads its ApiException.
+    const error = await custom
+      .createNamespacedCustomObject({
+        ...new PlanFixture({ client: kubeConfig, namespace }).path('Plan'),
+        body: {
+          apiVersion: API_VERSION,
+          kind: 'Plan',
+          metadata: { name: 'bad' },
+          spec: {
+            provider: { source: { name: 's' }, destination: { name: 'd' } },
+            targetNamespace: 'Bad_NS',
+            map: { network: { name: 'n' } },
+            vms: [{ id: 'a' }],
+          },
+        },
+      })
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ApiException);
     expect((error as ApiException<unknown>).code).toBe(422);
     expect(String((error as ApiException<unknown>).body)).toContain('spec.targetNamespace');

@@ -3,7 +3,6 @@
 import {
   type Clock,
   InvalidArgumentError,
-  isNotFound,
   type Logger,
   noopLogger,
   realClock,
@@ -16,12 +15,7 @@ import {
   toClient,
 } from '@ctrlkit/runtime/client';
 import type { EventRecorderLike } from '@ctrlkit/runtime/events';
-import {
-  DeletedFinalStateUnknown,
-  deletionHandlingMetaNamespaceKeyFunc,
-  type SharedIndexInformer,
-  splitMetaNamespaceKey,
-} from '@ctrlkit/runtime/informers';
+import { type SharedIndexInformer, splitMetaNamespaceKey } from '@ctrlkit/runtime/informers';
 import type { Shard } from '@ctrlkit/runtime/sharding';
 import type { Registry } from 'prom-client';
 import {
@@ -32,34 +26,30 @@ import {
   isGuestConversion,
   type SourceAdapter,
 } from './adapter.js';
-import type { Hook } from './api/hook.js';
-import type { NetworkMap, StorageMap } from './api/mapping.js';
 import type { Migration } from './api/migration.js';
 import type { Plan } from './api/plan.js';
 import type { Provider } from './api/provider.js';
 import { BaseMigrator, inventoryById } from './base-migrator.js';
 import { ConfigMapDestination } from './configmap-destination.js';
 import { type ApiGroup, apiGroupOption, PLURALS, VERSION } from './crds.js';
-import { type CoreApi, type CustomApi, coreApi, customApi } from './internal/kube-api.js';
-import { activeSnapshot, MigrationRunner } from './migration-runner.js';
+import { type CoreApi, coreApi, customApi } from './internal/kube-api.js';
+import { MigrationRunner } from './migration-runner.js';
 import {
   observeVMs,
   type PlanMetrics,
   planMetrics,
   recordOutcome,
 } from './plan-controller/metrics.js';
+import { migrationArriving } from './plan-controller/migration-arriving.js';
 import { migrationMirror } from './plan-controller/migration-mirror.js';
+import { PlanReferenceCache } from './plan-controller/plan-references.js';
 import { planRuntimeController } from './plan-controller/plan-runtime-controller.js';
+import { PlanStore } from './plan-controller/plan-store.js';
+import { watchPlanInputs } from './plan-controller/plan-watches.js';
 import { type PlanReconcileInput, reconcilePlan } from './plan-reconcile.js';
 import { FAST_REQ } from './requeue.js';
 import { type MigrationSettings, migrationSettings } from './settings.js';
 import type { PlanReferences } from './validation/validation-input.js';
-import {
-  migrationPredicate,
-  plansReferencing,
-  referencePredicate,
-  requestForMigration,
-} from './watches.js';
 
 /** Options of {@link PlanController}. */
 export interface PlanControllerOptions {
@@ -137,7 +127,8 @@ export class PlanController {
   readonly #factory: SharedInformerFactory;
   readonly #ownFactory: boolean;
   readonly #client: ApiClient;
-  readonly #custom: CustomApi;
+  readonly #store: PlanStore;
+  readonly #refs: PlanReferenceCache;
   readonly #core: CoreApi;
   readonly #controller: Controller;
   readonly #metrics: PlanMetrics | undefined;
@@ -177,10 +168,11 @@ export class PlanController {
     this.#ownFactory = options.informerFactory === undefined;
     this.#client = toClient(client);
     this.#factory = options.informerFactory ?? new SharedInformerFactory(this.#client, {});
-    this.#custom = customApi(this.#client);
+    this.#store = new PlanStore(customApi(this.#client), this.#group);
     this.#core = coreApi(this.#client);
     this.#metrics = options.registry ? planMetrics(options.registry) : undefined;
     const gvr = (kind: keyof typeof PLURALS) => this.#gvr(kind);
+    this.#refs = new PlanReferenceCache(this.#factory, gvr);
     const { controller, plans, migrations } = planRuntimeController({
       shard: options.shard,
       factory: this.#factory,
@@ -196,38 +188,7 @@ export class PlanController {
     this.#controller = controller;
     this.#plans = plans;
     this.#migrations = migrations;
-    const planList = () => this.#plans.indexer.list();
-    for (const kind of ['Provider', 'NetworkMap', 'StorageMap', 'Hook'] as const) {
-      this.#controller.watch(this.#factory.forResource(gvr(kind)), {
-        filter: (o) => referencePredicate(o as Provider),
-        mapToKeys: (o) => plansReferencing(kind, o as Provider, planList()),
-      });
-    }
-    const seen = new Map<string, number | undefined>();
-    // Deletes always matter (they cancel the active snapshot); updates only with a new generation.
-    migrations.addEventHandler({
-      onDelete: (m) => {
-        const live = DeletedFinalStateUnknown.isInstance(m) ? (m.obj as Migration) : m;
-        seen.delete(live.metadata.uid ?? '');
-        for (const key of requestForMigration(live)) this.#controller.enqueue(key);
-      },
-    });
-    this.#controller.watch(migrations, {
-      filter: (m) => {
-        const key = m.metadata.uid ?? '';
-        const old = seen.get(key);
-        seen.set(key, m.metadata.generation);
-        return migrationPredicate(
-          old === undefined ? undefined : ({ metadata: { generation: old } } as Migration),
-          m,
-        );
-      },
-      mapToKeys: requestForMigration,
-    });
-    // Deletes of a plan are not filtered by generation: watch them apart to clean up orphans.
-    plans.addEventHandler({
-      onDelete: (p) => this.#controller.enqueue(deletionHandlingMetaNamespaceKeyFunc(p)),
-    });
+    watchPlanInputs({ controller, factory: this.#factory, gvr, plans, migrations });
   }
 
   /**
@@ -247,13 +208,6 @@ export class PlanController {
     return { group: this.#group, version: VERSION, resource: PLURALS[kind] };
   }
 
-  #lister<T extends { metadata: { namespace?: string } }>(kind: keyof typeof PLURALS) {
-    return this.#factory.lister<T & Plan>(this.#gvr(kind)) as unknown as {
-      list(): T[];
-      namespace(ns: string): { get(name: string): T | undefined; list(): T[] };
-    };
-  }
-
   /** One reconcile of `key`, logged at debug with its start and end (ms of the clock). */
   async #reconcile(key: string): Promise<{ requeueAfterMs: number } | undefined> {
     const start = this.#clock.now();
@@ -269,14 +223,16 @@ export class PlanController {
     const { namespace, name } = splitMetaNamespaceKey(key);
     // Read the plan from the apiserver, not the cache (Forklift's APIReader): the status this
     // reconcile builds on must include the last one written.
-    const cached = await this.#readPlan(namespace, name);
+    const cached = await this.#store.readPlan(namespace, name);
     if (cached === undefined) {
       // Gone (its delete event): clean up what is left; this is all a plan deleted before it
       // got the finalizer gets.
       await this.#cleanupDeletedPlan(key, namespace, name);
       return undefined;
     }
-    if (await this.#migrationArriving(cached)) return FAST;
+    // Sharded: the active Migration follows its Plan into this shard's cache; wait for it.
+    if (this.#sharded && (await migrationArriving(cached, this.#migrations.indexer, this.#store)))
+      return FAST;
     const result = await finalizer(this.#client, PLAN_FINALIZER, cached, (event) =>
       event.type === 'Apply' ? this.#apply(key, cached) : this.#cleanup(key, cached),
     );
@@ -286,56 +242,23 @@ export class PlanController {
     return { requeueAfterMs: this.#o.pollIntervalMs ?? result.requeueAfterMs };
   }
 
-  /**
-   * Sharded: whether the Migration of the plan's active snapshot exists but is not yet in
-   * this shard's cache (it follows its Plan, relabelled apart from it). Reconciling then
-   * would take it for deleted and cancel the migration, so the plan waits for it.
-   */
-  async #migrationArriving(plan: Plan): Promise<boolean> {
-    const ref = this.#sharded ? activeSnapshot(plan)?.migration : undefined;
-    if (
-      ref?.name === undefined ||
-      this.#migrations.indexer.getByKey(`${ref.namespace}/${ref.name}`)
-    )
-      return false;
-    try {
-      const live = (await this.#custom.getNamespacedCustomObject({
-        group: this.#group,
-        version: VERSION,
-        plural: PLURALS.Migration,
-        namespace: ref.namespace ?? '',
-        name: ref.name,
-      })) as Migration;
-      return live.metadata.uid === ref.uid && live.metadata.deletionTimestamp === undefined;
-    } catch (error) {
-      if (isNotFound(error)) return false;
-      throw error;
-    }
-  }
-
   /** One reconcile of a live plan; writes its status and the Migration mirror. */
   async #apply(key: string, cached: Plan): Promise<{ requeueAfterMs: number }> {
-    const { namespace = '', name = '' } = cached.metadata;
     const plan = structuredClone(cached);
     const before = JSON.stringify(plan.status ?? {});
     const result = await reconcilePlan(this.#reconcileInput(key, cached, plan));
     if (result.writeStatus && JSON.stringify(plan.status) !== before) {
       // A PUT with the resourceVersion read: a conflict fails the reconcile, which retries.
       this.statusWrites++;
-      await this.#custom.replaceNamespacedCustomObjectStatus({
-        group: this.#group,
-        version: VERSION,
-        plural: PLURALS.Plan,
-        namespace,
-        name,
-        body: plan,
-      });
+      await this.#store.replacePlanStatus(plan);
       recordOutcome(this.#o.eventRecorder, this.#metrics, cached, plan);
       const mirror = migrationMirror(plan, (ns, mName) =>
         this.#migrations.indexer.getByKey(`${ns}/${mName}`),
       );
-      if (mirror !== undefined)
-        await this.#writeStatus('Migration', mirror.namespace, mirror.name, mirror.status);
+      if (mirror !== undefined) {
+        this.statusWrites++;
+        await this.#store.patchStatus('Migration', mirror.namespace, mirror.name, mirror.status);
+      }
     }
     observeVMs(this.#metrics, plan);
     return { requeueAfterMs: result.requeueAfterMs };
@@ -365,7 +288,7 @@ export class PlanController {
 
   /** What one reconcile of `plan` works with: its references, the source's adapters, and how to run a pass. */
   #reconcileInput(key: string, cached: Plan, plan: Plan): PlanReconcileInput {
-    const refs = this.#references(plan);
+    const refs = this.#refs.references(plan);
     const source = refs.source ? this.#o.sources(refs.source) : undefined;
     const maps = {
       ...(refs.networkMap && { network: refs.networkMap }),
@@ -391,12 +314,7 @@ export class PlanController {
       plan,
       clock: this.#clock,
       references: refs,
-      dependencies: [
-        ...this.#lister<Provider>('Provider').list(),
-        ...this.#lister<NetworkMap>('NetworkMap').list(),
-        ...this.#lister<StorageMap>('StorageMap').list(),
-        ...this.#lister<Hook>('Hook').list(),
-      ] as never,
+      dependencies: this.#refs.dependencies() as never,
       ...(source && {
         source: { inventory: source.inventory, validator: source.validator(plan, maps) },
       }),
@@ -479,63 +397,5 @@ export class PlanController {
     return this.#o.destination
       ? this.#o.destination(context)
       : new ConfigMapDestination(this.#core, context.plan, context.migrationUID);
-  }
-
-  async #readPlan(namespace: string, name: string): Promise<Plan | undefined> {
-    try {
-      return (await this.#custom.getNamespacedCustomObject({
-        group: this.#group,
-        version: VERSION,
-        plural: PLURALS.Plan,
-        namespace,
-        name,
-      })) as Plan;
-    } catch (error) {
-      if (isNotFound(error)) return undefined;
-      throw error;
-    }
-  }
-
-  #references(plan: Plan): PlanReferences {
-    const ns = (ref: { namespace?: string } | undefined) =>
-      ref?.namespace || plan.metadata.namespace || '';
-    const get = <T>(
-      kind: keyof typeof PLURALS,
-      ref: { namespace?: string; name?: string } | undefined,
-    ) =>
-      ref?.name
-        ? this.#lister<T & { metadata: { namespace?: string } }>(kind)
-            .namespace(ns(ref))
-            .get(ref.name)
-        : undefined;
-    const refs: PlanReferences = {
-      hook: (hns, hname) => get<Hook>('Hook', { namespace: hns, name: hname }),
-    };
-    const source = get<Provider>('Provider', plan.spec.provider?.source);
-    const destination = get<Provider>('Provider', plan.spec.provider?.destination);
-    const networkMap = get<NetworkMap>('NetworkMap', plan.spec.map?.network);
-    const storageMap = get<StorageMap>('StorageMap', plan.spec.map?.storage);
-    if (source) refs.source = source;
-    if (destination) refs.destination = destination;
-    if (networkMap) refs.networkMap = networkMap;
-    if (storageMap) refs.storageMap = storageMap;
-    return refs;
-  }
-
-  async #writeStatus(
-    kind: keyof typeof PLURALS,
-    namespace: string,
-    name: string,
-    status: unknown,
-  ): Promise<void> {
-    this.statusWrites++;
-    await this.#custom.patchNamespacedCustomObjectStatus({
-      group: this.#group,
-      version: VERSION,
-      plural: PLURALS[kind],
-      namespace,
-      name,
-      body: { status },
-    });
   }
 }

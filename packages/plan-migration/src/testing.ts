@@ -8,6 +8,8 @@
  * - Simulators, each a runtime `Controller` on a shared informer factory:
  *   {@link CdiSimulator} (DataVolumes import), {@link KubeVirtSimulator} (VirtualMachines
  *   run), {@link PodJobSimulator} (Pods and Jobs complete).
+ * - {@link PlanFixture}: a test namespace's Forklift objects on a real cluster (the Providers
+ *   and maps a Plan runs on, Plans, reads of them), for integration tests of the controllers.
  * - OVA fixtures: OVF descriptors per exporter ({@link VMWARE_OVF}, {@link VIRTUALBOX_OVF},
  *   …), {@link writeCatalogFiles} and {@link makeCatalogDir} (a catalog folder),
  *   {@link writeTar} (an `.ova` archive).
@@ -49,6 +51,13 @@ export {
 } from './testing/cdi-simulator.js';
 export { InMemoryDestination, type InMemoryObject } from './testing/in-memory-destination.js';
 export { KubeVirtSimulator } from './testing/kubevirt-simulator.js';
+export {
+  type ForkliftKind,
+  PlanFixture,
+  type PlanFixtureOptions,
+  type PlanFixtureSpec,
+  type ProvidersAndMapsOptions,
+} from './testing/plan-fixture.js';
 export { PlanHarness, type PlanHarnessOptions } from './testing/plan-harness.js';
 export { PodJobSimulator, type PodJobSimulatorOptions } from './testing/pod-job-simulator.js';
 export { ScriptedHookRunner } from './testing/scripted-hook-runner.js';

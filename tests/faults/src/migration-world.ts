@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { type AppCluster, type AppProcess, appPackage, startApp } from '@ctrlkit/app-testing';
 import { waitFor } from '@ctrlkit/core/testing';
 import { type ControlPlane, createTestNamespace, installCRDs } from '@ctrlkit/envtest';
-import { API_VERSION, forkliftCrds, GROUP, PLURALS, VERSION } from '@ctrlkit/plan-migration';
+import { forkliftCrds } from '@ctrlkit/plan-migration';
 import type { Plan } from '@ctrlkit/plan-migration/api';
 import { kubevirtCrds } from '@ctrlkit/plan-migration/kubevirt';
 import { OvaInventory } from '@ctrlkit/plan-migration/ova';
@@ -13,12 +13,13 @@ import {
   CdiSimulator,
   KubeVirtSimulator,
   makeCatalogDir,
+  PlanFixture,
   PodJobSimulator,
   VIRTUALBOX_OVF,
   writeCatalogFiles,
 } from '@ctrlkit/plan-migration/testing';
 import { SharedInformerFactory } from '@ctrlkit/runtime';
-import type { KubeObject } from '@ctrlkit/runtime/client';
+import { createClient, type KubeObject } from '@ctrlkit/runtime/client';
 import {
   CustomObjectsApi,
   PatchStrategy,
@@ -184,46 +185,24 @@ export async function planCase(
   const custom = kubeConfig.makeApiClient(CustomObjectsApi);
   const namespace = await createTestNamespace(kubeConfig, `${prefix}-`);
   const target = await createTestNamespace(kubeConfig, `${prefix}-target-`);
-  const path = (kind: keyof typeof PLURALS) => ({
-    group: GROUP,
-    version: VERSION,
-    plural: PLURALS[kind],
-    namespace,
-  });
-  const create = (kind: keyof typeof PLURALS, name: string, spec: object) =>
-    custom.createNamespacedCustomObject({
-      ...path(kind),
-      body: { apiVersion: API_VERSION, kind, metadata: { name }, spec },
-    });
+  // A client of its own: the plan's reads do not wait behind the simulators' rate limit.
+  const fixture = new PlanFixture({ client: createClient(kubeConfig), namespace });
   const vms = await new OvaInventory({
     catalogPath: shareOf(world.catalogRoot, server),
   }).listVMs();
   if (vms.length !== VM_COUNT) throw new Error(`${server}: ${vms.length} VMs, not ${VM_COUNT}`);
-  const pair = { source: { name: 'ova' }, destination: { name: 'host' } };
-  await create('Provider', 'ova', { type: 'ova', url: `${server}:/exports/ova` });
-  await create('Provider', 'host', { type: 'openshift' });
-  await create('NetworkMap', 'net', {
-    provider: pair,
-    map: [...new Set(vms.flatMap((v) => v.networks))].map((id) => ({
-      source: { id },
-      destination: { type: 'pod' },
-    })),
+  await fixture.createProvidersAndMaps({
+    sourceName: 'ova',
+    source: { type: 'ova', url: `${server}:/exports/ova` },
+    networks: [...new Set(vms.flatMap((v) => v.networks))],
+    datastores: [...new Set(vms.flatMap((v) => v.disks.map((d) => d.datastore)))],
+    storageClass: 'standard',
   });
-  await create('StorageMap', 'sto', {
-    provider: pair,
-    map: [...new Set(vms.flatMap((v) => v.disks.map((d) => d.datastore)))].map((id) => ({
-      source: { id },
-      destination: { storageClass: 'standard' },
-    })),
-  });
-  await create('Plan', 'plan', {
-    provider: pair,
+  await fixture.createPlan('plan', {
     targetNamespace: target,
-    map: { network: { name: 'net' }, storage: { name: 'sto' } },
     vms: vms.map((vm) => ({ id: vm.id })),
   });
-  const readPlan = async () =>
-    (await custom.getNamespacedCustomObject({ ...path('Plan'), name: 'plan' })) as Plan;
+  const readPlan = () => fixture.read<Plan>('Plan', 'plan');
   const merge = setHeaderOptions('Content-Type', PatchStrategy.MergePatch);
   return {
     namespace,
@@ -233,7 +212,7 @@ export async function planCase(
       await waitFor('the plan Ready', async () => trueTypes(await readPlan()).includes('Ready'), {
         timeoutMs: 60_000,
       });
-      await create('Migration', 'run-1', { plan: { name: 'plan' } });
+      await fixture.create('Migration', 'run-1', { plan: { name: 'plan' } });
     },
     async startedVMs() {
       const plan = await readPlan().catch(() => undefined);
@@ -246,7 +225,7 @@ export async function planCase(
       ] as const) {
         await custom
           .patchNamespacedCustomObject(
-            { ...path(kind), name, body: { metadata: { labels: { writer: value } } } },
+            { ...fixture.path(kind), name, body: { metadata: { labels: { writer: value } } } },
             merge,
           )
           .catch(() => undefined);

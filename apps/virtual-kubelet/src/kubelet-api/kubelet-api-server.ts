@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { InvalidArgumentError, type Logger } from '@ctrlkit/core';
 import type { Wire } from '@ctrlkit/runtime/client';
 import type { V1Pod } from '@kubernetes/client-node';
-import type { StatsSummary } from '../providers/mock-provider.js';
+import type { StatsSummary } from '../providers/stats-summary.js';
 import {
   type ContainerLogsProvider,
   parseContainerLogQuery,

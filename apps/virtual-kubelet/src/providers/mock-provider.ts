@@ -5,6 +5,7 @@ import { notFound, type PodLifecycleHandler, type PodNotifier } from '@ctrlkit/n
 import { formatTime, type Wire } from '@ctrlkit/runtime/client';
 import type { V1Node, V1NodeCondition, V1Pod, V1PodStatus } from '@kubernetes/client-node';
 import { CpuCounters } from './cpu-counters.js';
+import { podStats, type StatsSummary, statsSummary } from './stats-summary.js';
 
 /** Default capacity of the mock node, as virtual-kubelet's mock provider: 20 CPUs, 100Gi, 20 pods. */
 export const DEFAULT_MOCK_CAPACITY = { cpu: '20', memory: '100Gi', pods: '20' } as const;
@@ -33,28 +34,6 @@ export interface MockProviderOptions {
   clock?: Clock;
   /** Default: `Math.random`. */
   random?: () => number;
-}
-
-/** The stats summary of `/stats/summary` (kubelet's `statsv1alpha1.Summary`, the fields the mock fills). */
-export interface StatsSummary {
-  node: { nodeName: string; startTime: string; cpu: CpuStats; memory: MemoryStats };
-  pods: Array<{
-    podRef: { name: string; namespace: string; uid: string };
-    startTime: string;
-    containers: Array<{ name: string; startTime: string; cpu: CpuStats; memory: MemoryStats }>;
-    cpu: CpuStats;
-    memory: MemoryStats;
-  }>;
-}
-interface CpuStats {
-  time: string;
-  usageNanoCores: number;
-  usageCoreNanoSeconds: number;
-}
-interface MemoryStats {
-  time: string;
-  usageBytes: number;
-  workingSetBytes: number;
 }
 
 /**
@@ -252,7 +231,7 @@ export class MockProvider implements PodLifecycleHandler, PodNotifier {
     const nowMs = this.#options.clock.now();
     const time = new Date(nowMs).toISOString();
     const random = this.#options.random;
-    const memory = (): MemoryStats => {
+    const memory = () => {
       const bytes = Math.floor(random() * 100_000_000) + 1;
       return { time, usageBytes: bytes, workingSetBytes: bytes };
     };
@@ -269,46 +248,9 @@ export class MockProvider implements PodLifecycleHandler, PodNotifier {
           memory: memory(),
         };
       });
-      const sum = (f: (c: (typeof containers)[number]) => number) =>
-        containers.reduce((a, c) => a + f(c), 0);
-      return {
-        podRef: {
-          name: pod.metadata?.name ?? '',
-          namespace: pod.metadata?.namespace ?? '',
-          uid: pod.metadata?.uid ?? '',
-        },
-        startTime: started,
-        containers,
-        cpu: {
-          time,
-          usageNanoCores: sum((c) => c.cpu.usageNanoCores),
-          usageCoreNanoSeconds: sum((c) => c.cpu.usageCoreNanoSeconds),
-        },
-        memory: {
-          time,
-          usageBytes: sum((c) => c.memory.usageBytes),
-          workingSetBytes: sum((c) => c.memory.workingSetBytes),
-        },
-      };
+      return podStats(pod, started, time, containers);
     });
-    const total = (f: (p: (typeof pods)[number]) => number) => pods.reduce((a, p) => a + f(p), 0);
-    return {
-      node: {
-        nodeName,
-        startTime: this.#startTime.toISOString(),
-        cpu: {
-          time,
-          usageNanoCores: total((p) => p.cpu.usageNanoCores),
-          usageCoreNanoSeconds: this.#cpu.nodeNs,
-        },
-        memory: {
-          time,
-          usageBytes: total((p) => p.memory.usageBytes),
-          workingSetBytes: total((p) => p.memory.workingSetBytes),
-        },
-      },
-      pods,
-    };
+    return statsSummary(nodeName, this.#startTime, time, this.#cpu.nodeNs, pods);
   }
 }
 

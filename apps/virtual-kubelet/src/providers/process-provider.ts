@@ -8,9 +8,10 @@ import type { V1Node, V1Pod, V1PodStatus } from '@kubernetes/client-node';
 import { ContainerLog, type ContainerLogOptions } from './container-log.js';
 import { CpuCounters } from './cpu-counters.js';
 import { killMarkedProcesses } from './marked-processes.js';
-import { DEFAULT_MOCK_CAPACITY, type StatsSummary } from './mock-provider.js';
+import { DEFAULT_MOCK_CAPACITY } from './mock-provider.js';
 import { type Container, containerStatus, goDuration, newContainer } from './process-container.js';
 import { processCpuNs, rssBytes } from './process-stats.js';
+import { podStats, type StatsSummary, statsSummary } from './stats-summary.js';
 
 export { LOG_BUFFER_BYTES } from './container-log.js';
 
@@ -278,45 +279,11 @@ export class ProcessProvider implements PodLifecycleHandler, PodNotifier {
           memory: { time, usageBytes: bytes, workingSetBytes: bytes },
         };
       });
-      const sum = (f: (c: (typeof stats)[number]) => number) => stats.reduce((a, c) => a + f(c), 0);
-      return {
-        podRef: {
-          name: r.pod.metadata?.name ?? '',
-          namespace: r.pod.metadata?.namespace ?? '',
-          uid: r.pod.metadata?.uid ?? '',
-        },
-        startTime: r.startTime.toISOString(),
-        containers: stats.slice(r.initContainers.length),
-        cpu: {
-          time,
-          usageNanoCores: sum((c) => c.cpu.usageNanoCores),
-          usageCoreNanoSeconds: sum((c) => c.cpu.usageCoreNanoSeconds),
-        },
-        memory: {
-          time,
-          usageBytes: sum((c) => c.memory.usageBytes),
-          workingSetBytes: sum((c) => c.memory.workingSetBytes),
-        },
-      };
+      // Init containers count in the pod's figures; only the app containers are listed.
+      const listed = stats.slice(r.initContainers.length);
+      return podStats(r.pod, r.startTime.toISOString(), time, listed, stats);
     });
-    const total = (f: (p: (typeof pods)[number]) => number) => pods.reduce((a, p) => a + f(p), 0);
-    return {
-      node: {
-        nodeName,
-        startTime: this.#startTime.toISOString(),
-        cpu: {
-          time,
-          usageNanoCores: total((p) => p.cpu.usageNanoCores),
-          usageCoreNanoSeconds: this.#cpu.nodeNs,
-        },
-        memory: {
-          time,
-          usageBytes: total((p) => p.memory.usageBytes),
-          workingSetBytes: total((p) => p.memory.workingSetBytes),
-        },
-      },
-      pods,
-    };
+    return statsSummary(nodeName, this.#startTime, time, this.#cpu.nodeNs, pods);
   }
 
   #start(running: RunningPod, c: Container): void {

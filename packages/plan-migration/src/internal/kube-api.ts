@@ -1,5 +1,6 @@
 //! The API calls plan-migration makes, by client-node's method names, on the runtime's one client.
 
+import { isNotFound } from '@ctrlkit/core';
 import type { Client, DeleteOptions, ListOptions, Wire } from '@ctrlkit/runtime/client';
 import type { ObjectList } from '@ctrlkit/runtime/informers';
 import type {
@@ -157,6 +158,16 @@ export function customApi(client: Client) {
         subresource: 'status',
       }),
   };
+}
+
+/** What `request` resolves to, or undefined when the API server answers 404 Not Found. */
+export async function unlessNotFound<T>(request: Promise<T>): Promise<T | undefined> {
+  try {
+    return await request;
+  } catch (error) {
+    if (isNotFound(error)) return undefined;
+    throw error;
+  }
 }
 
 /** The core/v1 calls of {@link coreApi}. */

@@ -5,15 +5,15 @@ import { testKubeConfig } from '@ctrlkit/envtest/vitest';
 import { SharedInformerFactory } from '@ctrlkit/runtime';
 import { CoreV1Api, CustomObjectsApi, type KubeConfig } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createForklift, createReady } from '../../test/forklift-test-objects.js';
 import type { Builder } from '../adapter.js';
 import type { Plan } from '../api/plan.js';
 import type { Ref } from '../api/ref.js';
-import { forkliftCrds, GROUP, PLURALS, VERSION } from '../crds.js';
+import { forkliftCrds } from '../crds.js';
 import { PlanController } from '../plan-controller.js';
 import { SimulatedSource } from '../simulated-source.js';
 import { CdiSimulator } from '../testing/cdi-simulator.js';
 import { KubeVirtSimulator } from '../testing/kubevirt-simulator.js';
+import { PlanFixture } from '../testing/plan-fixture.js';
 import { PodJobSimulator } from '../testing/pod-job-simulator.js';
 import { kubevirtCrds, VIRTUAL_MACHINES, type VirtualMachine } from './crds.js';
 import { KubeVirtDestination } from './kubevirt-destination.js';
@@ -39,32 +39,13 @@ describe('guest conversion through virt-v2v (an ova source)', () => {
   it('allocates blank disks, runs the conversion pod on the NFS share, creates the VM; a failed pod fails only its VM', async () => {
     const namespace = await createTestNamespace(kubeConfig, 'ova-plan-');
     const target = await createTestNamespace(kubeConfig, 'ova-target-');
-    const route = { source: { name: 'ova' }, destination: { name: 'host' } };
-    const objects: Array<[keyof typeof PLURALS, string, object]> = [
-      ['Provider', 'ova', { spec: { type: 'ova', url: 'nfs.example:/exports/ova' } }],
-      ['Provider', 'host', { spec: { type: 'openshift' } }],
-      [
-        'NetworkMap',
-        'net',
-        {
-          spec: {
-            provider: route,
-            map: [{ source: { id: 'net-1' }, destination: { type: 'pod' } }],
-          },
-        },
-      ],
-      [
-        'StorageMap',
-        'sto',
-        {
-          spec: {
-            provider: route,
-            map: [{ source: { id: 'ds-1' }, destination: { storageClass: 'standard' } }],
-          },
-        },
-      ],
-    ];
-    await createReady(custom, namespace, objects);
+    const fixture = new PlanFixture({ client: kubeConfig, namespace });
+    await fixture.createProvidersAndMaps({
+      sourceName: 'ova',
+      source: { type: 'ova', url: 'nfs.example:/exports/ova' },
+      storageClass: 'standard',
+      ready: true,
+    });
     // A stub OVA source: the simulated inventory, its power and tasks, and an OVA pod environment.
     const inventory = new SimulatedSource({
       clock: realClock,
@@ -112,31 +93,14 @@ describe('guest conversion through virt-v2v (an ova source)', () => {
     for (const r of [cdi, kubevirt, pods, controller]) void r.run(stop.signal);
     factory.start(stop.signal);
 
-    await createForklift(custom, 'Plan', namespace, {
-      metadata: { name: 'plan' },
-      spec: {
-        provider: route,
-        targetNamespace: target,
-        map: { network: { name: 'net' }, storage: { name: 'sto' } },
-        vms: [{ id: 'vm-0' }, { id: 'vm-1' }],
-      },
+    await fixture.createPlan('plan', {
+      targetNamespace: target,
+      vms: [{ id: 'vm-0' }, { id: 'vm-1' }],
     });
-    await createForklift(custom, 'Migration', namespace, {
-      metadata: { name: 'm1' },
-      spec: { plan: { name: 'plan' } },
+    await fixture.create('Migration', 'm1', { plan: { name: 'plan' } });
+    const p = await waitFor('Failed', () => fixture.read<Plan>('Plan', 'plan'), {
+      until: (p) => trueTypes(p.status).includes('Failed'),
     });
-    const p = await waitFor(
-      'Failed',
-      () =>
-        custom.getNamespacedCustomObject({
-          group: GROUP,
-          version: VERSION,
-          plural: PLURALS.Plan,
-          namespace,
-          name: 'plan',
-        }) as Promise<Plan>,
-      { until: (p) => trueTypes(p.status).includes('Failed') },
-    );
     const vm0 = p.status?.migration?.vms?.find((v) => v.id === 'vm-0');
     const vm1 = p.status?.migration?.vms?.find((v) => v.id === 'vm-1');
     expect(trueTypes(vm0)).toEqual(['Succeeded']);

@@ -1,54 +1,36 @@
 import { createTestNamespace, installCRDs } from '@ctrlkit/envtest';
 import { testKubeConfig } from '@ctrlkit/envtest/vitest';
 import { patchStatus } from '@ctrlkit/runtime';
-import { BatchV1Api, CustomObjectsApi, type KubeConfig } from '@kubernetes/client-node';
+import { BatchV1Api, type KubeConfig } from '@kubernetes/client-node';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Hook } from '../api/hook.js';
 import type { HookRef, Plan, VMStatus } from '../api/plan.js';
-import { API_VERSION, forkliftCrds, GROUP, PLURALS, VERSION } from '../crds.js';
+import { forkliftCrds } from '../crds.js';
+import { PlanFixture } from '../testing/plan-fixture.js';
 import { HOOK_RETRY_LIMIT_EXCEEDED, JobHookRunner } from './job-hook-runner.js';
 
 let kubeConfig: KubeConfig;
-let custom: CustomObjectsApi;
 let batch: BatchV1Api;
 
 beforeAll(async () => {
   kubeConfig = testKubeConfig();
-  custom = kubeConfig.makeApiClient(CustomObjectsApi);
   batch = kubeConfig.makeApiClient(BatchV1Api);
   await installCRDs(kubeConfig, [...forkliftCrds]);
 });
 
 async function fixture() {
   const namespace = await createTestNamespace(kubeConfig, 'hook-');
-  const hook = (await custom.createNamespacedCustomObject({
-    group: GROUP,
-    version: VERSION,
-    plural: PLURALS.Hook,
-    namespace,
-    body: {
-      apiVersion: API_VERSION,
-      kind: 'Hook',
-      metadata: { name: 'h' },
-      spec: { image: 'quay.io/konveyor/hook-runner', serviceAccount: 'hooks', deadline: 30 },
-    },
+  const objects = new PlanFixture({ client: kubeConfig, namespace });
+  const hook = (await objects.create('Hook', 'h', {
+    image: 'quay.io/konveyor/hook-runner',
+    serviceAccount: 'hooks',
+    deadline: 30,
   })) as Hook;
-  const plan = (await custom.createNamespacedCustomObject({
-    group: GROUP,
-    version: VERSION,
-    plural: PLURALS.Plan,
-    namespace,
-    body: {
-      apiVersion: API_VERSION,
-      kind: 'Plan',
-      metadata: { name: 'p' },
-      spec: {
-        provider: { source: { name: 's' }, destination: { name: 'd' } },
-        targetNamespace: 'target',
-        map: { network: { name: 'n' } },
-        vms: [{ id: 'vm-0' }],
-      },
-    },
+  const plan = (await objects.create('Plan', 'p', {
+    provider: { source: { name: 's' }, destination: { name: 'd' } },
+    targetNamespace: 'target',
+    map: { network: { name: 'n' } },
+    vms: [{ id: 'vm-0' }],
   })) as Plan;
   const vm: VMStatus = { id: 'vm-0', phase: 'PostHook', pipeline: [] };
   const ref: HookRef = { step: 'PostHook', hook: { name: 'h' } };

@@ -1,6 +1,6 @@
 //! Runs a VM's PreHook/PostHook as a Job with the hook's image and playbook (Forklift's plan/hook.go).
 
-import { InvalidArgumentError, isNotFound } from '@ctrlkit/core';
+import { InvalidArgumentError } from '@ctrlkit/core';
 import { type Client, type KubeConfigLike, toClient, type Wire } from '@ctrlkit/runtime/client';
 import type { V1ConfigMap, V1Job } from '@kubernetes/client-node';
 import type { HookContext, HookResult, HookRunner } from '../adapter.js';
@@ -14,6 +14,7 @@ import {
   type CustomApi,
   coreApi,
   customApi,
+  unlessNotFound,
 } from '../internal/kube-api.js';
 import { LABEL_MIGRATION, LABEL_PLAN, LABEL_VM_ID, labelSelector } from '../labels.js';
 import { activeSnapshot } from '../migration-runner.js';
@@ -89,20 +90,16 @@ export class JobHookRunner implements HookRunner {
     return { done: false };
   }
 
-  async #hook(plan: Plan, ref: HookRef): Promise<Hook | undefined> {
-    try {
-      return (await this.#custom.getNamespacedCustomObject({
-        // The Hook is in the Plan's API group (forklift.ctrlkit.dev or forklift.konveyor.io).
-        group: groupOf(plan),
-        version: VERSION,
-        plural: PLURALS.Hook,
-        namespace: ref.hook.namespace || plan.metadata.namespace || '',
-        name: ref.hook.name ?? '',
-      })) as Hook;
-    } catch (error) {
-      if (isNotFound(error)) return undefined;
-      throw error;
-    }
+  #hook(plan: Plan, ref: HookRef): Promise<Hook | undefined> {
+    const hook = this.#custom.getNamespacedCustomObject({
+      // The Hook is in the Plan's API group (forklift.ctrlkit.dev or forklift.konveyor.io).
+      group: groupOf(plan),
+      version: VERSION,
+      plural: PLURALS.Hook,
+      namespace: ref.hook.namespace || plan.metadata.namespace || '',
+      name: ref.hook.name ?? '',
+    });
+    return unlessNotFound(hook as Promise<Hook>);
   }
 
   #labels(plan: Plan, vm: VMStatus, hook: Hook): Record<string, string> {

@@ -15,13 +15,13 @@ import {
   type V1Secret,
 } from '@kubernetes/client-node';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createForklift, createReady } from '../../test/forklift-test-objects.js';
 import type { Plan } from '../api/plan.js';
 import { forkliftCrds, GROUP, PLURALS, VERSION } from '../crds.js';
 import { PlanController } from '../plan-controller.js';
 import { SimulatedSource } from '../simulated-source.js';
 import { CdiSimulator } from '../testing/cdi-simulator.js';
 import { KubeVirtSimulator } from '../testing/kubevirt-simulator.js';
+import { PlanFixture, type PlanFixtureSpec } from '../testing/plan-fixture.js';
 import { PodJobSimulator } from '../testing/pod-job-simulator.js';
 import {
   DATA_VOLUMES,
@@ -64,35 +64,20 @@ async function setup(
 ) {
   const namespace = await createTestNamespace(kubeConfig, 'kv-plan-');
   const target = await createTestNamespace(kubeConfig, 'kv-target-');
-  const route = { source: { name: 'src' }, destination: { name: 'host' } };
-  const objects: Array<[keyof typeof PLURALS, string, object]> = [
-    ['Provider', 'src', { spec: { type: 'simulated' } }],
-    ['Provider', 'host', { spec: { type: 'openshift' } }],
-    [
-      'NetworkMap',
-      'net',
-      {
-        spec: { provider: route, map: [{ source: { id: 'net-1' }, destination: { type: 'pod' } }] },
-      },
-    ],
-    [
-      'StorageMap',
-      'sto',
-      {
-        spec: {
-          provider: route,
-          map: [{ source: { id: 'ds-1' }, destination: { storageClass: 'standard' } }],
-        },
-      },
-    ],
-    [
-      'Hook',
-      'ok',
-      { spec: { image: 'quay.io/konveyor/hook-runner', playbook: btoa('- hosts: localhost\n') } },
-    ],
-    ['Hook', 'bad', { spec: { image: 'quay.io/example/fail', deadline: 60 } }],
+  const fixture = new PlanFixture({ client: kubeConfig, namespace });
+  await fixture.createProvidersAndMaps({
+    source: { type: 'simulated' },
+    storageClass: 'standard',
+    ready: true,
+  });
+  const hooks: Array<[string, object]> = [
+    ['ok', { image: 'quay.io/konveyor/hook-runner', playbook: btoa('- hosts: localhost\n') }],
+    ['bad', { image: 'quay.io/example/fail', deadline: 60 }],
   ];
-  await createReady(custom, namespace, objects);
+  for (const [name, spec] of hooks) {
+    await fixture.create('Hook', name, spec);
+    await fixture.markReady('Hook', name);
+  }
   const source = new SimulatedSource({
     clock: realClock,
     vms: ['vm-0', 'VM_1'].map((name, i) => ({
@@ -162,38 +147,14 @@ async function setup(
   const runs = [cdi.run(stop.signal), kubevirt.run(stop.signal), pods.run(stop.signal)];
   runs.push(controller.run(stop.signal));
   factory.start(stop.signal);
-  const plan = (spec: object) =>
-    createForklift(custom, 'Plan', namespace, {
-      metadata: { name: 'plan' },
-      spec: {
-        provider: route,
-        targetNamespace: target,
-        map: { network: { name: 'net' }, storage: { name: 'sto' } },
-        ...spec,
-      },
-    });
+  const plan = (spec: Omit<PlanFixtureSpec, 'targetNamespace'>) =>
+    fixture.createPlan('plan', { targetNamespace: target, ...spec });
   const migration = async () => {
-    await createForklift(custom, 'Migration', namespace, {
-      metadata: { name: 'm1' },
-      spec: { plan: { name: 'plan' } },
-    });
-    const m = (await custom.getNamespacedCustomObject({
-      group: GROUP,
-      version: VERSION,
-      plural: PLURALS.Migration,
-      namespace,
-      name: 'm1',
-    })) as { metadata: { uid: string } };
+    await fixture.create('Migration', 'm1', { plan: { name: 'plan' } });
+    const m = await fixture.read<{ metadata: { uid: string } }>('Migration', 'm1');
     return m.metadata.uid;
   };
-  const readPlan = () =>
-    custom.getNamespacedCustomObject({
-      group: GROUP,
-      version: VERSION,
-      plural: PLURALS.Plan,
-      namespace,
-      name: 'plan',
-    }) as Promise<Plan>;
+  const readPlan = () => fixture.read<Plan>('Plan', 'plan');
   const untilPlan = (what: string, ok: (p: Plan) => boolean) =>
     waitFor(what, readPlan, { until: ok });
   const list = async <T>(gvr: { group: string; version: string; resource: string }) =>

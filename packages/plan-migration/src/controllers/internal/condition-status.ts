@@ -1,12 +1,12 @@
 //! The status write every resource controller shares: staged conditions, observedGeneration, a merge patch under optimistic locking.
 
-import { type Clock, isNotFound } from '@ctrlkit/core';
+import type { Clock } from '@ctrlkit/core';
 import { DEFAULT_RETRY, patchStatus, retryOnConflict } from '@ctrlkit/runtime';
 import type { Client } from '@ctrlkit/runtime/client';
 import type { Condition } from '../../api/condition.js';
 import { type Conditions, conditionsOf } from '../../conditions.js';
 import { type ApiGroup, apiVersionOf, GROUP, PLURALS, VERSION } from '../../crds.js';
-import { type CustomApi, customApi } from '../../internal/kube-api.js';
+import { type CustomApi, customApi, unlessNotFound } from '../../internal/kube-api.js';
 
 /** A forklift resource with conditions in its status. */
 export interface ConditionedResource {
@@ -35,22 +35,15 @@ export class ConditionStatusWriter {
   }
 
   /** The object as stored (not the cache: the status built on must be the last written); undefined when gone. */
-  async read<T extends ConditionedResource>(
-    namespace: string,
-    name: string,
-  ): Promise<T | undefined> {
-    try {
-      return (await this.#custom.getNamespacedCustomObject({
-        group: this.#group,
-        version: VERSION,
-        plural: PLURALS[this.#kind],
-        namespace,
-        name,
-      })) as T;
-    } catch (error) {
-      if (isNotFound(error)) return undefined;
-      throw error;
-    }
+  read<T extends ConditionedResource>(namespace: string, name: string): Promise<T | undefined> {
+    const object = this.#custom.getNamespacedCustomObject({
+      group: this.#group,
+      version: VERSION,
+      plural: PLURALS[this.#kind],
+      namespace,
+      name,
+    });
+    return unlessNotFound(object as Promise<T>);
   }
 
   /**
