@@ -348,8 +348,9 @@ export class Client {
    * (`ApiStatusError`, `ResourceExpiredError` on 410), a malformed line (`WatchStreamError`)
    * or an exception from `onEvent` (the connection is closed then). `idleTimeoutMs` closes
    * a connection on which nothing arrived for that long (a half-open socket); `onOpen` is
-   * called once the server accepted the watch. Not rate limited, as client-go does not
-   * limit watches.
+   * called once the server accepted the watch; `decoding.dropManagedFields` lets a protobuf
+   * stream's objects come without `metadata.managedFields`. Not rate limited, as client-go
+   * does not limit watches.
    */
   async watch(
     path: string,
@@ -359,6 +360,7 @@ export class Client {
     signal?: AbortSignal,
     idleTimeoutMs?: number,
     onOpen?: () => void,
+    decoding: { dropManagedFields?: boolean } = {},
   ): Promise<void> {
     const url = withQuery(path, { ...query, watch: 'true' });
     const { response, body, idleError } = await this.#send({
@@ -378,7 +380,10 @@ export class Client {
       );
     }
     onOpen?.();
-    await readWatchStream(url, response, body, onEvent, idleError, isProtobuf(response.headers));
+    await readWatchStream(url, response, body, onEvent, idleError, {
+      protobuf: isProtobuf(response.headers),
+      dropManagedFields: decoding.dropManagedFields === true,
+    });
   }
 
   /** The Accept header for `accept` on `path`: protobuf first where negotiated. */

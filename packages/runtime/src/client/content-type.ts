@@ -1,7 +1,7 @@
 //! Which wire format a request asks for (protobuf for built-in types, as client-go's typed clients), and reading the answer in the format it came in.
 
 import type { IncomingHttpHeaders } from 'node:http';
-import { decodeProtobuf, isProtobufGroupVersion } from './protobuf/decode.js';
+import { type DecodeOptions, decodeProtobuf, isProtobufGroupVersion } from './protobuf/decode.js';
 
 /** JSON: what every resource speaks. */
 export const CONTENT_TYPE_JSON = 'application/json';
@@ -38,13 +38,13 @@ export function decodeBody(body: Buffer, headers: IncomingHttpHeaders): unknown 
 }
 
 /**
- * A protobuf answer as its JSON would be. The decoder gives what Go's JSON encoder writes
+ * A protobuf answer as its JSON would be (`options` as the decoder's). The decoder gives what Go's JSON encoder writes
  * for the decoded object, where a list without items has `items: null`; the apiserver's
  * own JSON of an empty LIST has `[]` (its list holds an empty slice, which protobuf cannot
  * tell from none).
  */
-export function decodeAnswer(body: Buffer): unknown {
-  const object = decodeProtobuf(body) as { kind?: string; items?: unknown } | null;
+export function decodeAnswer(body: Buffer, options: DecodeOptions = {}): unknown {
+  const object = decodeProtobuf(body, options) as { kind?: string; items?: unknown } | null;
   if (object?.items === null && object.kind?.endsWith('List') === true) object.items = [];
   return object;
 }

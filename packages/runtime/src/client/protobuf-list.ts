@@ -6,30 +6,29 @@ import { decodeAnswer } from './content-type.js';
 interface DecodedItem {
   kind?: string;
   apiVersion?: string;
-  metadata?: { managedFields?: unknown };
 }
 
 /**
  * `body` (a protobuf LIST answer) as a list, its items treated as {@link ListBodyParserOptions}
- * say: without `metadata.managedFields` when `dropManagedFields`, given the list's `kind`
- * (without `List`) and `apiVersion` when `typeMeta` and they carry none.
+ * say: without `metadata.managedFields` when `dropManagedFields` (left out while decoding),
+ * given the list's `kind` (without `List`) and `apiVersion` when `typeMeta` and they carry
+ * none.
  */
 export function decodeProtobufList(body: Buffer, options: ListBodyParserOptions = {}): ParsedList {
-  const list = decodeAnswer(body) as ParsedList & { kind?: string; apiVersion?: string };
-  const items = (list.items ?? []) as DecodedItem[];
+  const list = decodeAnswer(body, {
+    dropManagedFields: options.dropManagedFields === true,
+  }) as ParsedList & { kind?: string; apiVersion?: string };
   const kind =
     options.typeMeta === true && list.kind?.endsWith('List') && list.kind.length > 4
       ? list.kind.slice(0, -4)
       : undefined;
-  if (options.dropManagedFields !== true && kind === undefined) return list;
+  if (kind === undefined) return list;
+  const items = list.items as DecodedItem[];
   for (let i = 0; i < items.length; i++) {
-    let item = items[i] as DecodedItem;
-    if (options.dropManagedFields === true && item.metadata?.managedFields !== undefined)
-      delete item.metadata.managedFields;
-    if (kind !== undefined && item.kind === undefined && item.apiVersion === undefined) {
-      item = { kind, apiVersion: list.apiVersion, ...item };
-      items[i] = item;
-    }
+    const item = items[i] as DecodedItem;
+    // A new object, kind and apiVersion first, as a watch event's object has them.
+    if (item.kind === undefined && item.apiVersion === undefined)
+      items[i] = { kind, apiVersion: list.apiVersion, ...item };
   }
   return list;
 }

@@ -18,9 +18,17 @@ interface EventFramer {
   end(onEvent: (event: RawWatchEvent) => void): void;
 }
 
+/** How a watch body is decoded. */
+export interface WatchDecoding {
+  /** The body is protobuf frames (else JSON lines). Default `false`. */
+  readonly protobuf?: boolean;
+  /** Protobuf objects come without `metadata.managedFields` (left out while decoding). Default `false`. */
+  readonly dropManagedFields?: boolean;
+}
+
 /**
  * Calls `onEvent` for each event of `stream` (the decoded body of `response`: JSON lines,
- * or protobuf frames when `protobuf`), in order. Resolves when the server ends the stream;
+ * or protobuf frames as `decoding` says), in order. Resolves when the server ends the stream;
  * rejects on a broken connection, a malformed event (`WatchStreamError`) or an exception
  * from `onEvent` (the connection is closed then); `idleError()` names the idle timeout
  * when that is what closed it.
@@ -31,9 +39,12 @@ export function readWatchStream(
   stream: Readable,
   onEvent: (event: RawWatchEvent) => void,
   idleError: () => Error | undefined,
-  protobuf = false,
+  decoding: WatchDecoding = {},
 ): Promise<void> {
-  const framer: EventFramer = protobuf ? new ProtobufFramer() : new JsonLineFramer();
+  const framer: EventFramer =
+    decoding.protobuf === true
+      ? new ProtobufFramer(decoding.dropManagedFields === true)
+      : new JsonLineFramer();
   return new Promise<void>((resolve, reject) => {
     let settled = false;
     const fail = (error: unknown): void => {
@@ -117,6 +128,11 @@ class ProtobufFramer implements EventFramer {
   #length = 0;
   /** The bytes the next frame needs, its length prefix included, as far as known. */
   #needed = FRAME_LENGTH_BYTES;
+  readonly #decoding: { dropManagedFields: boolean };
+
+  constructor(dropManagedFields: boolean) {
+    this.#decoding = { dropManagedFields };
+  }
 
   push(chunk: Buffer, onEvent: (event: RawWatchEvent) => void): void {
     this.#chunks.push(chunk);
@@ -127,7 +143,7 @@ class ProtobufFramer implements EventFramer {
     while (buffer.length >= FRAME_LENGTH_BYTES) {
       needed = FRAME_LENGTH_BYTES + buffer.readUInt32BE(0);
       if (buffer.length < needed) break;
-      onEvent(decodeFrame(buffer.subarray(FRAME_LENGTH_BYTES, needed)));
+      onEvent(decodeFrame(buffer.subarray(FRAME_LENGTH_BYTES, needed), this.#decoding));
       buffer = buffer.subarray(needed);
       needed = FRAME_LENGTH_BYTES;
     }
@@ -144,9 +160,9 @@ class ProtobufFramer implements EventFramer {
   }
 }
 
-function decodeFrame(frame: Buffer): RawWatchEvent {
+function decodeFrame(frame: Buffer, options: { dropManagedFields: boolean }): RawWatchEvent {
   try {
-    return decodeProtobufWatchEvent(frame);
+    return decodeProtobufWatchEvent(frame, options);
   } catch (error) {
     throw new WatchStreamError(`a protobuf watch frame of ${frame.length} bytes is malformed`, {
       cause: error,

@@ -61,6 +61,11 @@ export interface WatchRequestOptions {
   idleTimeoutMs?: number;
   /** Called once the server accepted the watch (answered 200), before any event. */
   onOpen?: () => void;
+  /**
+   * The caller drops `metadata.managedFields` from every object (as for a LIST): the
+   * ListWatch may leave the field out while it decodes. Default `false`.
+   */
+  dropManagedFields?: boolean;
 }
 
 /** A watch event: `ADDED`, `MODIFIED`, `DELETED`, `BOOKMARK` or `ERROR` (its object a Status). */
@@ -224,6 +229,7 @@ class RestListWatch<T extends KubeObject> implements ListWatch<T> {
       options.signal,
       options.idleTimeoutMs,
       options.onOpen,
+      { dropManagedFields: options.dropManagedFields === true },
     );
   }
 }

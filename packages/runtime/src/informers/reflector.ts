@@ -485,6 +485,7 @@ export class Reflector<T extends KubeObject = KubeObject> {
         allowWatchBookmarks: true,
         timeoutSeconds,
         idleTimeoutMs: timeoutSeconds * 1000 + WATCH_TIMEOUT_GRACE_MS,
+        ...(this.#parsing.dropManagedFields === true && { dropManagedFields: true }),
         signal,
         onOpen: () => {
           this.#unwatchedSinceMs = undefined;

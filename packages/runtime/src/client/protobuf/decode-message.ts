@@ -25,6 +25,24 @@ export function wireOf(kind: number): number {
   return kind < WIRE_OF_KIND.length ? WIRE_OF_KIND[kind]! : Wire.Bytes;
 }
 
+/** The message whose `managedFields` a decode may leave out. */
+const OBJECT_META = 'meta/v1.ObjectMeta';
+/** Whether the decode running now leaves every `metadata.managedFields` out (see {@link withoutManagedFields}). */
+let skippingManagedFields = false;
+
+/**
+ * Runs `decode` leaving `metadata.managedFields` out of every object it decodes: their
+ * bytes are skipped, not decoded and dropped (the informers' default transform drops them).
+ */
+export function withoutManagedFields<T>(decode: () => T): T {
+  skippingManagedFields = true;
+  try {
+    return decode();
+  } finally {
+    skippingManagedFields = false;
+  }
+}
+
 /** Decodes the message from `r.pos` to `end` into a new object, defaults filled in. */
 export function decodeMessage(r: WireReader, end: number, spec: MessageSpec): unknown {
   if (spec.wrapperKind >= 0) return decodeWrapper(r, end, spec);
@@ -63,8 +81,11 @@ function decodeField(
   const field = spec.byNumber[tag >>> 3];
   if (field === undefined) r.skip(wire, end);
   else if (field.map) decodeMapEntry(r, end, field, wire, spec, out);
-  else if (field.repeated) decodeRepeated(r, end, field, wire, spec, out);
-  else if (field.kind === Kind.Inline) {
+  else if (field.repeated) {
+    if (skippingManagedFields && field.name === 'managedFields' && spec.name === OBJECT_META)
+      r.skip(wire, end);
+    else decodeRepeated(r, end, field, wire, spec, out);
+  } else if (field.kind === Kind.Inline) {
     expectWire(field, wire, Wire.Bytes, spec);
     const valueEnd = r.end(end);
     decodeFields(r, valueEnd, childSpec(field), out);

@@ -45,6 +45,32 @@ describe('decodeProtobuf', () => {
   );
 });
 
+describe('dropManagedFields', () => {
+  /** `object` (JSON-shaped) with every `metadata.managedFields` removed, nested objects included. */
+  const withoutManagedFields = (value: unknown, key = ''): unknown => {
+    if (Array.isArray(value)) return value.map((item) => withoutManagedFields(item));
+    if (typeof value !== 'object' || value === null) return value;
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(value)) {
+      if (key === 'metadata' && k === 'managedFields') continue;
+      out[k] = withoutManagedFields(v, k);
+    }
+    return out;
+  };
+  const withManagedFields = fixtures.filter((f) => f.json.includes('"managedFields":['));
+
+  it('leaves every metadata.managedFields out, and nothing else, from objects and watch frames', () => {
+    expect(withManagedFields.length).toBeGreaterThan(10);
+    for (const fixture of withManagedFields) {
+      const decode = fixture.watch ? decodeProtobufWatchEvent : decodeProtobuf;
+      const decoded = decode(bytes(fixture), { dropManagedFields: true });
+      expect(decoded, fixture.name).toStrictEqual(withoutManagedFields(JSON.parse(fixture.json)));
+      // The next decode keeps them again.
+      expect(decode(bytes(fixture)), fixture.name).toStrictEqual(JSON.parse(fixture.json));
+    }
+  });
+});
+
 describe('isProtobufGroupVersion', () => {
   it('knows the built-in group-versions and nothing else', () => {
     expect(isProtobufGroupVersion('v1')).toBe(true);

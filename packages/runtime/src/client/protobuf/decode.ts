@@ -12,13 +12,22 @@
 //   object = 2 (a runtime.RawExtension whose raw = 1 holds the object enveloped as above,
 //   magic included, as a GET answer would be).
 
-import { decodeMessage } from './decode-message.js';
+import { decodeMessage, withoutManagedFields } from './decode-message.js';
 import { decodeEnvelope } from './envelope.js';
 import { ProtobufDecodeError } from './protobuf-decode-error.js';
 import { isSchemaGroupVersion, messageSpec } from './schema.js';
 import { WireReader } from './wire-reader.js';
 
 export { ProtobufDecodeError } from './protobuf-decode-error.js';
+
+/** Options of a decode. */
+export interface DecodeOptions {
+  /**
+   * Leave `metadata.managedFields` out of every object (its bytes skipped, not decoded), for
+   * a caller that drops them anyway. Default `false`.
+   */
+  dropManagedFields?: boolean;
+}
 
 /** Whether every kind of `apiVersion` ("v1", "apps/v1", "resource.k8s.io/v1", …) can be decoded from protobuf. */
 export function isProtobufGroupVersion(apiVersion: string): boolean {
@@ -32,15 +41,26 @@ export function isProtobufGroupVersion(apiVersion: string): boolean {
  * ProtobufDecodeError naming what is wrong (bad magic, unknown apiVersion/kind,
  * truncated, wire type mismatch).
  */
-export function decodeProtobuf(body: Uint8Array): unknown {
-  return decodeEnvelope(body);
+export function decodeProtobuf(body: Uint8Array, options: DecodeOptions = {}): unknown {
+  return options.dropManagedFields === true
+    ? withoutManagedFields(() => decodeEnvelope(body))
+    : decodeEnvelope(body);
 }
 
 /**
  * One frame of a protobuf watch stream (the bytes after the 4-byte big-endian length
  * prefix) → the watch event as JSON.parse of a JSON watch line gives it ({ type, object }).
  */
-export function decodeProtobufWatchEvent(frame: Uint8Array): { type: string; object: unknown } {
+export function decodeProtobufWatchEvent(
+  frame: Uint8Array,
+  options: DecodeOptions = {},
+): { type: string; object: unknown } {
+  return options.dropManagedFields === true
+    ? withoutManagedFields(() => decodeWatchEvent(frame))
+    : decodeWatchEvent(frame);
+}
+
+function decodeWatchEvent(frame: Uint8Array): { type: string; object: unknown } {
   const spec = messageSpec('meta/v1.WatchEvent');
   if (spec === undefined)
     throw new ProtobufDecodeError('protobuf: no schema for meta/v1.WatchEvent');

@@ -198,20 +198,6 @@ export function hasTypeMeta(spec: MessageSpec): boolean {
   return !withoutTypeMeta.has(spec.name);
 }
 
-let rootsWithTypeMeta: Set<string> | undefined;
-
-/** Whether the Go type of `spec` embeds TypeMeta (the root type of a kind, but WatchEvent). */
-export function embedsTypeMeta(spec: MessageSpec): boolean {
-  if (rootsWithTypeMeta === undefined) {
-    rootsWithTypeMeta = new Set();
-    for (const kinds of Object.values(KINDS)) {
-      for (const name of Object.values(kinds)) rootsWithTypeMeta.add(name);
-    }
-    for (const name of WITHOUT_TYPE_META) rootsWithTypeMeta.delete(name);
-  }
-  return rootsWithTypeMeta.has(spec.name);
-}
-
 /** Whether every kind of `apiVersion` has a protobuf schema. */
 export function isSchemaGroupVersion(apiVersion: string): boolean {
   return Object.hasOwn(KINDS, apiVersion) && !UNDECODABLE_API_VERSIONS.includes(apiVersion);
