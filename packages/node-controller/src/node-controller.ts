@@ -14,6 +14,7 @@ import {
 import { type ClientSource, formatTime, type Wire } from '@ctrlkit/runtime/client';
 import type { V1Node } from '@kubernetes/client-node';
 import type { NodeProvider } from './adapter.js';
+import { deepCopy } from './internal/deep-copy.js';
 import { NodeLeaseController } from './internal/node-lease-controller.js';
 import { NodePingController } from './internal/node-ping-controller.js';
 import { nodeStatusPatch } from './internal/node-status-patch.js';
@@ -121,7 +122,7 @@ export class NodeController {
     const { provider, node, nodes } = o;
     this.#provider = provider;
     this.#nodes = isNodesClient(nodes) ? nodes : nodesClient(nodes);
-    this.#node = structuredClone(node);
+    this.#node = deepCopy(node);
     this.#pingIntervalMs = intervalOrDefault(
       o.pingIntervalMs,
       'pingIntervalMs',
@@ -172,7 +173,7 @@ export class NodeController {
     const running: Promise<void>[] = [];
     try {
       this.#provider.notifyNodeStatus(loops.signal, (node) => {
-        this.#pending = structuredClone(node);
+        this.#pending = deepCopy(node);
         this.#wakeLoop?.();
       });
       running.push(this.#ping.run(loops.signal));

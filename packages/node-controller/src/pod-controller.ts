@@ -177,7 +177,7 @@ export class PodController {
   /** Stores a record for `key` holding a copy of `pod` as the last provider pod. */
   storePod(key: string, pod: Wire<V1Pod>): void {
     this.#c.knownPods.set(key, {
-      lastPodStatusReceivedFromProvider: structuredClone(pod),
+      lastPodStatusReceivedFromProvider: deepCopy(pod),
       lastPodStatusUpdateSkipped: false,
     });
   }
@@ -199,7 +199,7 @@ export class PodController {
    */
   checkAndUpdatePod(key: string, record: KnownPod, newPod: Wire<V1Pod>): void {
     this.#checkSkipped(key, record, newPod);
-    record.lastPodStatusReceivedFromProvider = structuredClone(newPod);
+    record.lastPodStatusReceivedFromProvider = deepCopy(newPod);
   }
 
   /** Queues `key` (`ns/name`) on the sync queue, rate limited. */

@@ -6,6 +6,7 @@ import { formatMicroTime, type Wire } from '@ctrlkit/runtime/client';
 import type { V1Lease, V1Node } from '@kubernetes/client-node';
 import type { LeasesClient } from '../kube-clients.js';
 import { MAX_LEASE_UPDATE_ATTEMPTS, NODE_LEASE_NAMESPACE } from '../node-lease.js';
+import { deepCopy } from './deep-copy.js';
 
 /** First delay of the GET retry in ensureLease (doubled before use), and its cap, in ms. */
 const ENSURE_BACKOFF_BASE_MS = 100;
@@ -140,7 +141,7 @@ export class NodeLeaseController {
             metadata: { name, namespace: NODE_LEASE_NAMESPACE },
             spec: { holderIdentity: name, leaseDurationSeconds: this.#o.leaseDurationSeconds },
           }
-        : { ...structuredClone(base), apiVersion: 'coordination.k8s.io/v1', kind: 'Lease' };
+        : { ...deepCopy(base), apiVersion: 'coordination.k8s.io/v1', kind: 'Lease' };
     lease.spec ??= {};
     // Six fractional digits, as the apiserver requires of a MicroTime.
     lease.spec.renewTime = formatMicroTime(this.#o.wallTime());

@@ -3,6 +3,7 @@
 import { isConflict, isNotFound } from '@ctrlkit/core';
 import type { Wire } from '@ctrlkit/runtime/client';
 import type { V1Pod } from '@kubernetes/client-node';
+import { deepCopy } from './deep-copy.js';
 import { isRunning, type PodControllerContext, podKey } from './pod-controller-context.js';
 
 /** Handles a `ns/name/uid` key: force-deletes the pod of that UID from the API. */
@@ -50,7 +51,7 @@ export async function deleteDanglingPods(
     while (next < dangling.length) {
       const pod = dangling[next++] as Wire<V1Pod>;
       try {
-        await c.provider.deletePod(signal, structuredClone(pod));
+        await c.provider.deletePod(signal, deepCopy(pod));
       } catch (error) {
         if (!isNotFound(error))
           c.logger.error({ err: error, pod: podKey(pod) }, 'failed to delete dangling pod');

@@ -68,9 +68,7 @@ async function syncPodInProvider(
 
 async function deletePodInProvider(c: PodControllerContext, pod: Wire<V1Pod>): Promise<void> {
   try {
-    await callProvider(c, 'deletePod', (signal) =>
-      c.provider.deletePod(signal, structuredClone(pod)),
-    );
+    await callProvider(c, 'deletePod', (signal) => c.provider.deletePod(signal, deepCopy(pod)));
   } catch (error) {
     if (isNotFound(error)) {
       c.logger.debug({ pod: podKey(pod) }, 'pod not found in provider');
@@ -141,7 +139,7 @@ async function handleProviderError(
   error: unknown,
   reason: string,
 ): Promise<void> {
-  const failed = structuredClone(pod);
+  const failed = deepCopy(pod);
   failed.status ??= {};
   const status = failed.status;
   status.phase = pod.spec?.restartPolicy === 'Never' ? 'Failed' : 'Pending';

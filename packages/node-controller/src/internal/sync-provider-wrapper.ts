@@ -6,6 +6,7 @@ import { formatTime, type Wire } from '@ctrlkit/runtime/client';
 import type { Lister } from '@ctrlkit/runtime/informers';
 import type { V1ContainerStatus, V1Pod, V1PodStatus } from '@kubernetes/client-node';
 import type { PodLifecycleHandler, PodNotifier } from '../adapter.js';
+import { deepCopy } from './deep-copy.js';
 
 /** How often the wrapper polls pod statuses, in ms. */
 export const SYNC_WRAPPER_POLL_INTERVAL_MS = 5_000;
@@ -65,7 +66,7 @@ export class SyncProviderWrapper implements PodLifecycleHandler, PodNotifier {
       throw error;
     }
     if (isTerminal(pod)) return;
-    const terminated = structuredClone(pod);
+    const terminated = deepCopy(pod);
     const now = this.#wallTime();
     terminated.status ??= {};
     const status = terminated.status;
@@ -110,7 +111,7 @@ export class SyncProviderWrapper implements PodLifecycleHandler, PodNotifier {
       }
     }
     if (status !== undefined) {
-      this.#notify?.({ ...structuredClone(pod), status: structuredClone(status) });
+      this.#notify?.({ ...deepCopy(pod), status: deepCopy(status) });
       return;
     }
     if (this.#deleted.has(`${namespace}/${name}`)) return;
@@ -118,7 +119,7 @@ export class SyncProviderWrapper implements PodLifecycleHandler, PodNotifier {
     const age =
       created === undefined ? Infinity : this.#wallTime().getTime() - new Date(created).getTime();
     if (pod.status?.phase !== 'Running' && age < NOT_FOUND_GRACE_MS) return;
-    const failed = structuredClone(pod);
+    const failed = deepCopy(pod);
     const now = this.#wallTime();
     failed.status ??= {};
     const s = failed.status;

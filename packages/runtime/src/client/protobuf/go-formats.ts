@@ -3,19 +3,36 @@
 /** Unix seconds of Go's zero time.Time (January 1, year 1, UTC), which JSON writes as null. */
 export const GO_ZERO_TIME_SECONDS = -62135596800;
 
-let lastSeconds = Number.NaN;
-let lastSecondsText = '';
+/** Slots of the texts cache: the last text per second modulo this (a power of two). */
+const CACHE_SLOTS = 64;
+
+/**
+ * Recently made texts by their second: an object's times are few and close together
+ * (created, started, each condition's transition), and the objects of a list or a burst of
+ * events share them, so most are made once.
+ */
+class SecondsTexts {
+  readonly #seconds = new Float64Array(CACHE_SLOTS).fill(Number.NaN);
+  readonly #texts: string[] = new Array<string>(CACHE_SLOTS).fill('');
+
+  constructor(readonly make: (seconds: number) => string) {}
+
+  get(seconds: number): string {
+    const slot = seconds & (CACHE_SLOTS - 1);
+    if (this.#seconds[slot] === seconds) return this.#texts[slot] as string;
+    const text = this.make(seconds);
+    this.#seconds[slot] = seconds;
+    this.#texts[slot] = text;
+    return text;
+  }
+}
 
 /** `yyyy-mm-ddThh:mm:ss` (UTC, no zone) of `seconds` since the epoch. */
-function dateTime(seconds: number): string {
-  if (seconds === lastSeconds) return lastSecondsText;
+const dateTimes = new SecondsTexts((seconds) => {
   const iso = new Date(seconds * 1000).toISOString();
   // toISOString writes years outside 0..9999 as ±yyyyyy; Go writes the plain number.
-  const text = iso.length === 24 ? iso.slice(0, 19) : goYear(iso);
-  lastSeconds = seconds;
-  lastSecondsText = text;
-  return text;
-}
+  return iso.length === 24 ? iso.slice(0, 19) : goYear(iso);
+});
 
 function goYear(iso: string): string {
   const sign = iso[0] === '-' ? '-' : '';
@@ -24,23 +41,18 @@ function goYear(iso: string): string {
   return `${sign}${year}${iso.slice(dash, dash + 15)}`;
 }
 
-let lastTimeSeconds = Number.NaN;
-let lastTimeText = '';
+/** metav1.Time texts: the date and time with `Z`. */
+const times = new SecondsTexts((seconds) => `${dateTimes.get(seconds)}Z`);
 
 /** metav1.Time: RFC 3339 in UTC, whole seconds (`2026-11-26T01:02:03Z`). */
 export function formatTime(seconds: number): string {
-  // Objects made together share their timestamps: one string for a run of them.
-  if (seconds !== lastTimeSeconds) {
-    lastTimeText = `${dateTime(seconds)}Z`;
-    lastTimeSeconds = seconds;
-  }
-  return lastTimeText;
+  return times.get(seconds);
 }
 
 /** metav1.MicroTime: RFC 3339 in UTC with six fractional digits. */
 export function formatMicroTime(seconds: number, nanos: number): string {
   const micros = Math.trunc(nanos / 1000);
-  return `${dateTime(seconds)}.${String(micros).padStart(6, '0')}Z`;
+  return `${dateTimes.get(seconds)}.${String(micros).padStart(6, '0')}Z`;
 }
 
 /** Go's time.Duration.String of `ns` nanoseconds (`1h2m3.5s`, `1.5ms`, `0s`). */
