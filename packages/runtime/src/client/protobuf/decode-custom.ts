@@ -1,14 +1,22 @@
 // The types whose JSON comes from a custom MarshalJSON: Time, MicroTime, Duration, Quantity,
 // IntOrString, RawExtension, FieldsV1.
 
-import { decodeEnvelope, PROTOBUF_MAGIC } from './envelope.js';
+import { startsWithMagic } from './envelope.js';
 import { formatDuration, formatMicroTime, formatTime, GO_ZERO_TIME_SECONDS } from './go-formats.js';
 import { ProtobufDecodeError } from './protobuf-decode-error.js';
 import { Kind } from './schema.js';
 import { Wire, type WireReader } from './wire-reader.js';
 
-/** Decodes the message from `r.pos` to `end` of one of the custom kinds. */
-export function decodeCustom(r: WireReader, end: number, kind: number): unknown {
+/**
+ * Decodes the message from `r.pos` to `end` of one of the custom kinds; `decodeObject`
+ * decodes an enveloped object a RawExtension holds.
+ */
+export function decodeCustom(
+  r: WireReader,
+  end: number,
+  kind: number,
+  decodeObject: (body: Uint8Array) => unknown,
+): unknown {
   switch (kind) {
     case Kind.Time:
     case Kind.MicroTime:
@@ -29,7 +37,7 @@ export function decodeCustom(r: WireReader, end: number, kind: number): unknown 
       return decodeIntOrString(r, end);
     case Kind.RawExtension:
     case Kind.FieldsV1:
-      return decodeRaw(r, end, kind === Kind.RawExtension);
+      return decodeRaw(r, end, kind === Kind.RawExtension, decodeObject);
   }
   throw new ProtobufDecodeError(`protobuf: unknown schema kind ${kind}`);
 }
@@ -84,7 +92,12 @@ function decodeIntOrString(r: WireReader, end: number): number | string {
  * JSON writes the raw bytes as they are (null when there are none). A RawExtension's bytes may
  * also be an enveloped protobuf object (the `k8s\0` magic), decoded as such.
  */
-function decodeRaw(r: WireReader, end: number, extension: boolean): unknown {
+function decodeRaw(
+  r: WireReader,
+  end: number,
+  extension: boolean,
+  decodeObject: (body: Uint8Array) => unknown,
+): unknown {
   let start = 0;
   let rawEnd = 0;
   while (r.pos < end) {
@@ -97,7 +110,7 @@ function decodeRaw(r: WireReader, end: number, extension: boolean): unknown {
   }
   if (rawEnd === start) return null;
   if (extension && startsWithMagic(r.buf, start, rawEnd)) {
-    return decodeEnvelope(r.buf.subarray(start, rawEnd));
+    return decodeObject(r.buf.subarray(start, rawEnd));
   }
   try {
     return parseJson(r.utf8(start, rawEnd));
@@ -107,16 +120,6 @@ function decodeRaw(r: WireReader, end: number, extension: boolean): unknown {
       { cause: error },
     );
   }
-}
-
-function startsWithMagic(buf: Uint8Array, start: number, end: number): boolean {
-  return (
-    end - start >= 4 &&
-    buf[start] === PROTOBUF_MAGIC[0] &&
-    buf[start + 1] === PROTOBUF_MAGIC[1] &&
-    buf[start + 2] === PROTOBUF_MAGIC[2] &&
-    buf[start + 3] === PROTOBUF_MAGIC[3]
-  );
 }
 
 /** Raw JSON texts seen lately (managedFields repeat across a list's objects) and their values. */

@@ -1,29 +1,22 @@
 // Decodes one protobuf message into the object encoding/json writes for the same Go value.
 
 import { decodeCustom } from './decode-custom.js';
+import { readEnvelope } from './envelope.js';
 import { compileFieldsDecoder } from './fields-decoder.js';
 import { ProtobufDecodeError } from './protobuf-decode-error.js';
-import { Absent, childSpec, type FieldSpec, Kind, type MessageSpec } from './schema.js';
+import {
+  Absent,
+  childSpec,
+  type FieldSpec,
+  hasTypeMeta,
+  Kind,
+  type MessageSpec,
+  rootSpec,
+  wireOf,
+} from './schema.js';
 import { Wire, type WireReader } from './wire-reader.js';
 
 type JsonObject = Record<string, unknown>;
-
-/** The wire type each kind is written with (index: kind). */
-const WIRE_OF_KIND: readonly number[] = [
-  Wire.Bytes, // String
-  Wire.Varint, // Bool
-  Wire.Varint, // Int32
-  Wire.Varint, // Int64
-  Wire.Varint, // Uint32
-  Wire.Varint, // Uint64
-  Wire.Fixed64, // Double
-  Wire.Bytes, // Bytes, and every message kind after it
-];
-
-/** The wire type `kind` is written with. */
-export function wireOf(kind: number): number {
-  return kind < WIRE_OF_KIND.length ? WIRE_OF_KIND[kind]! : Wire.Bytes;
-}
 
 /** The message whose `managedFields` a decode may leave out. */
 const OBJECT_META = 'meta/v1.ObjectMeta';
@@ -40,6 +33,43 @@ export function withoutManagedFields<T>(decode: () => T): T {
     return decode();
   } finally {
     skippingManagedFields = false;
+  }
+}
+
+/**
+ * A whole enveloped object (`k8s\0` + runtime.Unknown) into the object its JSON would parse
+ * to, with apiVersion and kind from the envelope when the kind's JSON has them.
+ */
+export function decodeEnvelope(body: Uint8Array): unknown {
+  const envelope = readEnvelope(body);
+  const spec = rootSpec(envelope.apiVersion, envelope.kind);
+  if (spec === undefined) {
+    throw new ProtobufDecodeError(
+      `protobuf: no schema for apiVersion ${JSON.stringify(envelope.apiVersion)} kind ${JSON.stringify(envelope.kind)}`,
+    );
+  }
+  const out: JsonObject = hasTypeMeta(spec)
+    ? { kind: envelope.kind, apiVersion: envelope.apiVersion }
+    : {};
+  if (out.kind === '') delete out.kind;
+  if (out.apiVersion === '') delete out.apiVersion;
+  const r = envelope.reader;
+  r.pos = envelope.rawStart;
+  decodeFields(r, envelope.rawEnd, spec, out);
+  applyDefaults(out, spec);
+  if (envelope.kind === 'PartialObjectMetadataList') typeItems(out, envelope.apiVersion);
+  return out;
+}
+
+/**
+ * The items of a metadata-only list carry apiVersion and kind in JSON (the apiserver sets
+ * them on each), not in protobuf (TypeMeta is not on the wire): put them back.
+ */
+function typeItems(list: JsonObject, apiVersion: string): void {
+  const items = list.items;
+  if (!Array.isArray(items)) return;
+  for (let i = 0; i < items.length; i++) {
+    items[i] = { kind: 'PartialObjectMetadata', apiVersion, ...(items[i] as object) };
   }
 }
 
@@ -124,7 +154,7 @@ function decodeValue(r: WireReader, end: number, kind: number, field: FieldSpec)
     }
     default: {
       const valueEnd = r.end(end);
-      const value = decodeCustom(r, valueEnd, kind);
+      const value = decodeCustom(r, valueEnd, kind, decodeEnvelope);
       r.pos = valueEnd;
       return value;
     }

@@ -12,8 +12,7 @@
 //   object = 2 (a runtime.RawExtension whose raw = 1 holds the object enveloped as above,
 //   magic included, as a GET answer would be).
 
-import { decodeMessage, withoutManagedFields } from './decode-message.js';
-import { decodeEnvelope } from './envelope.js';
+import { decodeEnvelope, decodeMessage, withoutManagedFields } from './decode-message.js';
 import { ProtobufDecodeError } from './protobuf-decode-error.js';
 import { isSchemaGroupVersion, messageSpec } from './schema.js';
 import { WireReader } from './wire-reader.js';

@@ -1,16 +1,16 @@
 // The envelope of a protobuf answer: the `k8s\0` magic, then a runtime.Unknown holding the
-// apiVersion, kind and the object's own message.
+// apiVersion, kind and the object's own message (read here; decoded by decode-message.ts).
 
-import { applyDefaults, decodeFields } from './decode-message.js';
 import { ProtobufDecodeError } from './protobuf-decode-error.js';
-import { hasTypeMeta, rootSpec } from './schema.js';
 import { Wire, WireReader } from './wire-reader.js';
 
 /** The four bytes every enveloped protobuf object starts with: `k8s\0`. */
 export const PROTOBUF_MAGIC: readonly number[] = [0x6b, 0x38, 0x73, 0x00];
 
 /** Where runtime.Unknown's fields are in the body. */
-interface Unknown {
+export interface Envelope {
+  /** A reader over the whole body, to decode `raw` with. */
+  reader: WireReader;
   apiVersion: string;
   kind: string;
   rawStart: number;
@@ -19,11 +19,11 @@ interface Unknown {
 }
 
 /**
- * Decodes `k8s\0` + runtime.Unknown { TypeMeta typeMeta = 1; bytes raw = 2;
- * string contentEncoding = 3; string contentType = 4; } into the object its JSON would
- * parse to, with apiVersion and kind from the envelope when the kind's JSON has them.
+ * Reads the envelope of `body`: `k8s\0` + runtime.Unknown { TypeMeta typeMeta = 1; bytes
+ * raw = 2; string contentEncoding = 3; string contentType = 4; }, checking the magic, that
+ * it holds an object, and that the object is not compressed.
  */
-export function decodeEnvelope(body: Uint8Array): unknown {
+export function readEnvelope(body: Uint8Array): Envelope {
   for (let i = 0; i < PROTOBUF_MAGIC.length; i++) {
     if (body[i] !== PROTOBUF_MAGIC[i]) {
       throw new ProtobufDecodeError(
@@ -33,46 +33,32 @@ export function decodeEnvelope(body: Uint8Array): unknown {
   }
   const r = new WireReader(body);
   r.pos = PROTOBUF_MAGIC.length;
-  const unknown = readUnknown(r);
-  if (unknown.contentEncoding !== '') {
+  const envelope = readUnknown(r);
+  if (envelope.contentEncoding !== '') {
     throw new ProtobufDecodeError(
-      `protobuf: unsupported contentEncoding ${unknown.contentEncoding}`,
+      `protobuf: unsupported contentEncoding ${envelope.contentEncoding}`,
     );
   }
-  if (unknown.rawEnd === 0) throw new ProtobufDecodeError('protobuf: the envelope holds no object');
-  const spec = rootSpec(unknown.apiVersion, unknown.kind);
-  if (spec === undefined) {
-    throw new ProtobufDecodeError(
-      `protobuf: no schema for apiVersion ${JSON.stringify(unknown.apiVersion)} kind ${JSON.stringify(unknown.kind)}`,
-    );
-  }
-  const out: Record<string, unknown> = hasTypeMeta(spec)
-    ? { kind: unknown.kind, apiVersion: unknown.apiVersion }
-    : {};
-  if (out.kind === '') delete out.kind;
-  if (out.apiVersion === '') delete out.apiVersion;
-  r.pos = unknown.rawStart;
-  decodeFields(r, unknown.rawEnd, spec, out);
-  applyDefaults(out, spec);
-  if (unknown.kind === 'PartialObjectMetadataList') typeItems(out, unknown.apiVersion);
-  return out;
+  if (envelope.rawEnd === 0)
+    throw new ProtobufDecodeError('protobuf: the envelope holds no object');
+  return envelope;
 }
 
-/**
- * The items of a metadata-only list carry apiVersion and kind in JSON (the apiserver sets
- * them on each), not in protobuf (TypeMeta is not on the wire): put them back.
- */
-function typeItems(list: Record<string, unknown>, apiVersion: string): void {
-  const items = list.items;
-  if (!Array.isArray(items)) return;
-  for (let i = 0; i < items.length; i++) {
-    items[i] = { kind: 'PartialObjectMetadata', apiVersion, ...(items[i] as object) };
-  }
+/** Whether `buf` from `start` to `end` starts with the magic of an enveloped object. */
+export function startsWithMagic(buf: Uint8Array, start: number, end: number): boolean {
+  return (
+    end - start >= 4 &&
+    buf[start] === PROTOBUF_MAGIC[0] &&
+    buf[start + 1] === PROTOBUF_MAGIC[1] &&
+    buf[start + 2] === PROTOBUF_MAGIC[2] &&
+    buf[start + 3] === PROTOBUF_MAGIC[3]
+  );
 }
 
-function readUnknown(r: WireReader): Unknown {
+function readUnknown(r: WireReader): Envelope {
   const end = r.buf.length;
-  const unknown: Unknown = {
+  const unknown: Envelope = {
+    reader: r,
     apiVersion: '',
     kind: '',
     rawStart: 0,

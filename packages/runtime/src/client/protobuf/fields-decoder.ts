@@ -3,8 +3,7 @@
 // object shape per message instead of a keyed store shared by every message (the same
 // technique as protobufjs's generated decoders). Made once per message, on first use.
 
-import { wireOf } from './decode-message.js';
-import { type FieldSpec, type FieldsDecoder, Kind, type MessageSpec } from './schema.js';
+import { type FieldSpec, type FieldsDecoder, Kind, type MessageSpec, wireOf } from './schema.js';
 import type { WireReader } from './wire-reader.js';
 
 /** What the compiled code calls for the fields it does not read inline. */

@@ -6,7 +6,7 @@ import {
   UNDECODABLE_API_VERSIONS,
   WITHOUT_TYPE_META,
 } from './schema.generated.js';
-import type { WireReader } from './wire-reader.js';
+import { Wire, type WireReader } from './wire-reader.js';
 
 /** How a value is written on the wire and in JSON (one per letter of the generated schema). */
 export const Kind = {
@@ -201,4 +201,21 @@ export function hasTypeMeta(spec: MessageSpec): boolean {
 /** Whether every kind of `apiVersion` has a protobuf schema. */
 export function isSchemaGroupVersion(apiVersion: string): boolean {
   return Object.hasOwn(KINDS, apiVersion) && !UNDECODABLE_API_VERSIONS.includes(apiVersion);
+}
+
+/** The wire type each kind is written with (index: kind). */
+const WIRE_OF_KIND: readonly number[] = [
+  Wire.Bytes, // String
+  Wire.Varint, // Bool
+  Wire.Varint, // Int32
+  Wire.Varint, // Int64
+  Wire.Varint, // Uint32
+  Wire.Varint, // Uint64
+  Wire.Fixed64, // Double
+  Wire.Bytes, // Bytes, and every message kind after it
+];
+
+/** The wire type `kind` is written with. */
+export function wireOf(kind: number): number {
+  return kind < WIRE_OF_KIND.length ? WIRE_OF_KIND[kind]! : Wire.Bytes;
 }
