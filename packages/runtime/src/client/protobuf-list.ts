@@ -2,6 +2,9 @@
 
 import type { ListBodyParserOptions, ParsedList } from '../internal/list-body-parser.js';
 import { decodeAnswer } from './content-type.js';
+import { PROTOBUF_MAGIC, startsWithMagic } from './protobuf/envelope.js';
+import { ProtobufDecodeError } from './protobuf/protobuf-decode-error.js';
+import { Wire, WireReader } from './protobuf/wire-reader.js';
 
 interface DecodedItem {
   kind?: string;
@@ -33,10 +36,11 @@ export function decodeProtobufList(body: Buffer, options: ListBodyParserOptions 
   return list;
 }
 
-/** The first bytes of every protobuf answer: `k8s` and a zero byte. */
-const PROTOBUF_MAGIC = Buffer.from([0x6b, 0x38, 0x73, 0x00]);
-/** The tag of a length-delimited field `n` (wire type 2). */
-const bytesField = (n: number): number => (n << 3) | 2;
+/** The tag of field `n`, length-delimited. */
+const bytesField = (n: number): number => (n << 3) | Wire.Bytes;
+const RAW_FIELD = bytesField(2);
+const LIST_METADATA_FIELD = bytesField(1);
+const CONTINUE_FIELD = bytesField(3);
 
 /**
  * The continue token of a protobuf LIST answer, read from its first bytes (`head`): the
@@ -44,60 +48,29 @@ const bytesField = (n: number): number => (n << 3) | 2;
  * `continue` is field 3. Undefined when absent, empty, or not within `head`.
  */
 export function peekProtobufContinueToken(head: Buffer): string | undefined {
-  if (head.length < PROTOBUF_MAGIC.length || !head.subarray(0, 4).equals(PROTOBUF_MAGIC))
-    return undefined;
-  const reader = { at: PROTOBUF_MAGIC.length };
-  // The envelope: skip to `raw`.
-  let field = readField(head, reader);
-  while (field !== undefined && field.tag !== bytesField(2)) field = readField(head, reader);
-  if (field === undefined) return undefined;
-  reader.at = field.start;
-  const metadata = readField(head, reader);
-  if (metadata === undefined || metadata.tag !== bytesField(1)) return undefined;
-  reader.at = metadata.start;
-  while (reader.at < metadata.end) {
-    const entry = readField(head, reader);
-    if (entry === undefined) return undefined;
-    if (entry.tag === bytesField(3)) {
-      if (entry.end > head.length) return undefined;
-      const token = head.toString('utf8', entry.start, entry.end);
-      return token === '' ? undefined : token;
+  if (!startsWithMagic(head, 0, head.length)) return undefined;
+  const r = new WireReader(head);
+  r.pos = PROTOBUF_MAGIC.length;
+  try {
+    // The envelope's fields up to `raw`, whose bytes may reach beyond the head.
+    let tag = r.uint32();
+    while (tag !== RAW_FIELD) {
+      r.skip(tag & 7, head.length);
+      if (r.pos >= head.length) return undefined;
+      tag = r.uint32();
     }
+    r.uint32();
+    if (r.uint32() !== LIST_METADATA_FIELD) return undefined;
+    const metadataEnd = r.end(head.length);
+    while (r.pos < metadataEnd) {
+      tag = r.uint32();
+      if (tag === CONTINUE_FIELD) return r.string(r.end(metadataEnd)) || undefined;
+      r.skip(tag & 7, metadataEnd);
+    }
+    return undefined;
+  } catch (error) {
+    // The head ends before the token does.
+    if (error instanceof ProtobufDecodeError) return undefined;
+    throw error;
   }
-  return undefined;
-}
-
-/**
- * The field at `reader.at`: its tag and, for a length-delimited one, where its bytes start
- * and end (`reader.at` moves past them; its end may lie beyond `bytes`). Undefined when
- * `bytes` ends first or the wire type is not one a ListMeta or envelope uses.
- */
-function readField(
-  bytes: Buffer,
-  reader: { at: number },
-): { tag: number; start: number; end: number } | undefined {
-  const tag = readVarint(bytes, reader);
-  if (tag === undefined) return undefined;
-  const wireType = tag & 7;
-  if (wireType === 0) {
-    const value = readVarint(bytes, reader);
-    return value === undefined ? undefined : { tag, start: reader.at, end: reader.at };
-  }
-  if (wireType !== 2) return undefined;
-  const length = readVarint(bytes, reader);
-  if (length === undefined) return undefined;
-  const start = reader.at;
-  reader.at = start + length;
-  return { tag, start, end: start + length };
-}
-
-function readVarint(bytes: Buffer, reader: { at: number }): number | undefined {
-  let value = 0;
-  for (let shift = 0; shift < 35; shift += 7) {
-    const byte = bytes[reader.at++];
-    if (byte === undefined) return undefined;
-    value += (byte & 0x7f) * 2 ** shift;
-    if (byte < 0x80) return value;
-  }
-  return undefined;
 }
