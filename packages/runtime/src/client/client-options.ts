@@ -52,10 +52,11 @@ export interface ClientOptions {
    */
   disableCompression?: boolean;
   /**
-   * Watch over HTTP/1.1 instead of HTTP/2. Default `false`: like client-go, watches share
+   * Use HTTP/1.1 instead of HTTP/2. Default `false`: like client-go, every request shares
    * one HTTP/2 connection (to an `https:` server without a proxy), pinged when silent, so a
    * half-open connection is closed and its watches resumed within 45 s (HTTP/1.1 watches
-   * notice one only at their own timeout). A server without HTTP/2 is watched over HTTP/1.1.
+   * notice one only at their own timeout). A server without HTTP/2 is spoken to over
+   * HTTP/1.1, on a pool of kept-alive connections.
    */
   disableHttp2?: boolean;
   /**

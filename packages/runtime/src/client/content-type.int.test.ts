@@ -115,13 +115,6 @@ const fixtures: Fixture[] = [
   },
 ];
 
-function path(fixture: Fixture, namespace: string): string {
-  const parts = fixture.resource.split('/');
-  const plural = parts.pop() as string;
-  const base = parts.length === 0 ? '/api/v1' : `/apis/${parts.join('/')}`;
-  return fixture.namespaced ? `${base}/namespaces/${namespace}/${plural}` : `${base}/${plural}`;
-}
-
 function clients(): { protobuf: Client; json: Client; accepts: ClientRequestInfo[] } {
   const kubeConfig = testKubeConfig();
   const accepts: ClientRequestInfo[] = [];
