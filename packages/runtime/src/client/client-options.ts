@@ -52,11 +52,10 @@ export interface ClientOptions {
    */
   disableCompression?: boolean;
   /**
-   * Use HTTP/1.1 instead of HTTP/2. Default `false`: like client-go, every request shares
+   * Watch over HTTP/1.1 instead of HTTP/2. Default `false`: like client-go, watches share
    * one HTTP/2 connection (to an `https:` server without a proxy), pinged when silent, so a
    * half-open connection is closed and its watches resumed within 45 s (HTTP/1.1 watches
-   * notice one only at their own timeout). A server without HTTP/2 is spoken to over
-   * HTTP/1.1, on a pool of kept-alive connections.
+   * notice one only at their own timeout). A server without HTTP/2 is watched over HTTP/1.1.
    */
   disableHttp2?: boolean;
   /**

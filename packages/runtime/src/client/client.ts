@@ -52,19 +52,17 @@ import type { KubeObject, ObjectList, Wire } from './wire.js';
  * The one way to the API server of a program (controller-runtime's `client.Client`,
  * kube-rs' `Client`): get it from `manager.client`, or from {@link createClient} in a
  * program without a Manager. Every request, the informers' LIST and WATCH included:
- * - goes over one HTTP/2 connection (to an `https:` server without a proxy; as client-go)
- *   for the kubeconfig's TLS material, pinged when silent so that a half-open connection is
- *   closed within 35 s, else over one pool of kept-alive HTTP/1.1 connections
- *   (`disableHttp2`, a `proxy-url`, a server without HTTP/2), with the kubeconfig's
- *   credentials asked again per request (refreshed tokens are used);
+ * - goes over one pool of kept-alive connections for the kubeconfig's TLS material, with
+ *   the kubeconfig's credentials asked again per request (refreshed tokens are used);
  * - but a WATCH, waits for a token of the client's bucket (`qps`, `burst`);
  * - carries the `User-Agent` `<program>/<version> (<os>/<arch>) ctrlkit/<version>`;
  * - is counted in `rest_client_*` with its status code and duration;
  * - is sent again after the server's delay when answered 429 (or a 5xx with
  *   `Retry-After`), at most `maxRetries` times; once more when a kept-alive connection
- *   turns out closed by the server (GET, PUT, DELETE; any method whose HTTP/2 stream the
- *   server refused unprocessed);
- * - fails when nothing arrives for `listIdleTimeoutMs` (a WATCH: its own idle timeout).
+ *   turns out closed by the server (GET, PUT, DELETE);
+ * - fails when nothing arrives for `listIdleTimeoutMs` (a WATCH: its own idle timeout);
+ * - but a WATCH (to an `https:` server, no proxy) goes over one HTTP/2 connection that is
+ *   pinged when silent, so a half-open connection is closed within 35 s (`disableHttp2`).
  *
  * Objects are plain JSON, typed as client-node's model types on the wire ({@link Wire}):
  * `client.get<V1Pod>('pods', name, { namespace })` gives a `Wire<V1Pod>`, whose times

@@ -10,31 +10,6 @@ import {
   HTTP2_STREAM_WINDOW_BYTES,
   Http2Sessions,
 } from './http2-sessions.js';
-import { StaleConnectionError } from './stale-connection-error.js';
-
-const WATCH = { method: 'GET', path: '/watch', headers: {} } as const;
-
-/** A cleartext HTTP/2 server answering each stream with `handler`. */
-async function serve(
-  handler: (stream: http2.ServerHttp2Stream, headers: http2.IncomingHttpHeaders) => void,
-): Promise<string> {
-  const server = http2.createServer();
-  server.on('stream', (stream, headers) => {
-    stream.on('error', () => {}); // a refused or reset stream is what these tests want
-    handler(stream, headers);
-  });
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  cleanups.push(() => new Promise((resolve) => server.close(resolve)));
-  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-}
-
-/** The whole body of a stream. */
-async function readAll(stream: NodeJS.ReadableStream): Promise<string> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of stream) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks).toString();
-}
 
 /** A cleartext HTTP/2 server whose answers send their head and then nothing (a quiet watch). */
 async function quietServer(): Promise<{
@@ -62,7 +37,7 @@ describe('Http2Sessions', () => {
     cleanups.push(() => new Promise((resolve) => server.close(resolve)));
     const sessions = new Http2Sessions({ readIdleTimeoutMs: 100, pingTimeoutMs: 100 });
     cleanups.push(() => sessions.close());
-    const answer = await sessions.request(`http://127.0.0.1:${port}`, {}, WATCH);
+    const answer = await sessions.request(`http://127.0.0.1:${port}`, {}, '/watch', {}, undefined);
     expect(answer.statusCode).toBe(200);
     let failed: unknown;
     answer.stream.on('error', (error) => {
@@ -85,7 +60,7 @@ describe('Http2Sessions', () => {
     const sessions = new Http2Sessions({ readIdleTimeoutMs: 200, pingTimeoutMs: 200 });
     cleanups.push(() => sessions.close());
     const origin = `http://127.0.0.1:${proxy.port}`;
-    const answer = await sessions.request(origin, {}, WATCH);
+    const answer = await sessions.request(origin, {}, '/watch', {}, undefined);
     let failed: unknown;
     answer.stream.on('error', (error) => {
       failed = error;
@@ -99,7 +74,7 @@ describe('Http2Sessions', () => {
     expect(detectedMs).toBeGreaterThanOrEqual(300);
     expect(detectedMs).toBeLessThan(2_000);
     // The next request goes over a new connection, which the proxy forwards.
-    const again = await sessions.request(origin, {}, WATCH);
+    const again = await sessions.request(origin, {}, '/watch', {}, undefined);
     expect(again.statusCode).toBe(200);
     again.stream.destroy();
   });
@@ -119,97 +94,9 @@ describe('Http2Sessions', () => {
     const sessions = new Http2Sessions();
     cleanups.push(() => sessions.close());
     const { port } = server.address() as AddressInfo;
-    const answer = await sessions.request(`http://127.0.0.1:${port}`, {}, WATCH);
+    const answer = await sessions.request(`http://127.0.0.1:${port}`, {}, '/watch', {}, undefined);
     expect(answer.stream.session?.localSettings.initialWindowSize).toBe(HTTP2_STREAM_WINDOW_BYTES);
     expect(await sessionWindow).toBe(HTTP2_SESSION_WINDOW_BYTES);
     answer.stream.destroy();
-  });
-
-  it("sends a request's method, headers and body, and reads its answer", async () => {
-    const origin = await serve(async (stream, headers) => {
-      const body = await readAll(stream);
-      stream.respond({ ':status': 201, 'content-type': 'text/plain' });
-      stream.end(`${headers[':method']} ${headers[':path']} ${headers['x-test']} ${body}`);
-    });
-    const sessions = new Http2Sessions();
-    cleanups.push(() => sessions.close());
-    const answer = await sessions.request(
-      origin,
-      {},
-      {
-        method: 'PUT',
-        path: '/api/v1/x?dryRun=All',
-        headers: { 'x-test': 'yes' },
-        body: Buffer.from('{"a":1}'),
-      },
-    );
-    expect(answer.statusCode).toBe(201);
-    expect(answer.headers['content-type']).toBe('text/plain');
-    expect(await readAll(answer.stream)).toBe('PUT /api/v1/x?dryRun=All yes {"a":1}');
-  });
-
-  it('rejects a stream the server refused with a StaleConnectionError that may be sent again whatever its method', async () => {
-    const origin = await serve((stream) => stream.close(http2.constants.NGHTTP2_REFUSED_STREAM));
-    const sessions = new Http2Sessions();
-    cleanups.push(() => sessions.close());
-    const failed = await sessions
-      .request(origin, {}, { method: 'POST', path: '/x', headers: {}, body: Buffer.from('{}') })
-      .then(
-        () => undefined,
-        (error: unknown) => error,
-      );
-    expect(failed).toBeInstanceOf(StaleConnectionError);
-    expect((failed as StaleConnectionError).unprocessed).toBe(true);
-  });
-
-  it('rejects a request whose connected session is reset under it with a StaleConnectionError, not unprocessed', async () => {
-    const origin = await serve((stream, headers) => {
-      if (headers[':path'] === '/first') {
-        stream.respond({ ':status': 200 });
-        stream.end();
-      } else stream.session?.socket.destroy(); // the connection dies with the request unanswered
-    });
-    const sessions = new Http2Sessions();
-    cleanups.push(() => sessions.close());
-    const first = await sessions.request(
-      origin,
-      {},
-      { method: 'GET', path: '/first', headers: {} },
-    );
-    await readAll(first.stream);
-    const failed = await sessions
-      .request(origin, {}, { method: 'PUT', path: '/second', headers: {}, body: Buffer.from('{}') })
-      .then(
-        () => undefined,
-        (error: unknown) => error,
-      );
-    expect(failed).toBeInstanceOf(StaleConnectionError);
-    expect((failed as StaleConnectionError).unprocessed).toBe(false);
-  });
-
-  it('rejects a request on a fresh session that fails with the plain error (the server is down, not a stale connection)', async () => {
-    const origin = await serve((stream) => stream.session?.socket.destroy());
-    const sessions = new Http2Sessions();
-    cleanups.push(() => sessions.close());
-    const failed = await sessions.request(origin, {}, WATCH).then(
-      () => undefined,
-      (error: unknown) => error,
-    );
-    expect(failed).toBeInstanceOf(Error);
-    expect(failed).not.toBeInstanceOf(StaleConnectionError);
-  });
-
-  it('destroys a stream whose head does not come within its idle timeout, with the error asked for', async () => {
-    const origin = await serve(() => {}); // takes the request, never answers
-    const sessions = new Http2Sessions();
-    cleanups.push(() => sessions.close());
-    const idle = new WatchStreamError('nothing received');
-    const failed = await sessions
-      .request(origin, {}, { ...WATCH, idleTimeout: { ms: 100, error: () => idle } })
-      .then(
-        () => undefined,
-        (error: unknown) => error,
-      );
-    expect(failed).toBe(idle);
   });
 });

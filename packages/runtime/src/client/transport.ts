@@ -1,17 +1,16 @@
-//! Sends one request over the HTTP/2 session or the HTTP/1.1 pool: credentials, User-Agent, compression, idle timeout, metrics, and the one retry on a connection the server closed.
+//! Sends one request over the pool: credentials, User-Agent, compression, idle timeout, metrics, and the one retry on a connection the server closed.
 
 import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
 import * as http from 'node:http';
 import * as https from 'node:https';
 import type { Readable } from 'node:stream';
-import { InvalidArgumentError } from '@ctrlkit/core';
+import { CtrlkitError, InvalidArgumentError } from '@ctrlkit/core';
 import type { KubeConfig } from '@kubernetes/client-node';
 import { WatchStreamError } from '../informers/errors/watch-stream-error.js';
 import type { RestClientMetrics } from '../metrics/rest-client-metrics.js';
 import { ConnectionPool } from './connection-pool.js';
 import { Http2Sessions } from './http2-sessions.js';
 import { decoded, decodedStream } from './response-body.js';
-import { StaleConnectionError } from './stale-connection-error.js';
 import { TlsVerificationError } from './tls-verification-error.js';
 
 /**
@@ -77,17 +76,12 @@ export interface TransportOptions {
   readonly onRequest: ((info: ClientRequestInfo) => void) | undefined;
 }
 
-/**
- * Methods sent again, once, when a reused connection turns out closed by the server before
- * it answered (any method when the server refused an HTTP/2 stream unprocessed).
- */
+/** Methods sent again, once, when a reused connection turns out closed by the server before it answered. */
 const RETRIED_ON_STALE_CONNECTION: ReadonlySet<string> = new Set(['GET', 'PUT', 'DELETE']);
 
 /**
- * Sends requests to the cluster a kubeconfig points at, as client-go's transport: over one
- * HTTP/2 session ({@link Http2Sessions}) to an `https:` server without a proxy, else (or
- * when HTTP/2 is disabled or the server refuses it) over one HTTP/1.1 {@link ConnectionPool}.
- * Every request gets the kubeconfig's credentials, the `User-Agent`, `Accept-Encoding:
+ * Sends requests to the cluster a kubeconfig points at over one {@link ConnectionPool}:
+ * every request gets the kubeconfig's credentials, the `User-Agent`, `Accept-Encoding:
  * gzip` (unless disabled), an optional idle timeout, and is reported to the metrics with
  * its status code (`<error>` when no answer came) and the seconds to the answer's head. A
  * cluster behind a `proxy-url` uses the kubeconfig's own proxy agent.
@@ -111,8 +105,7 @@ export class Transport {
   /**
    * Sends once; once more when the request went out on a kept-alive connection that the
    * server had closed meanwhile (`ECONNRESET`/`EPIPE` before any answer) and the method is
-   * GET, PUT or DELETE, or on an HTTP/2 stream the server refused unprocessed (any method),
-   * as Go's transports retry such requests. A server certificate
+   * GET, PUT or DELETE, as Go's transport retries such requests. A server certificate
    * that fails verification rejects with a {@link TlsVerificationError} naming the server.
    */
   async send(request: TransportRequest): Promise<SentRequest> {
@@ -128,7 +121,7 @@ export class Transport {
       return await this.#sendOnce(request);
     } catch (error) {
       if (!(error instanceof StaleConnectionError)) throw error;
-      if (!error.unprocessed && !RETRIED_ON_STALE_CONNECTION.has(request.method)) throw error.cause;
+      if (!RETRIED_ON_STALE_CONNECTION.has(request.method)) throw error.cause;
     }
     try {
       return await this.#sendOnce(request);
@@ -137,7 +130,7 @@ export class Transport {
     }
   }
 
-  /** Closes the pool's idle connections and the HTTP/2 session. */
+  /** Closes the pool's idle connections and the HTTP/2 session of the watches. */
   close(): void {
     this.#pool.close();
     this.#http2.close();
@@ -162,6 +155,7 @@ export class Transport {
     const path = requestPath(server, request.url);
     const plain = server.plain;
     if (
+      request.verb === 'watch' &&
       !plain &&
       !cluster.proxyUrl &&
       !this.#options.disableHttp2 &&
@@ -225,7 +219,7 @@ export class Transport {
         reject(
           idle ??
             (outgoing.reusedSocket && isConnectionReset(error)
-              ? new StaleConnectionError(error, false)
+              ? new StaleConnectionError(error)
               : error),
         ),
       );
@@ -243,7 +237,7 @@ export class Transport {
     return parsed;
   }
 
-  /** A request on the HTTP/2 session, reported to the metrics as {@link Transport.send}. */
+  /** A GET (a watch) on the HTTP/2 session, reported to the metrics as {@link Transport.send}. */
   async #sendHttp2(
     request: TransportRequest,
     server: ServerAddress,
@@ -259,7 +253,6 @@ export class Transport {
     })) {
       if (value !== undefined) headers[name.toLowerCase()] = String(value);
     }
-    if (request.body) headers['content-length'] = String(request.body.length);
     const started = performance.now();
     const observe = (code: string) =>
       this.#options.metrics?.observe({
@@ -268,35 +261,25 @@ export class Transport {
         code,
         seconds: (performance.now() - started) / 1000,
       });
-    let idle: WatchStreamError | undefined;
-    const idleTimeoutMs = request.idleTimeoutMs;
     let answer: Awaited<ReturnType<Http2Sessions['request']>>;
     try {
-      answer = await this.#http2.request(server.origin, options, {
-        method: request.method,
-        path,
-        headers,
-        body: request.body,
-        signal: request.signal,
-        idleTimeout:
-          idleTimeoutMs === undefined
-            ? undefined
-            : {
-                ms: idleTimeoutMs,
-                error: () => {
-                  idle = new WatchStreamError(
-                    `${request.verb.toUpperCase()} ${request.url}: nothing received for ${idleTimeoutMs} ms; closed it`,
-                  );
-                  return idle;
-                },
-              },
-      });
+      answer = await this.#http2.request(server.origin, options, path, headers, request.signal);
     } catch (error) {
       observe('<error>');
-      throw idle ?? error;
+      throw error;
     }
     observe(String(answer.statusCode));
     const { stream } = answer;
+    let idle: WatchStreamError | undefined;
+    const idleTimeoutMs = request.idleTimeoutMs;
+    if (idleTimeoutMs !== undefined) {
+      stream.setTimeout(idleTimeoutMs, () => {
+        idle = new WatchStreamError(
+          `${request.verb.toUpperCase()} ${request.url}: nothing received for ${idleTimeoutMs} ms; closed it`,
+        );
+        stream.destroy(idle);
+      });
+    }
     const response: AnswerHead = {
       statusCode: answer.statusCode,
       headers: answer.headers,
@@ -373,6 +356,15 @@ function refusedHttp2(error: unknown): boolean {
     e = e.cause as typeof e;
   }
   return false;
+}
+
+/** A request that failed on a reused connection the server had closed; `cause` is the socket's error. */
+class StaleConnectionError extends CtrlkitError {
+  readonly reason = 'StaleConnection' as const;
+  declare readonly cause: Error;
+  constructor(cause: Error) {
+    super(cause.message, { cause });
+  }
 }
 
 /** The connection was reset or closed under the request. */
