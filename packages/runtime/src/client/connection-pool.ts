@@ -31,7 +31,7 @@ export class ConnectionPool {
     const pool = this.#pool;
     if (pool !== undefined && sameTls(pool.tls, tls)) return pool.agent;
     const pooling = { keepAlive: true, timeout: IDLE_CONNECTION_TIMEOUT_MS };
-    const agent = plain ? new http.Agent(pooling) : new https.Agent({ ...tls, ...pooling });
+    const agent = plain ? new http.Agent(pooling) : new TlsPoolAgent({ ...tls, ...pooling });
     this.#pool = { tls, agent };
     return agent;
   }
@@ -40,6 +40,19 @@ export class ConnectionPool {
   close(): void {
     this.#pool?.agent.destroy();
     this.#pool = undefined;
+  }
+}
+
+/**
+ * An `https.Agent` whose pool key (`getName`) leaves the TLS material out. Node's spells the
+ * CA, client certificate and key out in full (kilobytes of PEM made into a string for every
+ * request and looked up in the agent's tables several times); here every connection of one
+ * agent is made with the agent's own material, which a changed one replaces with a new
+ * agent, so the address and server name tell its connections apart.
+ */
+class TlsPoolAgent extends https.Agent {
+  override getName(options?: https.RequestOptions): string {
+    return `${http.Agent.prototype.getName.call(this, options)}:${options?.servername ?? ''}`;
   }
 }
 
@@ -57,6 +70,7 @@ export function sameTls(a: TlsMaterial, b: TlsMaterial): boolean {
 }
 
 function sameValue(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
   if (Buffer.isBuffer(a) && Buffer.isBuffer(b)) return a.equals(b);
   if (Array.isArray(a) && Array.isArray(b))
     return a.length === b.length && a.every((item, i) => sameValue(item, b[i]));

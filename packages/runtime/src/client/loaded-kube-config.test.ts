@@ -79,6 +79,35 @@ describe('LoadedKubeConfig', () => {
     expect(loaded.getContextObject(loaded.getCurrentContext())?.namespace).toBe('ns');
   });
 
+  it('decodes inline certificate data once, reads certificate files for every request', async () => {
+    const { loaded } = await bothFor('cert');
+    const apply = async () => {
+      const options: https.RequestOptions = {};
+      await loaded.applyToHTTPSOptions(options);
+      return options;
+    };
+    const first = await apply();
+    const second = await apply();
+    expect(second.cert).toBe(first.cert);
+    expect(second.key).toBe(first.key);
+    expect(String(second.cert)).toBe('cert');
+    // Data edited in the loaded config is used from the next request on.
+    const user = loaded.getCurrentUser() as { certData?: string };
+    user.certData = Buffer.from('rotated cert').toString('base64');
+    expect(String((await apply()).cert)).toBe('rotated cert');
+
+    loaded.setCurrentContext('token');
+    const before = (await apply()).ca;
+    writeFileSync(join(dir, 'ca.crt'), 'the rotated CA');
+    try {
+      const after = (await apply()).ca;
+      expect(String(before)).toBe('the CA');
+      expect(String(after)).toBe('the rotated CA');
+    } finally {
+      writeFileSync(join(dir, 'ca.crt'), 'the CA');
+    }
+  });
+
   it('exports and converts to client-node’s KubeConfig with the same content', async () => {
     const { loaded } = await bothFor('basic');
     const full = loaded.toKubeConfig();

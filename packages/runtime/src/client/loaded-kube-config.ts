@@ -49,6 +49,8 @@ export class LoadedKubeConfig implements KubeConfigLike {
   #currentContext: string;
   readonly #authenticators = [new ExecAuth(), new FileAuth()];
   #full: KubeConfig | undefined;
+  /** Inline certificate data (base64) decoded once: the same text gives the same Buffer. */
+  readonly #decoded = new Map<string, Buffer>();
 
   constructor(data: KubeConfigData) {
     this.clusters = data.clusters;
@@ -133,11 +135,11 @@ export class LoadedKubeConfig implements KubeConfigLike {
     if (user === null) return;
     if (cluster?.skipTLSVerify) options.rejectUnauthorized = false;
     if (cluster?.tlsServerName) options.servername = cluster.tlsServerName;
-    const ca = fileOrData(cluster?.caFile, cluster?.caData);
+    const ca = this.#fileOrData(cluster?.caFile, cluster?.caData);
     if (ca !== undefined) options.ca = ca;
-    const cert = fileOrData(user.certFile, user.certData);
+    const cert = this.#fileOrData(user.certFile, user.certData);
     if (cert !== undefined) options.cert = cert;
-    const key = fileOrData(user.keyFile, user.keyData);
+    const key = this.#fileOrData(user.keyFile, user.keyData);
     if (key !== undefined) options.key = key;
     options.headers ??= {};
     const headers = options.headers as Record<string, string>;
@@ -145,6 +147,23 @@ export class LoadedKubeConfig implements KubeConfigLike {
     if (authenticator !== undefined) await authenticator.applyAuthentication(user, options);
     if (user.token) headers.Authorization = `Bearer ${user.token}`;
     if (user.username) options.auth = `${user.username}:${user.password}`;
+  }
+
+  /**
+   * A file's bytes, read again each time (a rotated certificate is used), or inline
+   * base64 `data` decoded once per text, not for every request.
+   */
+  #fileOrData(file: string | undefined, data: string | undefined): Buffer | undefined {
+    if (file) return readFileSync(file);
+    if (!data) return undefined;
+    let decoded = this.#decoded.get(data);
+    if (decoded === undefined) {
+      // Certificate data changes rarely (a user who edits the loaded config): keep a few.
+      if (this.#decoded.size >= 8) this.#decoded.clear();
+      decoded = Buffer.from(data, 'base64');
+      this.#decoded.set(data, decoded);
+    }
+    return decoded;
   }
 
   /** The kubeconfig as JSON text, as client-node's `exportConfig` writes it. */
@@ -181,10 +200,4 @@ export class LoadedKubeConfig implements KubeConfigLike {
 
 function absolute(directory: string, file: string | undefined): string | undefined {
   return file === undefined || file === '' || isAbsolute(file) ? file : join(directory, file);
-}
-
-function fileOrData(file: string | undefined, data: string | undefined): Buffer | undefined {
-  if (file) return readFileSync(file);
-  if (data) return Buffer.from(data, 'base64');
-  return undefined;
 }
