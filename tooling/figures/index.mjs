@@ -1,0 +1,101 @@
+// Figures written by code: a measuring program (a bench, the fault suite) writes its tables into a
+// results file with where and how they were measured; READMEs show those tables through
+// `<!-- figures: … -->` blocks that `check.mjs` renders and compares. Never a figure typed by hand.
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg, totalmem } from 'node:os';
+import { dirname } from 'node:path';
+
+/** @returns {{ load: number[], date: string }} */
+export function startMeasuring() {
+  return { load: roundLoad(loadavg()), date: new Date().toISOString() };
+}
+
+/**
+ * @param {string} path
+ * @param {{ command: string, tables: Record<string, import('./index.d.ts').FiguresTable>, started?: { load: number[], date: string } }} options
+ */
+export function writeResults(path, { command, tables, started }) {
+  if (typeof command !== 'string' || command.length === 0) {
+    throw new TypeError('writeResults: `command` must name the command that measured the figures');
+  }
+  for (const [name, table] of Object.entries(tables ?? {})) checkTable(name, table);
+  const begun = started ?? startMeasuring();
+  const results = {
+    command,
+    commit: currentCommit(dirname(path)),
+    date: begun.date,
+    load: { start: begun.load, end: roundLoad(loadavg()) },
+    machine: {
+      cpus: cpus().length,
+      memoryGiB: Math.round(totalmem() / 2 ** 30),
+      node: process.version,
+    },
+    tables,
+  };
+  mkdirSync(dirname(path), { recursive: true });
+  writeFileSync(path, `${JSON.stringify(results, null, 2)}\n`);
+  return results;
+}
+
+/**
+ * @param {import('./index.d.ts').ResultsFile} results
+ * @param {string} name
+ */
+export function renderTable(results, name) {
+  const table = results.tables?.[name];
+  if (table === undefined) {
+    const known = Object.keys(results.tables ?? {}).join(', ') || 'none';
+    throw new Error(`the results file has no table "${name}" (it has: ${known})`);
+  }
+  const cell = (value) => (value === null || value === undefined ? '-' : String(value));
+  const align = table.columns.map((_, i) =>
+    table.rows.every((row) => typeof row[i] === 'number' || row[i] === null) ? '--:' : '---',
+  );
+  const lines = [
+    `_Written by \`${results.command}\` at ${results.commit} on ${results.date.slice(0, 10)}; ` +
+      `load ${results.load.start.join(' / ')} at the start, ${results.load.end.join(' / ')} at the end ` +
+      `(${results.machine.cpus} cores, Node ${results.machine.node})._`,
+    '',
+    `| ${table.columns.join(' | ')} |`,
+    `|${align.join('|')}|`,
+    ...table.rows.map((row) => `| ${row.map(cell).join(' | ')} |`),
+  ];
+  if (table.caption) lines.push('', table.caption);
+  return lines.join('\n');
+}
+
+function checkTable(name, table) {
+  if (!Array.isArray(table?.columns) || !Array.isArray(table?.rows)) {
+    throw new TypeError(`writeResults: table "${name}" needs \`columns\` and \`rows\` arrays`);
+  }
+  table.rows.forEach((row, i) => {
+    if (!Array.isArray(row) || row.length !== table.columns.length) {
+      throw new TypeError(
+        `writeResults: table "${name}" row ${i} has ${row?.length} cells for ${table.columns.length} columns`,
+      );
+    }
+  });
+}
+
+function currentCommit(cwd) {
+  try {
+    const head = execFileSync('git', ['rev-parse', '--short=12', 'HEAD'], {
+      cwd,
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'ignore'],
+    });
+    const dirty = execFileSync('git', ['status', '--porcelain', '--untracked-files=no'], {
+      cwd,
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'ignore'],
+    });
+    return `${head.trim()}${dirty.trim() === '' ? '' : ' (with uncommitted changes)'}`;
+  } catch {
+    return 'unknown (not a git checkout)';
+  }
+}
+
+function roundLoad(load) {
+  return load.map((value) => Math.round(value * 100) / 100);
+}

@@ -1,0 +1,3 @@
+import { ctrlkitVitestConfig } from '@ctrlkit/vitest-config';
+
+export default ctrlkitVitestConfig({ test: { include: ['*.test.mjs'] } });
