@@ -42,9 +42,11 @@ export function renderBlocks(text, dir, name) {
   const out = [];
   const errors = [];
   let found = 0;
+  let fenced = false;
   for (let i = 0; i < lines.length; i++) {
     out.push(lines[i]);
-    const open = OPEN.exec(lines[i].trim());
+    if (lines[i].trimStart().startsWith('```')) fenced = !fenced;
+    const open = fenced ? null : OPEN.exec(lines[i].trim());
     if (open === null) continue;
     found++;
     const end = lines.findIndex((line, j) => j > i && line.trim() === CLOSE);

@@ -75,6 +75,11 @@ describe('checkFigures', () => {
     expect(problems[2]).toMatch(/without its closing/);
   });
 
+  it('leaves a block shown inside a fenced code example alone', () => {
+    const root = tree(() => '```md\n<!-- figures: bench/gone.json#x -->\n<!-- /figures -->\n```\n');
+    expect(checkFigures(root)).toEqual({ blocks: 0, problems: [] });
+  });
+
   it('--write renders the blocks anew, after which the check passes', () => {
     const root = tree(() => block('| stale |'));
     expect(checkFigures(root).problems).toHaveLength(1);
