@@ -271,7 +271,11 @@ describe('validation', () => {
       category: 'Advisory',
       durable: true,
     });
-    g.plan.spec.vms[0] = { id: 'vm-0', targetName: 'Not Valid' };
+    g.plan.spec.vms[0] = {
+      id: 'vm-0',
+      targetName: 'Not Valid',
+      pvcNameTemplate: '{{.VmName | upper}}',
+    };
     await g.reconcile();
     expect(find(g, 'NotValid')).toBeUndefined();
   });

@@ -4,8 +4,8 @@ import { errorMessage } from '@ctrlkit/core';
 import type { InventoryVM } from '../adapter.js';
 import type { Plan, PlanVM } from '../api/plan.js';
 import { refString } from '../api/ref.js';
-import { Reason } from '../condition-types.js';
-import type { Conditions } from '../conditions.js';
+import { ConditionType, Reason } from '../condition-types.js';
+import { type Conditions, conditionsOf } from '../conditions.js';
 import {
   mappedNICs,
   type NameTemplateField,
@@ -120,7 +120,7 @@ async function vmItems(
 
 /**
  * The plan's and each VM's name templates: the plan's rendered on Forklift's sample data,
- * and the template each VM uses (its own, else the plan's) rendered with the data the
+ * and (not while the plan is Executing; Succeeded VMs skipped) the template each VM uses (its own, else the plan's) rendered with the data the
  * KubeVirt destination renders it with (built by the same functions: the VM's name, target
  * name and id, each of its disks, each of its mapped NICs). A template that does not
  * render gives one Critical `NotValid` condition: the message of each kind of template
@@ -144,7 +144,17 @@ export async function validateNameTemplates(
     }
   }
   const sampleFailed = new Set(items.keys());
-  for (const vm of plan.spec.vms) {
+  // As the other VM checks: none while Executing, none for a VM that Succeeded or has no ref.
+  const vms = cnd.hasCondition(ConditionType.Executing)
+    ? []
+    : plan.spec.vms.filter((vm) => {
+        const status = findVM(plan.status?.migration, vm);
+        const succeeded =
+          status !== undefined &&
+          conditionsOf(status, input.clock).hasCondition(ConditionType.Succeeded);
+        return (vm.id || vm.name) && !succeeded;
+      });
+  for (const vm of vms) {
     for (const [field, item] of await vmItems(input, vm)) {
       // The plan's template already refused on the sample: one item says so.
       if (!(sampleFailed.has(field) && item.startsWith(`spec.${field} `))) add(field, item);
