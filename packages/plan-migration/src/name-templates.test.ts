@@ -148,6 +148,18 @@ describe('name templates: the documented examples, with the data each call site 
     ).toEqual(['pod', 'net-ns-lab-bridge']);
   });
 
+  it("a NIC's own network maps it before the id its VM lists for it", () => {
+    // nic0 is on `VM Network` (mapped to pod by name); its VM lists `id-b` for it, mapped to Multus.
+    const vm = { ...inventoryVM, nics: inventoryVM.nics?.slice(0, 1) ?? [], networks: ['id-b'] };
+    const idPairFirst = [pairs[1], pairs[0]] as NetworkPair[];
+    expect(mappedNICs(idPairFirst, vm).map(({ destination }) => destination.type)).toEqual(['pod']);
+    // A NIC whose own network maps nothing is mapped by the id.
+    const renamed = { ...vm, nics: [{ name: 'nic0', mac: '', network: 'elsewhere' }] };
+    expect(mappedNICs(idPairFirst, renamed).map(({ destination }) => destination.type)).toEqual([
+      'multus',
+    ]);
+  });
+
   it("a field of another call site's data is refused, naming the data type", () => {
     expect(refusal(() => pvc('disk-{{.VolumeIndex}}'))).toBe(
       "TemplateNotValid: template: can't evaluate field VolumeIndex in type PVCNameTemplateData",

@@ -170,9 +170,10 @@ export function mappedNICs(
 ): Array<{ nic: InventoryNIC; destination: NetworkPair['destination'] }> {
   const out: Array<{ nic: InventoryNIC; destination: NetworkPair['destination'] }> = [];
   for (const nic of nicsOf(vm)) {
-    const pair = pairs.find(
-      (p) => matches(p.source, nic.network) || matches(p.source, nic.networkId),
-    );
+    // The NIC's own network first; the id the VM lists for it only when that maps nothing.
+    const pair =
+      pairs.find((p) => matches(p.source, nic.network)) ??
+      pairs.find((p) => matches(p.source, nic.networkId));
     if (pair !== undefined && pair.destination.type !== 'ignored') {
       out.push({ nic, destination: pair.destination });
     }
