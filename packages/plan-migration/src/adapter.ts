@@ -257,6 +257,8 @@ export interface DestinationContext {
   inventory?: Inventory;
   /** The plan's StorageMap, when it resolves. */
   storageMap?: StorageMap;
+  /** The plan's NetworkMap, when it resolves. */
+  networkMap?: NetworkMap;
   /** The runtime's one client: where the destination objects are written. */
   client: ApiClient;
 }

@@ -1,31 +1,25 @@
-//! Target names and name templates: `isValidTargetName`, `isValidTemplate` and the template validators.
+//! Target names and name templates: rendering each kind of template as its call site does, and the checks Plan validation runs.
 
-import { DNS1123_LABEL_PATTERN, DNS1123_SUBDOMAIN_PATTERN } from './api/plan.js';
+import type { Plan } from './api/plan.js';
+import {
+  networkNameTemplateData,
+  pvcNameTemplateData,
+  volumeNameTemplateData,
+} from './name-template/data.js';
+import { isDNS1123Label, isDNS1123Subdomain } from './name-template/dns1123.js';
 import { executeTemplate, type TemplateData } from './name-template/execute.js';
 import { TEMPLATE_FUNCTIONS } from './name-template/functions.js';
 import { parseTemplate } from './name-template/parse.js';
 import { NameTemplateError } from './name-template/template-error.js';
 
-export { NameTemplateError };
-
-const label = new RegExp(DNS1123_LABEL_PATTERN);
-const subdomain = new RegExp(DNS1123_SUBDOMAIN_PATTERN);
-
-/** A DNS-1123 label: at most 63 lower-case alphanumerics and `-`, alphanumeric at both ends. */
-export function isDNS1123Label(value: string): boolean {
-  return value.length > 0 && value.length <= 63 && label.test(value);
-}
-
-/** A DNS-1123 subdomain: at most 253 characters of dot-separated labels. */
-export function isDNS1123Subdomain(value: string): boolean {
-  return value.length > 0 && value.length <= 253 && subdomain.test(value);
-}
+export { isDNS1123Label, isDNS1123Subdomain, NameTemplateError };
 
 /**
- * Executes a name template, Go text/template as Forklift runs it (with the sprig functions
- * its documentation uses: see `TEMPLATE_FUNCTIONS`), against `data`, and returns the
- * output. Throws {@link NameTemplateError}: `TemplateNotValid` for a parse or execution
- * error (an unknown function or field, a bad call), `TemplateOutputEmpty` for empty output.
+ * Executes a name template as Forklift's `templateutil.ExecuteTemplate` does (Go
+ * text/template with exactly Forklift's functions: see `TEMPLATE_FUNCTIONS`) against
+ * `data`, and returns the output. Throws {@link NameTemplateError}: `TemplateNotValid` for
+ * a parse or execution error (an unknown function or field, a bad call),
+ * `TemplateOutputEmpty` for empty output.
  */
 export function isValidTemplate(template: string, data: TemplateData): string {
   const out = executeTemplate(
@@ -33,20 +27,39 @@ export function isValidTemplate(template: string, data: TemplateData): string {
     data,
   );
   if (out === '')
-    throw new NameTemplateError('TemplateOutputEmpty', `template output is empty: ${template}`);
+    throw new NameTemplateError('TemplateOutputEmpty', `Template output is empty: ${template}`);
   return out;
 }
 
-/** Renders `template` and checks that the output is a DNS-1123 label (`NameNotValid` otherwise). */
-export function renderLabel(template: string, data: TemplateData): string {
-  const result = isValidTemplate(template, data);
-  if (!isDNS1123Label(result)) {
+/**
+ * A PVC (DataVolume) name, as Forklift's `ValidatePVCNameTemplate` renders it: the output
+ * with surrounding white space trimmed, not empty, and a DNS-1123 label
+ * (`NameNotValid: Template output is invalid k8s label [x]` otherwise).
+ */
+export function renderPVCName(template: string, data: TemplateData): string {
+  const out = isValidTemplate(template, data).trim();
+  if (out === '')
+    throw new NameTemplateError('TemplateOutputEmpty', `Template output is empty: ${template}`);
+  if (!isDNS1123Label(out)) {
+    throw new NameTemplateError('NameNotValid', `Template output is invalid k8s label [${out}]`);
+  }
+  return out;
+}
+
+/**
+ * A volume or network interface name, as Forklift's `IsValidVolumeNameTemplate` and
+ * `IsValidNetworkNameTemplate` check it: the output (untrimmed) not empty and a DNS-1123
+ * label (`NameNotValid: Template output is not a valid k8s label [x]` otherwise).
+ */
+export function renderInterfaceName(template: string, data: TemplateData): string {
+  const out = isValidTemplate(template, data);
+  if (!isDNS1123Label(out)) {
     throw new NameTemplateError(
       'NameNotValid',
-      `Template output is not a valid k8s label [${result}]`,
+      `Template output is not a valid k8s label [${out}]`,
     );
   }
-  return result;
+  return out;
 }
 
 /** An explicit target name must be a DNS-1123 subdomain; empty is fine (the source name is used). */
@@ -60,34 +73,24 @@ export function isValidTargetName(targetName: string): void {
   }
 }
 
-/** A volume name template must render (with `PVCName`, `VolumeIndex`) to a DNS-1123 label. */
+/** A volume name template renders, on Forklift's sample data (`test-pvc`, index 0), to a DNS-1123 label. */
 export function isValidVolumeNameTemplate(template: string): void {
-  if (template !== '') renderLabel(template, { PVCName: 'test-pvc', VolumeIndex: 0 });
+  if (template !== '') renderInterfaceName(template, volumeNameTemplateData('test-pvc', 0));
 }
 
-/** A network name template must render (with `NetworkName`, `NetworkNamespace`, `NetworkType`, `NetworkIndex`) to a DNS-1123 label. */
+/** A network name template renders, on Forklift's sample data (a Multus network, index 0), to a DNS-1123 label. */
 export function isValidNetworkNameTemplate(template: string): void {
   if (template === '') return;
-  renderLabel(template, {
-    NetworkName: 'test-network',
-    NetworkNamespace: 'test-namespace',
-    NetworkType: 'Multus',
-    NetworkIndex: 0,
-  });
+  const sample = { type: 'multus', name: 'test-network', namespace: 'test-namespace' } as const;
+  renderInterfaceName(template, networkNameTemplateData(sample, 0));
 }
 
-/**
- * A PVC name template must render (with `VmName`, `TargetVmName`, `PlanName`, `DiskIndex`,
- * `RootDiskIndex`, `VmId`) to a DNS-1123 label.
- */
+/** A PVC name template renders, for disk 0 of a sample VM `test-vm` (`vm-1`) of plan `test-plan`, to a DNS-1123 label. */
 export function isValidPVCNameTemplate(template: string): void {
   if (template === '') return;
-  renderLabel(template, {
-    VmName: 'test-vm',
-    TargetVmName: 'test-vm',
-    PlanName: 'test-plan',
-    DiskIndex: 0,
-    RootDiskIndex: 0,
-    VmId: 'vm-1',
-  });
+  const plan = { metadata: { name: 'test-plan' } } as Plan;
+  renderPVCName(
+    template,
+    pvcNameTemplateData({ plan, vm: { id: 'vm-1', name: 'test-vm' }, diskIndex: 0 }),
+  );
 }

@@ -17,7 +17,9 @@
  * - **VM status** (`api/plan/{vm,timed}.go`): {@link reflectPipeline},
  *   {@link reflectTasks}, {@link findStep}, {@link markStarted}, {@link markCompleted}, …
  * - **Names**: {@link isValidTargetName}, {@link isValidTemplate}, {@link toDNS1123},
- *   {@link NameTemplateError}.
+ *   {@link NameTemplateError}; name templates rendered as their call sites render them
+ *   ({@link renderPVCName}, {@link renderInterfaceName}) with the data those pass
+ *   ({@link pvcNameTemplateData}, {@link volumeNameTemplateData}, {@link networkNameTemplateData}).
  *
  * `PlanHarness` in `@ctrlkit/plan-migration/testing` drives these reconcile by reconcile on a
  * fake clock, without an API server.
@@ -52,6 +54,13 @@ export type { MigrationRunnerContext, PhaseTransition } from './migration-runner
 export { toDNS1123 } from './migration-runner/vm-name.js';
 export { activeSnapshot, MigrationRunner } from './migration-runner.js';
 export {
+  networkNameTemplateData,
+  type PVCNameTemplateInput,
+  pvcNameTemplateData,
+  volumeNameTemplateData,
+} from './name-template/data.js';
+export type { TemplateData } from './name-template/execute.js';
+export {
   isDNS1123Label,
   isDNS1123Subdomain,
   isValidNetworkNameTemplate,
@@ -60,6 +69,8 @@ export {
   isValidTemplate,
   isValidVolumeNameTemplate,
   NameTemplateError,
+  renderInterfaceName,
+  renderPVCName,
 } from './name-templates.js';
 export {
   activeMigration,

@@ -302,6 +302,7 @@ export class PlanController {
         ...(refs.source && { source: refs.source }),
         ...(source && { builder: source.builder, inventory: source.inventory }),
         ...(refs.storageMap && { storageMap: refs.storageMap }),
+        ...(refs.networkMap && { networkMap: refs.networkMap }),
         client: this.#client,
       });
     const runner = async (migration: Migration | undefined) => {

@@ -186,7 +186,7 @@ describe('validation', () => {
     expect(find(h, 'NotValid')).toMatchObject({ message: 'Volume name template is invalid.' });
   });
 
-  it('name templates: Forklift syntax is Ready; an invalid one names the field and the error; output must be a DNS-1123 label', async () => {
+  it('name templates: Forklift syntax is Ready; an invalid one names the field, the VM and the error', async () => {
     const h = setup();
     h.plan.spec.pvcNameTemplate =
       '{{if eq .DiskIndex .RootDiskIndex}}root{{else}}data{{end}}-{{ .VmName | lower | trunc 10 }}';
@@ -202,11 +202,57 @@ describe('validation', () => {
       category: 'Critical',
       message: 'PVC name template is invalid.',
       items: [
-        'spec.pvcNameTemplate: Template output is not a valid k8s label [test-plan.0]',
-        'spec.vms[1].pvcNameTemplate: template: function "nope" not defined',
+        'spec.pvcNameTemplate: Template output is invalid k8s label [test-plan.0]',
+        'spec.vms[1].pvcNameTemplate (VM id:vm-1 name:\'\') disk 0: template: function "nope" not defined',
       ],
     });
     expect(find(g, 'Ready')).toBeUndefined();
+  });
+
+  it("issue 31: the documented RootDiskIndex example is Ready, as a VM's own template too", async () => {
+    const h = setup({ disks: 2 });
+    const vm = h.plan.spec.vms[0];
+    if (vm) {
+      vm.pvcNameTemplate =
+        '{{if eq .DiskIndex .RootDiskIndex}}root{{else}}data{{end}}-{{.DiskIndex}}';
+      vm.volumeNameTemplate = 'disk-{{.VolumeIndex}}';
+      vm.networkNameTemplate =
+        '{{if eq .NetworkType "Pod"}}pod{{else}}multus-{{.NetworkIndex}}{{end}}';
+    }
+    await h.reconcile();
+    expect(h.planConditions()).toEqual(['Ready']);
+  });
+
+  it('a template that renders on sample data but not on the VM’s own data is refused at admission', async () => {
+    const h = setup({ names: ['Web_Server', 'db'], disks: 2 });
+    h.plan.spec.pvcNameTemplate = '{{.VmName}}-{{.DiskIndex}}';
+    const db = h.plan.spec.vms[1];
+    if (db) db.pvcNameTemplate = '{{if eq .DiskIndex 1}}Data{{else}}os{{end}}';
+    h.plan.spec.networkNameTemplate = '{{.NetworkName}}';
+    await h.reconcile();
+    expect(find(h, 'NotValid')).toMatchObject({
+      category: 'Critical',
+      message: 'PVC name template is invalid. Network name template is invalid.',
+      items: [
+        "spec.pvcNameTemplate (VM id:vm-0 name:'') disk 0: Template output is invalid k8s label [Web_Server-0]",
+        "spec.vms[1].pvcNameTemplate (VM id:vm-1 name:'') disk 1: Template output is invalid k8s label [Data]",
+        // The VMs' one NIC is on the pod network: `.NetworkName` is empty there.
+        "spec.networkNameTemplate (VM id:vm-0 name:'') interface 0: Template output is empty: {{.NetworkName}}",
+        "spec.networkNameTemplate (VM id:vm-1 name:'') interface 0: Template output is empty: {{.NetworkName}}",
+      ],
+    });
+    expect(find(h, 'Ready')).toBeUndefined();
+  });
+
+  it('functions Forklift does not define (sprig’s default, quote, …) are refused at admission', async () => {
+    const h = setup({ vms: 1 });
+    h.plan.spec.pvcNameTemplate = '{{ default "x" .VmName }}';
+    h.plan.spec.volumeNameTemplate = '{{ .PVCName | quote }}';
+    await h.reconcile();
+    expect(find(h, 'NotValid')?.items).toEqual([
+      'spec.pvcNameTemplate: template: function "default" not defined',
+      'spec.volumeNameTemplate: template: function "quote" not defined',
+    ]);
   });
 
   it('VM checks are suspended while Executing; Succeeded VMs are skipped', async () => {
@@ -225,7 +271,11 @@ describe('validation', () => {
       category: 'Advisory',
       durable: true,
     });
-    g.plan.spec.vms[0] = { id: 'vm-0', targetName: 'Not Valid' };
+    g.plan.spec.vms[0] = {
+      id: 'vm-0',
+      targetName: 'Not Valid',
+      pvcNameTemplate: '{{.VmName | upper}}',
+    };
     await g.reconcile();
     expect(find(g, 'NotValid')).toBeUndefined();
   });

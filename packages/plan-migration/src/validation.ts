@@ -3,11 +3,11 @@
 import { ConditionType } from './condition-types.js';
 import { conditionsOf } from './conditions.js';
 import { validateHooks } from './validation/hook-checks.js';
+import { validateNameTemplates } from './validation/name-template-checks.js';
 import {
   validateDestinationProvider,
   validateMaps,
   validateMigrationType,
-  validateNameTemplates,
   validateSourceProvider,
   validateTargetNamespace,
 } from './validation/plan-checks.js';
@@ -33,5 +33,5 @@ export async function validatePlan(input: ValidationInput): Promise<void> {
   validateMigrationType(cnd, plan, input.source);
   await validateVMs(input);
   validateHooks(input);
-  validateNameTemplates(cnd, plan);
+  await validateNameTemplates(cnd, input);
 }

@@ -3,7 +3,7 @@
 import type { Logger } from '@ctrlkit/core';
 import type { Client, KubeConfigLike } from '@ctrlkit/runtime/client';
 import type { Builder, Inventory } from '../adapter.js';
-import type { StorageMap } from '../api/mapping.js';
+import type { NetworkMap, StorageMap } from '../api/mapping.js';
 import type { Plan } from '../api/plan.js';
 import type { Provider } from '../api/provider.js';
 import type { DEFAULT_VIRT_V2V_IMAGE } from './conversion-pod.js';
@@ -28,6 +28,8 @@ export interface KubeVirtDestinationOptions {
   inventory?: Inventory;
   /** The plan's StorageMap: each disk's storage class, access and volume mode by its datastore. */
   storageMap?: StorageMap;
+  /** The plan's NetworkMap: the VM's interfaces and networks, by each NIC's network. Default: the VM gets none. */
+  networkMap?: NetworkMap;
   /** The virt-v2v image. Default {@link DEFAULT_VIRT_V2V_IMAGE}. */
   virtV2vImage?: string;
   /** The destination is the cluster the controller runs in. Default true. */

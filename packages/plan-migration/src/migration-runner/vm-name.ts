@@ -1,7 +1,7 @@
 //! The destination name of a VM: an explicit targetName checked, or a DNS-1123 name made from the source's.
 
 import type { VMStatus } from '../api/plan.js';
-import { isDNS1123Subdomain } from '../name-templates.js';
+import { isDNS1123Subdomain } from '../name-template/dns1123.js';
 import type { MigrationRunnerContext } from './context.js';
 
 /** Sets `newName`; returns a problem when an explicit targetName cannot be used. */

@@ -10,8 +10,8 @@ const disk = {
   RootDiskIndex: 0,
   VmId: 'vm-7',
 };
-const render = (t: string, data: Record<string, string | number> = disk) =>
-  isValidTemplate(t, data);
+const render = (t: string, fields: Record<string, string | number> = disk) =>
+  isValidTemplate(t, { typeName: 'Data', fields });
 const reason = (t: string) => {
   try {
     render(t);
@@ -80,12 +80,10 @@ describe('name templates (Go text/template with sprig)', () => {
         '{{title "hello world"}}|{{repeat 2 "ab"}}|{{nospace "a b c"}}|{{trimAll "-" "--x--"}}',
       ),
     ).toBe('Hello World|abab|abc|x');
-    expect(render('{{default "d" ""}}{{default "d" "v"}}{{cat "a" 1}}{{len "abc"}}')).toBe(
-      'dva 13',
-    );
-    expect(render('{{regexReplaceAll "[^a-z0-9]+" (lower .VmName) "-"}}')).toBe('my-vm');
+    expect(render('{{len "abc"}}{{len "é"}}')).toBe('32');
+    expect(render('{{mustRegexReplaceAll "[^a-z0-9]+" (lower .VmName) "-"}}')).toBe('my-vm');
     // Go's ${1} group references in the replacement.
-    const swap = ['{{regexReplaceAll "(v)(m)" .VmId "', '$', '{2}', '$', '{1}"}}'].join('');
+    const swap = ['{{mustRegexReplaceAll "(v)(m)" .VmId "', '$', '{2}', '$', '{1}"}}'].join('');
     expect(render(swap)).toBe('mv-7');
     expect(render('{{if contains "VM" .VmName}}{{hasPrefix "My" .VmName}}{{end}}')).toBe('true');
     expect(render('{{/* a comment */}}x{{print 1 2 "a" 3}}')).toBe('x1 2a3');
@@ -96,16 +94,18 @@ describe('name templates (Go text/template with sprig)', () => {
     expect(reason('{{nope .VmName}}')).toBe(
       'TemplateNotValid: template: function "nope" not defined',
     );
-    expect(reason('{{.Nope}}')).toBe("TemplateNotValid: template: can't evaluate field Nope");
+    expect(reason('{{.Nope}}')).toBe(
+      "TemplateNotValid: template: can't evaluate field Nope in type Data",
+    );
     expect(reason('{{if .VmName}}x')).toBe(
       'TemplateNotValid: template: unexpected EOF: missing {{end}}',
     );
     expect(reason('{{end}}')).toBe('TemplateNotValid: template: unexpected {{end}}');
     expect(reason('{{ .DiskIndex | upper }}')).toBe(
-      'TemplateNotValid: template: error calling upper: wrong type for value; expected string; got int',
+      'TemplateNotValid: template: executing at <upper>: wrong type for value; expected string; got int',
     );
     expect(reason('{{ trunc "3" .VmName }}')).toMatch(
-      /error calling trunc: wrong type for value; expected int; got string/,
+      /at <trunc>: wrong type for value; expected int; got string/,
     );
     expect(reason('{{ eq .DiskIndex "1" }}')).toMatch(
       /error calling eq: incompatible types for comparison/,

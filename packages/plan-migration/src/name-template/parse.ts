@@ -1,6 +1,9 @@
 //! Parsing a Go text/template (the subset name templates use) into a tree: text, actions, pipelines, if/else.
 
 import { NameTemplateError } from './template-error.js';
+import { GoFloat, type TemplateValue } from './value.js';
+
+export type { TemplateValue };
 
 /** An operand of a command. */
 export type Operand =
@@ -9,9 +12,6 @@ export type Operand =
   | { kind: 'literal'; value: TemplateValue }
   | { kind: 'function'; name: string }
   | { kind: 'pipeline'; pipeline: Pipeline };
-
-/** A value a template computes with. */
-export type TemplateValue = string | number | boolean;
 
 /** Commands separated by `|`: each command's result is the next one's last argument. */
 export type Pipeline = Operand[][];
@@ -31,7 +31,7 @@ type Token =
   | { t: 'field'; v: string }
   | { t: 'dot' }
   | { t: 'string'; v: string }
-  | { t: 'number'; v: number }
+  | { t: 'number'; v: number | GoFloat }
   | { t: 'ident'; v: string }
   | { t: '|' }
   | { t: '(' }
@@ -71,6 +71,46 @@ function segments(source: string): Array<{ text: string } | { action: string }> 
 }
 
 const IDENT = /^[A-Za-z_][A-Za-z0-9_]*/;
+const NUMBER =
+  /^[-+]?(0[xX][0-9a-fA-F]+|\d+\.?\d*(?:[eE][-+]?\d+)?|\.\d+(?:[eE][-+]?\d+)?)(?![\w.])/;
+
+const ESCAPES: Record<string, string> = {
+  a: '\x07',
+  b: '\b',
+  f: '\f',
+  n: '\n',
+  r: '\r',
+  t: '\t',
+  v: '\v',
+  '\\': '\\',
+  '"': '"',
+};
+
+/** Go's `strconv.Unquote` of a double-quoted string's body: `\n`, `\xHH`, `\ooo`, `\uHHHH`, `\UHHHHHHHH`. */
+function unquote(body: string): string {
+  return body.replace(
+    /\\(?:([abfnrtv\\"])|x([0-9a-fA-F]{2})|([0-7]{3})|u([0-9a-fA-F]{4})|U([0-9a-fA-F]{8})|(.?))/g,
+    (_, simple, hex, octal, u4, u8, bad) => {
+      if (simple !== undefined) return ESCAPES[simple] as string;
+      if (hex !== undefined || octal !== undefined) {
+        // A byte: Go would make invalid UTF-8 of a byte above 0x7f, which no name can hold.
+        return String.fromCharCode(Number.parseInt(hex ?? octal, hex === undefined ? 8 : 16));
+      }
+      if (u4 !== undefined || u8 !== undefined)
+        return String.fromCodePoint(Number.parseInt(u4 ?? u8, 16));
+      return fail(`invalid syntax: unknown escape sequence \\${bad}`);
+    },
+  );
+}
+
+/** A number constant: an int, or (written with `.` or an exponent) a Go float64. */
+function numberConstant(text: string): number | GoFloat {
+  const sign = text.startsWith('-') ? -1 : 1;
+  const digits = text.replace(/^[-+]/, '');
+  if (/^0[xX]/.test(digits)) return sign * Number.parseInt(digits.slice(2), 16);
+  if (/[.eE]/.test(digits)) return new GoFloat(Number(text), true);
+  return Number(text);
+}
 
 /** The tokens of an action's body. */
 function tokenize(body: string): Token[] {
@@ -83,23 +123,24 @@ function tokenize(body: string): Token[] {
     else if (c === '|' || c === '(' || c === ')') {
       tokens.push({ t: c } as Token);
       i++;
-    } else if (c === '.') {
+    } else if (c === '.' && !/^\.\d/.test(rest)) {
       const name = IDENT.exec(rest.slice(1))?.[0];
       tokens.push(name === undefined ? { t: 'dot' } : { t: 'field', v: name });
       i += 1 + (name?.length ?? 0);
     } else if (c === '"') {
       const m =
-        /^"((?:[^"\\]|\\.)*)"/.exec(rest) ?? fail(`unterminated quoted string in {{${body}}}`);
-      tokens.push({ t: 'string', v: JSON.parse(`"${m[1]}"`) as string });
+        /^"((?:[^"\\\n]|\\.)*)"/.exec(rest) ?? fail(`unterminated quoted string in {{${body}}}`);
+      tokens.push({ t: 'string', v: unquote(m[1] as string) });
       i += m[0].length;
     } else if (c === '`') {
       const end = body.indexOf('`', i + 1);
       if (end < 0) fail(`unterminated raw quoted string in {{${body}}}`);
       tokens.push({ t: 'string', v: body.slice(i + 1, end) });
       i = end + 1;
-    } else if (/[-+0-9]/.test(c)) {
-      const m = /^[-+]?\d+(\.\d+)?/.exec(rest) ?? fail(`bad number syntax in {{${body}}}`);
-      tokens.push({ t: 'number', v: Number(m[0]) });
+    } else if (/[-+0-9]/.test(c) || (c === '.' && /^\.\d/.test(rest))) {
+      const m =
+        NUMBER.exec(rest) ?? fail(`bad number syntax: ${JSON.stringify(rest.split(/\s/)[0])}`);
+      tokens.push({ t: 'number', v: numberConstant(m[0]) });
       i += m[0].length;
     } else {
       const m = IDENT.exec(rest);

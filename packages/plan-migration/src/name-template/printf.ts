@@ -1,20 +1,12 @@
-//! Go's fmt.Sprintf for the values of a template: %s %d %v %q %x %X %o %b %f %t %%, flags, width and precision.
+//! Go's fmt.Sprintf for the values of a template: %s %d %v %q %x %X %o %b %f %g %t %%, flags, width and precision.
 
-import type { TemplateValue } from './parse.js';
-
-const goType = (v: TemplateValue | undefined): string =>
-  typeof v === 'string'
-    ? 'string'
-    : typeof v === 'boolean'
-      ? 'bool'
-      : Number.isInteger(v)
-        ? 'int'
-        : 'float64';
-
-/** How `fmt` prints a value with `%v`. */
-export function formatValue(v: TemplateValue): string {
-  return String(v);
-}
+import {
+  formatFloat,
+  formatValue,
+  GoFloat,
+  goTypeName as goType,
+  type TemplateValue,
+} from './value.js';
 
 function pad(s: string, width: number, flags: string, numeric: boolean): string {
   if (s.length >= width) return s;
@@ -54,7 +46,9 @@ function convert(
     case 't':
       return typeof v === 'boolean' ? String(v) : bad;
     case 'f':
-      return typeof v === 'number' ? v.toFixed(precision ?? 6) : bad;
+      return v instanceof GoFloat ? v.value.toFixed(precision ?? 6) : bad;
+    case 'g':
+      return v instanceof GoFloat ? formatFloat(v.value, 6) : bad;
     case 'x':
     case 'X':
       if (typeof v === 'string')
@@ -92,7 +86,12 @@ export function sprintf(format: string, args: readonly TemplateValue[]): string 
     }
     const v = args[next++] as TemplateValue;
     const s = convert(verb, v, flags, precision === undefined ? undefined : Number(precision));
-    out += pad(s, width === undefined ? 0 : Number(width), flags, typeof v === 'number');
+    out += pad(
+      s,
+      width === undefined ? 0 : Number(width),
+      flags,
+      typeof v === 'number' || v instanceof GoFloat,
+    );
   }
   out += format.slice(last);
   if (next < args.length) {

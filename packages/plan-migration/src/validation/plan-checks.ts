@@ -1,16 +1,10 @@
 //! The plan-level checks: providers, target namespace, maps, migration type and name templates.
 
-import { errorMessage } from '@ctrlkit/core';
 import type { Plan } from '../api/plan.js';
 import { isWarm } from '../api/plan.js';
 import { ConditionType, Reason } from '../condition-types.js';
 import type { Conditions } from '../conditions.js';
-import {
-  isDNS1123Subdomain,
-  isValidNetworkNameTemplate,
-  isValidPVCNameTemplate,
-  isValidVolumeNameTemplate,
-} from '../name-templates.js';
+import { isDNS1123Subdomain } from '../name-templates.js';
 import { critical, hasReady } from './ready.js';
 import type { PlanReferences, SourceAccess } from './validation-input.js';
 
@@ -157,37 +151,5 @@ export function validateMigrationType(
         Reason.NotSupported,
       ),
     );
-  }
-}
-
-/**
- * The plan's and each VM's name templates render (on sample data, as Forklift checks
- * them) to DNS-1123 labels: otherwise a Critical `NotValid` condition with the message of
- * the kind of template and, as items, each field with its error
- * (`spec.vms[1].pvcNameTemplate: template: function "nope" not defined`).
- */
-export function validateNameTemplates(cnd: Conditions, plan: Plan): void {
-  const kinds = [
-    ['volumeNameTemplate', isValidVolumeNameTemplate, 'Volume name template is invalid.'],
-    ['networkNameTemplate', isValidNetworkNameTemplate, 'Network name template is invalid.'],
-    ['pvcNameTemplate', isValidPVCNameTemplate, 'PVC name template is invalid.'],
-  ] as const;
-  for (const [field, check, message] of kinds) {
-    const items: string[] = [];
-    const templates: Array<[string, string | undefined]> = [
-      [`spec.${field}`, plan.spec[field]],
-      ...plan.spec.vms.map((vm, i): [string, string | undefined] => [
-        `spec.vms[${i}].${field}`,
-        vm[field],
-      ]),
-    ];
-    for (const [path, template] of templates) {
-      try {
-        check(template ?? '');
-      } catch (error) {
-        items.push(`${path}: ${errorMessage(error)}`);
-      }
-    }
-    if (items.length > 0) cnd.setCondition({ ...critical(Reason.NotValid, message), items });
   }
 }

@@ -1,9 +1,10 @@
 //! The VM's CDI DataVolumes: one per disk (importing or blank), their transfer status, their deletion.
 
-import type { DiskTransfer } from '../../adapter.js';
+import type { DiskTransfer, InventoryVM } from '../../adapter.js';
 import type { Task, VMStatus } from '../../api/plan.js';
 import { labelSelector, withoutMigration } from '../../labels.js';
-import { renderLabel } from '../../name-templates.js';
+import { nameTemplateOf, pvcNameTemplateData } from '../../name-template/data.js';
+import { NameTemplateError, renderPVCName } from '../../name-templates.js';
 import { DATA_VOLUMES, type DataVolume } from '../crds.js';
 import { diskStorage } from '../disk-storage.js';
 import {
@@ -31,6 +32,7 @@ export async function ensureDataVolumes(
     labelSelector: labelSelector(labels),
   })) as { items: DataVolume[] };
   const have = new Set(list.items.map((dv) => dv.metadata.annotations?.[ANN_DISK_SOURCE]));
+  const inventoryVM = await c.options.inventory?.findVM(vm);
   for (const [index, task] of tasks.entries()) {
     if (have.has(task.name)) continue;
     const body: DataVolume = {
@@ -40,17 +42,13 @@ export async function ensureDataVolumes(
         namespace: c.ns,
         labels,
         annotations: dvAnnotations(c, labels, task, index),
-        ...dvName(c, vm, index),
+        ...dvName(c, vm, index, inventoryVM),
       },
       spec: {
         source: await source(task),
         storage: {
           resources: { requests: { storage: `${task.progress.total}Mi` } },
-          ...diskStorage(
-            c.options.storageMap?.spec.map,
-            await c.options.inventory?.findVM(vm),
-            index,
-          ),
+          ...diskStorage(c.options.storageMap?.spec.map, inventoryVM, index),
         },
       },
     };
@@ -86,25 +84,37 @@ function dvAnnotations(
   return annotations;
 }
 
-/** The PVC name template (the VM's, else the plan's) as `name`, else generateName `<plan>-<vmID>-`. */
+/**
+ * The PVC name template (the VM's, else the plan's) rendered as Forklift's builder renders
+ * it, with the same data Plan validation renders it with, as `name`; else generateName
+ * `<plan>-<vmID>-`. A template that does not render throws {@link NameTemplateError}
+ * naming the template's field, the VM and the disk: the DataVolume is not created.
+ */
 function dvName(
   c: DestinationContext,
   vm: VMStatus,
   diskIndex: number,
+  inventoryVM: InventoryVM | undefined,
 ): { name: string } | { generateName: string } {
-  const template = vm.pvcNameTemplate || c.plan.spec.pvcNameTemplate;
-  if (template) {
-    return {
-      name: renderLabel(template, {
-        VmName: vm.name ?? '',
-        TargetVmName: vm.newName || vm.name || '',
-        PlanName: c.plan.metadata.name ?? '',
-        DiskIndex: diskIndex,
-        VmId: vm.id ?? '',
-      }),
-    };
+  const found = nameTemplateOf(c.plan, vm, 'pvcNameTemplate');
+  if (found === undefined)
+    return { generateName: `${c.plan.metadata.name}-${vm.id}-`.toLowerCase() };
+  const data = pvcNameTemplateData({
+    plan: c.plan,
+    vm,
+    diskIndex,
+    ...(inventoryVM && { inventoryVM }),
+    ...(c.options.source?.spec.type && { sourceType: c.options.source.spec.type }),
+  });
+  try {
+    return { name: renderPVCName(found.template, data) };
+  } catch (error) {
+    if (!NameTemplateError.isInstance(error)) throw error;
+    throw new NameTemplateError(
+      error.reason,
+      `${found.path} of VM ${vm.id ?? vm.name ?? ''}, disk ${diskIndex}: ${error.message}`,
+    );
   }
-  return { generateName: `${c.plan.metadata.name}-${vm.id}-`.toLowerCase() };
 }
 
 /** The VM's DataVolumes of any Migration. */

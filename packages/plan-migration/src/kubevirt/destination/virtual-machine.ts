@@ -3,7 +3,7 @@
 import { isNotFound } from '@ctrlkit/core';
 import type { Wire } from '@ctrlkit/runtime/client';
 import type { V1OwnerReference, V1PersistentVolumeClaim } from '@kubernetes/client-node';
-import type { DestinationVM } from '../../adapter.js';
+import type { DestinationVM, InventoryVM } from '../../adapter.js';
 import type { VMStatus } from '../../api/plan.js';
 import { labelSelector } from '../../labels.js';
 import { KUBEVIRT_GROUP, KUBEVIRT_VERSION, type VirtualMachine } from '../crds.js';
@@ -12,6 +12,7 @@ import { diskPVCs } from '../pvcs.js';
 import { determineRunStrategy } from '../run-strategy.js';
 import { type DestinationContext, listPvcs, vmPath } from './context.js';
 import { deleteDataVolume, listDataVolumes } from './data-volumes.js';
+import { vmInterfaces, volumeName } from './vm-interfaces.js';
 
 const API_VERSION = `${KUBEVIRT_GROUP}/${KUBEVIRT_VERSION}`;
 
@@ -49,7 +50,7 @@ export async function ensureVirtualMachine(
     c.wrote();
     object = (await c.custom.createNamespacedCustomObject({
       ...vmPath(c.ns),
-      body: virtualMachine(c, vm, labels, pvcs),
+      body: virtualMachine(c, vm, labels, pvcs, await c.options.inventory?.findVM(vm)),
     })) as VirtualMachine;
     c.log.info({ vm: vm.id, name: object.metadata.name }, 'created KubeVirt VM');
   }
@@ -80,12 +81,17 @@ export async function ensureVirtualMachine(
   };
 }
 
-/** The VirtualMachine to create: named `newName` else the source name, one virtio disk per PVC. */
+/**
+ * The VirtualMachine to create: named `newName` else the source name, one virtio disk per
+ * PVC (volumes named by the volume name template), one interface per mapped NIC (named by
+ * the network name template).
+ */
 function virtualMachine(
   c: DestinationContext,
   vm: VMStatus,
   labels: Record<string, string>,
   pvcs: Wire<V1PersistentVolumeClaim>[],
+  inventoryVM: InventoryVM | undefined,
 ): VirtualMachine {
   const name = vm.newName || vm.name || vm.id || '';
   const annotations: Record<string, string> = {};
@@ -94,9 +100,10 @@ function virtualMachine(
     annotations[ANN_ORIGINAL_ID] = vm.id ?? '';
   }
   const volumes = pvcs.map((pvc, i) => ({
-    name: `vol-${i}`,
+    name: volumeName(c, vm, pvc.metadata?.name ?? '', i),
     persistentVolumeClaim: { claimName: pvc.metadata?.name ?? '' },
   }));
+  const { interfaces, networks } = vmInterfaces(c, vm, inventoryVM);
   return {
     apiVersion: API_VERSION,
     kind: 'VirtualMachine',
@@ -119,8 +126,12 @@ function virtualMachine(
         },
         spec: {
           domain: {
-            devices: { disks: volumes.map((v) => ({ name: v.name, disk: { bus: 'virtio' } })) },
+            devices: {
+              disks: volumes.map((v) => ({ name: v.name, disk: { bus: 'virtio' } })),
+              ...(interfaces.length > 0 && { interfaces }),
+            },
           },
+          ...(networks.length > 0 && { networks }),
           volumes,
         },
       },
