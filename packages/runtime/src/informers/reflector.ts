@@ -1,17 +1,20 @@
 //! The reflector: lists a resource, then watches it from the list's resource version, forever.
 
-import { type Clock, InvalidArgumentError, realClock, statusCode } from '@ctrlkit/core';
-import { isExpiredStatus } from '../client/status-error.js';
+import {
+  type Clock,
+  InvalidArgumentError,
+  isExpiredStatus,
+  isGone,
+  realClock,
+  statusCode,
+} from '@ctrlkit/core';
 import { TlsVerificationError } from '../client/tls-verification-error.js';
 import type { KubeObject } from '../client/wire.js';
 import { type Logger, noopLogger } from '../logger.js';
 import { Backoff, type BackoffOptions } from './backoff.js';
 import { type ApiStatus, ApiStatusError } from './errors/api-status-error.js';
 import { ResourceExpiredError } from './errors/resource-expired-error.js';
-import {
-  isExpiredError,
-  isTooLargeResourceVersionError,
-} from './errors/resource-version-unavailable.js';
+import { isTooLargeResourceVersionError } from './errors/resource-version-unavailable.js';
 import { WatchStreamError } from './errors/watch-stream-error.js';
 import { type ListResult, pagedList } from './list-pager.js';
 import type { ListRequestOptions, ListWatch, WatchEvent } from './list-watch.js';
@@ -266,7 +269,7 @@ export class Reflector<T extends KubeObject = KubeObject> {
           this.#unwatched();
           if (signal.aborted) break;
           const listing = this.#needList;
-          if (isExpiredError(error)) {
+          if (isGone(error)) {
             this.#logger.info(
               {
                 reflector: this.name,
@@ -322,8 +325,7 @@ export class Reflector<T extends KubeObject = KubeObject> {
     try {
       result = await this.#pagedList(resourceVersion, signal);
     } catch (error) {
-      if (signal.aborted || !(isExpiredError(error) || isTooLargeResourceVersionError(error)))
-        throw error;
+      if (signal.aborted || !(isGone(error) || isTooLargeResourceVersionError(error))) throw error;
       this.#lastVersionUnavailable = true;
       this.#logger.info(
         { reflector: this.name, resourceVersion, error: describe(error) },
@@ -418,10 +420,7 @@ export class Reflector<T extends KubeObject = KubeObject> {
         );
       } catch (error) {
         if (synced || signal.aborted) throw error;
-        if (
-          resourceVersion !== '' &&
-          (isExpiredError(error) || isTooLargeResourceVersionError(error))
-        ) {
+        if (resourceVersion !== '' && (isGone(error) || isTooLargeResourceVersionError(error))) {
           this.#lastVersionUnavailable = true;
           this.#logger.info(
             { reflector: this.name, resourceVersion, error: describe(error) },
@@ -518,6 +517,7 @@ export class Reflector<T extends KubeObject = KubeObject> {
               throw new ResourceExpiredError(
                 `watch: ${status.message ?? 'resource version expired'}`,
                 options.resourceVersion,
+                status,
               );
             }
             throw new ApiStatusError(status.code ?? 0, status, `WATCH ${this.name}`);
