@@ -4,7 +4,7 @@
 // fixtures its tests decode.
 //
 //	go run . -out ../../packages/runtime/src/client/protobuf/schema.generated.ts
-//	go run . -fixtures ../../packages/runtime/src/client/protobuf/fixtures/golden.json.gz
+//	go run . -fixtures ../../packages/runtime/test/fixtures/protobuf/golden.json.gz
 package main
 
 import (

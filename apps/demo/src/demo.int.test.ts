@@ -74,7 +74,7 @@ it('runs every part to its expected outcome and leaves nothing behind', async ()
     /✔ migration +Plan move-all Succeeded: 5\/5 VMs migrated, 5 VirtualMachines created/,
   );
   expect(output).toMatch(
-    /✔ node-lifecycle +NotReady and tainted [\d.]+ s after SIGKILL; Ready [\d.]+ s after restart; 7\/7 processes, same pods/,
+    /✔ node-lifecycle +NotReady and tainted [\d.]+ s after SIGKILL; Ready [\d.]+ s after restart; 7\/7 processes started afresh, same pods/,
   );
   expect(output).not.toContain('✘');
   expect(output).toContain('apps exited with 0, 0, 0');

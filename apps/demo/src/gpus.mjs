@@ -15,6 +15,35 @@ const NUM_DEVICES = 8;
 /** Starts the DRA example driver for `nodeName`, runs a pod with one GPU; returns the app. */
 export async function gpuDemo(plane, logDir, nodeName, outcomes) {
   const client = createClient(plane.kubeConfig, { program: { name: 'ctrlkit-demo' } });
+  const { app, deviceClass } = await startDriver(client, plane, logDir, nodeName);
+  await showSlices(client, nodeName);
+  const namespace = await createTestNamespace(plane.kubeConfig, 'gpu-');
+  await runGpuPod(client, namespace, deviceClass);
+  const pod = await waitFor(
+    'the GPU pod Running',
+    () => client.get('pods', 'trainer', { namespace }),
+    {
+      timeoutMs: 120_000,
+      until: (p) => p.status?.phase === 'Running',
+    },
+  );
+  const claim = await client.get('resource.k8s.io/v1/resourceclaims', 'one-gpu', { namespace });
+  const devices = (claim.status?.allocation?.devices?.results ?? []).map(
+    (r) => `${r.pool}/${r.device}`,
+  );
+  say(
+    `  kube-scheduler allocated ${devices.join(', ')} from our slice; trainer Running on ${pod.spec.nodeName}`,
+  );
+  outcomes.push({
+    what: 'dra',
+    ok: devices.length === 1 && pod.spec.nodeName === nodeName,
+    detail: `claim one-gpu allocated ${devices.join(', ') || 'nothing'}; its pod Running on ${pod.spec.nodeName}`,
+  });
+  return app;
+}
+
+/** Creates the driver's DeviceClass and starts the driver; returns the app and the class. */
+async function startDriver(client, plane, logDir, nodeName) {
   const bin = binOf('@ctrlkit/dra-example-driver', 'ctrlkit-dra-example-driver');
   const deviceClass = loadYaml(
     await readFile(join(dirname(bin), '../deploy/deviceclass.yaml'), 'utf8'),
@@ -33,6 +62,11 @@ export async function gpuDemo(plane, logDir, nodeName, outcomes) {
   say(
     `ctrlkit-dra-example-driver --node-name ${nodeName} --num-devices ${NUM_DEVICES} (log: ${logPath})`,
   );
+  return { app, deviceClass };
+}
+
+/** Waits for the driver's ResourceSlices of `nodeName` and prints them. */
+async function showSlices(client, nodeName) {
   const slices = await waitFor(
     'the ResourceSlices published',
     async () =>
@@ -51,8 +85,10 @@ export async function gpuDemo(plane, logDir, nodeName, outcomes) {
         `${devices.length} devices (${devices.map((d) => d.name).join(' ')}), ${memory} each`,
     );
   }
+}
 
-  const namespace = await createTestNamespace(plane.kubeConfig, 'gpu-');
+/** Creates, in `namespace`, the ResourceClaim one-gpu and the pod trainer that uses it. */
+async function runGpuPod(client, namespace, deviceClass) {
   await waitFor('the default ServiceAccount', () =>
     client.get('serviceaccounts', 'default', { namespace }),
   );
@@ -94,25 +130,4 @@ export async function gpuDemo(plane, logDir, nodeName, outcomes) {
     { namespace },
   );
   say(`ResourceClaim one-gpu (1 device of ${deviceClass.metadata.name}) and pod trainer using it`);
-  const pod = await waitFor(
-    'the GPU pod Running',
-    () => client.get('pods', 'trainer', { namespace }),
-    {
-      timeoutMs: 120_000,
-      until: (p) => p.status?.phase === 'Running',
-    },
-  );
-  const claim = await client.get('resource.k8s.io/v1/resourceclaims', 'one-gpu', { namespace });
-  const devices = (claim.status?.allocation?.devices?.results ?? []).map(
-    (r) => `${r.pool}/${r.device}`,
-  );
-  say(
-    `  kube-scheduler allocated ${devices.join(', ')} from our slice; trainer Running on ${pod.spec.nodeName}`,
-  );
-  outcomes.push({
-    what: 'dra',
-    ok: devices.length === 1 && pod.spec.nodeName === nodeName,
-    detail: `claim one-gpu allocated ${devices.join(', ') || 'nothing'}; its pod Running on ${pod.spec.nodeName}`,
-  });
-  return app;
 }

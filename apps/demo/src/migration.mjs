@@ -65,21 +65,7 @@ export async function migrationDemo(plane, workDir, outcomes) {
 
   const namespace = await createTestNamespace(kubeConfig, 'forklift-');
   const target = await createTestNamespace(kubeConfig, 'vms-');
-  const stop = new AbortController();
-  // The simulators act in the target namespace only: the virtual node's pods elsewhere have
-  // a kubelet (the virtual kubelet), and kube-controller-manager runs the Jobs.
-  const factory = new SharedInformerFactory(kubeConfig, { namespace: target });
-  const simulators = [
-    new CdiSimulator({ kubeConfig, informerFactory: factory }),
-    new KubeVirtSimulator({ kubeConfig, informerFactory: factory }),
-    new PodJobSimulator({ kubeConfig, informerFactory: factory, jobs: false }),
-  ];
-  const simulated = simulators.map((simulator) => simulator.run(stop.signal));
-  factory.start(stop.signal);
-  say(
-    `simulators of CDI, KubeVirt and a kubelet running in ${target} (the cluster has none of them)`,
-  );
-
+  const stopSimulators = startSimulators(kubeConfig, target);
   const logPath = join(workDir, 'migration-controller.log');
   const app = startApp(
     binOf('@ctrlkit/migration-controller', 'ctrlkit-migration-controller'),
@@ -92,96 +78,141 @@ export async function migrationDemo(plane, workDir, outcomes) {
   say(`ctrlkit-migration-controller --ova-catalog-path ${catalogRoot} (log: ${logPath})`);
   const stopAll = async () => {
     const code = await app.stop();
-    stop.abort();
-    await Promise.allSettled(simulated);
+    await stopSimulators();
     return code;
   };
 
   try {
     const client = createClient(kubeConfig, { program: { name: 'ctrlkit-demo' } });
-    const resource = (kind) => ({ group: GROUP, version: VERSION, resource: PLURALS[kind] });
-    const create = (kind, name, spec) =>
-      client.create(
-        resource(kind),
-        { apiVersion: API_VERSION, kind, metadata: { name }, spec },
-        { namespace },
-      );
-    const read = (kind, name) => client.get(resource(kind), name, { namespace });
-    const conditions = (object, status = 'True') =>
-      (object.status?.conditions ?? []).filter((c) => c.status === status);
-    const has = (object, type) => conditions(object).some((c) => c.type === type);
-
-    await client.create('storage.k8s.io/v1/storageclasses', {
-      metadata: { name: 'standard' },
-      provisioner: 'example.com/demo',
-    });
-    await create('Provider', 'ova', { type: 'ova', url: 'nfs.example:/exports/ova' });
-    await create('Provider', 'host', { type: 'openshift' });
-    await waitFor('the ova Provider Ready', async () =>
-      has(await read('Provider', 'ova'), 'Ready'),
-    );
-    for (const c of conditions(await read('Provider', 'ova'))) {
-      say(`  Provider ova: ${c.type}${c.category === 'Warn' ? ` (Warn: ${c.message})` : ''}`);
-    }
-
-    const pair = { source: { name: 'ova' }, destination: { name: 'host' } };
-    const networks = await inventory.listNetworks();
-    const disks = await inventory.listDisks();
-    await create('NetworkMap', 'net', {
-      provider: pair,
-      map: networks.map((n) => ({ source: { id: n.id }, destination: { type: 'pod' } })),
-    });
-    await create('StorageMap', 'storage', {
-      provider: pair,
-      map: disks.map((d) => ({ source: { id: d.id }, destination: { storageClass: 'standard' } })),
-    });
-    await create('Plan', 'move-all', {
-      provider: pair,
-      targetNamespace: target,
-      targetPowerState: 'on',
-      map: { network: { name: 'net' }, storage: { name: 'storage' } },
-      vms: vms.map((vm) => ({ id: vm.id })),
-    });
-    await waitFor('the Plan Ready', async () => has(await read('Plan', 'move-all'), 'Ready'));
-    say(`Plan move-all Ready: ${vms.length} VMs → namespace ${target}; create Migration run-1`);
-    await create('Migration', 'run-1', { plan: { name: 'move-all' } });
-
-    const phases = new Map();
-    let plan;
-    await waitFor(
-      'the Plan Succeeded or Failed',
-      async () => {
-        plan = await read('Plan', 'move-all');
-        const moved = new Map(); // phase -> VMs that reached it since the last poll
-        for (const vm of plan.status?.migration?.vms ?? []) {
-          if (phases.get(vm.id) === vm.phase) continue;
-          phases.set(vm.id, vm.phase);
-          moved.set(vm.phase, [...(moved.get(vm.phase) ?? []), vm.name]);
-        }
-        for (const [phase, names] of moved) say(`  ${phase.padEnd(24)} ${names.join(', ')}`);
-        return has(plan, 'Succeeded') || has(plan, 'Failed');
-      },
-      { timeoutMs: 180_000 },
-    );
+    const forklift = forkliftApi(client, namespace);
+    await createPlan(client, forklift, inventory, vms, target);
+    const plan = await followPlan(forklift);
     print(`\n${renderPlanStatus(plan)}`);
-    const vmsCreated = await client.list('kubevirt.io/v1/virtualmachines', { namespace: target });
-    for (const vm of vmsCreated.items) {
-      say(
-        `  VirtualMachine ${target}/${vm.metadata.name}: runStrategy ${vm.spec.runStrategy}, ` +
-          `${vm.status?.printableStatus ?? 'no status'}, ${vm.spec.template?.spec?.volumes?.length ?? 0} volumes`,
-      );
-    }
-    const succeeded = (plan.status?.migration?.vms ?? []).filter((vm) =>
-      (vm.conditions ?? []).some((c) => c.type === 'Succeeded' && c.status === 'True'),
-    );
-    outcomes.push({
-      what: 'migration',
-      ok: has(plan, 'Succeeded') && vmsCreated.items.length === vms.length,
-      detail: `Plan move-all ${has(plan, 'Succeeded') ? 'Succeeded' : 'Failed'}: ${succeeded.length}/${vms.length} VMs migrated, ${vmsCreated.items.length} VirtualMachines created`,
-    });
+    await reportPlan(client, plan, vms, target, outcomes);
   } catch (error) {
     await stopAll();
     throw error;
   }
   return { stop: stopAll };
+}
+
+/**
+ * Runs the simulators of CDI, KubeVirt and a kubelet in `target`; returns what stops them.
+ * They act in the target namespace only: the virtual node's pods elsewhere have a kubelet
+ * (the virtual kubelet), and kube-controller-manager runs the Jobs.
+ */
+function startSimulators(kubeConfig, target) {
+  const stop = new AbortController();
+  const factory = new SharedInformerFactory(kubeConfig, { namespace: target });
+  const simulators = [
+    new CdiSimulator({ kubeConfig, informerFactory: factory }),
+    new KubeVirtSimulator({ kubeConfig, informerFactory: factory }),
+    new PodJobSimulator({ kubeConfig, informerFactory: factory, jobs: false }),
+  ];
+  const simulated = simulators.map((simulator) => simulator.run(stop.signal));
+  factory.start(stop.signal);
+  say(
+    `simulators of CDI, KubeVirt and a kubelet running in ${target} (the cluster has none of them)`,
+  );
+  return async () => {
+    stop.abort();
+    await Promise.allSettled(simulated);
+  };
+}
+
+/** Forklift's resources in `namespace`: `create(kind, name, spec)` and `read(kind, name)`. */
+function forkliftApi(client, namespace) {
+  const resource = (kind) => ({ group: GROUP, version: VERSION, resource: PLURALS[kind] });
+  return {
+    create: (kind, name, spec) =>
+      client.create(
+        resource(kind),
+        { apiVersion: API_VERSION, kind, metadata: { name }, spec },
+        { namespace },
+      ),
+    read: (kind, name) => client.get(resource(kind), name, { namespace }),
+  };
+}
+
+/** The conditions of `object` with `status`. */
+const conditions = (object, status = 'True') =>
+  (object.status?.conditions ?? []).filter((c) => c.status === status);
+/** True when `object` has the condition `type` True. */
+const has = (object, type) => conditions(object).some((c) => c.type === type);
+
+/** Creates the Providers, maps and the Plan move-all of `vms` into `target`, and its Migration once the Plan is Ready. */
+async function createPlan(client, { create, read }, inventory, vms, target) {
+  await client.create('storage.k8s.io/v1/storageclasses', {
+    metadata: { name: 'standard' },
+    provisioner: 'example.com/demo',
+  });
+  await create('Provider', 'ova', { type: 'ova', url: 'nfs.example:/exports/ova' });
+  await create('Provider', 'host', { type: 'openshift' });
+  await waitFor('the ova Provider Ready', async () => has(await read('Provider', 'ova'), 'Ready'));
+  for (const c of conditions(await read('Provider', 'ova'))) {
+    say(`  Provider ova: ${c.type}${c.category === 'Warn' ? ` (Warn: ${c.message})` : ''}`);
+  }
+
+  const pair = { source: { name: 'ova' }, destination: { name: 'host' } };
+  const networks = await inventory.listNetworks();
+  const disks = await inventory.listDisks();
+  await create('NetworkMap', 'net', {
+    provider: pair,
+    map: networks.map((n) => ({ source: { id: n.id }, destination: { type: 'pod' } })),
+  });
+  await create('StorageMap', 'storage', {
+    provider: pair,
+    map: disks.map((d) => ({ source: { id: d.id }, destination: { storageClass: 'standard' } })),
+  });
+  await create('Plan', 'move-all', {
+    provider: pair,
+    targetNamespace: target,
+    targetPowerState: 'on',
+    map: { network: { name: 'net' }, storage: { name: 'storage' } },
+    vms: vms.map((vm) => ({ id: vm.id })),
+  });
+  await waitFor('the Plan Ready', async () => has(await read('Plan', 'move-all'), 'Ready'));
+  say(`Plan move-all Ready: ${vms.length} VMs → namespace ${target}; create Migration run-1`);
+  await create('Migration', 'run-1', { plan: { name: 'move-all' } });
+}
+
+/** Prints each VM's phase as it changes until the Plan Succeeded or Failed; returns the Plan. */
+async function followPlan({ read }) {
+  const phases = new Map();
+  let plan;
+  await waitFor(
+    'the Plan Succeeded or Failed',
+    async () => {
+      plan = await read('Plan', 'move-all');
+      const moved = new Map(); // phase -> VMs that reached it since the last poll
+      for (const vm of plan.status?.migration?.vms ?? []) {
+        if (phases.get(vm.id) === vm.phase) continue;
+        phases.set(vm.id, vm.phase);
+        moved.set(vm.phase, [...(moved.get(vm.phase) ?? []), vm.name]);
+      }
+      for (const [phase, names] of moved) say(`  ${phase.padEnd(24)} ${names.join(', ')}`);
+      return has(plan, 'Succeeded') || has(plan, 'Failed');
+    },
+    { timeoutMs: 180_000 },
+  );
+  return plan;
+}
+
+/** Prints the VirtualMachines made in `target` and records the outcome. */
+async function reportPlan(client, plan, vms, target, outcomes) {
+  const vmsCreated = await client.list('kubevirt.io/v1/virtualmachines', { namespace: target });
+  for (const vm of vmsCreated.items) {
+    say(
+      `  VirtualMachine ${target}/${vm.metadata.name}: runStrategy ${vm.spec.runStrategy}, ` +
+        `${vm.status?.printableStatus ?? 'no status'}, ${vm.spec.template?.spec?.volumes?.length ?? 0} volumes`,
+    );
+  }
+  const succeeded = (plan.status?.migration?.vms ?? []).filter((vm) =>
+    (vm.conditions ?? []).some((c) => c.type === 'Succeeded' && c.status === 'True'),
+  );
+  outcomes.push({
+    what: 'migration',
+    ok: has(plan, 'Succeeded') && vmsCreated.items.length === vms.length,
+    detail: `Plan move-all ${has(plan, 'Succeeded') ? 'Succeeded' : 'Failed'}: ${succeeded.length}/${vms.length} VMs migrated, ${vmsCreated.items.length} VirtualMachines created`,
+  });
 }

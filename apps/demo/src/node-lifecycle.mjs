@@ -1,6 +1,7 @@
 // Part 5: the virtual kubelet crashes (SIGKILL). kube-controller-manager's node lifecycle
 // controller sees its Lease stop, sets Ready Unknown and taints the node unreachable; the
-// restarted virtual kubelet makes it Ready again and finds its pods' processes still running.
+// restarted virtual kubelet kills the container processes its earlier run left (it cannot
+// adopt them), starts the same pods' containers afresh and makes the node Ready again.
 import { waitFor } from '@ctrlkit/core/testing';
 import { createClient } from '@ctrlkit/runtime/client';
 import { sleeperPids } from './apps.mjs';
@@ -12,14 +13,18 @@ const WAIT = { timeoutMs: 120_000 };
 const ready = (node) => node.status?.conditions?.find((c) => c.type === 'Ready')?.status;
 const tainted = (node) => (node.spec?.taints ?? []).some((t) => t.key === UNREACHABLE);
 
-/** Kills and restarts `vk`; checks the Deployment in `web` kept the same pods throughout. */
+/**
+ * Kills and restarts `vk`; checks the Deployment in `web` kept the same pods throughout, and
+ * that their container processes were started afresh (new ones, as many as before).
+ */
 export async function nodeLifecycleDemo(plane, vk, web, outcomes) {
   const client = createClient(plane.kubeConfig, { program: { name: 'ctrlkit-demo' } });
   const readNode = () => client.get('nodes', nodeName);
-  const processes = sleeperPids(sleepSeconds).length;
+  const before = sleeperPids(sleepSeconds);
+  const processes = before.length;
   await vk.kill();
   const killedAt = performance.now();
-  say(`SIGKILL to ctrlkit-virtual-kubelet (${processes} container processes keep running)`);
+  say(`SIGKILL to ctrlkit-virtual-kubelet (its ${processes} container processes keep running)`);
   const down = await waitFor('the node Ready Unknown and tainted unreachable', readNode, {
     ...WAIT,
     until: (node) => ready(node) === 'Unknown' && tainted(node),
@@ -32,7 +37,7 @@ export async function nodeLifecycleDemo(plane, vk, web, outcomes) {
 
   vk.start();
   const restartedAt = performance.now();
-  say('ctrlkit-virtual-kubelet started again');
+  say('ctrlkit-virtual-kubelet started again: it kills the processes its earlier run left');
   await waitFor('the node Ready and untainted', readNode, {
     ...WAIT,
     until: (node) => ready(node) === 'True' && !tainted(node),
@@ -52,14 +57,17 @@ export async function nodeLifecycleDemo(plane, vk, web, outcomes) {
     },
   );
   const same = JSON.stringify(pods.map((p) => p.metadata.uid).sort()) === JSON.stringify(web.uids);
-  const after = sleeperPids(sleepSeconds).length;
+  const afterPids = sleeperPids(sleepSeconds);
+  const after = afterPids.length;
+  const afresh = afterPids.every((pid) => !before.includes(pid));
   say(`  after ${upSeconds} s: Ready, untainted; ${pods.length} pods Running and Ready again`);
   say(
-    `  ${same ? 'the same pods' : 'DIFFERENT pods'}, ${after} container processes (none started twice)`,
+    `  ${same ? 'the same pods' : 'DIFFERENT pods'}, ${after} container processes ` +
+      `${afresh ? 'started afresh (the earlier ones killed, none running twice)' : 'NOT all new'}`,
   );
   outcomes.push({
     what: 'node-lifecycle',
-    ok: same && after === processes && reason === 'NodeStatusUnknown',
-    detail: `NotReady and tainted ${downSeconds} s after SIGKILL; Ready ${upSeconds} s after restart; ${after}/${processes} processes, same pods`,
+    ok: same && after === processes && afresh && reason === 'NodeStatusUnknown',
+    detail: `NotReady and tainted ${downSeconds} s after SIGKILL; Ready ${upSeconds} s after restart; ${after}/${processes} processes started afresh, same pods`,
   });
 }

@@ -86,35 +86,12 @@ export function startReplicasController(
       .list({ matchLabels: { [ownerLabel]: name } })
       .filter((cm) => isControlledBy(cm, owner) && !cm.metadata?.deletionTimestamp);
     const diff = owned.length - owner.spec.replicas;
+    const writes = { client, expectations: useExpectations ? expectations : undefined };
     if (diff < 0) {
-      const count = Math.min(-diff, BurstReplicas);
-      if (useExpectations) expectations.expectCreations(key, count);
-      await settleAll(
-        Array.from({ length: count }, async () => {
-          try {
-            await client.create('configmaps', ownedConfigMap(owner), { namespace });
-          } catch (error) {
-            // The add event will never come: lower the expectation ourselves.
-            if (useExpectations) expectations.creationObserved(key);
-            throw error;
-          }
-        }),
-      );
+      await createReplicas(writes, key, namespace, owner, Math.min(-diff, BurstReplicas));
     } else if (diff > 0) {
       const victims = owned.slice(0, Math.min(diff, BurstReplicas));
-      const victimKeys = victims.map((cm) => `${namespace}/${cm.metadata?.name}`);
-      if (useExpectations) expectations.expectDeletions(key, victimKeys);
-      await settleAll(
-        victims.map(async (cm, i) => {
-          try {
-            await client.delete('configmaps', cm.metadata?.name ?? '', { namespace });
-          } catch (error) {
-            if (isNotFound(error)) return; // already gone: its delete event lowers it
-            if (useExpectations) expectations.deletionObserved(key, victimKeys[i] ?? '');
-            throw error;
-          }
-        }),
-      );
+      await deleteReplicas(writes, key, namespace, victims);
     }
   };
 
@@ -128,6 +105,56 @@ export function startReplicasController(
     .watch(configMaps, { mapToKeys: enqueueRequestForOwner({ kind, group }) });
   factory.start(signal);
   return { done: controller.run(signal) };
+}
+
+/** How a reconcile writes: the client, and the expectations to raise (none when they are off). */
+interface ReplicaWrites {
+  readonly client: Client;
+  readonly expectations: UIDTrackingControllerExpectations | undefined;
+}
+
+/** Creates `count` ConfigMaps for `owner` in `namespace`, expecting their add events first. */
+async function createReplicas(
+  { client, expectations }: ReplicaWrites,
+  key: string,
+  namespace: string,
+  owner: ConfigMapSet,
+  count: number,
+): Promise<void> {
+  expectations?.expectCreations(key, count);
+  await settleAll(
+    Array.from({ length: count }, async () => {
+      try {
+        await client.create('configmaps', ownedConfigMap(owner), { namespace });
+      } catch (error) {
+        // The add event will never come: lower the expectation ourselves.
+        expectations?.creationObserved(key);
+        throw error;
+      }
+    }),
+  );
+}
+
+/** Deletes `victims` in `namespace`, expecting their delete events first; one already gone is no error. */
+async function deleteReplicas(
+  { client, expectations }: ReplicaWrites,
+  key: string,
+  namespace: string,
+  victims: Wire<V1ConfigMap>[],
+): Promise<void> {
+  const victimKeys = victims.map((cm) => `${namespace}/${cm.metadata?.name}`);
+  expectations?.expectDeletions(key, victimKeys);
+  await settleAll(
+    victims.map(async (cm, i) => {
+      try {
+        await client.delete('configmaps', cm.metadata?.name ?? '', { namespace });
+      } catch (error) {
+        if (isNotFound(error)) return; // already gone: its delete event lowers it
+        expectations?.deletionObserved(key, victimKeys[i] ?? '');
+        throw error;
+      }
+    }),
+  );
 }
 
 /** A new ConfigMap controlled by `owner`. */

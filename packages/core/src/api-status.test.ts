@@ -3,7 +3,6 @@ import {
   errorMessage,
   isAlreadyExists,
   isConflict,
-  isGone,
   isNotFound,
   isTooManyRequests,
   retryAfterMs,
@@ -60,10 +59,7 @@ describe('API status helpers', () => {
     );
   });
 
-  it('isGone and isTooManyRequests read codes and reasons', () => {
-    expect(isGone(apiStatusError(410))).toBe(true);
-    expect(isGone({ body: { reason: 'Expired', code: 200 } })).toBe(true);
-    expect(isGone(apiStatusError(404))).toBe(false);
+  it('isTooManyRequests reads codes and reasons', () => {
     expect(isTooManyRequests(apiException(429, {}))).toBe(true);
     expect(isTooManyRequests({ status: { reason: 'TooManyRequests' } })).toBe(true);
     expect(isTooManyRequests(apiException(503, {}))).toBe(false);

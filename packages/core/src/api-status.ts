@@ -69,15 +69,6 @@ export function isAlreadyExists(error: unknown): boolean {
   return statusReason(error) === 'AlreadyExists';
 }
 
-/**
- * True for 410 Gone, or Status reason `Expired` / `Gone` (apimachinery's `errors.IsGone`
- * and `IsResourceExpired`): the resourceVersion asked for is compacted away; list again.
- */
-export function isGone(error: unknown): boolean {
-  const reason = statusReason(error);
-  return statusCode(error) === 410 || reason === 'Expired' || reason === 'Gone';
-}
-
 /** True for 429 Too Many Requests, or Status reason `TooManyRequests` (apimachinery's `errors.IsTooManyRequests`). */
 export function isTooManyRequests(error: unknown): boolean {
   return statusCode(error) === 429 || statusReason(error) === 'TooManyRequests';

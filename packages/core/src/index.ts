@@ -11,7 +11,8 @@
  *   {@link rejectRenamedOptions} rejects an option passed under a name it no longer has.
  * - **API status**: what an error from the API server says, as apimachinery's `errors`
  *   package reads it: {@link statusCode}, {@link isNotFound}, {@link isConflict},
- *   {@link isAlreadyExists}, {@link isGone}, {@link isTooManyRequests},
+ *   {@link isAlreadyExists}, {@link isGone} (and {@link isExpiredStatus}, the one 410 rule,
+ *   for a Status object), {@link isTooManyRequests},
  *   {@link retryAfterMs}, {@link errorMessage}.
  *
  * A first program:
@@ -33,7 +34,6 @@ export {
   errorMessage,
   isAlreadyExists,
   isConflict,
-  isGone,
   isNotFound,
   isTooManyRequests,
   retryAfterMs,
@@ -42,6 +42,7 @@ export {
 } from './api-status.js';
 export { type Clock, realClock, sleep, type Timer } from './clock.js';
 export { CtrlkitError } from './ctrlkit-error.js';
+export { type ExpiryStatus, isExpiredStatus, isGone } from './gone.js';
 export { InvalidArgumentError } from './invalid-argument-error.js';
 export { type Logger, noopLogger } from './logger.js';
 export { rejectRenamedOptions } from './renamed-options.js';

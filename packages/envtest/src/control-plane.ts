@@ -191,9 +191,37 @@ class LocalControlPlane implements ControlPlane {
   }
 
   async start(directory: string, started: number, binariesMs: number): Promise<void> {
-    const { logger } = this.#options;
     this.directory = directory;
     this.#pki = await createPki();
+    const files = await this.#writeFiles(directory);
+
+    const etcdStarted = performance.now();
+    await this.#startEtcd(directory);
+    const etcdMs = performance.now() - etcdStarted;
+
+    const apiStarted = performance.now();
+    await this.#startApiServerOnFreePort(directory, files);
+    const apiServerMs = performance.now() - apiStarted;
+
+    await this.#writeKubeconfig(directory);
+    if (this.#options.crds.length > 0) await installCRDs(this.kubeConfig, this.#options.crds);
+
+    const componentsStarted = performance.now();
+    await this.#startComponents(directory, files);
+    const componentsMs = this.components.length > 0 ? performance.now() - componentsStarted : 0;
+    this.timings = {
+      binariesMs,
+      etcdMs,
+      apiServerMs,
+      componentsMs,
+      totalMs: performance.now() - started,
+    };
+    this.#ready = true;
+    this.#logReady();
+  }
+
+  /** Writes the PKI (and the audit policy, when asked for) under `directory`: the apiserver's files. */
+  async #writeFiles(directory: string): Promise<ApiServerFiles> {
     const certs = join(directory, 'certs');
     await mkdir(certs);
     const files: ApiServerFiles = {
@@ -219,12 +247,11 @@ class LocalControlPlane implements ControlPlane {
       this.auditLogPath = join(directory, 'audit.log');
       files.audit = { policyPath, logPath: this.auditLogPath };
     }
+    return files;
+  }
 
-    const etcdStarted = performance.now();
-    await this.#startEtcd(directory);
-    const etcdMs = performance.now() - etcdStarted;
-
-    const apiStarted = performance.now();
+  /** Starts kube-apiserver on the asked-for port, or on a free one, again on another when it was taken. */
+  async #startApiServerOnFreePort(directory: string, files: ApiServerFiles): Promise<void> {
     for (let attempt = 1; ; attempt++) {
       this.apiServerPort = this.#options.apiServerPort ?? (await freePort());
       this.server = `https://127.0.0.1:${this.apiServerPort}`;
@@ -236,14 +263,19 @@ class LocalControlPlane implements ControlPlane {
       });
       try {
         await this.startApiServer();
-        break;
+        return;
       } catch (error) {
         if (!(await retryOnOtherPort(error, attempt, this.#options.apiServerPort))) throw error;
-        logger.debug({}, `kube-apiserver port ${this.apiServerPort} was taken; trying another`);
+        this.#options.logger.debug(
+          {},
+          `kube-apiserver port ${this.apiServerPort} was taken; trying another`,
+        );
       }
     }
-    const apiServerMs = performance.now() - apiStarted;
+  }
 
+  /** Writes the admin kubeconfig to `directory` and loads it as {@link LocalControlPlane.kubeConfig}. */
+  async #writeKubeconfig(directory: string): Promise<void> {
     this.kubeconfigPath = join(directory, 'kubeconfig');
     const kubeconfig = kubeconfigFor(
       this.server,
@@ -254,9 +286,10 @@ class LocalControlPlane implements ControlPlane {
     await writeFile(this.kubeconfigPath, kubeconfig, { mode: 0o600 });
     this.kubeConfig = new KubeConfig();
     this.kubeConfig.loadFromString(kubeconfig);
-    if (this.#options.crds.length > 0) await installCRDs(this.kubeConfig, this.#options.crds);
+  }
 
-    const componentsStarted = performance.now();
+  /** Starts the components asked for (scheduler, controller manager), each tracked for stop. */
+  async #startComponents(directory: string, files: ApiServerFiles): Promise<void> {
     this.components = await startComponents({
       directory,
       server: this.server,
@@ -271,15 +304,11 @@ class LocalControlPlane implements ControlPlane {
       },
       waitReady: (...args) => this.#waitReady(...args),
     });
-    const componentsMs = this.components.length > 0 ? performance.now() - componentsStarted : 0;
-    this.timings = {
-      binariesMs,
-      etcdMs,
-      apiServerMs,
-      componentsMs,
-      totalMs: performance.now() - started,
-    };
-    this.#ready = true;
+  }
+
+  /** Logs where the control plane is and how long each part took to start. */
+  #logReady(): void {
+    const { etcdMs, apiServerMs, componentsMs, totalMs } = this.timings;
     const parts = [
       `etcd ${formatDuration(etcdMs)}`,
       `kube-apiserver ${formatDuration(apiServerMs)}`,
@@ -289,9 +318,9 @@ class LocalControlPlane implements ControlPlane {
         `${this.components.map((c) => c.name).join(', ')} ${formatDuration(componentsMs)}`,
       );
     }
-    logger.info(
+    this.#options.logger.info(
       {},
-      `control plane ready at ${this.server} in ${formatDuration(this.timings.totalMs)} (${parts.join(', ')})`,
+      `control plane ready at ${this.server} in ${formatDuration(totalMs)} (${parts.join(', ')})`,
     );
   }
 

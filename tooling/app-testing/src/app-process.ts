@@ -104,6 +104,24 @@ export function appPackage(name: string, from: string | URL = `${process.cwd()}/
 }
 
 /**
+ * The path of `app`'s bin `name`; without a name, its only bin, or the one named for the
+ * app (`virtual-kubelet`, `ctrlkit-virtual-kubelet`). Throws naming the bins there are.
+ */
+function binPath(app: AppPackage, name: string | undefined): string {
+  const binNames = Object.keys(app.bins);
+  const short = app.name.split('/').pop() ?? app.name;
+  const binName =
+    name ??
+    (binNames.length === 1
+      ? binNames[0]
+      : binNames.find((b) => b === short || b.endsWith(`-${short}`)));
+  const bin = app.bins[binName ?? ''];
+  if (bin === undefined)
+    throw new Error(`${app.name} has no bin ${binName} (${binNames.join(', ')})`);
+  return bin;
+}
+
+/**
  * Starts `app`'s bin as a child process with `--kubeconfig` of its deploy/ ServiceAccount
  * (bound to exactly deploy/'s RBAC, with a TokenRequest token) on `cluster`.
  */
@@ -121,16 +139,7 @@ export async function startApp(
       `${app.name}: the control plane writes no audit log; start it with auditPolicy: SERVICE_ACCOUNT_AUDIT_POLICY`,
     );
   }
-  const binNames = Object.keys(app.bins);
-  const short = app.name.split('/').pop() ?? app.name;
-  const binName =
-    options.bin ??
-    (binNames.length === 1
-      ? binNames[0]
-      : binNames.find((b) => b === short || b.endsWith(`-${short}`)));
-  const bin = app.bins[binName ?? ''];
-  if (bin === undefined)
-    throw new Error(`${app.name} has no bin ${binName} (${binNames.join(', ')})`);
+  const bin = binPath(app, options.bin);
   const shipped = deployRbac(await readManifests(app.deployDir));
   const rbac =
     options.withoutPermission === undefined

@@ -1,5 +1,6 @@
 //! The kubelet HTTPS API of virtual-kubelet's node/api: /pods, /runningpods/, /stats/summary, /metrics/resource.
 
+import type { ServerResponse } from 'node:http';
 import { createServer, type Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { InvalidArgumentError, type Logger } from '@ctrlkit/core';
@@ -35,6 +36,9 @@ export interface KubeletApiOptions {
   logger: Logger;
 }
 
+/** Answers a request with `status` and `body` (JSON unless `type` says otherwise). */
+type Reply = (status: number, body: string, type?: string) => void;
+
 /**
  * Serves the kubelet endpoints over HTTPS without asking for a client certificate, so the
  * apiserver's node proxy (`/api/v1/nodes/<node>/proxy/...`) reaches them. Resolves once listening.
@@ -42,77 +46,17 @@ export interface KubeletApiOptions {
 export async function startKubeletApiServer(
   options: KubeletApiOptions,
 ): Promise<{ server: Server; port: number }> {
-  const { provider, nodeName, logger } = options;
   const server = createServer(
     { cert: options.cert.cert, key: options.cert.key, requestCert: false },
     (req, res) => {
       const url = new URL(req.url ?? '/', 'https://localhost');
-      const path = url.pathname;
-      const reply = (status: number, body: string, type = 'application/json'): void => {
+      const reply: Reply = (status, body, type = 'application/json') => {
         res.writeHead(status, { 'Content-Type': type });
         res.end(body);
       };
       const signal = AbortSignal.timeout(30_000);
-      const handle = async (): Promise<void> => {
-        if (req.method !== 'GET')
-          return reply(405, JSON.stringify({ error: 'method not allowed' }));
-        if (
-          path === '/pods' ||
-          path === '/pods/' ||
-          path === '/runningpods' ||
-          path === '/runningpods/'
-        ) {
-          const pods = await provider.getPods(signal);
-          const items = path.startsWith('/runningpods')
-            ? pods.filter((p) => p.status?.phase !== 'Succeeded' && p.status?.phase !== 'Failed')
-            : pods;
-          return reply(
-            200,
-            JSON.stringify({ apiVersion: 'v1', kind: 'PodList', metadata: {}, items }),
-          );
-        }
-        if (path === '/stats/summary' || path === '/stats/summary/') {
-          return reply(200, JSON.stringify(provider.getStatsSummary(nodeName)));
-        }
-        if (path === '/metrics/resource' || path === '/metrics/resource/') {
-          return reply(
-            200,
-            resourceMetrics(provider.getStatsSummary(nodeName)),
-            'text/plain; version=0.0.4',
-          );
-        }
-        const logs = /^\/containerLogs\/([^/]+)\/([^/]+)\/([^/]+)\/?$/.exec(path);
-        if (logs !== null && provider.getContainerLogs !== undefined) {
-          const getContainerLogs = provider.getContainerLogs.bind(provider);
-          const followContainerLogs = provider.followContainerLogs?.bind(provider);
-          try {
-            const query = parseContainerLogQuery(url.searchParams);
-            const target: [string, string, string] = [logs[1] ?? '', logs[2] ?? '', logs[3] ?? ''];
-            return serveContainerLogs(
-              { getContainerLogs, followContainerLogs },
-              target,
-              query,
-              res,
-            );
-          } catch (error) {
-            const status = InvalidArgumentError.isInstance(error) ? 400 : 404;
-            return reply(status, JSON.stringify({ error: (error as Error).message }));
-          }
-        }
-        if (
-          path.startsWith('/containerLogs/') ||
-          path.startsWith('/exec/') ||
-          path.startsWith('/attach/')
-        ) {
-          return reply(
-            501,
-            JSON.stringify({ error: `${path.split('/')[1]} is not supported by this provider` }),
-          );
-        }
-        return reply(404, JSON.stringify({ error: 'not found' }));
-      };
-      handle().catch((error: unknown) => {
-        logger.error({ err: error, path }, 'kubelet API request failed');
+      route(options, req.method, url, res, reply, signal).catch((error: unknown) => {
+        options.logger.error({ err: error, path: url.pathname }, 'kubelet API request failed');
         reply(500, JSON.stringify({ error: (error as Error).message }));
       });
     },
@@ -125,6 +69,81 @@ export async function startKubeletApiServer(
     });
   });
   return { server, port: (server.address() as AddressInfo).port };
+}
+
+/** Answers one request by its method and path. */
+async function route(
+  options: KubeletApiOptions,
+  method: string | undefined,
+  url: URL,
+  res: ServerResponse,
+  reply: Reply,
+  signal: AbortSignal,
+): Promise<void> {
+  const { provider, nodeName } = options;
+  const path = url.pathname;
+  if (method !== 'GET') return reply(405, JSON.stringify({ error: 'method not allowed' }));
+  if (path === '/pods' || path === '/pods/' || path === '/runningpods' || path === '/runningpods/')
+    return replyPods(provider, path.startsWith('/runningpods'), reply, signal);
+  if (path === '/stats/summary' || path === '/stats/summary/') {
+    return reply(200, JSON.stringify(provider.getStatsSummary(nodeName)));
+  }
+  if (path === '/metrics/resource' || path === '/metrics/resource/') {
+    return reply(
+      200,
+      resourceMetrics(provider.getStatsSummary(nodeName)),
+      'text/plain; version=0.0.4',
+    );
+  }
+  const logs = /^\/containerLogs\/([^/]+)\/([^/]+)\/([^/]+)\/?$/.exec(path);
+  if (logs !== null && provider.getContainerLogs !== undefined) {
+    const target: [string, string, string] = [logs[1] ?? '', logs[2] ?? '', logs[3] ?? ''];
+    return replyContainerLogs(provider, target, url, res, reply);
+  }
+  if (
+    path.startsWith('/containerLogs/') ||
+    path.startsWith('/exec/') ||
+    path.startsWith('/attach/')
+  ) {
+    return reply(
+      501,
+      JSON.stringify({ error: `${path.split('/')[1]} is not supported by this provider` }),
+    );
+  }
+  return reply(404, JSON.stringify({ error: 'not found' }));
+}
+
+/** `/pods` (every pod of the provider) or `/runningpods` (those not Succeeded or Failed) as a PodList. */
+async function replyPods(
+  provider: KubeletApiProvider,
+  runningOnly: boolean,
+  reply: Reply,
+  signal: AbortSignal,
+): Promise<void> {
+  const pods = await provider.getPods(signal);
+  const items = runningOnly
+    ? pods.filter((p) => p.status?.phase !== 'Succeeded' && p.status?.phase !== 'Failed')
+    : pods;
+  reply(200, JSON.stringify({ apiVersion: 'v1', kind: 'PodList', metadata: {}, items }));
+}
+
+/** `/containerLogs/<namespace>/<pod>/<container>`: 400 for a bad query, 404 for an unknown container. */
+async function replyContainerLogs(
+  provider: KubeletApiProvider,
+  target: [string, string, string],
+  url: URL,
+  res: ServerResponse,
+  reply: Reply,
+): Promise<void> {
+  const getContainerLogs = provider.getContainerLogs!.bind(provider);
+  const followContainerLogs = provider.followContainerLogs?.bind(provider);
+  try {
+    const query = parseContainerLogQuery(url.searchParams);
+    return serveContainerLogs({ getContainerLogs, followContainerLogs }, target, query, res);
+  } catch (error) {
+    const status = InvalidArgumentError.isInstance(error) ? 400 : 404;
+    return reply(status, JSON.stringify({ error: (error as Error).message }));
+  }
 }
 
 /**

@@ -1,8 +1,8 @@
 import { isNotFound } from '@ctrlkit/core';
 import type { V1ConfigMap, V1Pod } from '@kubernetes/client-node';
 import { afterEach, describe, expect, it } from 'vitest';
+import { serve, type TestServer } from '../../test/client/test-server.js';
 import { createClient } from './client.js';
-import { serve, type TestServer } from './test-server.js';
 import type { Wire } from './wire.js';
 
 let listener: TestServer | undefined;

@@ -1,8 +1,8 @@
 import type { InvalidArgumentError } from '@ctrlkit/core';
 import { describe, expect, it } from 'vitest';
+import { nowhere } from '../../test/client/test-server.js';
 import { createClient } from './client.js';
 import { DEFAULT_LIST_IDLE_TIMEOUT_MS } from './client-options.js';
-import { nowhere } from './test-server.js';
 import { DEFAULT_BURST, DEFAULT_MAX_RETRIES, DEFAULT_QPS } from './throttle.js';
 
 describe('Client options', () => {

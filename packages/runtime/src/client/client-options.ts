@@ -112,6 +112,29 @@ export function resolveClientOptions(
   kubeConfig: KubeConfigLike,
   options: ClientOptions,
 ): ResolvedClientOptions {
+  checkKubeConfig(kubeConfig);
+  if (options === null || typeof options !== 'object')
+    throw new InvalidArgumentError('options', 'must be an object');
+  for (const key of Object.keys(options)) {
+    if (!known.has(key)) throw new InvalidArgumentError(key, 'unknown option');
+  }
+  const { qps, burst } = resolveRateLimit(options);
+  const userAgent = resolveUserAgent(options);
+  if (options.metrics !== undefined && typeof options.metrics?.observe !== 'function')
+    throw new InvalidArgumentError('metrics', 'must have an observe(request) method');
+  if (options.onRequest !== undefined && typeof options.onRequest !== 'function')
+    throw new InvalidArgumentError('onRequest', 'must be a function');
+  return {
+    qps,
+    burst,
+    userAgent,
+    metrics: options.metrics,
+    onRequest: options.onRequest,
+    ...resolveTransportOptions(options),
+  };
+}
+
+function checkKubeConfig(kubeConfig: KubeConfigLike): void {
   if (
     kubeConfig === null ||
     typeof kubeConfig !== 'object' ||
@@ -123,11 +146,10 @@ export function resolveClientOptions(
       'must be a KubeConfig (from @kubernetes/client-node or loadKubeConfig)',
     );
   }
-  if (options === null || typeof options !== 'object')
-    throw new InvalidArgumentError('options', 'must be an object');
-  for (const key of Object.keys(options)) {
-    if (!known.has(key)) throw new InvalidArgumentError(key, 'unknown option');
-  }
+}
+
+/** `qps` and `burst`, checked, with their defaults. */
+function resolveRateLimit(options: ClientOptions): Pick<ResolvedClientOptions, 'qps' | 'burst'> {
   const qps = options.qps ?? DEFAULT_QPS;
   if (typeof qps !== 'number' || Number.isNaN(qps) || qps <= 0) {
     throw new InvalidArgumentError(
@@ -139,6 +161,11 @@ export function resolveClientOptions(
   if (!Number.isInteger(burst) || burst < 1) {
     throw new InvalidArgumentError('burst', `expected an integer >= 1, got ${String(burst)}`);
   }
+  return { qps, burst };
+}
+
+/** The `User-Agent`: `userAgent`, or the default one built from `program`, both checked. */
+function resolveUserAgent(options: ClientOptions): string {
   const program = options.program ?? {};
   if (typeof program !== 'object' || program === null)
     throw new InvalidArgumentError('program', 'must be an object { name?, version? }');
@@ -154,10 +181,13 @@ export function resolveClientOptions(
   const userAgent = options.userAgent ?? defaultUserAgent(program);
   if (!isHeaderValue(userAgent))
     throw new InvalidArgumentError('userAgent', 'expected a non-empty single-line string');
-  if (options.metrics !== undefined && typeof options.metrics?.observe !== 'function')
-    throw new InvalidArgumentError('metrics', 'must have an observe(request) method');
-  if (options.onRequest !== undefined && typeof options.onRequest !== 'function')
-    throw new InvalidArgumentError('onRequest', 'must be a function');
+  return userAgent;
+}
+
+/** How requests are sent and read: timeouts, compression, HTTP/2, retries, clock, content type. */
+function resolveTransportOptions(
+  options: ClientOptions,
+): Omit<ResolvedClientOptions, 'qps' | 'burst' | 'userAgent' | 'metrics' | 'onRequest'> {
   const idle = options.listIdleTimeoutMs ?? DEFAULT_LIST_IDLE_TIMEOUT_MS;
   if (typeof idle !== 'number' || !Number.isFinite(idle) || idle <= 0) {
     throw new InvalidArgumentError(
@@ -184,11 +214,6 @@ export function resolveClientOptions(
     );
   }
   return {
-    qps,
-    burst,
-    userAgent,
-    metrics: options.metrics,
-    onRequest: options.onRequest,
     listIdleTimeoutMs: idle,
     disableCompression,
     disableHttp2,

@@ -1,8 +1,8 @@
 import type { InvalidArgumentError } from '@ctrlkit/core';
 import { describe, expect, it } from 'vitest';
+import { nowhere } from '../../test/client/test-server.js';
 import { createClient } from './client.js';
 import { toClient } from './client-source.js';
-import { nowhere } from './test-server.js';
 
 describe('toClient', () => {
   it('takes a Client as it is, and one default client per kubeconfig object', () => {

@@ -1,6 +1,7 @@
 //! The error of an answer with a non-success status: `ResourceExpiredError` for 410, else `ApiStatusError`.
 
 import type { IncomingHttpHeaders } from 'node:http';
+import { isExpiredStatus } from '@ctrlkit/core';
 import { type ApiStatus, ApiStatusError } from '../informers/errors/api-status-error.js';
 import { ResourceExpiredError } from '../informers/errors/resource-expired-error.js';
 import { decodeBody } from './content-type.js';
@@ -19,14 +20,11 @@ export function statusError(
   } catch {
     status = body.length > 0 ? { message: body.toString('utf8').slice(0, 500) } : undefined;
   }
-  if (statusCode === 410)
+  if (isExpiredStatus({ code: statusCode, reason: status?.reason }))
     return new ResourceExpiredError(
-      `${request}: 410 Gone${status?.message ? `: ${status.message}` : ''}`,
+      `${request}: ${statusCode} Gone${status?.message ? `: ${status.message}` : ''}`,
+      undefined,
+      status,
     );
   return new ApiStatusError(statusCode, status, request, headers);
-}
-
-/** True when a watch ERROR event's Status says the resource version expired (410 / Expired / Gone). */
-export function isExpiredStatus(status: ApiStatus | undefined): boolean {
-  return status?.code === 410 || status?.reason === 'Expired' || status?.reason === 'Gone';
 }

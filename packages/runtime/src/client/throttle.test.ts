@@ -1,8 +1,8 @@
 import { retryAfterMs, statusCode } from '@ctrlkit/core';
 import { FakeClock } from '@ctrlkit/core/testing';
 import { afterEach, describe, expect, it } from 'vitest';
+import { serve, type TestServer } from '../../test/client/test-server.js';
 import { createClient } from './client.js';
-import { serve, type TestServer } from './test-server.js';
 import type { ClientRequestInfo } from './transport.js';
 
 let listener: TestServer | undefined;

@@ -1,7 +1,7 @@
 import { KubeConfig } from '@kubernetes/client-node';
 import { afterEach, describe, expect, it } from 'vitest';
+import { serve, type TestServer } from '../../test/client/test-server.js';
 import { createClient } from './client.js';
-import { serve, type TestServer } from './test-server.js';
 
 let served: TestServer | undefined;
 afterEach(async () => {

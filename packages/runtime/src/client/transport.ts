@@ -142,21 +142,12 @@ export class Transport {
     const options: https.RequestOptions = {};
     await this.kubeConfig.applyToHTTPSOptions(options);
     request.signal?.throwIfAborted();
-    try {
-      this.#options.onRequest?.({
-        verb: request.verb,
-        url: request.url,
-        accept: request.headers?.Accept,
-      });
-    } catch {
-      // An observer's failure is not the request's.
-    }
+    this.#tellOnRequest(request);
     const server = this.#address(cluster.server);
     const path = requestPath(server, request.url);
-    const plain = server.plain;
     if (
       request.verb === 'watch' &&
-      !plain &&
+      !server.plain &&
       !cluster.proxyUrl &&
       !this.#options.disableHttp2 &&
       !this.#http1Only.has(server.origin)
@@ -168,8 +159,31 @@ export class Transport {
         this.#http1Only.add(server.origin);
       }
     }
-    if (!cluster.proxyUrl) options.agent = this.#pool.agentFor(options, plain);
-    const outgoing = (plain ? http.request : https.request)({
+    if (!cluster.proxyUrl) options.agent = this.#pool.agentFor(options, server.plain);
+    return this.#sendHttp1(request, server, path, options);
+  }
+
+  /** Tells `onRequest` of a request about to go out; an observer's failure is not the request's. */
+  #tellOnRequest(request: TransportRequest): void {
+    try {
+      this.#options.onRequest?.({
+        verb: request.verb,
+        url: request.url,
+        accept: request.headers?.Accept,
+      });
+    } catch {
+      // An observer's failure is not the request's.
+    }
+  }
+
+  /** A request over HTTP/1.1 (the pool's agent in `options`), reported to the metrics as {@link Transport.send}. */
+  async #sendHttp1(
+    request: TransportRequest,
+    server: ServerAddress,
+    path: string,
+    options: https.RequestOptions,
+  ): Promise<SentRequest> {
+    const outgoing = (server.plain ? http.request : https.request)({
       protocol: server.protocol,
       hostname: server.hostname,
       port: server.port,
@@ -196,18 +210,7 @@ export class Transport {
         outgoing.destroy(idle);
       });
     }
-    const started = performance.now();
-    let observed = false;
-    const observe = (code: string) => {
-      if (observed) return; // an error after the answer's head is not another request
-      observed = true;
-      this.#options.metrics?.observe({
-        method: request.method,
-        host: server.host,
-        code,
-        seconds: (performance.now() - started) / 1000,
-      });
-    };
+    const observe = this.#observer(request, server);
     const response = await new Promise<IncomingMessage>((resolve, reject) => {
       outgoing.once('response', (answer: IncomingMessage) => {
         observe(String(answer.statusCode ?? 0));
@@ -226,6 +229,25 @@ export class Transport {
       outgoing.end(request.body);
     });
     return { response, body: decoded(response), idleError: () => idle };
+  }
+
+  /**
+   * Reports a request to the metrics once, with its code (`<error>` when no answer came) and
+   * the seconds from now: an error after the answer's head is not another request.
+   */
+  #observer(request: TransportRequest, server: ServerAddress): (code: string) => void {
+    const started = performance.now();
+    let observed = false;
+    return (code) => {
+      if (observed) return;
+      observed = true;
+      this.#options.metrics?.observe({
+        method: request.method,
+        host: server.host,
+        code,
+        seconds: (performance.now() - started) / 1000,
+      });
+    };
   }
 
   /** `server` parsed, or the last parse when it is the same URL (a kubeconfig's server rarely changes). */

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import packageJson from '../../package.json' with { type: 'json' };
+import { serve, type TestServer } from '../../test/client/test-server.js';
 import { createClient } from './client.js';
-import { serve, type TestServer } from './test-server.js';
 import { defaultUserAgent, programName } from './user-agent.js';
 
 let listener: TestServer | undefined;

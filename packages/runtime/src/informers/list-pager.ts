@@ -1,7 +1,7 @@
 //! A LIST in pages, as client-go's `tools/pager`: continue tokens, and one whole request when a token expires.
 
+import { isGone } from '@ctrlkit/core';
 import type { KubeObject, ObjectList } from '../client/wire.js';
-import { isExpiredError } from './errors/resource-version-unavailable.js';
 import type { ListRequestOptions, ListWatch } from './list-watch.js';
 
 /** The objects of a list and the version of the state they are. */
@@ -41,7 +41,7 @@ export async function pagedList<T extends KubeObject>(
           : { ...parsing, continue: continueToken, limit: limit || undefined, signal },
       );
     } catch (error) {
-      if (continueToken === undefined || signal.aborted || !isExpiredError(error)) throw error;
+      if (continueToken === undefined || signal.aborted || !isGone(error)) throw error;
       onContinueExpired(error);
       const whole = await listWatch.list({ ...parsing, resourceVersion, signal });
       items.length = 0;

@@ -1,112 +1,52 @@
 //! The reflector: lists a resource, then watches it from the list's resource version, forever.
 
-import { type Clock, InvalidArgumentError, realClock, statusCode } from '@ctrlkit/core';
-import { isExpiredStatus } from '../client/status-error.js';
-import { TlsVerificationError } from '../client/tls-verification-error.js';
+import {
+  type Clock,
+  InvalidArgumentError,
+  isExpiredStatus,
+  isGone,
+  realClock,
+} from '@ctrlkit/core';
 import type { KubeObject } from '../client/wire.js';
 import { type Logger, noopLogger } from '../logger.js';
-import { Backoff, type BackoffOptions } from './backoff.js';
+import { Backoff } from './backoff.js';
 import { type ApiStatus, ApiStatusError } from './errors/api-status-error.js';
 import { ResourceExpiredError } from './errors/resource-expired-error.js';
-import {
-  isExpiredError,
-  isTooLargeResourceVersionError,
-} from './errors/resource-version-unavailable.js';
+import { isTooLargeResourceVersionError } from './errors/resource-version-unavailable.js';
 import { WatchStreamError } from './errors/watch-stream-error.js';
 import { type ListResult, pagedList } from './list-pager.js';
 import type { ListRequestOptions, ListWatch, WatchEvent } from './list-watch.js';
+import type { ReflectorHealth, WatchState } from './reflector-health.js';
+import {
+  DEFAULT_INITIAL_LIST_MODE,
+  DEFAULT_MIN_WATCH_TIMEOUT_MS,
+  DEFAULT_PAGE_SIZE,
+  INITIAL_EVENTS_END_ANNOTATION,
+  type InitialListMode,
+  integer,
+  RELIST_AT_ONCE_AFTER_MS,
+  type ReflectorOptions,
+  type ReflectorSink,
+  SHORT_WATCH_MS,
+  WATCH_TIMEOUT_GRACE_MS,
+} from './reflector-options.js';
 import { dropManagedFields } from './transform.js';
+import { describe, needsOperator, relistsAfter } from './watch-failure.js';
 
-/**
- * Objects per LIST page when the reflector pages (client-go's pager: 500): a list at `'0'`
- * (the watch cache ignores the limit there) or `''` (a quorum read from etcd).
- */
-export const DEFAULT_PAGE_SIZE = 500;
-/** The shortest server-side watch timeout; each watch asks for this × (1 + random): 5 min. */
-export const DEFAULT_MIN_WATCH_TIMEOUT_MS = 300_000;
-/**
- * A watch on which nothing arrived for its own `timeoutSeconds` and this much more is
- * closed and resumed from the last resourceVersion: 30 s. The server ends every watch at
- * its timeout, so this never fires on a healthy watch, however quiet (kube-apiserver sends
- * no bookmark while a resource does not change); it is the backstop for a half-open
- * connection over HTTP/1.1. Over HTTP/2 (the client's default), the session's ping closes a
- * half-open connection within 45 s.
- */
-export const WATCH_TIMEOUT_GRACE_MS = 30_000;
-/** A watch that ends sooner than this without an event counts as a failure (backoff): 1 s. */
-export const SHORT_WATCH_MS = 1_000;
-/** A 410 Gone less than this long after the previous one relists after a backoff, not at once: 10 s. */
-export const RELIST_AT_ONCE_AFTER_MS = 10_000;
-/** The annotation on the bookmark that ends the initial events of a streaming list. */
-export const INITIAL_EVENTS_END_ANNOTATION = 'k8s.io/initial-events-end';
-
-/**
- * How the reflector gets the initial state: `'list'` (LIST, then WATCH), `'stream'` (a
- * streaming list: WATCH with `sendInitialEvents=true`, the WatchList feature), or `'auto'`
- * (stream; when a stream fails before it delivered the state, that attempt falls back to a
- * LIST, and the next (re)list tries the stream again, as client-go does).
- */
-export type InitialListMode = 'auto' | 'list' | 'stream';
-/**
- * The default initial list mode: `'list'`, which works on every apiserver and, in JSON,
- * syncs sooner than a streaming list: the apiserver spends about twice the CPU encoding
- * a list as watch events (measured by the bench; see the README).
- */
-export const DEFAULT_INITIAL_LIST_MODE: InitialListMode = 'list';
-
-/**
- * What a reflector is doing: `'listing'` (a list or the initial events of a streaming
- * list), `'watching'` (a watch the server accepted is open), `'backing-off'` (after a failure).
- */
-export type WatchState = 'listing' | 'watching' | 'backing-off';
-
-/** A reflector's health, as {@link Reflector.health} reports it (times on the reflector's clock, in ms). */
-export interface ReflectorHealth {
-  readonly state: WatchState;
-  /** When the last event, bookmark or list arrived; undefined before the first. */
-  readonly lastEventAtMs: number | undefined;
-  /**
-   * Since when no watch accepted by the server has been open (since the start, or since
-   * the last watch ended); undefined while one is open.
-   */
-  readonly unwatchedSinceMs: number | undefined;
-}
-
-/** Where the reflector delivers what it learns. */
-export interface ReflectorSink<T> {
-  /** The complete current state after a (re)list, at `resourceVersion`. */
-  replace(objects: T[], resourceVersion: string): void;
-  add(obj: T): void;
-  update(obj: T): void;
-  delete(obj: T): void;
-}
-
-/** Options of a {@link Reflector}. */
-export interface ReflectorOptions<T extends KubeObject> {
-  listWatch: ListWatch<T>;
-  sink: ReflectorSink<T>;
-  /** A name for logs, e.g. `v1/configmaps`. Default `'reflector'`. */
-  name?: string;
-  /**
-   * Objects per LIST page, for every list (client-go's `WatchListPageSize`); `0` lists in one
-   * request. Default: as client-go, pages of {@link DEFAULT_PAGE_SIZE} for a list at `'0'`
-   * or `''`, and one request for a relist from a version (served by the watch cache),
-   * unless the first list came back in pages (no watch cache): then pages always.
-   */
-  pageSize?: number;
-  /** Default {@link DEFAULT_INITIAL_LIST_MODE}. */
-  initialListMode?: InitialListMode;
-  /** Watch timeouts are this × (1 + random), in ms (sent in whole seconds). Default {@link DEFAULT_MIN_WATCH_TIMEOUT_MS}. */
-  minWatchTimeoutMs?: number;
-  /** The backoff after failures. Default: client-go's (800 ms, ×2, 30 s cap, jitter 1, reset after 2 min). */
-  backoff?: BackoffOptions;
-  /** Applied to each object as it arrives, before `sink` sees it. Default: none. */
-  transform?: (obj: T) => T;
-  clock?: Clock;
-  logger?: Logger;
-  /** Source of randomness in `[0, 1)` for watch timeouts and jitter. Default `Math.random`. */
-  random?: () => number;
-}
+// The reflector's contract lives beside it; these names are the reflector's public surface.
+export type { ReflectorHealth, WatchState } from './reflector-health.js';
+export {
+  DEFAULT_INITIAL_LIST_MODE,
+  DEFAULT_MIN_WATCH_TIMEOUT_MS,
+  DEFAULT_PAGE_SIZE,
+  INITIAL_EVENTS_END_ANNOTATION,
+  type InitialListMode,
+  RELIST_AT_ONCE_AFTER_MS,
+  type ReflectorOptions,
+  type ReflectorSink,
+  SHORT_WATCH_MS,
+  WATCH_TIMEOUT_GRACE_MS,
+} from './reflector-options.js';
 
 /**
  * Keeps a {@link ReflectorSink} in step with the apiserver (client-go's `Reflector`).
@@ -266,7 +206,7 @@ export class Reflector<T extends KubeObject = KubeObject> {
           this.#unwatched();
           if (signal.aborted) break;
           const listing = this.#needList;
-          if (isExpiredError(error)) {
+          if (isGone(error)) {
             this.#logger.info(
               {
                 reflector: this.name,
@@ -322,8 +262,7 @@ export class Reflector<T extends KubeObject = KubeObject> {
     try {
       result = await this.#pagedList(resourceVersion, signal);
     } catch (error) {
-      if (signal.aborted || !(isExpiredError(error) || isTooLargeResourceVersionError(error)))
-        throw error;
+      if (signal.aborted || !(isGone(error) || isTooLargeResourceVersionError(error))) throw error;
       this.#lastVersionUnavailable = true;
       this.#logger.info(
         { reflector: this.name, resourceVersion, error: describe(error) },
@@ -418,10 +357,7 @@ export class Reflector<T extends KubeObject = KubeObject> {
         );
       } catch (error) {
         if (synced || signal.aborted) throw error;
-        if (
-          resourceVersion !== '' &&
-          (isExpiredError(error) || isTooLargeResourceVersionError(error))
-        ) {
+        if (resourceVersion !== '' && (isGone(error) || isTooLargeResourceVersionError(error))) {
           this.#lastVersionUnavailable = true;
           this.#logger.info(
             { reflector: this.name, resourceVersion, error: describe(error) },
@@ -518,6 +454,7 @@ export class Reflector<T extends KubeObject = KubeObject> {
               throw new ResourceExpiredError(
                 `watch: ${status.message ?? 'resource version expired'}`,
                 options.resourceVersion,
+                status,
               );
             }
             throw new ApiStatusError(status.code ?? 0, status, `WATCH ${this.name}`);
@@ -538,38 +475,4 @@ export class Reflector<T extends KubeObject = KubeObject> {
     const rv = obj?.metadata?.resourceVersion;
     if (rv) this.#lastResourceVersion = rv;
   }
-}
-
-/**
- * True for a failure that retrying will not cure: the apiserver refused the credentials
- * (401) or the permission (403, its message names the user, verb, resource, group and
- * namespace), or its certificate is not trusted.
- */
-function needsOperator(error: unknown): boolean {
-  const code = statusCode(error);
-  return code === 401 || code === 403 || TlsVerificationError.isInstance(error);
-}
-
-/**
- * True when client-go relists after this watch failure: an error Status from the server
- * (an ERROR event, or the watch request refused), except 429 Too Many Requests.
- */
-function relistsAfter(error: unknown): boolean {
-  return ApiStatusError.isInstance(error) && error.statusCode !== 429;
-}
-
-function describe(error: unknown): string {
-  if (error instanceof Error) {
-    const code = (error as { code?: unknown }).code;
-    return typeof code === 'string' ? `${error.message} (${code})` : error.message;
-  }
-  return String(error);
-}
-
-function integer(field: string, value: number | undefined, fallback: number, min: number): number {
-  if (value === undefined) return fallback;
-  if (!Number.isInteger(value) || value < min) {
-    throw new InvalidArgumentError(field, `must be an integer ≥ ${min}, got ${String(value)}`);
-  }
-  return value;
 }

@@ -1,7 +1,23 @@
 import { InvalidArgumentError } from '@ctrlkit/core';
 import { KubeConfig } from '@kubernetes/client-node';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
+import { createClient } from '../client/client.js';
+import { toClient } from '../client/client-source.js';
+import { newListWatch } from './list-watch.js';
 import { SharedInformerFactory } from './shared-informer-factory.js';
+
+/** How many connection pools (one per client's transport) this file has made. */
+const pools = vi.hoisted(() => ({ made: 0 }));
+vi.mock('../client/connection-pool.js', async (importOriginal) => {
+  const original = await importOriginal<typeof import('../client/connection-pool.js')>();
+  class CountedConnectionPool extends original.ConnectionPool {
+    constructor() {
+      super();
+      pools.made += 1;
+    }
+  }
+  return { ...original, ConnectionPool: CountedConnectionPool };
+});
 
 function kubeConfig(): KubeConfig {
   const config = new KubeConfig();
@@ -47,5 +63,40 @@ describe('SharedInformerFactory cache options', () => {
     expect(() => new SharedInformerFactory(kubeConfig(), { labelSelector: 1 as never })).toThrow(
       InvalidArgumentError,
     );
+  });
+});
+
+describe('SharedInformerFactory: one client per kubeconfig', () => {
+  it("given a kubeconfig, uses that kubeconfig's one client: one pool for factories and helpers", () => {
+    const config = kubeConfig();
+    const before = pools.made;
+    const first = new SharedInformerFactory(config);
+    const second = new SharedInformerFactory(config, { namespace: 'team' });
+    newListWatch(config, 'v1/pods');
+    expect(first.client).toBe(toClient(config));
+    expect(second.client).toBe(first.client);
+    expect(pools.made - before).toBe(1);
+  });
+
+  it('given a Client, uses it and makes no other', () => {
+    const client = createClient(kubeConfig(), { disableCompression: true });
+    const before = pools.made;
+    const factory = new SharedInformerFactory(client, { disableCompression: true });
+    expect(factory.client).toBe(client);
+    expect(pools.made - before).toBe(0);
+  });
+
+  it('refuses disableCompression with a kubeconfig instead of making a second client, naming the fix', () => {
+    const config = kubeConfig();
+    const shared = toClient(config);
+    const before = pools.made;
+    expect(() => new SharedInformerFactory(config, { disableCompression: true })).toThrow(
+      expect.objectContaining({
+        field: 'disableCompression',
+        message: expect.stringContaining('createClient(kubeConfig, { disableCompression: true })'),
+      }) as InvalidArgumentError,
+    );
+    expect(pools.made - before).toBe(0);
+    expect(new SharedInformerFactory(config, { disableCompression: false }).client).toBe(shared);
   });
 });

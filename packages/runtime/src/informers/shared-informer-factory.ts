@@ -1,7 +1,7 @@
 //! A factory that hands out one shared informer per resource and option set, and starts them.
 
 import { type Clock, InvalidArgumentError } from '@ctrlkit/core';
-import { Client, createClient } from '../client/client.js';
+import { Client } from '../client/client.js';
 import { type ClientSource, toClient } from '../client/client-source.js';
 import type { KubeObject, Wire } from '../client/wire.js';
 import { type Logger, noopLogger } from '../logger.js';
@@ -60,9 +60,12 @@ export interface SharedInformerFactoryOptions {
    */
   pageSize?: number;
   /**
-   * Ask for uncompressed LIST responses (client-go's `DisableCompression`): the factory
-   * then makes a client of its own for the kubeconfig it is given. Ignored when it is given
-   * a `Client` (set it on the client). Default `false` (gzip).
+   * Uncompressed answers (client-go's `DisableCompression`) are the `Client`'s option: the
+   * factory makes no client of its own (one client, one pool per kubeconfig), so set it on
+   * the client (`createClient(kubeConfig, { disableCompression: true })`, or the manager's
+   * `cache.disableCompression`) and give the factory that client. Ignored when the factory
+   * is given a `Client`; `true` with a kubeconfig is refused (`InvalidArgumentError`).
+   * Default `false` (gzip).
    */
   disableCompression?: boolean;
   /** Watch timeouts are this × (1 + random), in ms. Default 5 min. */
@@ -103,14 +106,20 @@ export class SharedInformerFactory {
   readonly #informers = new Map<string, SharedIndexInformer<KubeObject>>();
   readonly #running = new Map<string, Promise<void>>();
 
-  /** `client`: the runtime's {@link Client} (`manager.client`), or a kubeconfig for its default client. */
+  /**
+   * `client`: the runtime's {@link Client} (`manager.client`), or a kubeconfig, whose one
+   * default client (the one every helper given that kubeconfig shares) is used.
+   */
   constructor(client: ClientSource, options: SharedInformerFactoryOptions = {}) {
     if (options === null || typeof options !== 'object')
       throw new InvalidArgumentError('options', 'must be an object');
-    this.client =
-      options.disableCompression === true && !(client instanceof Client)
-        ? createClient(client, { disableCompression: true })
-        : toClient(client);
+    if (options.disableCompression === true && !(client instanceof Client)) {
+      throw new InvalidArgumentError(
+        'disableCompression',
+        "is the Client's option (the factory makes no client of its own): give the factory createClient(kubeConfig, { disableCompression: true })",
+      );
+    }
+    this.client = toClient(client);
     if (options.namespace !== undefined && typeof options.namespace !== 'string') {
       throw new InvalidArgumentError('namespace', 'must be a string');
     }

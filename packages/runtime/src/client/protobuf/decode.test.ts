@@ -19,7 +19,9 @@ interface Fixture {
 // hand-written samples and one randomly filled object of every kind, each as the apiserver
 // encodes it in protobuf and in JSON.
 const fixtures: Fixture[] = JSON.parse(
-  gunzipSync(readFileSync(new URL('./fixtures/golden.json.gz', import.meta.url))).toString('utf8'),
+  gunzipSync(
+    readFileSync(new URL('../../../test/fixtures/protobuf/golden.json.gz', import.meta.url)),
+  ).toString('utf8'),
 );
 
 const bytes = (fixture: Fixture) => new Uint8Array(Buffer.from(fixture.proto, 'base64'));
