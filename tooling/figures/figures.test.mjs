@@ -39,6 +39,14 @@ describe('writeResults', () => {
     expect(written.commit).toMatch(/\S/);
   });
 
+  it('records the commit of a folder it has to make first', () => {
+    const results = writeResults(join(process.cwd(), '.vitest', `new-${process.pid}`, 'r.json'), {
+      command: 'node x',
+      tables: {},
+    });
+    expect(results.commit).toMatch(/^[0-9a-f]{12}/);
+  });
+
   it('refuses a row whose cells do not match the columns, naming the table and row', () => {
     expect(() =>
       writeResults(join(tmpdir(), 'never.json'), {

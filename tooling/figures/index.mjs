@@ -21,6 +21,7 @@ export function writeResults(path, { command, tables, started }) {
   }
   for (const [name, table] of Object.entries(tables ?? {})) checkTable(name, table);
   const begun = started ?? startMeasuring();
+  mkdirSync(dirname(path), { recursive: true });
   const results = {
     command,
     commit: currentCommit(dirname(path)),
@@ -33,7 +34,6 @@ export function writeResults(path, { command, tables, started }) {
     },
     tables,
   };
-  mkdirSync(dirname(path), { recursive: true });
   writeFileSync(path, `${JSON.stringify(results, null, 2)}\n`);
   return results;
 }
