@@ -106,7 +106,7 @@ async function runOurs(kubeConfig) {
   const inner = newKubeClient(kubeConfig);
   let writes = 0;
   const client = {
-    kubeConfig,
+    client: inner.client,
     createResourceSlice: (s) => {
       writes++;
       return inner.createResourceSlice(s);
