@@ -6,7 +6,8 @@
 // ~/.cache/ctrlkit/go-bench, never into the repository). Both run against one local control
 // plane (@ctrlkit/envtest), one after the other, each with its own driver name, clients
 // without rate limits. A step ends when the controller's stats reach the expected count;
-// calls are counted for 2 s more. Needs `pnpm build` first (imports ../dist).
+// calls are counted for 2 s more. Needs `pnpm build` first (imports ../dist). The table is
+// written, with the run's commit, date and load, to bench/results/dra-resourceslice.json.
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync } from 'node:fs';
 import { homedir } from 'node:os';
@@ -15,7 +16,9 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { newKubeClient, startController } from '@ctrlkit/dra-resourceslice';
 import { startControlPlane } from '@ctrlkit/envtest';
+import { startMeasuring, writeResults } from '@ctrlkit/figures';
 
+const started = startMeasuring();
 const here = dirname(fileURLToPath(import.meta.url));
 const POOLS = 100;
 const DEVICES = 100;
@@ -103,7 +106,7 @@ async function runOurs(kubeConfig) {
   const inner = newKubeClient(kubeConfig);
   let writes = 0;
   const client = {
-    kubeConfig,
+    client: inner.client,
     createResourceSlice: (s) => {
       writes++;
       return inner.createResourceSlice(s);
@@ -160,6 +163,12 @@ async function runOurs(kubeConfig) {
   return results;
 }
 
+/** The apiserver's gitVersion, as the table's title names it. */
+async function serverVersion(kubeConfig) {
+  const { VersionApi } = await import('@kubernetes/client-node');
+  return (await kubeConfig.makeApiClient(VersionApi).getCode()).gitVersion;
+}
+
 const notes = [];
 const binary = goBinary(notes);
 const plane = await startControlPlane();
@@ -190,12 +199,23 @@ try {
         : '-',
     });
   }
-  console.log(
-    `\n@ctrlkit/dra-resourceslice vs k8s.io/dynamic-resource-allocation v0.35.0 resourceslice, kube-apiserver v1.37.2 (envtest)`,
-  );
+  const title = `@ctrlkit/dra-resourceslice vs k8s.io/dynamic-resource-allocation v0.35.0 resourceslice, kube-apiserver ${await serverVersion(plane.kubeConfig)} (envtest)`;
+  const aim = 'aim: the same API calls as Go for every change set, time ≤ 1.2× Go.';
+  console.log(`\n${title}`);
   console.table(rows);
-  console.log('aim: the same API calls as Go for every change set, time ≤ 1.2× Go.');
+  console.log(aim);
   for (const note of notes) console.log(note);
+  writeResults(join(here, 'results/dra-resourceslice.json'), {
+    command: 'pnpm --filter @ctrlkit/dra-resourceslice bench',
+    started,
+    tables: {
+      steps: {
+        columns: Object.keys(rows[0]),
+        rows: rows.map((row) => Object.values(row)),
+        caption: [`${title}; one run.`, aim, ...notes].join(' '),
+      },
+    },
+  });
 } finally {
   await plane.stop();
 }

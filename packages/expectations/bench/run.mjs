@@ -1,14 +1,19 @@
 // Benchmark of @ctrlkit/expectations: throughput of expect/observe and syncExpectations with
 // 1,000 keys x 100 UIDs, and heap per tracked UID. Run after building:
 //   pnpm --filter @ctrlkit/expectations bench      (node --expose-gc bench/run.mjs)
-// It prints one table; it never fails on a number.
+// It prints one table and writes it, with the run's commit, date and load, to
+// bench/results/expectations.json (the README's table); it never fails on a number.
 import { randomUUID } from 'node:crypto';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import {
   ControllerExpectations,
   ExpectationsStore,
   UIDTrackingControllerExpectations,
 } from '@ctrlkit/expectations';
+import { startMeasuring, writeResults } from '@ctrlkit/figures';
 
+const started = startMeasuring();
 const KEYS = 1_000;
 const UIDS = 100;
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 20);
@@ -198,3 +203,14 @@ console.log(
 console.log(line(cols.map(([h]) => h)));
 console.log(`|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`);
 for (const r of rows) console.log(line(cols.map(([, get]) => get(r))));
+writeResults(join(dirname(fileURLToPath(import.meta.url)), 'results/expectations.json'), {
+  command: `${process.env.BENCH_ROUNDS ? `BENCH_ROUNDS=${ROUNDS} ` : ''}pnpm --filter @ctrlkit/expectations bench`,
+  started,
+  tables: {
+    expectations: {
+      columns: cols.map(([h]) => h),
+      rows: rows.map((r) => cols.map(([, get]) => get(r).trim() || null)),
+      caption: `${KEYS.toLocaleString('en-US')} keys × ${UIDS} UIDs; each timing is the median and the best of ${ROUNDS} rounds after one warm-up (on a shared machine the best round is the closest to an idle one); heap rows are one measurement.`,
+    },
+  },
+});

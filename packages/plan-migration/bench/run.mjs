@@ -3,8 +3,11 @@
 // reconcilePlan, MigrationRunner and scheduler), on a fake clock stepped by the requeue delay.
 //
 // Run: pnpm --filter @ctrlkit/plan-migration bench   (build first: pnpm --filter @ctrlkit/plan-migration build)
-// Knobs (environment): SIZES (comma list, "10,100,200"), DISKS (per VM, 2), DISK_MIB (2048),
-// RATE (MiB/s per disk, 1024), REPEATS (3; the table shows medians).
+// Knobs (environment): SIZES (comma list, "10,100,200"), API_SIZES (the sizes of part 2,
+// against the apiserver, "10,100": 200 VMs there take several minutes), DISKS (per VM, 2),
+// DISK_MIB (2048), RATE (MiB/s per disk, 1024), REPEATS (3; the table shows medians),
+// POLL_MS (part 2's poll, 100). Both tables are written, with the run's commit, date and load,
+// to bench/results/plan-migration.json (the README's tables).
 //
 // Measured per plan size:
 // - reconcile passes until the plan settles, and passes per VM;
@@ -19,16 +22,27 @@
 // reconcile, whatever the number of VMs that moved in it; Migration status is mirrored by
 // the migration controller. Each pass moves every in-flight VM (≤ MAX_VM_INFLIGHT = 20) by
 // one phase at most, so writes per VM phase fall as more VMs run at once.
+import { dirname, join } from 'node:path';
 import { performance } from 'node:perf_hooks';
+import { fileURLToPath } from 'node:url';
 import { FakeClock } from '@ctrlkit/core/testing';
+import { startMeasuring, writeResults } from '@ctrlkit/figures';
 import { BaseMigrator } from '@ctrlkit/plan-migration/pipeline';
 import { PlanHarness } from '@ctrlkit/plan-migration/testing';
+
+const started = startMeasuring();
+const KNOBS = ['SIZES', 'API_SIZES', 'DISKS', 'DISK_MIB', 'RATE', 'REPEATS', 'POLL_MS'];
+const command = [
+  ...KNOBS.filter((k) => process.env[k] !== undefined).map((k) => `${k}=${process.env[k]}`),
+  'pnpm --filter @ctrlkit/plan-migration bench',
+].join(' ');
 
 const sizes = (process.env.SIZES ?? '10,100,200').split(',').map(Number);
 const disks = Number(process.env.DISKS ?? 2);
 const diskMiB = Number(process.env.DISK_MIB ?? 2048);
 const rate = Number(process.env.RATE ?? 1024);
 const repeats = Number(process.env.REPEATS ?? 3);
+const apiSizes = (process.env.API_SIZES ?? '10,100').split(',').map(Number);
 
 async function once(n) {
   const clock = new FakeClock(Date.parse('2026-01-01T00:00:00Z'));
@@ -81,30 +95,54 @@ for (const n of sizes) {
 }
 
 const fmt = (x, d = 2) => x.toFixed(d);
-console.log(
-  `plans on the simulated source: ${disks} disks × ${diskMiB} MiB per VM at ${rate} MiB/s, medians of ${repeats}`,
-);
-console.log(
-  '| VMs | passes | passes/VM | status writes | status writes/VM phase | destination writes/VM | ms total | ms/VM |',
-);
-console.log('|---:|---:|---:|---:|---:|---:|---:|---:|');
-for (const r of rows) {
-  console.log(
-    `| ${r.n} | ${r.passes} | ${fmt(r.passes / r.n)} | ${r.statusWrites} | ${fmt(r.statusWrites / (r.n * r.phases), 3)} | ${fmt(r.destinationWrites / r.n)} | ${fmt(r.ms, 0)} | ${fmt(r.ms / r.n, 3)} |`,
-  );
+/** Least-squares slope of ms/VM against VMs, and the mean ms/VM. */
+function slopeOf(xs, ys) {
+  const mx = xs.reduce((a, b) => a + b, 0) / xs.length;
+  const my = ys.reduce((a, b) => a + b, 0) / ys.length;
+  const slope =
+    xs.reduce((a, x, i) => a + (x - mx) * (ys[i] - my), 0) /
+    xs.reduce((a, x) => a + (x - mx) ** 2, 0);
+  return { slope, mean: my };
 }
-const xs = rows.map((r) => r.n);
-const ys = rows.map((r) => r.ms / r.n);
-const mx = xs.reduce((a, b) => a + b, 0) / xs.length;
-const my = ys.reduce((a, b) => a + b, 0) / ys.length;
-const slope =
-  xs.reduce((a, x, i) => a + (x - mx) * (ys[i] - my), 0) /
-  xs.reduce((a, x) => a + (x - mx) ** 2, 0);
-console.log(
-  `slope of ms/VM against VMs: ${slope.toExponential(2)} ms per VM per added VM (flat ≈ 0; mean ${fmt(my, 3)} ms/VM)`,
+/** Prints `table` as Markdown with its title and caption, and returns it. */
+function show(title, table) {
+  console.log(`\n${title}`);
+  console.log(`| ${table.columns.join(' | ')} |`);
+  console.log(`|${table.columns.map(() => '---:').join('|')}|`);
+  for (const row of table.rows) console.log(`| ${row.join(' | ')} |`);
+  console.log(table.caption);
+  return table;
+}
+const simulated = rows.map((r) => r.n);
+const inMemory = slopeOf(
+  simulated,
+  rows.map((r) => r.ms / r.n),
 );
-console.log(
-  'Forklift: one Plan status update per reconcile pass (plus the Migration mirror), the same pattern as here.',
+const plans = show(
+  `plans on the simulated source: ${disks} disks × ${diskMiB} MiB per VM at ${rate} MiB/s, medians of ${repeats}`,
+  {
+    columns: [
+      'VMs',
+      'passes',
+      'passes/VM',
+      'status writes',
+      'status writes/VM phase',
+      'destination writes/VM',
+      'ms total',
+      'ms/VM',
+    ],
+    rows: rows.map((r) => [
+      r.n,
+      r.passes,
+      fmt(r.passes / r.n),
+      r.statusWrites,
+      fmt(r.statusWrites / (r.n * r.phases), 3),
+      fmt(r.destinationWrites / r.n),
+      fmt(r.ms, 0),
+      fmt(r.ms / r.n, 3),
+    ]),
+    caption: `In memory, driven reconcile by reconcile: ${disks} disks × ${diskMiB} MiB per VM at ${rate} MiB/s, medians of ${repeats} runs. Slope of ms/VM against VMs: ${inMemory.slope.toExponential(2)} ms per added VM (flat ≈ 0; mean ${fmt(inMemory.mean, 3)} ms/VM).`,
+  },
 );
 
 // Part 2: the same plans through the PlanController against a real kube-apiserver and etcd
@@ -141,7 +179,7 @@ try {
     ],
   };
   const apiRows = [];
-  for (const n of sizes) {
+  for (const n of apiSizes) {
     const namespace = await createTestNamespace(kubeConfig, 'bench-');
     const target = await createTestNamespace(kubeConfig, 'bench-target-');
     const pair = { source: { name: 'src' }, destination: { name: 'host' } };
@@ -249,27 +287,44 @@ try {
       ms,
     });
   }
-  console.log(
-    `\nthe PlanController against kube-apiserver (envtest), polling every ${pollMs} ms, one run each`,
+  const phases = rows[0].phases;
+  const api = slopeOf(
+    apiRows.map((r) => r.n),
+    apiRows.map((r) => r.ms / r.n),
   );
-  console.log(
-    '| VMs | reconciles | reconciles/VM | status writes (Plan+Migration) | status writes/VM phase | destination writes/VM | API writes/VM | s total | ms/VM |',
+  const apiTable = show(
+    `the PlanController against kube-apiserver (envtest), polling every ${pollMs} ms, one run each`,
+    {
+      columns: [
+        'VMs',
+        'reconciles',
+        'reconciles/VM',
+        'status writes (Plan+Migration)',
+        'status writes/VM phase',
+        'destination writes/VM',
+        'API writes/VM',
+        's total',
+        'ms/VM',
+      ],
+      rows: apiRows.map((r) => [
+        r.n,
+        r.passes,
+        fmt(r.passes / r.n),
+        r.statusWrites,
+        fmt(r.statusWrites / (r.n * phases), 3),
+        fmt(r.destinationWrites / r.n),
+        fmt((r.statusWrites + r.destinationWrites) / r.n),
+        fmt(r.ms / 1000, 1),
+        fmt(r.ms / r.n, 1),
+      ]),
+      caption: `The PlanController against a real kube-apiserver (envtest), polling every ${pollMs} ms, one run per size. Slope of ms/VM against VMs: ${apiRows.length > 1 ? api.slope.toExponential(2) : '-'} (mean ${fmt(api.mean, 1)} ms/VM).`,
+    },
   );
-  console.log('|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
-  for (const r of apiRows) {
-    const phases = rows[0].phases;
-    console.log(
-      `| ${r.n} | ${r.passes} | ${fmt(r.passes / r.n)} | ${r.statusWrites} | ${fmt(r.statusWrites / (r.n * phases), 3)} | ${fmt(r.destinationWrites / r.n)} | ${fmt((r.statusWrites + r.destinationWrites) / r.n)} | ${fmt(r.ms / 1000, 1)} | ${fmt(r.ms / r.n, 1)} |`,
-    );
-  }
-  const ax = apiRows.map((r) => r.n);
-  const ay = apiRows.map((r) => r.ms / r.n);
-  const amx = ax.reduce((a, b) => a + b, 0) / ax.length;
-  const amy = ay.reduce((a, b) => a + b, 0) / ay.length;
-  const aslope =
-    ax.reduce((a, x, i) => a + (x - amx) * (ay[i] - amy), 0) /
-    ax.reduce((a, x) => a + (x - amx) ** 2, 0);
-  console.log(`slope of ms/VM against VMs: ${aslope.toExponential(2)} (mean ${fmt(amy, 1)} ms/VM)`);
+  writeResults(join(dirname(fileURLToPath(import.meta.url)), 'results/plan-migration.json'), {
+    command,
+    started,
+    tables: { plans, api: apiTable },
+  });
 } finally {
   await plane.stop();
 }

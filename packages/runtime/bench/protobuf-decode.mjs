@@ -6,14 +6,17 @@
 //   cd packages/runtime && node --expose-gc bench/protobuf-decode.mjs
 // Knobs (environment): N (ConfigMaps, 10000), ROUNDS (timed decodes of each, 15).
 // The decoder is internal (not in dist): this script bundles src/client/protobuf/decode.ts
-// with tsup into node_modules/.cache/protobuf-bench first.
+// with tsup into node_modules/.cache/protobuf-bench first. The table is written, with the
+// run's commit, date and load, to bench/results/protobuf-decode.json (the README's).
 import { request } from 'node:https';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { startMeasuring, writeResults } from '@ctrlkit/figures';
 import { build } from 'tsup';
 import { connect } from './kube.mjs';
 import { seed } from './workloads.mjs';
 
+const started = startMeasuring();
 const here = dirname(fileURLToPath(import.meta.url));
 const n = Number(process.env.N ?? 10_000);
 const rounds = Number(process.env.ROUNDS ?? 15);
@@ -117,19 +120,37 @@ async function main() {
       ],
       ['decodeProtobuf(body)', () => decodeProtobuf(proto)],
     ];
+    const what = `one LIST of ${n.toLocaleString('en-US')} ConfigMaps: JSON ${(json.length / 1e6).toFixed(2)} MB, protobuf ${(proto.length / 1e6).toFixed(2)} MB; the decoded protobuf ${same ? 'equals' : 'DIFFERS FROM'} the parsed JSON`;
     console.log(notes.join('\n'));
-    console.log(
-      `node ${process.version}; LIST of ${n.toLocaleString('en-US')} ConfigMaps: JSON ${(json.length / 1e6).toFixed(2)} MB, protobuf ${(proto.length / 1e6).toFixed(2)} MB; decoded protobuf ${same ? 'equals' : 'DIFFERS FROM'} the parsed JSON`,
-    );
-    console.log('| decode | ms (median of %d, min–max) | heap held by the result |', rounds);
-    console.log('| --- | --- | --- |');
-    for (const [label, fn] of rows) {
+    console.log(`node ${process.version}; ${what}`);
+    const columns = [
+      `decode`,
+      `ms (median of ${rounds}, min–max)`,
+      'MB of heap held by the result',
+    ];
+    const table = rows.map(([label, fn]) => {
       const t = time(fn);
-      const mb = retainedMb(fn);
-      console.log(
-        `| ${label} | ${t.median.toFixed(1)} (${t.min.toFixed(1)}–${t.max.toFixed(1)}) | ${mb.toFixed(1)} MB |`,
-      );
-    }
+      return [
+        label,
+        `${t.median.toFixed(1)} (${t.min.toFixed(1)}–${t.max.toFixed(1)})`,
+        retainedMb(fn).toFixed(1),
+      ];
+    });
+    console.table(table.map((row) => Object.fromEntries(columns.map((c, i) => [c, row[i]]))));
+    writeResults(join(here, 'results/protobuf-decode.json'), {
+      command: `${['N', 'ROUNDS']
+        .filter((k) => process.env[k])
+        .map((k) => `${k}=${process.env[k]} `)
+        .join('')}pnpm --filter @ctrlkit/runtime bench:protobuf`,
+      started,
+      tables: {
+        decode: {
+          columns,
+          rows: table,
+          caption: `Decoding ${what}; each decode timed ${rounds} times after 3 warm-ups.`,
+        },
+      },
+    });
   } finally {
     conn.agent.destroy();
     await plane.stop();

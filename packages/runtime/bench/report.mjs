@@ -1,6 +1,7 @@
 // The bench's tables: medians over the rounds with their spread, the ratios of each round
 // (ctrlkit ÷ client-go of the same round, whose runs share the machine's state), the
-// variants side by side, the aims, and the notes.
+// variants side by side, the aims, the memory per cached object, and the notes. Each table
+// is printed and returned as a figures table (bench/results/informer.json, the README's).
 
 import { GO_VARIANTS } from './children.mjs';
 import { BASELINE, BASELINE_STREAM, CTRLKIT_VARIANTS } from './ctrlkit-informer.mjs';
@@ -119,10 +120,20 @@ function mainTable({ runs }, events, compactBytes, n, rounds) {
   console.table(table);
   const goRatios = perRound('ctrlkit', 'client-go');
   const bareRatios = perRound('ctrlkit', 'bare');
-  console.log(
-    `time to synced, ratio of each round: ctrlkit ÷ client-go ${goRatios.map((r) => r.toFixed(2)).join(' / ') || '-'} (median ${spread(goRatios, 2)}); ctrlkit ÷ bare LIST ${bareRatios.map((r) => r.toFixed(2)).join(' / ') || '-'} (median ${spread(bareRatios, 2)})`,
-  );
-  return { med, perRound, cpuPerEvent: (which) => cpuPerEvent(events, which) };
+  const perRoundLine = `Time to synced, ratio of each round: ctrlkit ÷ client-go ${goRatios.map((r) => r.toFixed(2)).join(' / ') || '-'} (median ${spread(goRatios, 2)}); ctrlkit ÷ bare LIST ${bareRatios.map((r) => r.toFixed(2)).join(' / ') || '-'} (median ${spread(bareRatios, 2)}).`;
+  console.log(perRoundLine);
+  return {
+    med,
+    perRound,
+    cpuPerEvent: (which) => cpuPerEvent(events, which),
+    table: figuresTable(table, perRoundLine),
+  };
+}
+
+/** The figures table (columns and rows) of console.table's `records`, with a caption. */
+function figuresTable(records, caption) {
+  const columns = Object.keys(records[0] ?? {});
+  return { columns, rows: records.map((r) => columns.map((c) => r[c])), caption };
 }
 
 function variantsTable({ runs }, events, variants) {
@@ -152,10 +163,35 @@ function variantsTable({ runs }, events, variants) {
       'heap B/object': format(med(which, 'heapPerObject')),
       'CPU µs/watch event': format(cpuPerEvent(events, which), 1),
     }));
-  if (rows.length > 2) {
-    console.log('\nsettings side by side (same rounds; medians (min–max), ratios per round):');
-    console.table(rows);
-  }
+  if (rows.length <= 2) return undefined;
+  const caption = 'Settings side by side, in the same rounds: medians (min–max); ratios per round.';
+  console.log(`\n${caption}`);
+  console.table(rows);
+  return figuresTable(rows, caption);
+}
+
+/** Heap per cached object: the parsed LIST, its floor without managedFields, the informers. */
+function memoryTable({ runs }, compactBytes) {
+  const { med } = syncFigures(runs);
+  const rows = [
+    ['the parsed LIST items (`JSON.parse`, managedFields kept)', med('bare', 'heapPerObject')],
+    [
+      'the same without managedFields, no cache around them (the V8 floor)',
+      med('bare', 'strippedPerObject'),
+    ],
+    ['`SharedIndexInformer`, default transform', med('ctrlkit', 'heapPerObject')],
+    ['`SharedIndexInformer`, `metadataOnly: true`', med('ctrlkit metadata', 'heapPerObject')],
+  ]
+    .filter(([, bytes]) => bytes !== undefined)
+    .map(([what, bytes]) => ({
+      what,
+      'heap B/object': format(bytes),
+      '÷ compact JSON w/o managedFields': ratio(bytes, compactBytes),
+    }));
+  const caption = `Heap after sync (gc() before and after) ÷ objects, median of the rounds; the compact JSON of one ConfigMap without managedFields is ${format(compactBytes)} B.`;
+  console.log(`\n${caption}`);
+  console.table(rows);
+  return figuresTable(rows, caption);
 }
 
 function aims(figures, compactBytes) {
@@ -180,13 +216,19 @@ function aims(figures, compactBytes) {
     ],
   ];
   console.log('\naims (ratio, aim, verdict):');
-  for (const [name, values, aim] of lines) {
+  const rows = lines.map(([name, values, aim]) => {
     const defined = values.filter((v) => v !== undefined && !Number.isNaN(v));
     const value = defined.length ? median(defined) : undefined;
     console.log(
       `  ${name}: ${spread(defined, 2)} (aim ≤ ${aim.toFixed(2)}) ${verdict(value, aim)}`,
     );
-  }
+    return [name, spread(defined, 2), `≤ ${aim.toFixed(2)}`, verdict(value, aim)];
+  });
+  return {
+    columns: ['ratio', 'measured', 'aim', 'verdict'],
+    rows,
+    caption: 'Ratios are medians (min–max) of the per-round ratios where the rounds give one each.',
+  };
 }
 
 function runNotes({ runs }, events, informers, notes) {
@@ -224,13 +266,18 @@ function runNotes({ runs }, events, informers, notes) {
   );
 }
 
-/** Prints every table and the notes. */
+/** Prints every table and the notes; returns the tables as figures tables, by name. */
 export function printReport({ sync, events, compactBytes, n, rounds, variants, notes, header }) {
   console.log(`\n${header.join('\n')}`);
   const figures = mainTable(sync, events, compactBytes, n, rounds);
-  variantsTable(sync, events, variants);
-  if (sync.runs.ctrlkit?.length) aims(figures, compactBytes);
+  const about = header.filter((line) => !line.startsWith('at the ')).join('; ');
+  const tables = { sync: { ...figures.table, caption: `${about}. ${figures.table.caption}` } };
+  const side = variantsTable(sync, events, variants);
+  if (side) tables.variants = side;
+  if (sync.runs.ctrlkit?.length) tables.aims = aims(figures, compactBytes);
+  tables.memory = memoryTable(sync, compactBytes);
   const informers = Object.keys(sync.runs);
   runNotes(sync, events, informers, notes);
   console.log(notes.map((note) => `- ${note}`).join('\n'));
+  return tables;
 }

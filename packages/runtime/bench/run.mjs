@@ -35,11 +35,14 @@
 //    flight, for WRITE_SECONDS: every informer sees the same stream. Each counts the update
 //    events its handler receives, from the first to the last; events/s = count ÷ that span.
 //    The floor column shows the writer's rate (an informer that keeps up matches it).
+// 4. The tables (and the aims' verdicts) are written, with the run's commit, date, load and
+//    command, to bench/results/informer.json, whose tables the README shows.
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { startMeasuring, writeResults } from '@ctrlkit/figures';
 import { apiServerCpu } from './apiserver-cpu.mjs';
 import { buildClientGo, GO_VARIANTS } from './children.mjs';
 import { BASELINE, BASELINE_STREAM, CTRLKIT_VARIANTS } from './ctrlkit-informer.mjs';
@@ -47,6 +50,7 @@ import { callJson, connect } from './kube.mjs';
 import { printReport } from './report.mjs';
 import { eventRuns, seed, syncRuns } from './workloads.mjs';
 
+const started = startMeasuring();
 const here = dirname(fileURLToPath(import.meta.url));
 const n = Number(process.env.N ?? 10_000);
 const rounds = Number(process.env.ROUNDS ?? process.env.REPEATS ?? 5);
@@ -134,7 +138,7 @@ async function main() {
     console.error(`[bench] update stream for ${writeSeconds} s, informers: ${live.join(', ')}`);
     const events = await eventRuns(setup, live, conn, { seconds: writeSeconds, writers });
     const go = spawnSync('go', ['version']).stdout?.toString().trim();
-    printReport({
+    const tables = printReport({
       sync,
       events,
       compactBytes,
@@ -152,10 +156,24 @@ async function main() {
           : []),
       ],
     });
+    writeResults(join(here, 'results/informer.json'), { command: command(), started, tables });
   } finally {
     conn.agent.destroy();
     await plane.stop();
   }
+}
+
+/** The command line of this run: the knobs set in the environment, then the script. */
+function command() {
+  const knobs = ['N', 'ROUNDS', 'REPEATS', 'WRITE_SECONDS', 'WRITERS', 'VARIANTS', 'GO_VARIANTS'];
+  knobs.push('CTRLKIT_INFORMER_OPTIONS', 'BASELINE_DIST');
+  const set = knobs.filter((k) => process.env[k] !== undefined);
+  return [
+    ...set.map(
+      (k) => `${k}=${/^[\w./,-]*$/.test(process.env[k]) ? process.env[k] : `'${process.env[k]}'`}`,
+    ),
+    'pnpm --filter @ctrlkit/runtime bench:informer',
+  ].join(' ');
 }
 
 await main();

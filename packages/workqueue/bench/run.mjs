@@ -1,13 +1,17 @@
 // The workqueue benchmark: the same workloads against @ctrlkit/workqueue (this process)
 // and client-go's util/workqueue (tooling/go-bench/workqueue, built with the machine's Go),
-// printed as one table with the ratio ctrlkit / client-go for each row.
+// printed as one table with the ratio ctrlkit / client-go for each row, and written with the
+// run's commit, date and load to bench/results/workqueue.json (the README's table).
 // Run: pnpm --filter @ctrlkit/workqueue bench   (N=... to change the item count)
 import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { startMeasuring, writeResults } from '@ctrlkit/figures';
 import { defaultControllerRateLimiter, newTyped, newTypedDelayingQueue } from '@ctrlkit/workqueue';
 
+const started = startMeasuring();
+const here = dirname(fileURLToPath(import.meta.url));
 const n = Number(process.env.N ?? 1_000_000);
 const gc = globalThis.gc ?? (() => {});
 const items = Array.from({ length: n }, (_, i) => `key-${i}`);
@@ -80,10 +84,7 @@ async function ours() {
 
 /** Builds and runs the Go side; undefined (with the reason printed) where Go is missing. */
 function clientGo() {
-  const source = join(
-    dirname(fileURLToPath(import.meta.url)),
-    '../../../tooling/go-bench/workqueue',
-  );
+  const source = join(here, '../../../tooling/go-bench/workqueue');
   const binary = join(source, '../bin/workqueue');
   const go = spawnSync('go', ['version'], { encoding: 'utf8' });
   if (go.status !== 0) {
@@ -116,7 +117,18 @@ const table = ourRows.map(({ row, value, unit }) => {
     better: higherIsBetter(unit) ? 'higher' : 'lower',
   };
 });
-console.log(
-  `\n@ctrlkit/workqueue vs client-go util/workqueue, N = ${n.toLocaleString('en-US')}, node ${process.version}`,
-);
+const title = `@ctrlkit/workqueue vs client-go util/workqueue, N = ${n.toLocaleString('en-US')}`;
+console.log(`\n${title}, node ${process.version}`);
 console.table(table);
+const go = goRows ? spawnSync('go', ['version'], { encoding: 'utf8' }).stdout.trim() : 'no Go';
+writeResults(join(here, 'results/workqueue.json'), {
+  command: `${process.env.N ? `N=${n} ` : ''}pnpm --filter @ctrlkit/workqueue bench`,
+  started,
+  tables: {
+    workqueue: {
+      columns: Object.keys(table[0]),
+      rows: table.map((row) => Object.values(row)),
+      caption: `${title}; client-go ${goRows ? `built with ${go}` : 'not measured (no Go)'}. One run, each figure a single measurement.`,
+    },
+  },
+});
