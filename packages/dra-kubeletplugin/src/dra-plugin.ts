@@ -84,9 +84,11 @@ export interface DRAPlugin {
     claims: readonly NamespacedObject[],
   ): Promise<ReadonlyMap<string, Error | null>>;
   /**
-   * Called with errors of background work (publishing slices, a gRPC server failing);
-   * `message` says what failed. Errors from publishing are recoverable (`recoverable`
-   * true), as upstream's `ErrRecoverable`.
+   * Called with errors of background work: publishing slices through
+   * `publishResources` (retried by the slice controller after it returns); `message` says
+   * what failed. Such errors are recoverable (`recoverable` true, upstream's
+   * `ErrRecoverable`): retrying or restarting the process will not fix dropped fields or an
+   * invalid slice, so a driver decides whether to change what it publishes or exit.
    */
   handleError(error: Error, message: string, recoverable: boolean): void;
   /**

@@ -127,6 +127,41 @@ describe('startPlugin', () => {
     }
   });
 
+  it('answers UNIMPLEMENTED on the health stream of a plugin without watchHealthStatus', async () => {
+    helper = await startPlugin(options(), plugin);
+    const kubelet = kubeletClients(
+      join(dir, 'registry', 'gpu.example.com-reg.sock'),
+      join(dir, 'plugin', 'dra.sock'),
+    );
+    try {
+      const stream = (
+        kubelet.healthV1 as unknown as { NodeWatchResources(r: unknown): NodeJS.ReadableStream }
+      ).NodeWatchResources({});
+      stream.on('data', () => {});
+      const error = await new Promise<{ code: number; details: string }>((resolve) =>
+        stream.once('error', resolve as never),
+      );
+      expect([error.code, error.details]).toEqual([
+        12,
+        'device health reporting is not supported by this driver',
+      ]);
+    } finally {
+      kubelet.close();
+    }
+  });
+
+  it('stops at once when its signal is already aborted, and when it aborts later', async () => {
+    const socket = join(dir, 'plugin', 'dra.sock');
+    helper = await startPlugin({ ...options(), signal: AbortSignal.abort() }, plugin);
+    expect(existsSync(socket)).toBe(false);
+    const controller = new AbortController();
+    helper = await startPlugin({ ...options(), signal: controller.signal }, plugin);
+    expect(existsSync(socket)).toBe(true);
+    controller.abort();
+    await helper.stop();
+    expect(existsSync(socket)).toBe(false);
+  });
+
   it('rejects a missing directory, a bad plugin and a bad option with InvalidArgumentError naming it', async () => {
     await expect(
       startPlugin({ ...options(), registrarDirectoryPath: join(dir, 'nope') }, plugin),

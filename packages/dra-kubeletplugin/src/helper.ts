@@ -81,7 +81,8 @@ export class Helper {
       this.#servers.push(await listenUnix(server, o.registrarSocketPath));
       this.#registration = registration;
     }
-    o.signal?.addEventListener('abort', () => void this.stop(), { once: true });
+    if (o.signal?.aborted) await this.stop();
+    else o.signal?.addEventListener('abort', () => void this.stop(), { once: true });
   }
 
   #draServer(): Server {
