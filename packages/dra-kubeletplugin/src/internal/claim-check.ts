@@ -36,7 +36,8 @@ export async function checkClaim(
     );
   } catch (error) {
     const reason = isNotFound(error) ? 'ClaimNotFound' : 'ClaimReadFailed';
-    const message = `retrieve claim: ${errorMessage(error)}`;
+    const code = statusCode(error);
+    const message = `retrieve claim: ${code === undefined ? '' : `HTTP ${code}: `}${errorMessage(error)}`;
     return { uid: wire.uid, error: new ClaimError(reason, ref, message, { cause: error }) };
   }
   const fail = (reason: ClaimError['reason'], message: string): CheckedClaim => ({

@@ -113,7 +113,9 @@ describe('NodePrepareResources', () => {
     expect(response.claims.u4?.error).toBe(
       'claim ns/other: allocation has no device of driver gpu.example.com',
     );
-    expect(response.claims.u5?.error).toMatch(/^claim ns\/gone: retrieve claim: .*not found/);
+    expect(response.claims.u5?.error).toBe(
+      'claim ns/gone: retrieve claim: HTTP 404: resourceclaims "gone" not found',
+    );
   });
 
   it('a plugin that throws fails each of its claims, not the call; a missing result is an error', async () => {
@@ -191,6 +193,39 @@ describe('NodePrepareResources', () => {
       await Promise.all([prepare(d, [one]), prepare(d, [one]), prepare(d, [one])]);
       expect(maxActive).toBe(serialize ? 1 : 3);
     }
+  });
+});
+
+describe('reading claims', () => {
+  it('retries a read the apiserver failed with 5xx (DefaultBackoff), but not a 403, and names the status', async () => {
+    const calls: string[] = [];
+    const answers: Record<string, number[]> = {
+      flaky: [503, 500],
+      denied: [403],
+      down: [503, 503, 503, 503],
+    };
+    const d = deps([], { prepareResourceClaims: async (claims) => devicesFor(claims) });
+    (d as { client: Client }).client = {
+      get: async (_resource: unknown, name: string) => {
+        calls.push(name);
+        const code = answers[name]?.shift();
+        if (code !== undefined)
+          throw new ApiStatusError(code, { message: `answer ${code}` }, `GET ${name}`);
+        return claim(name, `${name}-uid`);
+      },
+    } as unknown as Client;
+    const wire = (name: string) => ({ namespace: 'ns', name, uid: `${name}-uid` });
+    const response = await prepare(d, [wire('flaky'), wire('denied'), wire('down')]);
+    expect(response.claims['flaky-uid']?.error).toBe('');
+    expect(response.claims['denied-uid']?.error).toBe(
+      'claim ns/denied: retrieve claim: HTTP 403: answer 403',
+    );
+    expect(response.claims['down-uid']?.error).toBe(
+      'claim ns/down: retrieve claim: HTTP 503: answer 503',
+    );
+    expect(calls.filter((name) => name === 'flaky')).toHaveLength(3);
+    expect(calls.filter((name) => name === 'denied')).toHaveLength(1);
+    expect(calls.filter((name) => name === 'down')).toHaveLength(4);
   });
 });
 
