@@ -127,6 +127,46 @@ describe('startPlugin', () => {
     }
   });
 
+  it('streams health to an older kubelet on v1alpha1 too, defaults filled in', async () => {
+    helper = await startPlugin(options(), {
+      ...plugin,
+      async *watchHealthStatus(signal) {
+        yield { devices: [{ poolName: 'p', deviceName: 'd', health: 'Healthy' }] };
+        await new Promise((resolve) => signal.addEventListener('abort', resolve));
+      },
+    });
+    const kubelet = kubeletClients(
+      join(dir, 'registry', 'gpu.example.com-reg.sock'),
+      join(dir, 'plugin', 'dra.sock'),
+    );
+    try {
+      const stream = (
+        kubelet.healthV1alpha1 as unknown as {
+          NodeWatchResources(r: unknown): NodeJS.ReadableStream & { cancel(): void };
+        }
+      ).NodeWatchResources({});
+      const first = await new Promise((resolve, reject) => {
+        stream.once('data', resolve);
+        stream.once('error', reject);
+      });
+      stream.on('error', () => {});
+      stream.cancel();
+      expect(first).toEqual({
+        devices: [
+          {
+            device: { poolName: 'p', deviceName: 'd' },
+            health: 'HEALTHY',
+            lastUpdatedTime: 0,
+            healthCheckTimeoutSeconds: 0,
+            message: '',
+          },
+        ],
+      });
+    } finally {
+      kubelet.close();
+    }
+  });
+
   it('answers UNIMPLEMENTED on the health stream of a plugin without watchHealthStatus', async () => {
     helper = await startPlugin(options(), plugin);
     const kubelet = kubeletClients(

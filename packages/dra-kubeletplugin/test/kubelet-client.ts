@@ -52,11 +52,16 @@ export function kubeletClients(registrarSocket: string, draSocket: string) {
     'k8s.io.kubelet.pkg.apis.dra.v1beta1.DRAPlugin',
   );
   const HealthV1 = lookup(load('dra-health_v1_api.proto'), 'v1.DRAResourceHealth');
+  const HealthV1alpha1 = lookup(
+    load('dra-health_v1alpha1_api.proto'),
+    'v1alpha1.DRAResourceHealth',
+  );
   const clients = {
     registration: new Registration(`unix://${registrarSocket}`, insecure),
     draV1: new DraV1(`unix://${draSocket}`, insecure),
     draV1beta1: new DraV1beta1(`unix://${draSocket}`, insecure),
     healthV1: new HealthV1(`unix://${draSocket}`, insecure),
+    healthV1alpha1: new HealthV1alpha1(`unix://${draSocket}`, insecure),
   };
   return {
     ...clients,
