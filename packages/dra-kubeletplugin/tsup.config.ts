@@ -1,0 +1,3 @@
+import { ctrlkitTsupConfig } from '@ctrlkit/tsup-config';
+
+export default ctrlkitTsupConfig(['src/index.ts']);
