@@ -22,6 +22,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { codeEntryPoints, publishable, root } from '../workspace/packages.mjs';
+import { tscErrors } from './tsc-output.mjs';
 
 const { values: flags } = parseArgs({
   options: { keep: { type: 'boolean', default: false }, only: { type: 'string' } },
@@ -47,7 +48,8 @@ function freePort() {
 
 function run(command, args, options = {}) {
   const out = spawnSync(command, args, { encoding: 'utf8', ...options });
-  return { ok: out.status === 0, output: `${out.stdout ?? ''}${out.stderr ?? ''}`.trim() };
+  const output = `${out.stdout ?? ''}${out.stderr ?? ''}${out.error ? `\n${out.error.message}` : ''}`;
+  return { ok: out.status === 0, status: out.status, output: output.trim() };
 }
 
 async function startRegistry(work, upstream) {
@@ -139,7 +141,15 @@ function layOutScratch(scratch, packages, registry) {
     join(scratch, '.npmrc'),
     `registry=${registry}\nhoist=false\nstrict-peer-dependencies=false\nauto-install-peers=true\n`,
   );
-  writeFileSync(join(scratch, 'package.json'), JSON.stringify({ name: 'scratch', private: true }));
+  // The type-check runs from the scratch root, so `types: ['node']` resolves from there.
+  writeFileSync(
+    join(scratch, 'package.json'),
+    JSON.stringify({
+      name: 'scratch',
+      private: true,
+      devDependencies: { '@types/node': typesNode },
+    }),
+  );
   for (const { manifest } of packages) {
     const dir = join(scratch, scratchName(manifest.name));
     mkdirSync(dir);
@@ -204,11 +214,14 @@ function checkInstalled(pkg, scratch) {
 /**
  * Type-checks every scratch project's `check.ts` in one program per resolution mode (each
  * file resolves from its own project's node_modules). skipLibCheck is off so our shipped
- * `.d.ts` are checked; errors inside third-party declarations are not ours and are left out.
- * Returns the failures by package name.
+ * `.d.ts` are checked. Every tsc error fails the run: one in a package's files (its
+ * `check.ts` or its installed `.d.ts`) is listed under that package, any other (a
+ * third-party declaration, a missing type library, no position at all, a non-zero exit
+ * with no error printed) under `program`. Returns the failures by package name, and `program`.
  */
 function typeCheck(scratch, packages) {
   const byPackage = new Map();
+  const program = [];
   const tsc = join(root, 'node_modules', 'typescript', 'bin', 'tsc');
   const owner = (file) => {
     const ours =
@@ -232,18 +245,19 @@ function typeCheck(scratch, packages) {
     const checked = run(process.execPath, [tsc, '-p', config, '--pretty', 'false'], {
       cwd: scratch,
     });
-    if (checked.ok) continue;
-    for (const line of checked.output.split('\n')) {
-      const match = /^(.+?)\(\d+,\d+\): error /.exec(line);
-      if (!match) continue;
-      const name = owner(match[1]);
-      if (!name) continue;
+    for (const error of tscErrors(checked.output, checked.status)) {
+      const name = error.file === undefined ? undefined : owner(error.file);
+      const failure = `tsc (moduleResolution ${label}): ${error.text}`;
+      if (!packages.some((p) => p.manifest.name === name)) {
+        program.push(failure);
+        continue;
+      }
       const list = byPackage.get(name) ?? [];
-      list.push(`tsc (moduleResolution ${label}): ${line}`);
+      list.push(failure);
       byPackage.set(name, list);
     }
   }
-  return byPackage;
+  return { byPackage, program };
 }
 
 function elapsed(since) {
@@ -258,6 +272,7 @@ async function main() {
   const upstream = upstreamRegistry();
   const registry = await startRegistry(work, upstream);
   let failed = 0;
+  let programFailed = false;
   try {
     console.log(
       `▶ verdaccio on ${registry.url} (storage ${join(work, 'storage')}, uplink ${upstream})`,
@@ -287,8 +302,14 @@ async function main() {
     console.log(`✔ installed each package in its own project (${elapsed(started)})`);
     const failures = new Map(packages.map((p) => [p.manifest.name, checkInstalled(p, scratch)]));
     console.log(`✔ imported every subpath, ran every bin with --help (${elapsed(started)})`);
-    for (const [name, list] of typeCheck(scratch, packages)) failures.get(name)?.push(...list);
-    console.log(`✔ type-checked every subpath, node16 and bundler (${elapsed(started)})`);
+    const typed = typeCheck(scratch, packages);
+    for (const [name, list] of typed.byPackage) failures.get(name)?.push(...list);
+    if (typed.program.length > 0) {
+      programFailed = true;
+      console.error('✘ the type-check failed outside any one package:');
+      for (const failure of typed.program)
+        console.error(`  - ${failure.replaceAll('\n', '\n    ')}`);
+    } else console.log(`✔ type-checked every subpath, node16 and bundler (${elapsed(started)})`);
     for (const { manifest } of packages) {
       const list = failures.get(manifest.name);
       if (list.length === 0) {
@@ -305,9 +326,10 @@ async function main() {
     else rmSync(work, { recursive: true, force: true });
   }
   const seconds = elapsed(started);
-  if (failed > 0) {
+  if (failed > 0 || programFailed) {
+    const program = programFailed ? ', and the type-check outside them' : '';
     console.error(
-      `✘ registry round trip: ${failed} of ${packages.length} packages failed (${seconds})`,
+      `✘ registry round trip: ${failed} of ${packages.length} packages failed${program} (${seconds})`,
     );
     process.exit(1);
   }

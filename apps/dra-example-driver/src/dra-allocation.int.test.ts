@@ -20,13 +20,15 @@ import {
   freePort,
   startControlPlane,
 } from '@ctrlkit/envtest';
+import { type Client, createClient, type Wire } from '@ctrlkit/runtime/client';
 import {
-  CoreV1Api,
-  KubernetesObjectApi,
+  type KubernetesObject,
   loadAllYaml,
-  ResourceV1Api,
   type ResourceV1ResourceClaim,
+  type V1Node,
   type V1Pod,
+  type V1ResourceSlice,
+  type V1ServiceAccount,
 } from '@kubernetes/client-node';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 
@@ -38,8 +40,8 @@ const WAIT = { timeoutMs: 60_000, intervalMs: 200 };
 const driverApp = appPackage('@ctrlkit/dra-example-driver', import.meta.url);
 
 let plane: ControlPlane;
-let core: CoreV1Api;
-let resource: ResourceV1Api;
+let core: Client;
+const CLAIMS = 'resource.k8s.io/v1/resourceclaims';
 let namespace: string;
 let virtualKubelet: AppProcess;
 let driver: AppProcess;
@@ -50,14 +52,12 @@ beforeAll(async () => {
     auditPolicy: SERVICE_ACCOUNT_AUDIT_POLICY,
     logger: noopLogger,
   });
-  core = plane.kubeConfig.makeApiClient(CoreV1Api);
-  resource = plane.kubeConfig.makeApiClient(ResourceV1Api);
+  core = createClient(plane.kubeConfig);
   // The DeviceClass the driver ships.
   const deviceClass = loadAllYaml(
     await readFile(join(driverApp.deployDir, 'deviceclass.yaml'), 'utf8'),
-  ) as never[];
-  const objects = KubernetesObjectApi.makeApiClient(plane.kubeConfig);
-  for (const object of deviceClass) await objects.create(object);
+  ) as KubernetesObject[];
+  for (const object of deviceClass) await core.create('resource.k8s.io/v1/deviceclasses', object);
   virtualKubelet = await startApp(appPackage('@ctrlkit/virtual-kubelet', import.meta.url), {
     cluster: plane,
     args: [
@@ -80,8 +80,10 @@ beforeAll(async () => {
   await waitFor(
     'the node Ready and its GPUs published',
     async () => {
-      const node = await core.readNode({ name: NODE });
-      const slices = await resource.listResourceSlice({ fieldSelector: `spec.nodeName=${NODE}` });
+      const node = await core.get<V1Node>('nodes', NODE);
+      const slices = await core.list<V1ResourceSlice>('resource.k8s.io/v1/resourceslices', {
+        fieldSelector: `spec.nodeName=${NODE}`,
+      });
       return (
         node.status?.conditions?.find((c) => c.type === 'Ready')?.status === 'True' &&
         slices.items.flatMap((s) => s.spec.devices ?? []).length === 8
@@ -90,7 +92,7 @@ beforeAll(async () => {
     WAIT,
   );
   await waitFor('the default ServiceAccount', () =>
-    core.readNamespacedServiceAccount({ namespace, name: 'default' }),
+    core.get<V1ServiceAccount>('serviceaccounts', 'default', { namespace }),
   );
 });
 afterAll(async () => {
@@ -98,15 +100,16 @@ afterAll(async () => {
     expect(await driver?.stop()).toBe(0);
     expect(await virtualKubelet?.stop()).toBe(0);
   } finally {
+    core?.close();
     await plane?.stop();
   }
 });
 
 /** A claim for `count` GPUs of the driver's DeviceClass. */
 async function claim(name: string, count: number): Promise<void> {
-  await resource.createNamespacedResourceClaim({
-    namespace,
-    body: {
+  await core.create(
+    CLAIMS,
+    {
       metadata: { name },
       spec: {
         devices: {
@@ -119,14 +122,15 @@ async function claim(name: string, count: number): Promise<void> {
         },
       },
     },
-  });
+    { namespace },
+  );
 }
 
 /** A pod using claim `name`, tolerating the virtual node's taint; no nodeName: the scheduler decides. */
 async function podFor(name: string): Promise<void> {
-  await core.createNamespacedPod({
-    namespace,
-    body: {
+  await core.create(
+    'pods',
+    {
       metadata: { name },
       spec: {
         tolerations: [{ key: 'virtual-kubelet.io/provider', operator: 'Exists' }],
@@ -134,14 +138,16 @@ async function podFor(name: string): Promise<void> {
         containers: [{ name: 'main', image: 'cuda', resources: { claims: [{ name: 'gpus' }] } }],
       },
     },
-  });
+    { namespace },
+  );
 }
 
-const readClaim = (name: string) => resource.readNamespacedResourceClaim({ namespace, name });
-const readPod = (name: string) => core.readNamespacedPod({ namespace, name });
-const devicesOf = (c: ResourceV1ResourceClaim) =>
+const readClaim = (name: string) => core.get<ResourceV1ResourceClaim>(CLAIMS, name, { namespace });
+const readPod = (name: string) => core.get<V1Pod>('pods', name, { namespace });
+const devicesOf = (c: Wire<ResourceV1ResourceClaim>) =>
   (c.status?.allocation?.devices?.results ?? []).map((r) => r.device);
-const scheduled = (pod: V1Pod) => pod.status?.conditions?.find((c) => c.type === 'PodScheduled');
+const scheduled = (pod: Wire<V1Pod>) =>
+  pod.status?.conditions?.find((c) => c.type === 'PodScheduled');
 
 it('kube-scheduler allocates a claim for one GPU from our ResourceSlice and binds its pod to the virtual node', async () => {
   await claim('one', 1);
@@ -187,7 +193,7 @@ it('deleting the pod frees its device for the next claim, which waits until then
   });
   expect(waiting.spec?.nodeName).toBeUndefined();
 
-  await core.deleteNamespacedPod({ namespace, name: 'one' });
+  await core.delete('pods', 'one', { namespace });
   // kube-controller-manager's resourceclaim controller drops the reservation and the allocation.
   await waitFor('the first claim deallocated', () => readClaim('one'), {
     ...WAIT,
@@ -203,11 +209,11 @@ it('deleting the pod frees its device for the next claim, which waits until then
 
 it("a claim for 9 GPUs on the 8-GPU node stays unschedulable, the scheduler's reason in the pod's conditions", async () => {
   // Every GPU free again first.
-  for (const name of ['seven', 'next']) await core.deleteNamespacedPod({ namespace, name });
+  for (const name of ['seven', 'next']) await core.delete('pods', name, { namespace });
   await waitFor(
     'all eight free',
     async () => {
-      const claims = await resource.listNamespacedResourceClaim({ namespace });
+      const claims = await core.list<ResourceV1ResourceClaim>(CLAIMS, { namespace });
       return claims.items.every((c) => c.status?.allocation === undefined);
     },
     WAIT,

@@ -6,7 +6,8 @@ import { appPackage, startApp } from '@ctrlkit/app-testing';
 import { errorMessage } from '@ctrlkit/core';
 import { waitFor } from '@ctrlkit/core/testing';
 import { testKubeConfig } from '@ctrlkit/envtest/vitest';
-import { CoreV1Api, ResourceV1Api } from '@kubernetes/client-node';
+import { createClient } from '@ctrlkit/runtime/client';
+import type { V1ResourceSlice } from '@kubernetes/client-node';
 import { expect, it } from 'vitest';
 
 const app = appPackage('@ctrlkit/dra-example-driver', import.meta.url);
@@ -14,7 +15,8 @@ const app = appPackage('@ctrlkit/dra-example-driver', import.meta.url);
 it('publishes GPUs and leaves the slices in place on SIGTERM', async () => {
   const kubeConfig = testKubeConfig();
   const nodeName = `sigterm-${Math.random().toString(36).slice(2, 6)}`;
-  await kubeConfig.makeApiClient(CoreV1Api).createNode({ body: { metadata: { name: nodeName } } });
+  const api = createClient(kubeConfig);
+  await api.create('nodes', { metadata: { name: nodeName } });
   const driver = await startApp(app, {
     args: [
       `--node-name=${nodeName}`,
@@ -23,10 +25,9 @@ it('publishes GPUs and leaves the slices in place on SIGTERM', async () => {
       '--health-probe-bind-address=0',
     ],
   });
-  const api = kubeConfig.makeApiClient(ResourceV1Api);
   const list = async () =>
     (
-      await api.listResourceSlice({
+      await api.list<V1ResourceSlice>('resource.k8s.io/v1/resourceslices', {
         fieldSelector: `spec.driver=gpu.example.com,spec.nodeName=${nodeName}`,
       })
     ).items;
@@ -61,11 +62,11 @@ it('publishes GPUs and leaves the slices in place on SIGTERM', async () => {
 it('a restart with other partitions rewrites the pool: the counters slice updated, the devices slice replaced', async () => {
   const kubeConfig = testKubeConfig();
   const nodeName = `restart-${Math.random().toString(36).slice(2, 6)}`;
-  await kubeConfig.makeApiClient(CoreV1Api).createNode({ body: { metadata: { name: nodeName } } });
-  const api = kubeConfig.makeApiClient(ResourceV1Api);
+  const api = createClient(kubeConfig);
+  await api.create('nodes', { metadata: { name: nodeName } });
   const slices = async () =>
     (
-      await api.listResourceSlice({
+      await api.list<V1ResourceSlice>('resource.k8s.io/v1/resourceslices', {
         fieldSelector: `spec.driver=gpu.example.com,spec.nodeName=${nodeName}`,
       })
     ).items;

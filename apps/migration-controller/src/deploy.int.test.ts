@@ -6,7 +6,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { dryRunManifests } from '@ctrlkit/envtest';
 import { testKubeConfig } from '@ctrlkit/envtest/vitest';
-import { KubernetesObjectApi } from '@kubernetes/client-node';
+import { createClient } from '@ctrlkit/runtime/client';
 import { expect, it } from 'vitest';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -36,12 +36,11 @@ it('the deploy manifests pass a server-side dry run', async () => {
   expect(results.map((o) => o.metadata?.name)).toEqual(
     objects.filter((o) => o.kind !== 'Namespace').map((o) => o.metadata?.name),
   );
-  const client = KubernetesObjectApi.makeApiClient(kubeConfig);
+  const client = createClient(kubeConfig);
   await expect(
-    client.read({
-      apiVersion: 'apps/v1',
-      kind: 'Deployment',
-      metadata: { name: 'ctrlkit-migration-controller', namespace: 'ctrlkit-migration' },
+    client.get('apps/v1/deployments', 'ctrlkit-migration-controller', {
+      namespace: 'ctrlkit-migration',
     }),
-  ).rejects.toMatchObject({ code: 404 });
+  ).rejects.toMatchObject({ statusCode: 404 });
+  client.close();
 });

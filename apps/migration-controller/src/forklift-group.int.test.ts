@@ -24,15 +24,9 @@ import {
   writeCatalogFiles,
 } from '@ctrlkit/plan-migration/testing';
 import { SharedInformerFactory } from '@ctrlkit/runtime';
-import {
-  CoreV1Api,
-  CustomObjectsApi,
-  type KubernetesObject,
-  KubernetesObjectApi,
-  loadAllYaml,
-  StorageV1Api,
-  type V1ConfigMap,
-} from '@kubernetes/client-node';
+import { createClient, type Wire } from '@ctrlkit/runtime/client';
+import { discoverResource } from '@ctrlkit/runtime/informers';
+import { type KubernetesObject, loadAllYaml, type V1ConfigMap } from '@kubernetes/client-node';
 import { expect, it } from 'vitest';
 import { runBin } from '../test/app-process.js';
 
@@ -64,9 +58,20 @@ it("serves forklift.konveyor.io: Forklift's documented manifests run a plan to S
   const namespace = await createTestNamespace(kubeConfig, 'konveyor-');
   const target = await createTestNamespace(kubeConfig, 'konveyor-target-');
   const storageClass = `sc-${namespace}`;
-  await kubeConfig.makeApiClient(StorageV1Api).createStorageClass({
-    body: { metadata: { name: storageClass }, provisioner: 'example.com/none' },
+  const client = createClient(kubeConfig);
+  await client.create('storage.k8s.io/v1/storageclasses', {
+    metadata: { name: storageClass },
+    provisioner: 'example.com/none',
   });
+  /** Creates `object` where its apiVersion and kind say (discovery), as kubectl create does. */
+  const createObject = async (object: KubernetesObject) => {
+    const { group, version, resource } = await discoverResource(
+      client,
+      object.apiVersion ?? '',
+      object.kind ?? '',
+    );
+    await client.create({ group, version, resource }, object);
+  };
   // The ova Provider's share, nfs.example.com:/exports/ova, where --ova-catalog-path has it.
   const catalogRoot = await makeCatalogDir();
   const catalogPath = join(catalogRoot, 'nfs.example.com/exports/ova');
@@ -176,8 +181,7 @@ spec:
             name: ova-hook
           step: PreHook
 `;
-  const objects = KubernetesObjectApi.makeApiClient(kubeConfig);
-  for (const object of loadAllYaml(manifests) as KubernetesObject[]) await objects.create(object);
+  for (const object of loadAllYaml(manifests) as KubernetesObject[]) await createObject(object);
 
   const app = await startApp(appPackage('@ctrlkit/migration-controller', import.meta.url), {
     args: [
@@ -190,27 +194,26 @@ spec:
     ],
   });
   try {
-    const custom = kubeConfig.makeApiClient(CustomObjectsApi);
     const readPlan = async () =>
-      (await custom.getNamespacedCustomObject({
-        group: FORKLIFT_GROUP,
-        version: VERSION,
-        plural: PLURALS.Plan,
-        namespace,
-        name: 'ova-plan',
-      })) as Plan;
+      (await client.get(
+        { group: FORKLIFT_GROUP, version: VERSION, resource: PLURALS.Plan },
+        'ova-plan',
+        { namespace },
+      )) as Plan;
     const has = (p: Plan, type: string) =>
       (p.status?.conditions ?? []).some((c) => c.type === type && c.status === 'True');
     let last: Plan | undefined;
     // The hook's ConfigMap, seen while the plan runs (the cleanup deletes it at the end).
-    let hookConfig: V1ConfigMap | undefined;
-    const core = kubeConfig.makeApiClient(CoreV1Api);
+    let hookConfig: Wire<V1ConfigMap> | undefined;
     const untilPlan = (what: string, type: string) =>
       waitFor(
         what,
         async () => {
           hookConfig ??= (
-            await core.listNamespacedConfigMap({ namespace, labelSelector: 'resource=hook-config' })
+            await client.list<V1ConfigMap>('configmaps', {
+              namespace,
+              labelSelector: 'resource=hook-config',
+            })
           ).items[0];
           last = await readPlan();
           return has(last, type);
@@ -220,7 +223,7 @@ spec:
         throw new Error(`${error.message}; plan status: ${JSON.stringify(last?.status)}`);
       });
     await untilPlan('the plan Ready', 'Ready');
-    await objects.create({
+    await createObject({
       apiVersion: 'forklift.konveyor.io/v1beta1',
       kind: 'Migration',
       metadata: { name: 'ova-migration', namespace },

@@ -22,18 +22,25 @@ import {
   PodJobSimulator,
 } from '@ctrlkit/plan-migration/testing';
 import { SharedInformerFactory } from '@ctrlkit/runtime';
-import {
-  BatchV1Api,
-  CoreV1Api,
-  CustomObjectsApi,
-  PatchStrategy,
-  setHeaderOptions,
-  type V1OwnerReference,
+import { createClient } from '@ctrlkit/runtime/client';
+import type {
+  V1ConfigMap,
+  V1Job,
+  V1OwnerReference,
+  V1PersistentVolumeClaim,
+  V1Pod,
 } from '@kubernetes/client-node';
 import { expect, it } from 'vitest';
 
 const GARBAGE_COLLECTOR = 'system:serviceaccount:kube-system:generic-garbage-collector';
-const VMS = { group: 'kubevirt.io', version: 'v1', plural: 'virtualmachines' };
+const VMS = { group: 'kubevirt.io', version: 'v1', resource: 'virtualmachines' };
+const JOBS = 'batch/v1/jobs';
+/** client-node's custom object coordinates (PlanFixture.path) as the one client's resource. */
+const resourceOf = (path: { group: string; version: string; plural: string }) => ({
+  group: path.group,
+  version: path.version,
+  resource: path.plural,
+});
 const WAIT = { timeoutMs: 90_000, intervalMs: 250 };
 
 it('a canceled VM: its VirtualMachine deleted in the foreground takes its PVCs; the Plan deleted during its PostHook: the garbage collector removes the Migration and what the hook Job owns, and keeps the VirtualMachine and its PVCs', async () => {
@@ -53,9 +60,7 @@ it('a canceled VM: its VirtualMachine deleted in the foreground takes its PVCs; 
   const stop = new AbortController();
   try {
     const { kubeConfig } = plane;
-    const custom = kubeConfig.makeApiClient(CustomObjectsApi);
-    const core = kubeConfig.makeApiClient(CoreV1Api);
-    const batch = kubeConfig.makeApiClient(BatchV1Api);
+    const client = createClient(kubeConfig);
     const namespace = await createTestNamespace(kubeConfig, 'gc-');
     // Not there yet: the controller creates it.
     const target = `gc-target-${Math.random().toString(36).slice(2, 8)}`;
@@ -121,17 +126,21 @@ it('a canceled VM: its VirtualMachine deleted in the foreground takes its PVCs; 
       });
       const jobs = await waitFor(
         "the hook Jobs' pods running",
-        async () => (await batch.listNamespacedJob({ namespace })).items,
+        async () => (await client.list<V1Job>(JOBS, { namespace })).items,
         { ...WAIT, until: (j) => j.length === 2 && j.every((x) => x.status?.active === 1) },
       );
       const vmsOf = async () =>
         (
-          (await custom.listNamespacedCustomObject({ ...VMS, namespace: target })) as {
+          (await client.list(VMS, { namespace: target })) as unknown as {
             items: VirtualMachine[];
           }
         ).items;
       const pvcsOf = async (vm: VirtualMachine) =>
-        (await core.listNamespacedPersistentVolumeClaim({ namespace: target })).items.filter((p) =>
+        (
+          await client.list<V1PersistentVolumeClaim>('persistentvolumeclaims', {
+            namespace: target,
+          })
+        ).items.filter((p) =>
           (p.metadata?.ownerReferences ?? []).some((r) => r.uid === vm.metadata.uid),
         );
       const byId = async (id: string) =>
@@ -142,13 +151,11 @@ it('a canceled VM: its VirtualMachine deleted in the foreground takes its PVCs; 
       const canceled = await byId('vm-1');
       expect(await pvcsOf(canceled)).not.toEqual([]);
       let offset = (await readAuditLog(plane.auditLogPath ?? '')).nextOffset;
-      await custom.patchNamespacedCustomObject(
-        {
-          ...fixture.path('Migration'),
-          name: 'run-1',
-          body: { spec: { cancel: [{ id: 'vm-1' }] } },
-        },
-        setHeaderOptions('Content-Type', PatchStrategy.MergePatch),
+      await client.patch(
+        resourceOf(fixture.path('Migration')),
+        'run-1',
+        { spec: { cancel: [{ id: 'vm-1' }] } },
+        { namespace },
       );
       await waitFor(
         'the canceled VirtualMachine and its PVCs gone',
@@ -168,9 +175,8 @@ it('a canceled VM: its VirtualMachine deleted in the foreground takes its PVCs; 
       const plan = await readPlan();
       const ownedByPlan = (refs: V1OwnerReference[] | undefined) =>
         (refs ?? []).some((r) => r.uid === plan.metadata.uid && r.kind === 'Plan');
-      const migration = (await custom.getNamespacedCustomObject({
-        ...fixture.path('Migration'),
-        name: 'run-1',
+      const migration = (await client.get(resourceOf(fixture.path('Migration')), 'run-1', {
+        namespace,
       })) as { metadata: { uid: string; ownerReferences?: V1OwnerReference[] } };
       expect(ownedByPlan(migration.metadata.ownerReferences)).toBe(true);
       expect(ownedByPlan(job?.metadata?.ownerReferences)).toBe(true);
@@ -183,14 +189,14 @@ it('a canceled VM: its VirtualMachine deleted in the foreground takes its PVCs; 
       }
 
       offset = (await readAuditLog(plane.auditLogPath ?? '')).nextOffset;
-      await custom.deleteNamespacedCustomObject({ ...fixture.path('Plan'), name: 'plan' });
+      await client.delete(resourceOf(fixture.path('Plan')), 'plan', { namespace });
       await waitFor(
         'the Plan, its Migration and its hook Job gone',
         async () => {
           const [plans, migrations, jobs] = await Promise.all([
-            custom.listNamespacedCustomObject(fixture.path('Plan')),
-            custom.listNamespacedCustomObject(fixture.path('Migration')),
-            batch.listNamespacedJob({ namespace }),
+            client.list(resourceOf(fixture.path('Plan')), { namespace }),
+            client.list(resourceOf(fixture.path('Migration')), { namespace }),
+            client.list<V1Job>(JOBS, { namespace }),
           ]);
           return (
             [plans, migrations].every((l) => (l as { items: [] }).items.length === 0) &&
@@ -204,8 +210,8 @@ it('a canceled VM: its VirtualMachine deleted in the foreground takes its PVCs; 
         "the hook Job's ConfigMap and pod gone",
         async () => {
           const [maps, pods] = await Promise.all([
-            core.listNamespacedConfigMap({ namespace }),
-            core.listNamespacedPod({ namespace }),
+            client.list<V1ConfigMap>('configmaps', { namespace }),
+            client.list<V1Pod>('pods', { namespace }),
           ]);
           const ownedByJob = (refs: V1OwnerReference[] | undefined) =>
             (refs ?? []).some((r) => r.kind === 'Job');
@@ -232,11 +238,9 @@ it('a canceled VM: its VirtualMachine deleted in the foreground takes its PVCs; 
       expect(
         collected.filter((c) => /^(virtualmachines|persistentvolumeclaims)\//.test(c)),
       ).toEqual([]);
-      const kept = (await custom.getNamespacedCustomObject({
-        ...VMS,
+      const kept = (await client.get(VMS, vm.metadata.name ?? '', {
         namespace: target,
-        name: vm.metadata.name ?? '',
-      })) as VirtualMachine;
+      })) as unknown as VirtualMachine;
       expect(kept.metadata.uid).toBe(vm.metadata.uid);
       expect(kept.metadata.deletionTimestamp).toBeUndefined();
       const left = await pvcsOf(vm);

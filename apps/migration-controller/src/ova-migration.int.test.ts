@@ -32,25 +32,25 @@ import {
   XEN_OVF,
 } from '@ctrlkit/plan-migration/testing';
 import { SharedInformerFactory } from '@ctrlkit/runtime';
-import type { KubeObject } from '@ctrlkit/runtime/client';
-import {
-  CoreV1Api,
-  CustomObjectsApi,
-  type KubeConfig,
-  PatchStrategy,
-  StorageV1Api,
-  setHeaderOptions,
-  type V1ConfigMap,
-  type V1Job,
-  type V1PersistentVolume,
-  type V1PersistentVolumeClaim,
-  type V1Pod,
-  type V1Secret,
+import { type Client, createClient, type KubeObject } from '@ctrlkit/runtime/client';
+import type {
+  KubeConfig,
+  V1ConfigMap,
+  V1Job,
+  V1PersistentVolume,
+  V1PersistentVolumeClaim,
+  V1Pod,
+  V1Secret,
 } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runBin } from '../test/app-process.js';
 
-const mergePatch = setHeaderOptions('Content-Type', PatchStrategy.MergePatch);
+/** client-node's custom object coordinates (PlanFixture.path, DV, VMS) as the one client's resource. */
+const resourceOf = (path: { group: string; version: string; plural: string }) => ({
+  group: path.group,
+  version: path.version,
+  resource: path.plural,
+});
 const DV = { group: 'cdi.kubevirt.io', version: 'v1beta1', plural: 'datavolumes' };
 const VMS = { group: 'kubevirt.io', version: 'v1', plural: 'virtualmachines' };
 /** The hook image the PodJobSimulator fails, with this message. */
@@ -60,8 +60,7 @@ const HOOK_FAILURE = 'hook playbook failed: the guest agent is not reachable';
 const VIRT_V2V_IMAGE = 'registry.example/forklift-virt-v2v:test';
 
 let kubeConfig: KubeConfig;
-let custom: CustomObjectsApi;
-let core: CoreV1Api;
+let client: Client;
 /** Where the app finds the ova Providers' shares (`--ova-catalog-path`). */
 let catalogRoot: string;
 /** The ova Provider's share (`nfs.example:/exports/ova`) under the root: its catalog. */
@@ -89,12 +88,12 @@ const inNamespace = <T extends KubeObject>(m: Map<string, T>, ns: string) =>
 
 beforeAll(async () => {
   kubeConfig = testKubeConfig();
-  custom = kubeConfig.makeApiClient(CustomObjectsApi);
-  core = kubeConfig.makeApiClient(CoreV1Api);
+  client = createClient(kubeConfig);
   await installCRDs(kubeConfig, [...forkliftCrds, ...kubevirtCrds]);
   storageClass = `sc-ova-${Date.now()}`;
-  await kubeConfig.makeApiClient(StorageV1Api).createStorageClass({
-    body: { metadata: { name: storageClass }, provisioner: 'example.com/none' },
+  await client.create('storage.k8s.io/v1/storageclasses', {
+    metadata: { name: storageClass },
+    provisioner: 'example.com/none',
   });
 
   // 5 VMs: two .ova archives (VMware with 2 disks, VirtualBox) and two plain .ovf (Xen; a
@@ -166,6 +165,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   stop.abort();
+  client?.close();
   await app?.stop();
 });
 
@@ -221,11 +221,10 @@ async function scenario(prefix: string) {
   };
   const list = async <T>(gvr: typeof DV, selector: string) =>
     (
-      (await custom.listNamespacedCustomObject({
-        ...gvr,
+      (await client.list(resourceOf(gvr), {
         namespace: target,
         labelSelector: selector,
-      })) as { items: T[] }
+      })) as unknown as { items: T[] }
     ).items;
   return { namespace, target, fixture, migrate, readPlan, untilPlan, vmStatus, list };
 }
@@ -299,7 +298,10 @@ describe.concurrent('OVA provider → KubeVirt, the built controller as the depl
 
     // The conversion pods (kept after success, for their logs) on the NFS share of the Provider.
     const pods = (
-      await core.listNamespacedPod({ namespace: t.target, labelSelector: 'forklift.app=virt-v2v' })
+      await client.list<V1Pod>('pods', {
+        namespace: t.target,
+        labelSelector: 'forklift.app=virt-v2v',
+      })
     ).items;
     expect(pods.map((x) => x.metadata?.labels?.vmID).sort()).toEqual(names.map(id).sort());
     const diskPath: Record<string, string> = {
@@ -346,7 +348,9 @@ describe.concurrent('OVA provider → KubeVirt, the built controller as the depl
     // The VirtualMachines: the source's name, the labels, Halted (an OVA is off) unless asked on.
     const vms = await t.list<VirtualMachine>(VMS, `plan=${p.metadata.uid}`);
     expect(vms.map((v) => v.metadata.name).sort()).toEqual([...names].sort());
-    const pvcs = (await core.listNamespacedPersistentVolumeClaim({ namespace: t.target })).items;
+    const pvcs = (
+      await client.list<V1PersistentVolumeClaim>('persistentvolumeclaims', { namespace: t.target })
+    ).items;
     for (const vm of vms) {
       const name = vm.metadata.name ?? '';
       expect(vm.metadata.labels).toEqual(labels(name));
@@ -458,7 +462,7 @@ describe.concurrent('OVA provider → KubeVirt, the built controller as the depl
     });
     const converting = async () =>
       (
-        await core.listNamespacedPod({
+        await client.list<V1Pod>('pods', {
           namespace: t.target,
           labelSelector: `forklift.app=virt-v2v,vmID=${id('app')}`,
         })
@@ -467,15 +471,19 @@ describe.concurrent('OVA provider → KubeVirt, the built controller as the depl
     const selector = `vmID=${id('app')}`;
     const objects = async () => ({
       dataVolumes: (await t.list<DataVolume>(DV, selector)).length,
-      pods: (await core.listNamespacedPod({ namespace: t.target, labelSelector: selector })).items
-        .length,
-      secrets: (await core.listNamespacedSecret({ namespace: t.target, labelSelector: selector }))
+      pods: (await client.list<V1Pod>('pods', { namespace: t.target, labelSelector: selector }))
         .items.length,
+      secrets: (
+        await client.list<V1Secret>('secrets', { namespace: t.target, labelSelector: selector })
+      ).items.length,
       configMaps: (
-        await core.listNamespacedConfigMap({ namespace: t.target, labelSelector: selector })
+        await client.list<V1ConfigMap>('configmaps', {
+          namespace: t.target,
+          labelSelector: selector,
+        })
       ).items.length,
       storeClaims: (
-        await core.listNamespacedPersistentVolumeClaim({
+        await client.list<V1PersistentVolumeClaim>('persistentvolumeclaims', {
           namespace: t.target,
           labelSelector: `${selector},ova=nfs-pvc`,
         })
@@ -488,13 +496,11 @@ describe.concurrent('OVA provider → KubeVirt, the built controller as the depl
       configMaps: 1,
       storeClaims: 1,
     });
-    await custom.patchNamespacedCustomObject(
-      {
-        ...t.fixture.path('Migration'),
-        name: 'run-1',
-        body: { spec: { cancel: [{ id: id('app') }] } },
-      },
-      mergePatch,
+    await client.patch(
+      resourceOf(t.fixture.path('Migration')),
+      'run-1',
+      { spec: { cancel: [{ id: id('app') }] } },
+      { namespace: t.namespace },
     );
     const p = await t.untilPlan('Succeeded', (p) => trueTypes(p.status).includes('Succeeded'));
     expect(trueTypes(t.vmStatus(p, 'app'))).toEqual(['Canceled']);
@@ -523,7 +529,7 @@ describe.concurrent('OVA provider → KubeVirt, the built controller as the depl
     );
     await waitFor('db converting', async () =>
       (
-        await core.listNamespacedPod({
+        await client.list<V1Pod>('pods', {
           namespace: t.target,
           labelSelector: `forklift.app=virt-v2v,vmID=${id('db')}`,
         })
@@ -534,18 +540,23 @@ describe.concurrent('OVA provider → KubeVirt, the built controller as the depl
       items.filter((o) => o.metadata?.deletionTimestamp === undefined);
     const left = async () => ({
       dataVolumes: (await t.list<DataVolume>(DV, labelled)).map((d) => d.metadata.labels?.vmID),
-      pods: (await core.listNamespacedPod({ namespace: t.target, labelSelector: labelled })).items
+      pods: (
+        await client.list<V1Pod>('pods', { namespace: t.target, labelSelector: labelled })
+      ).items
         .map((x) => x.metadata?.labels?.vmID)
         .sort(),
       secrets: (
-        await core.listNamespacedSecret({ namespace: t.target, labelSelector: labelled })
+        await client.list<V1Secret>('secrets', { namespace: t.target, labelSelector: labelled })
       ).items.map((s) => s.metadata?.labels?.vmID),
       configMaps: (
-        await core.listNamespacedConfigMap({ namespace: t.target, labelSelector: labelled })
+        await client.list<V1ConfigMap>('configmaps', {
+          namespace: t.target,
+          labelSelector: labelled,
+        })
       ).items.map((c) => c.metadata?.labels?.vmID),
       pvcs: live(
         (
-          await core.listNamespacedPersistentVolumeClaim({
+          await client.list<V1PersistentVolumeClaim>('persistentvolumeclaims', {
             namespace: t.target,
             labelSelector: labelled,
           })
@@ -553,7 +564,10 @@ describe.concurrent('OVA provider → KubeVirt, the built controller as the depl
       )
         .map((c) => `${c.metadata?.labels?.vmID}${c.metadata?.labels?.ova ? '/nfs' : ''}`)
         .sort(),
-      pvs: live((await core.listPersistentVolume({ labelSelector: labelled })).items)
+      pvs: live(
+        (await client.list<V1PersistentVolume>('persistentvolumes', { labelSelector: labelled }))
+          .items,
+      )
         .map((v) => v.metadata?.labels?.vmID)
         .sort(),
     });
@@ -566,7 +580,7 @@ describe.concurrent('OVA provider → KubeVirt, the built controller as the depl
       pvcs: [db, `${db}/nfs`, xen].sort(),
       pvs: [db, xen].sort(), // the NFS PVs go with the plan (upstream: on archive)
     });
-    await custom.deleteNamespacedCustomObject({ ...t.fixture.path('Plan'), name: 'plan' });
+    await client.delete(resourceOf(t.fixture.path('Plan')), 'plan', { namespace: t.namespace });
     // The orphans go; xen-vm's VirtualMachine and the PVC it owns stay.
     const gone = {
       dataVolumes: [],

@@ -8,7 +8,8 @@ import { waitFor } from '@ctrlkit/core/testing';
 import { createTestNamespace, installCRDs } from '@ctrlkit/envtest';
 import { testKubeConfig } from '@ctrlkit/envtest/vitest';
 import { API_VERSION, forkliftCrds, GROUP, PLURALS, VERSION } from '@ctrlkit/plan-migration';
-import { CoordinationV1Api, CustomObjectsApi } from '@kubernetes/client-node';
+import { createClient } from '@ctrlkit/runtime/client';
+import type { V1Lease } from '@kubernetes/client-node';
 import { expect, it } from 'vitest';
 
 import { runBin } from '../test/app-process.js';
@@ -42,12 +43,11 @@ it('leads with --leader-elect, reconciles, and on SIGTERM exits 0 releasing the 
   const kubeConfig = testKubeConfig();
   await installCRDs(kubeConfig, [...forkliftCrds]);
   const namespace = await createTestNamespace(kubeConfig, 'mc-sigterm-');
-  const custom = kubeConfig.makeApiClient(CustomObjectsApi);
-  const leases = kubeConfig.makeApiClient(CoordinationV1Api);
+  const client = createClient(kubeConfig);
+  const providers = { group: GROUP, version: VERSION, resource: PLURALS.Provider };
   // The pod's namespace, where deploy/'s Role grants the Lease.
   const lease = () =>
-    leases.readNamespacedLease({
-      name: 'ctrlkit-migration-controller',
+    client.get<V1Lease>('coordination.k8s.io/v1/leases', 'ctrlkit-migration-controller', {
       namespace: LEASE_NAMESPACE,
     });
   const app = await startApp(appPackage('@ctrlkit/migration-controller', import.meta.url), {
@@ -61,26 +61,18 @@ it('leads with --leader-elect, reconciles, and on SIGTERM exits 0 releasing the 
   });
   try {
     await waitFor('the Lease', async () => Boolean((await lease()).spec?.holderIdentity));
-    await custom.createNamespacedCustomObject({
-      group: GROUP,
-      version: VERSION,
-      plural: PLURALS.Provider,
-      namespace,
-      body: {
+    await client.create(
+      providers,
+      {
         apiVersion: API_VERSION,
         kind: 'Provider',
         metadata: { name: 'host' },
         spec: { type: 'openshift' },
       },
-    });
+      { namespace },
+    );
     await waitFor('the Provider Ready', async () => {
-      const p = (await custom.getNamespacedCustomObject({
-        group: GROUP,
-        version: VERSION,
-        plural: PLURALS.Provider,
-        namespace,
-        name: 'host',
-      })) as { status?: { phase?: string } };
+      const p = await client.get<{ status?: { phase?: string } }>(providers, 'host', { namespace });
       return p.status?.phase === 'Ready';
     });
     app.child.kill('SIGTERM');

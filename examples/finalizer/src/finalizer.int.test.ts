@@ -1,7 +1,9 @@
+import { statusCode } from '@ctrlkit/core';
 import { waitFor } from '@ctrlkit/core/testing';
 import { createTestNamespace, installCRDs } from '@ctrlkit/envtest';
 import { testKubeConfig } from '@ctrlkit/envtest/vitest';
-import { ApiException, CustomObjectsApi, type KubeConfig } from '@kubernetes/client-node';
+import { createClient } from '@ctrlkit/runtime/client';
+import type { KubeConfig } from '@kubernetes/client-node';
 import { beforeAll, expect, it } from 'vitest';
 import { bucketFinalizer, startBucketController } from './bucket-controller.js';
 import { type Bucket, bucketCrd, group, plural, version } from './bucket-crd.js';
@@ -18,31 +20,23 @@ beforeAll(async () => {
 
 it('creates the bucket, keeps the Bucket through an outage at deletion, and deletes the bucket before the Bucket goes', async () => {
   const namespace = await createTestNamespace(kubeConfig, 'buckets-');
-  const custom = kubeConfig.makeApiClient(CustomObjectsApi);
+  const client = createClient(kubeConfig);
+  const buckets = { group, version, resource: plural };
   const store = new ObjectStoreSimulator();
   const stop = new AbortController();
   const done = startBucketController({ kubeConfig, store, namespace }, stop.signal);
-  const get = () =>
-    custom.getNamespacedCustomObject({
-      group,
-      version,
-      namespace,
-      plural,
-      name: 'photos',
-    }) as Promise<Bucket>;
+  const get = () => client.get<Bucket>(buckets, 'photos', { namespace });
 
-  await custom.createNamespacedCustomObject({
-    group,
-    version,
-    namespace,
-    plural,
-    body: {
+  await client.create(
+    buckets,
+    {
       apiVersion: `${group}/${version}`,
       kind: 'Bucket',
       metadata: { name: 'photos' },
       spec: { region: 'eu' },
     },
-  });
+    { namespace },
+  );
   await waitFor('the Bucket to be Ready', async () => (await get()).status?.phase === 'Ready', {
     timeoutMs: waitMs,
   });
@@ -51,7 +45,7 @@ it('creates the bucket, keeps the Bucket through an outage at deletion, and dele
 
   // The store is down when the Bucket is deleted: the finalizer holds the object.
   store.outage = new Error('object store unavailable');
-  await custom.deleteNamespacedCustomObject({ group, version, namespace, plural, name: 'photos' });
+  await client.delete(buckets, 'photos', { namespace });
   await waitFor(
     'the deletion',
     async () => (await get()).metadata.deletionTimestamp !== undefined,
@@ -67,7 +61,7 @@ it('creates the bucket, keeps the Bucket through an outage at deletion, and dele
     () =>
       get().then(
         () => false,
-        (e: unknown) => e instanceof ApiException && e.code === 404,
+        (e: unknown) => statusCode(e) === 404,
       ),
     { timeoutMs: waitMs },
   );
@@ -75,4 +69,5 @@ it('creates the bucket, keeps the Bucket through an outage at deletion, and dele
   expect([store.creates, store.deletes]).toEqual([1, 1]);
   stop.abort();
   await done;
+  client.close();
 });

@@ -7,7 +7,7 @@
 import { noopLogger } from '@ctrlkit/core';
 import { waitFor } from '@ctrlkit/core/testing';
 import { COMPONENTS, createTestNamespace, readAuditLog, startControlPlane } from '@ctrlkit/envtest';
-import { CoreV1Api, CustomObjectsApi } from '@kubernetes/client-node';
+import { createClient } from '@ctrlkit/runtime/client';
 import { expect, it } from 'vitest';
 import { configMapSetCrd, group, ownerLabel, plural, version } from './configmapset-crd.js';
 import { startReplicasController } from './replicas-controller.js';
@@ -32,29 +32,29 @@ it('background deletion: the set goes at once, its ConfigMaps after; foreground:
   const stop = new AbortController();
   try {
     const { kubeConfig } = plane;
-    const core = kubeConfig.makeApiClient(CoreV1Api);
-    const custom = kubeConfig.makeApiClient(CustomObjectsApi);
+    const client = createClient(kubeConfig);
     const namespace = await createTestNamespace(kubeConfig, 'gc-');
     const controller = startReplicasController(
       { kubeConfig, namespace, logger: noopLogger },
       stop.signal,
     );
-    const sets = { group, version, namespace, plural };
+    const sets = { group, version, resource: plural };
     const owned = async (name: string) =>
-      (await core.listNamespacedConfigMap({ namespace, labelSelector: `${ownerLabel}=${name}` }))
+      (await client.list('configmaps', { namespace, labelSelector: `${ownerLabel}=${name}` }))
         .items;
     for (const name of ['background', 'foreground', 'kept']) {
-      await custom.createNamespacedCustomObject({
-        ...sets,
-        body: {
+      await client.create(
+        sets,
+        {
           apiVersion: `${group}/${version}`,
           kind: 'ConfigMapSet',
           metadata: { name },
           spec: { replicas: 3 },
         },
-      });
+        { namespace },
+      );
     }
-    await core.createNamespacedConfigMap({ namespace, body: { metadata: { name: 'unowned' } } });
+    await client.create('configmaps', { metadata: { name: 'unowned' } }, { namespace });
     for (const name of ['background', 'foreground', 'kept']) {
       await waitFor(`3 ConfigMaps of ${name}`, () => owned(name), {
         ...WAIT,
@@ -62,18 +62,14 @@ it('background deletion: the set goes at once, its ConfigMaps after; foreground:
       });
     }
     const exists = (name: string) =>
-      custom.getNamespacedCustomObject({ ...sets, name }).then(
+      client.get(sets, name, { namespace }).then(
         () => true,
         () => false,
       );
 
     // Background: the set is gone when the delete answers; the collector takes the rest.
     const backgroundMaps = (await owned('background')).map((c) => c.metadata?.name);
-    await custom.deleteNamespacedCustomObject({
-      ...sets,
-      name: 'background',
-      propagationPolicy: 'Background',
-    });
+    await client.delete(sets, 'background', { namespace, propagationPolicy: 'Background' });
     expect(await exists('background')).toBe(false);
     await waitFor("the background set's ConfigMaps collected", () => owned('background'), {
       ...WAIT,
@@ -83,9 +79,8 @@ it('background deletion: the set goes at once, its ConfigMaps after; foreground:
     // Foreground: the set waits, marked, until the collector has deleted its ConfigMaps.
     const { nextOffset } = await readAuditLog(plane.auditLogPath ?? '');
     const foregroundMaps = (await owned('foreground')).map((c) => c.metadata?.name);
-    const marked = (await custom.deleteNamespacedCustomObject({
-      ...sets,
-      name: 'foreground',
+    const marked = (await client.delete(sets, 'foreground', {
+      namespace,
       propagationPolicy: 'Foreground',
     })) as { metadata: { deletionTimestamp?: string; finalizers?: string[] } };
     expect(marked.metadata.deletionTimestamp).toBeDefined();
@@ -113,13 +108,14 @@ it('background deletion: the set goes at once, its ConfigMaps after; foreground:
     // What neither set owned, and the other set's ConfigMaps, stay; none of the deleted came back.
     expect(await exists('kept')).toBe(true);
     expect(await owned('kept')).toHaveLength(3);
-    const names = (await core.listNamespacedConfigMap({ namespace })).items.map(
+    const names = (await client.list('configmaps', { namespace })).items.map(
       (c) => c.metadata?.name,
     );
     expect(names).toContain('unowned');
     for (const name of [...backgroundMaps, ...foregroundMaps]) expect(names).not.toContain(name);
     stop.abort();
     await controller.done;
+    client.close();
   } finally {
     stop.abort();
     await plane.stop();

@@ -1,8 +1,8 @@
 import { createTestNamespace, installCRDs } from '@ctrlkit/envtest';
 import { testKubeConfig } from '@ctrlkit/envtest/vitest';
 import { SharedInformerFactory } from '@ctrlkit/runtime';
-import { Client, type RawWatchEvent } from '@ctrlkit/runtime/client';
-import { CustomObjectsApi, type KubeConfig, type V1ConfigMap } from '@kubernetes/client-node';
+import { Client, createClient, type RawWatchEvent } from '@ctrlkit/runtime/client';
+import type { KubeConfig, V1ConfigMap } from '@kubernetes/client-node';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { configMapSetCrd, group, ownerLabel, plural, version } from './configmapset-crd.js';
 import { startReplicasController } from './replicas-controller.js';
@@ -52,7 +52,8 @@ class LaggingWatchClient extends Client {
  */
 async function runScenario(kubeConfig: KubeConfig, expectations: boolean) {
   const namespace = await createTestNamespace(kubeConfig, 'replicas-');
-  const custom = kubeConfig.makeApiClient(CustomObjectsApi);
+  const client = createClient(kubeConfig);
+  const sets = { group, version, resource: plural };
   const stop = new AbortController();
   const observer = new SharedInformerFactory(kubeConfig, { namespace });
   const observed = observer.forResource<V1ConfigMap>('v1/configmaps', {
@@ -76,18 +77,16 @@ async function runScenario(kubeConfig: KubeConfig, expectations: boolean) {
   const name = 'set';
   let replicas = 3;
   maxAsked = replicas;
-  await custom.createNamespacedCustomObject({
-    group,
-    version,
-    namespace,
-    plural,
-    body: {
+  await client.create(
+    sets,
+    {
       apiVersion: `${group}/${version}`,
       kind: 'ConfigMapSet',
       metadata: { name },
       spec: { replicas },
     },
-  });
+    { namespace },
+  );
   // 50 rapid changes, each a few milliseconds after the last: the controller's cache lags behind.
   let seed = 7;
   const random = () => {
@@ -97,13 +96,9 @@ async function runScenario(kubeConfig: KubeConfig, expectations: boolean) {
   for (let change = 0; change < 50; change++) {
     replicas = Math.floor(random() * 12);
     maxAsked = Math.max(maxAsked, replicas);
-    await custom.patchNamespacedCustomObject({
-      group,
-      version,
+    await client.patch(sets, name, [{ op: 'replace', path: '/spec/replicas', value: replicas }], {
       namespace,
-      plural,
-      name,
-      body: [{ op: 'replace', path: '/spec/replicas', value: replicas }],
+      type: 'json',
     });
     await sleep(5 + random() * 20);
   }
@@ -114,6 +109,7 @@ async function runScenario(kubeConfig: KubeConfig, expectations: boolean) {
   const final = observed.indexer.size;
   stop.abort();
   await controller.done;
+  client.close();
   return { maxAsked, maxSeen, overshoot, final, last };
 }
 

@@ -2,12 +2,8 @@ import { waitFor } from '@ctrlkit/core/testing';
 import { createTestNamespace, installCRDs } from '@ctrlkit/envtest';
 import { testKubeConfig } from '@ctrlkit/envtest/vitest';
 import { apply } from '@ctrlkit/runtime';
-import {
-  CoreV1Api,
-  CustomObjectsApi,
-  type KubeConfig,
-  type V1ConfigMap,
-} from '@kubernetes/client-node';
+import { createClient } from '@ctrlkit/runtime/client';
+import type { KubeConfig, V1ConfigMap } from '@kubernetes/client-node';
 import { beforeAll, expect, it } from 'vitest';
 import { fieldManager, startGreetingController } from './greeting-controller.js';
 import { type Greeting, greetingCrd, group, plural, version } from './greeting-crd.js';
@@ -23,32 +19,23 @@ beforeAll(async () => {
 
 it('applies the ConfigMap and the status, prunes what the spec drops, keeps what others own', async () => {
   const namespace = await createTestNamespace(kubeConfig, 'greetings-');
-  const core = kubeConfig.makeApiClient(CoreV1Api);
-  const custom = kubeConfig.makeApiClient(CustomObjectsApi);
+  const client = createClient(kubeConfig);
+  const greetings = { group, version, resource: plural };
   const stop = new AbortController();
   const done = startGreetingController({ kubeConfig, namespace }, stop.signal);
-  const configMap = () => core.readNamespacedConfigMap({ namespace, name: 'hello-greeting' });
-  const greeting = () =>
-    custom.getNamespacedCustomObject({
-      group,
-      version,
-      namespace,
-      plural,
-      name: 'hello',
-    }) as Promise<Greeting>;
+  const configMap = () => client.get<V1ConfigMap>('configmaps', 'hello-greeting', { namespace });
+  const greeting = () => client.get<Greeting>(greetings, 'hello', { namespace });
 
-  const created = (await custom.createNamespacedCustomObject({
-    group,
-    version,
-    namespace,
-    plural,
-    body: {
+  const created = await client.create<Greeting>(
+    greetings,
+    {
       apiVersion: `${group}/${version}`,
       kind: 'Greeting',
       metadata: { name: 'hello' },
       spec: { message: 'hi', signature: 'ctrlkit' },
     },
-  })) as Greeting;
+    { namespace },
+  );
   await waitFor('the ConfigMap', async () => (await configMap()).data?.message === 'hi', {
     timeoutMs: waitMs,
   });
@@ -82,17 +69,15 @@ it('applies the ConfigMap and the status, prunes what the spec drops, keeps what
   await apply(kubeConfig, labelled, { fieldManager: 'kubectl' });
 
   // The spec drops the signature: the controller's next apply removes that key only.
-  await custom.patchNamespacedCustomObject({
-    group,
-    version,
-    namespace,
-    plural,
-    name: 'hello',
-    body: [
+  await client.patch(
+    greetings,
+    'hello',
+    [
       { op: 'replace', path: '/spec/message', value: 'hello again' },
       { op: 'remove', path: '/spec/signature' },
     ],
-  });
+    { namespace, type: 'json' },
+  );
   await waitFor('the update', async () => (await configMap()).data?.message === 'hello again', {
     timeoutMs: waitMs,
   });
@@ -106,4 +91,5 @@ it('applies the ConfigMap and the status, prunes what the spec drops, keeps what
   );
   stop.abort();
   await done;
+  client.close();
 });

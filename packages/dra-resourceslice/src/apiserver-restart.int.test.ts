@@ -7,13 +7,15 @@
 import { realClock } from '@ctrlkit/core';
 import { waitFor } from '@ctrlkit/core/testing';
 import { type ControlPlane, startControlPlane } from '@ctrlkit/envtest';
-import { ResourceV1Api } from '@kubernetes/client-node';
+import { createClient } from '@ctrlkit/runtime/client';
+import type { V1ResourceSlice } from '@kubernetes/client-node';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { countingClient, trackingQueue } from '../test/test-harness.js';
 import { startController } from './controller.js';
 import type { DriverResources } from './driver-resources.js';
 import { newKubeClient } from './kube-client.js';
 
+const RESOURCE_SLICES = 'resource.k8s.io/v1/resourceslices';
 let plane: ControlPlane;
 beforeAll(async () => {
   plane = await startControlPlane();
@@ -66,8 +68,11 @@ it('converges after the apiserver restarted during a sync', async () => {
     await waitFor('convergence', () => controller.getStats().numCreates >= 100 && queue.idle(), {
       timeoutMs: 120_000,
     });
-    const api = plane.kubeConfig.makeApiClient(ResourceV1Api);
-    const list = await api.listResourceSlice({ fieldSelector: `spec.driver=${driver}` });
+    const api = createClient(plane.kubeConfig);
+    const list = await api.list<V1ResourceSlice>(RESOURCE_SLICES, {
+      fieldSelector: `spec.driver=${driver}`,
+    });
+    api.close();
     const byPool = new Map<string, number>();
     for (const slice of list.items)
       byPool.set(slice.spec.pool.name, (byPool.get(slice.spec.pool.name) ?? 0) + 1);

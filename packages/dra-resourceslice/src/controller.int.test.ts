@@ -5,33 +5,33 @@
 import { realClock } from '@ctrlkit/core';
 import { FakeClock, waitFor } from '@ctrlkit/core/testing';
 import { testKubeConfig } from '@ctrlkit/envtest/vitest';
-import {
-  type KubeConfig,
-  ResourceV1Api,
-  type V1Device,
-  type V1ResourceSlice,
-} from '@kubernetes/client-node';
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { type Client, createClient } from '@ctrlkit/runtime/client';
+import type { KubeConfig, V1Device, V1ResourceSlice } from '@kubernetes/client-node';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { countingClient, trackingQueue } from '../test/test-harness.js';
 import { type Controller, startController } from './controller.js';
 import type { DriverResources } from './driver-resources.js';
 import { newKubeClient } from './kube-client.js';
 
 let kubeConfig: KubeConfig;
-let resourceApi: ResourceV1Api;
+let resourceApi: Client;
+const RESOURCE_SLICES = 'resource.k8s.io/v1/resourceslices';
 let counter = 0;
 const running: Controller[] = [];
 
 beforeAll(() => {
   kubeConfig = testKubeConfig();
-  resourceApi = kubeConfig.makeApiClient(ResourceV1Api);
+  resourceApi = createClient(kubeConfig);
 });
+afterAll(() => resourceApi.close());
 afterEach(async () => {
   await Promise.all(running.splice(0).map((c) => c.stop()));
 });
 
 async function listSlices(driver: string): Promise<V1ResourceSlice[]> {
-  const list = await resourceApi.listResourceSlice({ fieldSelector: `spec.driver=${driver}` });
+  const list = await resourceApi.list<V1ResourceSlice>(RESOURCE_SLICES, {
+    fieldSelector: `spec.driver=${driver}`,
+  });
   return JSON.parse(JSON.stringify(list.items)) as V1ResourceSlice[];
 }
 
@@ -164,12 +164,9 @@ describe('ResourceSlice controller against kube-apiserver', () => {
           // carries the old resourceVersion: the apiserver answers 409.
           conflicted = true;
           const [current] = await listSlices(driver);
-          await resourceApi.replaceResourceSlice({
-            name: current?.metadata?.name ?? '',
-            body: {
-              ...(current as V1ResourceSlice),
-              metadata: { ...current?.metadata, labels: { touched: 'yes' } },
-            },
+          await resourceApi.replace(RESOURCE_SLICES, {
+            ...(current as V1ResourceSlice),
+            metadata: { ...current?.metadata, labels: { touched: 'yes' } },
           });
         },
       },
@@ -210,7 +207,7 @@ describe('ResourceSlice controller against kube-apiserver', () => {
     // Past the mutation cache TTL of the create, as upstream assumes for a quick recreate.
     await new Promise((resolve) => setTimeout(resolve, mutationCacheTTLMs + 50));
     const deletedAt = Date.now();
-    await resourceApi.deleteResourceSlice({ name: slice?.metadata?.name ?? '' });
+    await resourceApi.delete(RESOURCE_SLICES, slice?.metadata?.name ?? '');
     await waitFor('the slice recreated', () => controller.getStats().numCreates === 2, {
       timeoutMs: 10_000,
     });

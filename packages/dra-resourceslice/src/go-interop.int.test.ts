@@ -19,7 +19,8 @@ import { promisify } from 'node:util';
 import { realClock } from '@ctrlkit/core';
 import { waitFor } from '@ctrlkit/core/testing';
 import { testKubeConfig, testKubeconfigPath } from '@ctrlkit/envtest/vitest';
-import { CoreV1Api, type V1Device, type V1ResourceSlice } from '@kubernetes/client-node';
+import { createClient } from '@ctrlkit/runtime/client';
+import type { V1Device, V1ResourceSlice } from '@kubernetes/client-node';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { listSlices } from '../test/scenario-runner.js';
 import { countingClient, trackingQueue } from '../test/test-harness.js';
@@ -409,9 +410,9 @@ beforeAll(async () => {
   // The first build compiles client-go (a minute or two on a small machine); later ones come
   // from Go's build cache.
   await promisify(execFile)('go', ['build', '-o', binary, '.'], { cwd: goDir, timeout: 170_000 });
-  await testKubeConfig()
-    .makeApiClient(CoreV1Api)
-    .createNode({ body: { metadata: { name: NODE } } });
+  const client = createClient(testKubeConfig());
+  await client.create('nodes', { metadata: { name: NODE } });
+  client.close();
 }, 180_000);
 
 afterEach(async () => {

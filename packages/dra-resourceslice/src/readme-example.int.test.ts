@@ -4,14 +4,15 @@
 import { waitFor } from '@ctrlkit/core/testing';
 import { testKubeConfig } from '@ctrlkit/envtest/vitest';
 import { createClient } from '@ctrlkit/runtime/client';
-import { CoreV1Api, ResourceV1Api } from '@kubernetes/client-node';
+import type { V1ResourceSlice } from '@kubernetes/client-node';
 import { expect, it } from 'vitest';
 import { startController } from './controller.js';
 
 it('runs the README example', async () => {
   const kubeConfig = testKubeConfig();
   const nodeName = `readme-${Math.random().toString(36).slice(2, 6)}`;
-  await kubeConfig.makeApiClient(CoreV1Api).createNode({ body: { metadata: { name: nodeName } } });
+  const admin = createClient(kubeConfig);
+  await admin.create('nodes', { metadata: { name: nodeName } });
   const printed: unknown[] = [];
   const console = { log: (value: unknown) => printed.push(value) };
 
@@ -41,9 +42,10 @@ it('runs the README example', async () => {
   await controller.stop();
 
   expect(printed).toEqual([{ numCreates: 1, numUpdates: 1, numDeletes: 0 }]);
-  const slices = await kubeConfig
-    .makeApiClient(ResourceV1Api)
-    .listResourceSlice({ fieldSelector: `spec.driver=gpu.example.com,spec.nodeName=${nodeName}` });
+  const slices = await admin.list<V1ResourceSlice>('resource.k8s.io/v1/resourceslices', {
+    fieldSelector: `spec.driver=gpu.example.com,spec.nodeName=${nodeName}`,
+  });
+  admin.close();
   expect(slices.items.map((s) => s.spec.devices?.map((d) => d.name))).toEqual([['gpu-0', 'gpu-1']]);
   expect(slices.items[0]?.metadata?.ownerReferences?.[0]?.name).toBe(nodeName);
 });

@@ -12,6 +12,7 @@ import { waitFor } from '@ctrlkit/core/testing';
 import { readAuditLog } from '@ctrlkit/envtest';
 import { testAuditLogPath, testKubeConfig } from '@ctrlkit/envtest/vitest';
 import type { KubeConfig } from '@kubernetes/client-node';
+import { appEnding } from './app-ending.js';
 import {
   type DeployRbac,
   deployRbac,
@@ -19,7 +20,8 @@ import {
   readManifests,
   withoutPermission,
 } from './deploy-rbac.js';
-import { describeForbidden, forbiddenRequests, requestsOf } from './rbac-usage.js';
+import { describeProblems, processProblems } from './least-privilege.js';
+import { requestsOf } from './rbac-usage.js';
 import { loginAsServiceAccount } from './service-account.js';
 import { USAGE_DIR_ENV } from './usage-record.js';
 
@@ -71,12 +73,16 @@ export interface AppProcess {
   readonly rbac: DeployRbac;
   /** The ServiceAccount token in its kubeconfig (e.g. to check that no log line shows it). */
   readonly token: string;
-  /** SIGKILL, and wait for the exit (the ServiceAccount stays: `stop()` still checks). */
+  /**
+   * SIGKILL unless it has exited, then the same check as `stop()` (throws on the same
+   * problems). Once either has run, both return its outcome.
+   */
   kill(): Promise<void>;
   /**
    * SIGTERM unless it has exited, waits for the exit, then reads the audit log: throws,
-   * listing them, when the apiserver refused any of its requests (403); records the requests
-   * for the run's check of unused rules; releases the ServiceAccount. Returns the exit code.
+   * listing them, on a missing rule (a request refused with 403, or allowed by something
+   * other than deploy/) or a wildcard rule; records the requests for the run's
+   * least-privilege check; releases the ServiceAccount. Returns the exit code.
    */
   stop(): Promise<number | NodeJS.Signals | null>;
 }
@@ -166,40 +172,21 @@ export async function startApp(
   const killOnExit = () => child.kill('SIGKILL');
   process.once('exit', killOnExit);
   void exited.then(() => process.off('exit', killOnExit));
-  const running = () => child.exitCode === null && child.signalCode === null;
-  let stopping: Promise<number | NodeJS.Signals | null> | undefined;
-  const stop = async () => {
-    if (running()) child.kill('SIGTERM');
-    const code = await exited;
+  const ending = appEnding(child, exited, async () => {
     try {
       const requests = await requestsSince(cluster, auditLogPath, fromOffset, login.token, rbac);
       await recordUsage(rbac, requests);
-      const forbidden = forbiddenRequests(requests);
-      if (forbidden.length > 0) {
+      const problems = processProblems(rbac.grants, requests);
+      if (problems.length > 0) {
         throw new Error(
-          `${app.name} as ${rbac.username}: the apiserver refused ${forbidden.length} request(s); deploy/ lacks:\n${describeForbidden(forbidden)}`,
+          `${app.name} as ${rbac.username}: deploy/ is not least privilege:\n${describeProblems(problems)}`,
         );
       }
     } finally {
       await login.release();
     }
-    return code;
-  };
-  return {
-    child,
-    logs,
-    exited,
-    rbac,
-    token: login.token,
-    async kill() {
-      if (running()) child.kill('SIGKILL');
-      await exited;
-    },
-    stop() {
-      stopping ??= stop();
-      return stopping;
-    },
-  };
+  });
+  return { child, logs, exited, rbac, token: login.token, kill: ending.kill, stop: ending.stop };
 }
 
 /**

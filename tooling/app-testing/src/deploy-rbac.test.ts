@@ -66,6 +66,7 @@ describe('deployRbac', () => {
     expect(rbac.grants).toEqual([
       {
         rule: 'ClusterRole app, rule 0',
+        roleKind: 'ClusterRole',
         namespace: undefined,
         apiGroup: '',
         resource: 'pods',
@@ -73,6 +74,7 @@ describe('deployRbac', () => {
       },
       {
         rule: 'ClusterRole app, rule 0',
+        roleKind: 'ClusterRole',
         namespace: undefined,
         apiGroup: '',
         resource: 'pods/status',
@@ -80,6 +82,7 @@ describe('deployRbac', () => {
       },
       {
         rule: 'ClusterRole app, rule 0',
+        roleKind: 'ClusterRole',
         namespace: undefined,
         apiGroup: '',
         resource: 'pods',
@@ -87,6 +90,7 @@ describe('deployRbac', () => {
       },
       {
         rule: 'ClusterRole app, rule 0',
+        roleKind: 'ClusterRole',
         namespace: undefined,
         apiGroup: '',
         resource: 'pods/status',
@@ -94,6 +98,7 @@ describe('deployRbac', () => {
       },
       {
         rule: 'Role lease (in kube-node-lease), rule 0',
+        roleKind: 'Role',
         namespace: 'kube-node-lease',
         resourceNames: ['n1'],
         apiGroup: 'coordination.k8s.io',

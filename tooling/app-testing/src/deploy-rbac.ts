@@ -15,6 +15,8 @@ export interface ServiceAccountRef {
 export interface Grant {
   /** Where it comes from, for reports: `ClusterRole ctrlkit-virtual-kubelet, rule 2`. */
   readonly rule: string;
+  /** The kind of role the rule is in. */
+  readonly roleKind: 'Role' | 'ClusterRole';
   /** `''` for the core group; `*` for any. */
   readonly apiGroup: string;
   /** `pods`, `pods/status`, `*`, `*\/status`; or a non-resource URL (`/healthz`, `/logs/*`). */
@@ -163,6 +165,7 @@ function ruleGrants(role: RoleObject, namespace: string | undefined): Grant[] {
   (role.rules ?? []).forEach((rule, i) => {
     const base = {
       rule: `${role.kind} ${role.metadata?.name}${namespace ? ` (in ${namespace})` : ''}, rule ${i}`,
+      roleKind: role.kind === 'Role' ? ('Role' as const) : ('ClusterRole' as const),
       namespace,
       ...(rule.resourceNames?.length && { resourceNames: rule.resourceNames }),
     };

@@ -3,7 +3,9 @@
 //
 //   vitest.config.ts:  ctrlkitVitestProjects('@ctrlkit/app-testing/global-setup', …)
 //   a test:            const app = await startApp(appPackage('@ctrlkit/virtual-kubelet'), { args });
-//                      …; expect(await app.stop()).toBe(0); // throws on any 403
+//                      …; expect(await app.stop()).toBe(0); // throws on a missing rule (403) or a wildcard
+//   at teardown:       the run's least-privilege check (unused rules, ClusterRole where a Role
+//                      serves, rules that could carry resourceNames), from every stop() and kill()
 
 export {
   type AppCluster,
@@ -49,6 +51,19 @@ export {
   sortObjects,
   type TemplateOptions,
 } from './helm.js';
+export {
+  AUTHENTICATED_USER_GRANTS,
+  clusterRolesWhereRoleServes,
+  describeProblems,
+  type LeastPrivilegeProblem,
+  type LeastPrivilegeProblemKind,
+  leastPrivilegeProblems,
+  missingRules,
+  processProblems,
+  type RecordedRun,
+  rulesThatCouldNameObjects,
+  wildcardRules,
+} from './least-privilege.js';
 export {
   describeForbidden,
   describeUnused,

@@ -34,6 +34,7 @@ function event(
 }
 const grant = (g: Partial<Grant>): Grant => ({
   rule: 'ClusterRole app, rule 0',
+  roleKind: 'ClusterRole',
   apiGroup: '',
   resource: 'pods',
   verb: 'get',

@@ -7,11 +7,13 @@ import { waitFor } from '@ctrlkit/core/testing';
 import { createTestNamespace, installCRDs } from '@ctrlkit/envtest';
 import { testKubeConfig } from '@ctrlkit/envtest/vitest';
 import { SharedInformerFactory } from '@ctrlkit/runtime';
-import { CustomObjectsApi, type KubeConfig, StorageV1Api } from '@kubernetes/client-node';
+import { createClient } from '@ctrlkit/runtime/client';
+import type { KubeConfig } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Condition } from '../api/condition.js';
 import type { NewCondition } from '../conditions.js';
 import { API_VERSION, forkliftCrds, GROUP, PLURALS, VERSION } from '../crds.js';
+import { type CustomApi, customApi } from '../internal/kube-api.js';
 import { PlanController } from '../plan-controller.js';
 import { SimulatedSource } from '../simulated-source.js';
 import { HookController } from './hook-controller.js';
@@ -25,7 +27,7 @@ type Resource = {
 };
 
 let kubeConfig: KubeConfig;
-let custom: CustomObjectsApi;
+let custom: CustomApi;
 const stop = new AbortController();
 /** What the `ova` test inspector reports; a test changes it to see re-inspection. */
 let ovaCatalog: NewCondition[] = [];
@@ -44,7 +46,7 @@ let running: Promise<unknown>;
 
 beforeAll(async () => {
   kubeConfig = testKubeConfig();
-  custom = kubeConfig.makeApiClient(CustomObjectsApi);
+  custom = customApi(createClient(kubeConfig));
   await installCRDs(kubeConfig, [...forkliftCrds]);
   const informerFactory = new SharedInformerFactory(kubeConfig, {});
   const adapter = { inventory: source, client: source, builder: source };
@@ -204,9 +206,10 @@ describe('NetworkMapController and StorageMapController', () => {
     });
     const m = await until('StorageMap', ns, 'sto', is('DestinationStorageNotValid/NotFound'));
     expect(m.status?.conditions?.[0]?.items).toEqual([sc]);
-    await kubeConfig
-      .makeApiClient(StorageV1Api)
-      .createStorageClass({ body: { metadata: { name: sc }, provisioner: 'example.com/none' } });
+    await createClient(kubeConfig).create('storage.k8s.io/v1/storageclasses', {
+      metadata: { name: sc },
+      provisioner: 'example.com/none',
+    });
     await until('StorageMap', ns, 'sto', is('Ready'));
   });
 
@@ -246,9 +249,10 @@ describe('MigrationController with the PlanController', () => {
     const target = await createTestNamespace(kubeConfig, 'target-');
     await providers(ns);
     const sc = `sc-${ns}`;
-    await kubeConfig
-      .makeApiClient(StorageV1Api)
-      .createStorageClass({ body: { metadata: { name: sc }, provisioner: 'example.com/none' } });
+    await createClient(kubeConfig).create('storage.k8s.io/v1/storageclasses', {
+      metadata: { name: sc },
+      provisioner: 'example.com/none',
+    });
     const pair = { source: { name: 'src' }, destination: { name: 'host' } };
     await create('Plan', ns, 'plan', {
       provider: pair,

@@ -3,12 +3,14 @@ import { waitFor } from '@ctrlkit/core/testing';
 import { createTestNamespace, installCRDs } from '@ctrlkit/envtest';
 import { testKubeConfig } from '@ctrlkit/envtest/vitest';
 import { SharedInformerFactory } from '@ctrlkit/runtime';
-import { CoreV1Api, CustomObjectsApi, type KubeConfig } from '@kubernetes/client-node';
+import { createClient } from '@ctrlkit/runtime/client';
+import type { KubeConfig } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Builder } from '../adapter.js';
 import type { Plan } from '../api/plan.js';
 import type { Ref } from '../api/ref.js';
 import { forkliftCrds } from '../crds.js';
+import { type CoreApi, type CustomApi, coreApi, customApi } from '../internal/kube-api.js';
 import { PlanController } from '../plan-controller.js';
 import { SimulatedSource } from '../simulated-source.js';
 import { CdiSimulator } from '../testing/cdi-simulator.js';
@@ -19,14 +21,14 @@ import { kubevirtCrds, VIRTUAL_MACHINES, type VirtualMachine } from './crds.js';
 import { KubeVirtDestination } from './kubevirt-destination.js';
 
 let kubeConfig: KubeConfig;
-let custom: CustomObjectsApi;
-let core: CoreV1Api;
+let custom: CustomApi;
+let core: CoreApi;
 const stop = new AbortController();
 
 beforeAll(async () => {
   kubeConfig = testKubeConfig();
-  custom = kubeConfig.makeApiClient(CustomObjectsApi);
-  core = kubeConfig.makeApiClient(CoreV1Api);
+  custom = customApi(createClient(kubeConfig));
+  core = coreApi(createClient(kubeConfig));
   await installCRDs(kubeConfig, [...forkliftCrds, ...kubevirtCrds]);
 });
 

@@ -1,20 +1,22 @@
 import { createTestNamespace, installCRDs } from '@ctrlkit/envtest';
 import { testKubeConfig } from '@ctrlkit/envtest/vitest';
 import { patchStatus } from '@ctrlkit/runtime';
-import { BatchV1Api, type KubeConfig } from '@kubernetes/client-node';
+import { createClient } from '@ctrlkit/runtime/client';
+import type { KubeConfig } from '@kubernetes/client-node';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Hook } from '../api/hook.js';
 import type { HookRef, Plan, VMStatus } from '../api/plan.js';
 import { forkliftCrds } from '../crds.js';
+import { type BatchApi, batchApi } from '../internal/kube-api.js';
 import { PlanFixture } from '../testing/plan-fixture.js';
 import { HOOK_RETRY_LIMIT_EXCEEDED, JobHookRunner } from './job-hook-runner.js';
 
 let kubeConfig: KubeConfig;
-let batch: BatchV1Api;
+let batch: BatchApi;
 
 beforeAll(async () => {
   kubeConfig = testKubeConfig();
-  batch = kubeConfig.makeApiClient(BatchV1Api);
+  batch = batchApi(createClient(kubeConfig));
   await installCRDs(kubeConfig, [...forkliftCrds]);
 });
 

@@ -3,20 +3,12 @@ import { waitFor } from '@ctrlkit/core/testing';
 import { createTestNamespace, installCRDs } from '@ctrlkit/envtest';
 import { testKubeConfig } from '@ctrlkit/envtest/vitest';
 import { SharedInformerFactory } from '@ctrlkit/runtime';
-import type { Wire } from '@ctrlkit/runtime/client';
-import {
-  CoreV1Api,
-  CustomObjectsApi,
-  type KubeConfig,
-  PatchStrategy,
-  setHeaderOptions,
-  type V1ConfigMap,
-  type V1Job,
-  type V1Secret,
-} from '@kubernetes/client-node';
+import { createClient, type Wire } from '@ctrlkit/runtime/client';
+import type { KubeConfig, V1ConfigMap, V1Job, V1Secret } from '@kubernetes/client-node';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Plan } from '../api/plan.js';
 import { forkliftCrds, GROUP, PLURALS, VERSION } from '../crds.js';
+import { type CoreApi, type CustomApi, coreApi, customApi } from '../internal/kube-api.js';
 import { PlanController } from '../plan-controller.js';
 import { SimulatedSource } from '../simulated-source.js';
 import { CdiSimulator } from '../testing/cdi-simulator.js';
@@ -33,16 +25,15 @@ import {
 import { JobHookRunner } from './job-hook-runner.js';
 import { KubeVirtDestination } from './kubevirt-destination.js';
 
-const mergePatch = setHeaderOptions('Content-Type', PatchStrategy.MergePatch);
 let kubeConfig: KubeConfig;
-let custom: CustomObjectsApi;
-let core: CoreV1Api;
+let custom: CustomApi;
+let core: CoreApi;
 const stops: AbortController[] = [];
 
 beforeAll(async () => {
   kubeConfig = testKubeConfig();
-  custom = kubeConfig.makeApiClient(CustomObjectsApi);
-  core = kubeConfig.makeApiClient(CoreV1Api);
+  custom = customApi(createClient(kubeConfig));
+  core = coreApi(createClient(kubeConfig));
   await installCRDs(kubeConfig, [...forkliftCrds, ...kubevirtCrds]);
 });
 
@@ -346,17 +337,14 @@ describe('KubeVirtDestination with the CDI, KubeVirt and Pod/Job simulators', ()
       'vm-1',
       'vm-1',
     ]);
-    await custom.patchNamespacedCustomObject(
-      {
-        group: GROUP,
-        version: VERSION,
-        plural: PLURALS.Migration,
-        namespace: t.namespace,
-        name: 'm1',
-        body: { spec: { cancel: [{ id: 'vm-1' }] } },
-      },
-      mergePatch,
-    );
+    await custom.patchNamespacedCustomObject({
+      group: GROUP,
+      version: VERSION,
+      plural: PLURALS.Migration,
+      namespace: t.namespace,
+      name: 'm1',
+      body: { spec: { cancel: [{ id: 'vm-1' }] } },
+    });
     const p = await t.untilPlan('Failed', (p) => trueTypes(p.status).includes('Failed'));
     expect(trueTypes(vmStatus(p, 'vm-1'))).toContain('Canceled');
     await waitFor('vm-1 DataVolumes gone', () => t.list<DataVolume>(DATA_VOLUMES), {

@@ -1,8 +1,10 @@
 import { createTestNamespace, installCRDs } from '@ctrlkit/envtest';
 import { testKubeConfig } from '@ctrlkit/envtest/vitest';
 import { SharedInformerFactory } from '@ctrlkit/runtime';
-import { CoreV1Api, CustomObjectsApi, type KubeConfig } from '@kubernetes/client-node';
+import { createClient } from '@ctrlkit/runtime/client';
+import type { KubeConfig } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type CustomApi, coreApi, customApi } from '../internal/kube-api.js';
 import {
   kubevirtCrds,
   SNAPSHOT_GROUP,
@@ -17,12 +19,12 @@ import {
 } from './volume-snapshot-informers.js';
 
 let kubeConfig: KubeConfig;
-let custom: CustomObjectsApi;
+let custom: CustomApi;
 const stop = new AbortController();
 
 beforeAll(async () => {
   kubeConfig = testKubeConfig();
-  custom = kubeConfig.makeApiClient(CustomObjectsApi);
+  custom = customApi(createClient(kubeConfig));
   await installCRDs(kubeConfig, [...kubevirtCrds]);
 });
 
@@ -45,9 +47,10 @@ const vm = (namespace: string, name: string, labels: Record<string, string>) =>
 describe('KubeVirt helpers against a real apiserver', () => {
   it('VirtualMachineControllerRefManager adopts matching orphan VMs and leaves the others', async () => {
     const namespace = await createTestNamespace(kubeConfig, 'vmref-');
-    const owner = await kubeConfig
-      .makeApiClient(CoreV1Api)
-      .createNamespacedConfigMap({ namespace, body: { metadata: { name: 'pool' } } });
+    const owner = await coreApi(createClient(kubeConfig)).createNamespacedConfigMap({
+      namespace,
+      body: { metadata: { name: 'pool' } },
+    });
     const vms = [
       await vm(namespace, 'a', { pool: 'p' }),
       await vm(namespace, 'b', { pool: 'other' }),
@@ -78,18 +81,16 @@ describe('KubeVirt helpers against a real apiserver', () => {
     const factory = new SharedInformerFactory(kubeConfig, {});
     const snapshots = volumeSnapshotInformer(factory, { namespace });
     const classes = volumeSnapshotClassInformer(factory);
-    await custom.createClusterCustomObject({
-      group: SNAPSHOT_GROUP,
-      version: SNAPSHOT_VERSION,
-      plural: 'volumesnapshotclasses',
-      body: {
+    await createClient(kubeConfig).create(
+      { group: SNAPSHOT_GROUP, version: SNAPSHOT_VERSION, resource: 'volumesnapshotclasses' },
+      {
         apiVersion: 'snapshot.storage.k8s.io/v1',
         kind: 'VolumeSnapshotClass',
         metadata: { name: `csi-${namespace}` },
         driver: 'hostpath.csi.k8s.io',
         deletionPolicy: 'Delete',
       },
-    });
+    );
     factory.start(stop.signal);
     await custom.createNamespacedCustomObject({
       group: SNAPSHOT_GROUP,

@@ -1,6 +1,7 @@
 import { createTestNamespace, installCRDs } from '@ctrlkit/envtest';
 import { testKubeConfig } from '@ctrlkit/envtest/vitest';
-import { StorageV1Api } from '@kubernetes/client-node';
+import { createClient } from '@ctrlkit/runtime/client';
+import type { V1StorageClass } from '@kubernetes/client-node';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { NetworkMap, StorageMap } from '../api/mapping.js';
 import type { Plan } from '../api/plan.js';
@@ -19,9 +20,10 @@ describe('PlanFixture', () => {
     const fixture = new PlanFixture({ client: kubeConfig, namespace });
     const storageClass = `sc-${namespace}`;
     await fixture.createStorageClass(storageClass);
-    const sc = await kubeConfig
-      .makeApiClient(StorageV1Api)
-      .readStorageClass({ name: storageClass });
+    const sc = await createClient(kubeConfig).get<V1StorageClass>(
+      'storage.k8s.io/v1/storageclasses',
+      storageClass,
+    );
     expect(sc.provisioner).toBe('example.com/none');
 
     await fixture.createProvidersAndMaps({

@@ -3,15 +3,10 @@
 import { isConflict, statusCode } from '@ctrlkit/core';
 import { createTestNamespace, installCRDs } from '@ctrlkit/envtest';
 import { testKubeConfig } from '@ctrlkit/envtest/vitest';
-import {
-  CoreV1Api,
-  CustomObjectsApi,
-  type KubeConfig,
-  type V1ConfigMap,
-} from '@kubernetes/client-node';
+import type { KubeConfig, V1ConfigMap } from '@kubernetes/client-node';
 import { Type } from 'typebox';
-import { beforeAll, describe, expect, it } from 'vitest';
-import { createClient } from '../client/client.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Client, createClient } from '../client/client.js';
 import {
   type CustomResource,
   customResourceDefinition,
@@ -41,16 +36,16 @@ const crd = customResourceDefinition({
 
 describe('apply, applyStatus, patchStatus and retryOnConflict on a real apiserver', () => {
   let kubeConfig: KubeConfig;
-  let core: CoreV1Api;
-  let custom: CustomObjectsApi;
+  let core: Client;
+  const things = { group, version: 'v1', resource: 'things' };
   let namespace: string;
   beforeAll(async () => {
     kubeConfig = testKubeConfig();
-    core = kubeConfig.makeApiClient(CoreV1Api);
-    custom = kubeConfig.makeApiClient(CustomObjectsApi);
+    core = createClient(kubeConfig);
     await installCRDs(kubeConfig, [crd]);
     namespace = await createTestNamespace(kubeConfig, 'apply-');
   });
+  afterAll(() => core.close());
 
   const configMap = (
     data: Record<string, string>,
@@ -95,7 +90,7 @@ describe('apply, applyStatus, patchStatus and retryOnConflict on a real apiserve
       dryRun: true,
     });
     expect(dry.data?.a).toBe('dry');
-    expect((await core.readNamespacedConfigMap({ namespace, name: 'applied' })).data?.a).toBe(
+    expect((await core.get<V1ConfigMap>('configmaps', 'applied', { namespace })).data?.a).toBe(
       'mine',
     );
   });
@@ -111,18 +106,16 @@ describe('apply, applyStatus, patchStatus and retryOnConflict on a real apiserve
   });
 
   it('applies and merge-patches the status subresource, leaving spec alone', async () => {
-    await custom.createNamespacedCustomObject({
-      group,
-      version: 'v1',
-      namespace,
-      plural: 'things',
-      body: {
+    await core.create(
+      things,
+      {
         apiVersion: `${group}/v1`,
         kind: 'Thing',
         metadata: { name: 't' },
         spec: { size: 1 },
       },
-    });
+      { namespace },
+    );
     const target = { apiVersion: `${group}/v1`, kind: 'Thing', metadata: { name: 't', namespace } };
     const applied = await applyStatus<Thing>(
       kubeConfig,
@@ -143,13 +136,7 @@ describe('apply, applyStatus, patchStatus and retryOnConflict on a real apiserve
       ({
         apiVersion: `${group}/v1`,
         kind: 'Thing',
-        ...((await custom.getNamespacedCustomObject({
-          group,
-          version: 'v1',
-          namespace,
-          plural: 'things',
-          name: 't',
-        })) as object),
+        ...(await core.get<object>(things, 't', { namespace })),
       }) as Thing;
     const stale = await read();
     // Someone else writes first: the stale resourceVersion now conflicts.

@@ -80,12 +80,38 @@ describe('the client-side rate limit', () => {
     expect(sent).toHaveLength(1);
   });
 
-  it('lets an unthrottled request (leader election) through a full bucket', async () => {
+  it('lets an unthrottled request (leader election) through a full bucket without taking a token', async () => {
     const { kubeConfig } = await okServer();
-    const client = createClient(kubeConfig, { qps: 1, burst: 1, clock: new FakeClock() });
+    const clock = new FakeClock();
+    const sent: string[] = [];
+    const waits: number[] = [];
+    const client = createClient(kubeConfig, {
+      qps: 1,
+      burst: 1,
+      clock,
+      onRequest: (info) =>
+        void sent.push(`${info.verb} ${info.url.split('?')[0]?.split('/').at(-1)}`),
+      metrics: {
+        observe: () => {},
+        observeRateLimiterWait: ({ seconds }) => void waits.push(seconds),
+      },
+    });
     await client.list('pods');
-    await client.get('leases', 'l', { namespace: 'ns', unthrottled: true });
-    await client.list('pods', { unthrottled: true });
+    const lease = client.get('leases', 'l', { namespace: 'ns', unthrottled: true });
+    const pods = client.list('pods', { unthrottled: true });
+    const throttled = client.list('configmaps');
+    await settle();
+    expect(sent).toEqual(['list pods', 'get l', 'list pods']);
+    await Promise.all([lease, pods]);
+    clock.step(999);
+    await settle();
+    expect(sent).toHaveLength(3);
+    clock.step(1);
+    await settle();
+    expect(sent.at(-1)).toBe('list configmaps');
+    expect(sent).toHaveLength(4);
+    await throttled;
+    expect(waits).toEqual([0, 1]);
   });
 });
 

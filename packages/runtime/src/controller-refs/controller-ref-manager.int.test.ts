@@ -1,40 +1,43 @@
 import { createTestNamespace } from '@ctrlkit/envtest';
 import { testKubeConfig } from '@ctrlkit/envtest/vitest';
-import { CoreV1Api, type V1ConfigMap } from '@kubernetes/client-node';
+import type { V1ConfigMap } from '@kubernetes/client-node';
 import { describe, expect, it } from 'vitest';
+import { createClient } from '../client/client.js';
+import type { Wire } from '../client/wire.js';
 import { getControllerOf, isControlledBy } from './controller-ref.js';
 import { ControllerRefManager, recheckDeletionTimestamp } from './controller-ref-manager.js';
+
+type ConfigMap = Wire<V1ConfigMap>;
 
 describe('ControllerRefManager against a real apiserver', () => {
   it('adopts orphan ConfigMaps matching the selector and releases those that stop matching', async () => {
     const kubeConfig = testKubeConfig();
     const namespace = await createTestNamespace(kubeConfig, 'cref-');
-    const core = kubeConfig.makeApiClient(CoreV1Api);
+    const core = createClient(kubeConfig);
     // The owner: a ConfigMap standing in for any controller object.
-    const owner = await core.createNamespacedConfigMap({
-      namespace,
-      body: { metadata: { name: 'owner' } },
-    });
+    const owner = await core.create<V1ConfigMap>(
+      'configmaps',
+      { metadata: { name: 'owner' } },
+      { namespace },
+    );
     const make = (name: string, labels: Record<string, string>) =>
-      core.createNamespacedConfigMap({ namespace, body: { metadata: { name, labels } } });
+      core.create('configmaps', { metadata: { name, labels } }, { namespace });
     await make('wanted-1', { app: 'web' });
     await make('wanted-2', { app: 'web' });
     await make('other', { app: 'db' });
-    const list = async (): Promise<V1ConfigMap[]> =>
-      (await core.listNamespacedConfigMap({ namespace })).items.filter(
+    const list = async (): Promise<ConfigMap[]> =>
+      (await core.list<V1ConfigMap>('configmaps', { namespace })).items.filter(
         (c) => c.metadata?.name !== 'owner',
       );
 
     const newManager = () =>
-      new ControllerRefManager<V1ConfigMap>({
+      new ControllerRefManager<ConfigMap>({
         kubeConfig,
         controller: owner,
         controllerKind: { group: '', version: 'v1', kind: 'ConfigMap' },
         objectType: { apiVersion: 'v1', kind: 'ConfigMap' },
         selector: { matchLabels: { app: 'web' } },
-        canAdopt: recheckDeletionTimestamp(() =>
-          core.readNamespacedConfigMap({ name: 'owner', namespace }),
-        ),
+        canAdopt: recheckDeletionTimestamp(() => core.get('configmaps', 'owner', { namespace })),
       });
 
     const claimed = await newManager().claimObjects(await list());
@@ -52,15 +55,11 @@ describe('ControllerRefManager against a real apiserver', () => {
     }
 
     // wanted-2 stops matching: the next claim releases it.
-    await core.replaceNamespacedConfigMap({
-      name: 'wanted-2',
-      namespace,
-      body: {
-        ...afterAdopt.find((c) => c.metadata!.name === 'wanted-2')!,
-        metadata: {
-          ...afterAdopt.find((c) => c.metadata!.name === 'wanted-2')!.metadata,
-          labels: { app: 'retired' },
-        },
+    await core.replace('configmaps', {
+      ...afterAdopt.find((c) => c.metadata!.name === 'wanted-2')!,
+      metadata: {
+        ...afterAdopt.find((c) => c.metadata!.name === 'wanted-2')!.metadata,
+        labels: { app: 'retired' },
       },
     });
     const again = await newManager().claimObjects(await list());
@@ -72,47 +71,48 @@ describe('ControllerRefManager against a real apiserver', () => {
     expect(
       final.find((c) => c.metadata!.name === 'wanted-2')!.metadata!.ownerReferences ?? [],
     ).toEqual([]);
+    core.close();
   });
 
   it('does not adopt when the fresh owner is being deleted', async () => {
     const kubeConfig = testKubeConfig();
     const namespace = await createTestNamespace(kubeConfig, 'cref-');
-    const core = kubeConfig.makeApiClient(CoreV1Api);
-    const owner = await core.createNamespacedConfigMap({
-      namespace,
-      body: { metadata: { name: 'owner', finalizers: ['ctrlkit.dev/hold'] } },
-    });
-    await core.createNamespacedConfigMap({
-      namespace,
-      body: { metadata: { name: 'orphan', labels: { app: 'web' } } },
-    });
+    const core = createClient(kubeConfig);
+    const owner = await core.create<V1ConfigMap>(
+      'configmaps',
+      { metadata: { name: 'owner', finalizers: ['ctrlkit.dev/hold'] } },
+      { namespace },
+    );
+    await core.create(
+      'configmaps',
+      { metadata: { name: 'orphan', labels: { app: 'web' } } },
+      { namespace },
+    );
     // Deleted after our (stale) copy was read: only the fresh read sees the deletionTimestamp.
-    await core.deleteNamespacedConfigMap({ name: 'owner', namespace });
-    const manager = new ControllerRefManager<V1ConfigMap>({
+    await core.delete('configmaps', 'owner', { namespace });
+    const manager = new ControllerRefManager<ConfigMap>({
       kubeConfig,
       controller: owner,
       controllerKind: { group: '', version: 'v1', kind: 'ConfigMap' },
       objectType: { apiVersion: 'v1', kind: 'ConfigMap' },
       selector: { matchLabels: { app: 'web' } },
-      canAdopt: recheckDeletionTimestamp(() =>
-        core.readNamespacedConfigMap({ name: 'owner', namespace }),
-      ),
+      canAdopt: recheckDeletionTimestamp(() => core.get('configmaps', 'owner', { namespace })),
     });
-    const objects = (await core.listNamespacedConfigMap({ namespace })).items.filter(
+    const objects = (await core.list<V1ConfigMap>('configmaps', { namespace })).items.filter(
       (c) => c.metadata?.name === 'orphan',
     );
     const error = await manager.claimObjects(objects).catch((e: unknown) => e);
     expect((error as { reason?: string }).reason).toBe('ClaimFailed');
     expect((error as { errors: { reason: string }[] }).errors[0]!.reason).toBe('CannotAdopt');
-    const orphan = await core.readNamespacedConfigMap({ name: 'orphan', namespace });
+    const orphan = await core.get<V1ConfigMap>('configmaps', 'orphan', { namespace });
     expect(orphan.metadata!.ownerReferences ?? []).toEqual([]);
     // Let the owner go (best effort: the test namespace is never reused).
     await core
-      .patchNamespacedConfigMap({
-        name: 'owner',
+      .patch('configmaps', 'owner', [{ op: 'remove', path: '/metadata/finalizers' }], {
         namespace,
-        body: [{ op: 'remove', path: '/metadata/finalizers' }],
+        type: 'json',
       })
       .catch(() => undefined);
+    core.close();
   });
 });

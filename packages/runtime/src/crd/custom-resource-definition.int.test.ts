@@ -1,10 +1,13 @@
 // A CRD generated from TypeBox schemas, installed into the real apiserver, which then
 // validates objects with the generated OpenAPI schema.
+import { statusCode } from '@ctrlkit/core';
 import { createTestNamespace, installCRDs } from '@ctrlkit/envtest';
 import { testKubeConfig } from '@ctrlkit/envtest/vitest';
-import { ApiException, CustomObjectsApi, type KubeConfig } from '@kubernetes/client-node';
+import type { KubeConfig } from '@kubernetes/client-node';
 import { Type } from 'typebox';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Client, createClient } from '../client/client.js';
+import { ApiStatusError } from '../informers/errors/api-status-error.js';
 import { type CustomResource, customResourceDefinition } from './custom-resource-definition.js';
 
 const group = 'crd-test.ctrlkit.dev';
@@ -45,23 +48,23 @@ const crd = customResourceDefinition({
 
 describe('customResourceDefinition on a real apiserver', () => {
   let kubeConfig: KubeConfig;
-  let custom: CustomObjectsApi;
+  let custom: Client;
+  const gadgets = { group, version: 'v1', resource: 'gadgets' };
   let namespace: string;
   beforeAll(async () => {
     kubeConfig = testKubeConfig();
-    custom = kubeConfig.makeApiClient(CustomObjectsApi);
+    custom = createClient(kubeConfig);
     await installCRDs(kubeConfig, [crd]);
     namespace = await createTestNamespace(kubeConfig, 'crd-');
   });
+  afterAll(() => custom.close());
 
   const create = (name: string, spec: Record<string, unknown>) =>
-    custom.createNamespacedCustomObject({
-      group,
-      version: 'v1',
-      namespace,
-      plural: 'gadgets',
-      body: { apiVersion: `${group}/v1`, kind: 'Gadget', metadata: { name }, spec },
-    }) as Promise<Gadget>;
+    custom.create<Gadget>(
+      gadgets,
+      { apiVersion: `${group}/v1`, kind: 'Gadget', metadata: { name }, spec } as Gadget,
+      { namespace },
+    );
 
   interface Cause {
     reason: string;
@@ -75,10 +78,13 @@ describe('customResourceDefinition on a real apiserver', () => {
     try {
       await promise;
     } catch (error) {
-      expect(error).toBeInstanceOf(ApiException);
-      expect((error as ApiException<unknown>).code).toBe(422);
-      const body = (error as ApiException<unknown>).body;
-      const status = typeof body === 'string' ? JSON.parse(body) : body;
+      expect(ApiStatusError.isInstance(error)).toBe(true);
+      expect(statusCode(error)).toBe(422);
+      const status = (error as ApiStatusError).status as {
+        reason: string;
+        message: string;
+        details: { causes: Cause[] };
+      };
       expect(status.reason).toBe('Invalid');
       return { message: status.message, causes: status.details.causes };
     }
@@ -157,14 +163,12 @@ describe('customResourceDefinition on a real apiserver', () => {
 
   it('serves the status subresource', async () => {
     await create('with-status', valid);
-    const patched = (await custom.patchNamespacedCustomObjectStatus({
-      group,
-      version: 'v1',
-      namespace,
-      plural: 'gadgets',
-      name: 'with-status',
-      body: [{ op: 'add', path: '/status', value: { ready: true } }],
-    })) as Gadget;
+    const patched = await custom.patch<Gadget>(
+      gadgets,
+      'with-status',
+      [{ op: 'add', path: '/status', value: { ready: true } }],
+      { namespace, type: 'json', subresource: 'status' },
+    );
     expect(patched.status).toEqual({ ready: true });
   });
 });

@@ -1,18 +1,20 @@
 import { createTestNamespace } from '@ctrlkit/envtest';
 import { testKubeConfig } from '@ctrlkit/envtest/vitest';
-import { CoreV1Api } from '@kubernetes/client-node';
+import type { CoreV1Event, V1ConfigMap } from '@kubernetes/client-node';
 import { describe, expect, it } from 'vitest';
+import { createClient } from '../client/client.js';
 import { EventRecorder } from './event-recorder.js';
 
 describe('EventRecorder against a real apiserver', () => {
   it('aggregates the same event emitted 5 times into one Event with count 5', async () => {
     const kubeConfig = testKubeConfig();
     const namespace = await createTestNamespace(kubeConfig, 'ev-');
-    const core = kubeConfig.makeApiClient(CoreV1Api);
-    const configMap = await core.createNamespacedConfigMap({
-      namespace,
-      body: { metadata: { name: 'subject' }, data: { a: '1' } },
-    });
+    const core = createClient(kubeConfig);
+    const configMap = await core.create<V1ConfigMap>(
+      'configmaps',
+      { metadata: { name: 'subject' }, data: { a: '1' } },
+      { namespace },
+    );
     const subject = { ...configMap, apiVersion: 'v1', kind: 'ConfigMap' };
     const recorder = new EventRecorder({
       kubeConfig,
@@ -24,7 +26,7 @@ describe('EventRecorder against a real apiserver', () => {
     recorder.event(subject, 'Normal', 'Synced', 'synced');
     await recorder.shutDown();
 
-    const events = (await core.listNamespacedEvent({ namespace })).items;
+    const events = (await core.list<CoreV1Event>('events', { namespace })).items;
     const failed = events.filter((e) => e.reason === 'SyncFailed');
     expect(failed).toHaveLength(1);
     expect(failed[0]).toMatchObject({
@@ -40,9 +42,10 @@ describe('EventRecorder against a real apiserver', () => {
       },
     });
     expect(failed[0]!.metadata.name).toMatch(/^subject\.[0-9a-f]+$/);
-    expect(failed[0]!.lastTimestamp!.getTime()).toBeGreaterThanOrEqual(
-      failed[0]!.firstTimestamp!.getTime(),
+    expect(Date.parse(failed[0]!.lastTimestamp!)).toBeGreaterThanOrEqual(
+      Date.parse(failed[0]!.firstTimestamp!),
     );
     expect(events.filter((e) => e.reason === 'Synced')).toHaveLength(1);
+    core.close();
   });
 });

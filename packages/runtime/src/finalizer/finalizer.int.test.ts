@@ -2,40 +2,40 @@
 import { statusCode } from '@ctrlkit/core';
 import { createTestNamespace } from '@ctrlkit/envtest';
 import { testKubeConfig } from '@ctrlkit/envtest/vitest';
-import {
-  type ApiException,
-  CoreV1Api,
-  type KubeConfig,
-  type V1ConfigMap,
-} from '@kubernetes/client-node';
-import { beforeAll, describe, expect, it } from 'vitest';
+import type { KubeConfig, V1ConfigMap as ModelConfigMap } from '@kubernetes/client-node';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Client, createClient } from '../client/client.js';
+import type { Wire } from '../client/wire.js';
 import { ApiStatusError } from '../informers/errors/api-status-error.js';
 import { type FinalizerEvent, finalizer } from './finalizer.js';
 import { FinalizerError } from './finalizer-error.js';
 import { addFinalizer, removeFinalizer } from './finalizers.js';
 
 const name = 'example.ctrlkit.dev/cleanup';
+type V1ConfigMap = Wire<ModelConfigMap>;
 
 describe('finalizer on a real apiserver', () => {
   let kubeConfig: KubeConfig;
-  let core: CoreV1Api;
+  let core: Client;
   let namespace: string;
   beforeAll(async () => {
     kubeConfig = testKubeConfig();
-    core = kubeConfig.makeApiClient(CoreV1Api);
+    core = createClient(kubeConfig);
     namespace = await createTestNamespace(kubeConfig, 'finalizer-');
   });
+  afterAll(() => core.close());
 
   const read = async (cmName: string): Promise<V1ConfigMap> => ({
     apiVersion: 'v1',
     kind: 'ConfigMap',
-    ...(await core.readNamespacedConfigMap({ namespace, name: cmName })),
+    ...(await core.get<ModelConfigMap>('configmaps', cmName, { namespace })),
   });
   const create = async (cmName: string, finalizers?: string[]) => {
-    await core.createNamespacedConfigMap({
-      namespace,
-      body: { metadata: { name: cmName, ...(finalizers && { finalizers }) } },
-    });
+    await core.create(
+      'configmaps',
+      { metadata: { name: cmName, ...(finalizers && { finalizers }) } },
+      { namespace },
+    );
     return read(cmName);
   };
 
@@ -53,7 +53,7 @@ describe('finalizer on a real apiserver', () => {
     await finalizer(kubeConfig, name, await read('flow'), reconcile);
     expect(events).toEqual(['Apply']);
     // 3. a real delete: the object stays, with a deletionTimestamp, while the finalizer is there.
-    await core.deleteNamespacedConfigMap({ namespace, name: 'flow' });
+    await core.delete('configmaps', 'flow', { namespace });
     const deleting = await read('flow');
     expect(deleting.metadata?.deletionTimestamp).toBeDefined();
     // a failing cleanup keeps the finalizer, and the object.
@@ -66,12 +66,12 @@ describe('finalizer on a real apiserver', () => {
     await finalizer(kubeConfig, name, await read('flow'), reconcile);
     expect(events).toEqual(['Apply', 'Cleanup']);
     const gone = await read('flow').catch((e: unknown) => e);
-    expect((gone as ApiException<unknown>).code).toBe(404);
+    expect(statusCode(gone)).toBe(404);
   });
 
   it('removes its finalizer once: a second removal from a stale copy fails and leaves the others', async () => {
     await create('twice', ['other.ctrlkit.dev/keep', name]);
-    await core.deleteNamespacedConfigMap({ namespace, name: 'twice' });
+    await core.delete('configmaps', 'twice', { namespace });
     const stale = await read('twice');
     let cleanups = 0;
     await finalizer(kubeConfig, name, stale, () => {

@@ -1,13 +1,14 @@
 import { createTestNamespace } from '@ctrlkit/envtest';
 import { testKubeConfig } from '@ctrlkit/envtest/vitest';
-import { CoreV1Api, type V1ConfigMap } from '@kubernetes/client-node';
+import type { V1ConfigMap } from '@kubernetes/client-node';
 import { expect, it } from 'vitest';
+import { createClient } from '../client/client.js';
 import type { KubeObject } from '../client/wire.js';
 import { SharedInformerFactory } from './shared-informer-factory.js';
 
 it('caches per controller-runtime cache options: namespace, selectors, per-resource transform, metadata only', async () => {
   const kubeConfig = testKubeConfig();
-  const core = kubeConfig.makeApiClient(CoreV1Api);
+  const core = createClient(kubeConfig);
   const namespace = await createTestNamespace(kubeConfig, 'cache-');
   const elsewhere = await createTestNamespace(kubeConfig, 'cache-');
   for (const [ns, name, app] of [
@@ -15,14 +16,16 @@ it('caches per controller-runtime cache options: namespace, selectors, per-resou
     [namespace, 'db', 'db'],
     [elsewhere, 'web', 'web'],
   ] as const) {
-    await core.createNamespacedConfigMap({
-      namespace: ns,
-      body: { metadata: { name, labels: { app } }, data: { big: 'x'.repeat(100) } },
-    });
-    await core.createNamespacedSecret({
-      namespace: ns,
-      body: { metadata: { name, labels: { app } }, stringData: { password: 'secret' } },
-    });
+    await core.create(
+      'configmaps',
+      { metadata: { name, labels: { app } }, data: { big: 'x'.repeat(100) } },
+      { namespace: ns },
+    );
+    await core.create(
+      'secrets',
+      { metadata: { name, labels: { app } }, stringData: { password: 'secret' } },
+      { namespace: ns },
+    );
   }
   const factory = new SharedInformerFactory(kubeConfig, {
     namespace,
@@ -53,4 +56,5 @@ it('caches per controller-runtime cache options: namespace, selectors, per-resou
   ).toBe(true);
   stop.abort();
   await factory.shutdown();
+  core.close();
 });

@@ -1,9 +1,9 @@
 import { waitFor } from '@ctrlkit/core/testing';
 import { createTestNamespace } from '@ctrlkit/envtest';
 import { testKubeConfig } from '@ctrlkit/envtest/vitest';
-import { CoreV1Api, KubeConfig } from '@kubernetes/client-node';
+import { KubeConfig } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createClient } from '../client/client.js';
+import { type Client, createClient } from '../client/client.js';
 import type { ClientRequestInfo } from '../client/transport.js';
 import type { KubeObject } from '../client/wire.js';
 import { FreezingProxy } from '../testing/freezing-proxy.js';
@@ -12,11 +12,11 @@ import { SharedIndexInformer } from './shared-informer.js';
 
 let proxy: FreezingProxy;
 let proxied: KubeConfig;
-let core: CoreV1Api;
+let core: Client;
 
 beforeAll(async () => {
   const kubeConfig = testKubeConfig();
-  core = kubeConfig.makeApiClient(CoreV1Api);
+  core = createClient(kubeConfig);
   const cluster = kubeConfig.getCurrentCluster();
   proxy = new FreezingProxy(Number(new URL(cluster?.server ?? '').port));
   await proxy.listen();
@@ -27,6 +27,7 @@ beforeAll(async () => {
   );
 });
 afterAll(async () => {
+  core?.close();
   await proxy?.close();
 });
 
@@ -48,14 +49,14 @@ describe('a watch on a half-open connection', () => {
       await waitFor('the first WATCH', () => requests.some((r) => r.verb === 'watch'), {
         timeoutMs: 10_000,
       });
-      await core.createNamespacedConfigMap({ namespace, body: { metadata: { name: 'before' } } });
+      await core.create('configmaps', { metadata: { name: 'before' } }, { namespace });
       await waitFor('the event before the freeze', () => seen.includes('before'), {
         timeoutMs: 10_000,
       });
 
       expect(proxy.freeze()).toBeGreaterThan(0);
       const frozenAt = performance.now();
-      await core.createNamespacedConfigMap({ namespace, body: { metadata: { name: 'after' } } });
+      await core.create('configmaps', { metadata: { name: 'after' } }, { namespace });
       await waitFor('the object created after the freeze', () => seen.includes('after'), {
         timeoutMs: 50_000,
         intervalMs: 100,

@@ -7,9 +7,9 @@ import {
   noopLogger,
   startControlPlane,
 } from '@ctrlkit/envtest';
-import { CoreV1Api, KubeConfig } from '@kubernetes/client-node';
+import { KubeConfig, type V1ConfigMap } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createClient } from '../client/client.js';
+import { type Client, createClient } from '../client/client.js';
 import type { ClientRequestInfo } from '../client/transport.js';
 import type { KubeObject } from '../client/wire.js';
 import { DeletedFinalStateUnknown } from './key-func.js';
@@ -54,7 +54,7 @@ class Relay {
 }
 
 let plane: ControlPlane;
-let core: CoreV1Api;
+let core: Client;
 
 beforeAll(async () => {
   // A plane of its own: these tests stop the apiserver and compact etcd. Without the watch
@@ -65,9 +65,10 @@ beforeAll(async () => {
     etcdCompactionIntervalMs: 0,
     etcdFlags: { 'unsafe-no-fsync': 'true' },
   });
-  core = plane.kubeConfig.makeApiClient(CoreV1Api);
+  core = createClient(plane.kubeConfig);
 }, 120_000);
 afterAll(async () => {
+  core?.close();
   await plane?.stop();
 });
 
@@ -89,7 +90,7 @@ describe('SharedIndexInformer under faults', () => {
   it('resumes its watch after an apiserver restart: no event lost, none delivered twice, no relist', async () => {
     const namespace = await createTestNamespace(plane.kubeConfig, 'restart-');
     for (let i = 0; i < 10; i++)
-      await core.createNamespacedConfigMap({ namespace, body: { metadata: { name: `r${i}` } } });
+      await core.create<V1ConfigMap>('configmaps', { metadata: { name: `r${i}` } }, { namespace });
     const requests: ClientRequestInfo[] = [];
     const client = createClient(plane.kubeConfig, { onRequest: (info) => requests.push(info) });
     const informer = new SharedIndexInformer({
@@ -109,11 +110,11 @@ describe('SharedIndexInformer under faults', () => {
       for (let n = 0; writing; n++) {
         const name = `r${n % 10}`;
         try {
-          const cm = await core.replaceNamespacedConfigMap({
-            namespace,
-            name,
-            body: { metadata: { name }, data: { n: String(n) } },
-          });
+          const cm = await core.replace<V1ConfigMap>(
+            'configmaps',
+            { metadata: { name }, data: { n: String(n) } },
+            { namespace },
+          );
           written.add(`update ${name}@${cm.metadata?.resourceVersion}`);
         } catch {
           await sleep(100);
@@ -125,11 +126,12 @@ describe('SharedIndexInformer under faults', () => {
     await sleep(1_500);
     writing = false;
     await writer;
-    const created = await core.createNamespacedConfigMap({
-      namespace,
-      body: { metadata: { name: 'after' } },
-    });
-    await core.deleteNamespacedConfigMap({ namespace, name: 'r0' });
+    const created = await core.create<V1ConfigMap>(
+      'configmaps',
+      { metadata: { name: 'after' } },
+      { namespace },
+    );
+    await core.delete('configmaps', 'r0', { namespace });
     await waitFor(
       'the deletion of r0 and the creation of after',
       () =>
@@ -146,7 +148,7 @@ describe('SharedIndexInformer under faults', () => {
     expect(requests.filter((r) => r.verb === 'list')).toHaveLength(1);
     expect(requests.filter((r) => r.verb === 'watch').length).toBeGreaterThan(1);
     // The cache matches the apiserver.
-    const listed = await core.listNamespacedConfigMap({ namespace });
+    const listed = await core.list<V1ConfigMap>('configmaps', { namespace });
     const expected = Object.fromEntries(
       listed.items.map((cm) => [cm.metadata?.name, cm.metadata?.resourceVersion]),
     );
@@ -162,10 +164,11 @@ describe('SharedIndexInformer under faults', () => {
     const namespace = await createTestNamespace(plane.kubeConfig, 'expired-');
     const initial = new Map<string, string>();
     for (const name of ['a', 'b', 'c', 'd', 'e']) {
-      const cm = await core.createNamespacedConfigMap({
-        namespace,
-        body: { metadata: { name }, data: { v: '1' } },
-      });
+      const cm = await core.create<V1ConfigMap>(
+        'configmaps',
+        { metadata: { name }, data: { v: '1' } },
+        { namespace },
+      );
       initial.set(name, cm.metadata?.resourceVersion ?? '');
     }
     // The informer reaches the apiserver through a relay the test can cut.
@@ -195,17 +198,18 @@ describe('SharedIndexInformer under faults', () => {
     log.length = 0;
 
     await relay.cut();
-    await core.deleteNamespacedConfigMap({ namespace, name: 'b' });
-    await core.deleteNamespacedConfigMap({ namespace, name: 'c' });
-    const d = await core.replaceNamespacedConfigMap({
-      namespace,
-      name: 'd',
-      body: { metadata: { name: 'd' }, data: { v: '2' } },
-    });
-    const f = await core.createNamespacedConfigMap({
-      namespace,
-      body: { metadata: { name: 'f' } },
-    });
+    await core.delete('configmaps', 'b', { namespace });
+    await core.delete('configmaps', 'c', { namespace });
+    const d = await core.replace<V1ConfigMap>(
+      'configmaps',
+      { metadata: { name: 'd' }, data: { v: '2' } },
+      { namespace },
+    );
+    const f = await core.create<V1ConfigMap>(
+      'configmaps',
+      { metadata: { name: 'f' } },
+      { namespace },
+    );
     await plane.compactEtcd();
     await relay.listen();
 

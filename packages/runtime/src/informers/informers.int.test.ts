@@ -2,12 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { waitFor } from '@ctrlkit/core/testing';
 import { createTestNamespace, installCRDs } from '@ctrlkit/envtest';
 import { testKubeConfig } from '@ctrlkit/envtest/vitest';
-import {
-  CoreV1Api,
-  CustomObjectsApi,
-  type KubeConfig,
-  type KubernetesObject,
-} from '@kubernetes/client-node';
+import type { KubeConfig, KubernetesObject } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Client, createClient } from '../client/client.js';
 import type { ClientRequestInfo } from '../client/transport.js';
@@ -21,16 +16,19 @@ import { SharedInformerFactory } from './shared-informer-factory.js';
 const waitMs = 15_000;
 
 let kubeConfig: KubeConfig;
-let core: CoreV1Api;
+let core: Client;
 let namespace: string;
 const stop = new AbortController();
 
 beforeAll(async () => {
   kubeConfig = testKubeConfig();
-  core = kubeConfig.makeApiClient(CoreV1Api);
+  core = createClient(kubeConfig);
   namespace = await createTestNamespace(kubeConfig, 'informers-');
 });
-afterAll(() => stop.abort());
+afterAll(() => {
+  stop.abort();
+  core.close();
+});
 
 function counting(): { client: Client; requests: ClientRequestInfo[] } {
   const requests: ClientRequestInfo[] = [];
@@ -54,7 +52,7 @@ describe('SharedInformerFactory against a real apiserver', () => {
     factory.start(stop.signal);
     const synced = await factory.waitForCacheSync(stop.signal);
     expect([...synced.values()]).toEqual([true]);
-    await core.createNamespacedConfigMap({ namespace, body: { metadata: { name: 'shared' } } });
+    await core.create('configmaps', { metadata: { name: 'shared' } }, { namespace });
     await waitFor(
       'both handlers to see shared',
       () => seenOne.includes('shared') && seenTwo.includes('shared'),
@@ -78,16 +76,17 @@ describe('SharedInformerFactory against a real apiserver', () => {
     factory.start(stop.signal);
     await factory.waitForCacheSync(stop.signal);
     const labels = { suite: 'crud' };
-    await core.createNamespacedConfigMap({
-      namespace,
-      body: { metadata: { name: 'x', labels }, data: { v: '1' } },
-    });
-    await core.replaceNamespacedConfigMap({
-      namespace,
-      name: 'x',
-      body: { metadata: { name: 'x', labels }, data: { v: '2' } },
-    });
-    await core.deleteNamespacedConfigMap({ namespace, name: 'x' });
+    await core.create(
+      'configmaps',
+      { metadata: { name: 'x', labels }, data: { v: '1' } },
+      { namespace },
+    );
+    await core.replace(
+      'configmaps',
+      { metadata: { name: 'x', labels }, data: { v: '2' } },
+      { namespace },
+    );
+    await core.delete('configmaps', 'x', { namespace });
     await waitFor('add, update and delete of x', () => log.length === 3, { timeoutMs: waitMs });
     expect(log).toEqual(['add x', 'update x 2', 'delete x']);
     const lister = factory.lister('configmaps', { labelSelector: 'suite=crud' });
@@ -100,10 +99,7 @@ describe('SharedInformerFactory against a real apiserver', () => {
       ['sel-b', 'back'],
       ['sel-c', 'front'],
     ] as const) {
-      await core.createNamespacedConfigMap({
-        namespace,
-        body: { metadata: { name, labels: { tier } } },
-      });
+      await core.create('configmaps', { metadata: { name, labels: { tier } } }, { namespace });
     }
     const factory = new SharedInformerFactory(kubeConfig, { namespace });
     const byField = factory.forResource('configmaps', { fieldSelector: 'metadata.name=sel-b' });
@@ -112,10 +108,11 @@ describe('SharedInformerFactory against a real apiserver', () => {
     await factory.waitForCacheSync(stop.signal);
     expect(byField.indexer.listKeys()).toEqual([`${namespace}/sel-b`]);
     expect(byLabel.indexer.listKeys().sort()).toEqual([`${namespace}/sel-a`, `${namespace}/sel-c`]);
-    await core.createNamespacedConfigMap({
-      namespace,
-      body: { metadata: { name: 'sel-d', labels: { tier: 'front' } } },
-    });
+    await core.create(
+      'configmaps',
+      { metadata: { name: 'sel-d', labels: { tier: 'front' } } },
+      { namespace },
+    );
     await waitFor('three selected ConfigMaps', () => byLabel.indexer.size === 3, {
       timeoutMs: waitMs,
     });
@@ -138,7 +135,7 @@ describe('SharedInformerFactory against a real apiserver', () => {
   });
 
   it('streams the initial list (sendInitialEvents) on kube-apiserver 1.37 without a LIST request', async () => {
-    await core.createNamespacedConfigMap({ namespace, body: { metadata: { name: 'streamed' } } });
+    await core.create('configmaps', { metadata: { name: 'streamed' } }, { namespace });
     const { client, requests } = counting();
     const factory = new SharedInformerFactory(client, { namespace, initialListMode: 'stream' });
     const informer = factory.forResource('configmaps');
@@ -151,7 +148,7 @@ describe('SharedInformerFactory against a real apiserver', () => {
     expect(initial.every(Boolean)).toBe(true);
     expect(requests.map((r) => r.verb)).toEqual(['watch']);
     expect(requests[0]?.url).toContain('sendInitialEvents=true');
-    await core.createNamespacedConfigMap({ namespace, body: { metadata: { name: 'streamed-2' } } });
+    await core.create('configmaps', { metadata: { name: 'streamed-2' } }, { namespace });
     await waitFor(
       'streamed-2 in the cache',
       () => informer.indexer.getByKey(`${namespace}/streamed-2`) !== undefined,
@@ -161,13 +158,14 @@ describe('SharedInformerFactory against a real apiserver', () => {
   });
 
   it('caches metadata only (PartialObjectMetadata) when asked', async () => {
-    await core.createNamespacedConfigMap({
-      namespace,
-      body: {
+    await core.create(
+      'configmaps',
+      {
         metadata: { name: 'meta-only', labels: { m: '1' } },
         data: { big: 'x'.repeat(1000) },
       },
-    });
+      { namespace },
+    );
     const factory = new SharedInformerFactory(kubeConfig, { namespace });
     for (const initialListMode of ['list', 'stream'] as const) {
       const f = new SharedInformerFactory(kubeConfig, { namespace, initialListMode });
@@ -214,19 +212,17 @@ describe('SharedInformerFactory against a real apiserver', () => {
         },
       },
     ]);
-    const custom = kubeConfig.makeApiClient(CustomObjectsApi);
     const gvr = { group: 'informers.ctrlkit.dev', version: 'v1', resource: 'widgets' };
-    await custom.createNamespacedCustomObject({
-      ...gvr,
-      plural: 'widgets',
-      namespace,
-      body: {
+    await core.create(
+      gvr,
+      {
         apiVersion: 'informers.ctrlkit.dev/v1',
         kind: 'Widget',
         metadata: { name: 'w1' },
         spec: { size: 1 },
       },
-    });
+      { namespace },
+    );
     const factory = new SharedInformerFactory(kubeConfig, { namespace });
     const informer = factory.forResource<KubernetesObject & { spec: { size: number } }>(gvr);
     const sizes: number[] = [];
@@ -234,12 +230,9 @@ describe('SharedInformerFactory against a real apiserver', () => {
     factory.start(stop.signal);
     await factory.waitForCacheSync(stop.signal);
     expect(informer.indexer.getByKey(`${namespace}/w1`)?.kind).toBe('Widget');
-    await custom.patchNamespacedCustomObject({
-      ...gvr,
-      plural: 'widgets',
+    await core.patch(gvr, 'w1', [{ op: 'replace', path: '/spec/size', value: 2 }], {
       namespace,
-      name: 'w1',
-      body: [{ op: 'replace', path: '/spec/size', value: 2 }],
+      type: 'json',
     });
     await waitFor('the size 2 seen', () => sizes.includes(2), { timeoutMs: waitMs });
     expect(
@@ -273,8 +266,8 @@ describe('discoverResource', () => {
 
 describe('newListWatchFromClient', () => {
   it('lists and watches one resource in one namespace with a field selector', async () => {
-    await core.createNamespacedConfigMap({ namespace, body: { metadata: { name: 'lw-target' } } });
-    await core.createNamespacedConfigMap({ namespace, body: { metadata: { name: 'lw-other' } } });
+    await core.create('configmaps', { metadata: { name: 'lw-target' } }, { namespace });
+    await core.create('configmaps', { metadata: { name: 'lw-other' } }, { namespace });
     const lw = newListWatchFromClient(
       kubeConfig,
       'configmaps',
@@ -291,8 +284,8 @@ describe('newListWatchFromClient', () => {
       )
       .catch(() => undefined);
     await sleep(200);
-    await core.deleteNamespacedConfigMap({ namespace, name: 'lw-other' });
-    await core.deleteNamespacedConfigMap({ namespace, name: 'lw-target' });
+    await core.delete('configmaps', 'lw-other', { namespace });
+    await core.delete('configmaps', 'lw-target', { namespace });
     await waitFor('a watch event', () => events.length > 0, { timeoutMs: waitMs });
     abort.abort();
     await watching;

@@ -2,17 +2,21 @@
 // envtest instead of loadFromDefault, and console.log captured).
 import { createTestNamespace } from '@ctrlkit/envtest';
 import { testKubeConfig } from '@ctrlkit/envtest/vitest';
-import { CoreV1Api, type V1ConfigMap } from '@kubernetes/client-node';
+import type { V1ConfigMap } from '@kubernetes/client-node';
 import { expect, it } from 'vitest';
+import { createClient } from '../client/client.js';
 import { deletionHandlingMetaNamespaceKeyFunc, SharedInformerFactory } from '../informers.js';
 
 it('runs the informers README example', async () => {
   const kubeConfig = testKubeConfig();
   const namespace = await createTestNamespace(kubeConfig, 'readme-');
-  await kubeConfig.makeApiClient(CoreV1Api).createNamespacedConfigMap({
-    namespace,
-    body: { metadata: { name: 'web', labels: { app: 'web' } } },
-  });
+  const client = createClient(kubeConfig);
+  await client.create(
+    'configmaps',
+    { metadata: { name: 'web', labels: { app: 'web' } } },
+    { namespace },
+  );
+  client.close();
   const printed: unknown[][] = [];
   const console = { log: (...args: unknown[]) => printed.push(args) };
 

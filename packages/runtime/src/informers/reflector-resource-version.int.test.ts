@@ -14,7 +14,12 @@ import {
   startControlPlane,
 } from '@ctrlkit/envtest';
 import { testKubeConfig } from '@ctrlkit/envtest/vitest';
-import { CoreV1Api, KubeConfig, RbacAuthorizationV1Api } from '@kubernetes/client-node';
+import {
+  KubeConfig,
+  type V1ConfigMap,
+  type V1Role,
+  type V1ServiceAccount,
+} from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Client, createClient } from '../client/client.js';
 import type { ClientRequestInfo } from '../client/transport.js';
@@ -39,18 +44,29 @@ function watches(requests: ClientRequestInfo[]): Array<Record<string, string>> {
     .map((r) => Object.fromEntries(new URL(r.url, 'http://x').searchParams));
 }
 
-async function createConfigMaps(core: CoreV1Api, namespace: string, names: string[]) {
+const ROLES = 'rbac.authorization.k8s.io/v1/roles';
+
+/**
+ * The test's own client for its set-up writes: not rate limited (as client-node was), so
+ * hundreds of set-up writes do not queue behind the limiter.
+ */
+const adminClient = (kubeConfig: KubeConfig) =>
+  createClient(kubeConfig, { qps: 10_000, burst: 10_000 });
+
+async function createConfigMaps(core: Client, namespace: string, names: string[]) {
   for (let i = 0; i < names.length; i += 32) {
     await Promise.all(
       names
         .slice(i, i + 32)
-        .map((name) => core.createNamespacedConfigMap({ namespace, body: { metadata: { name } } })),
+        .map((name) =>
+          core.create<V1ConfigMap>('configmaps', { metadata: { name } }, { namespace }),
+        ),
     );
   }
 }
 
-async function listVersion(core: CoreV1Api, namespace: string): Promise<number> {
-  const list = await core.listNamespacedConfigMap({ namespace });
+async function listVersion(core: Client, namespace: string): Promise<number> {
+  const list = await core.list<V1ConfigMap>('configmaps', { namespace });
   return Number(list.metadata?.resourceVersion);
 }
 
@@ -59,29 +75,42 @@ async function listVersion(core: CoreV1Api, namespace: string): Promise<number> 
  * watch them (its Role `lister` can be changed later).
  */
 async function listOnlyKubeConfig(kubeConfig: KubeConfig, namespace: string): Promise<KubeConfig> {
-  const core = kubeConfig.makeApiClient(CoreV1Api);
-  const rbac = kubeConfig.makeApiClient(RbacAuthorizationV1Api);
-  await core.createNamespacedServiceAccount({ namespace, body: { metadata: { name: 'lister' } } });
-  await rbac.createNamespacedRole({
-    namespace,
-    body: {
+  const core = adminClient(kubeConfig);
+  await core.create<V1ServiceAccount>(
+    'serviceaccounts',
+    { metadata: { name: 'lister' } },
+    { namespace },
+  );
+  await core.create<V1Role>(
+    ROLES,
+    {
       metadata: { name: 'lister' },
       rules: [{ apiGroups: [''], resources: ['configmaps'], verbs: ['list'] }],
     },
-  });
-  await rbac.createNamespacedRoleBinding({
-    namespace,
-    body: {
+    { namespace },
+  );
+  await core.create(
+    'rbac.authorization.k8s.io/v1/rolebindings',
+    {
       metadata: { name: 'lister' },
       roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name: 'lister' },
       subjects: [{ kind: 'ServiceAccount', name: 'lister', namespace }],
     },
-  });
-  const token = await core.createNamespacedServiceAccountToken({
-    namespace,
-    name: 'lister',
-    body: { spec: { audiences: [], expirationSeconds: 3600 } },
-  });
+    { namespace },
+  );
+  const token = await core.requestJson<{ status?: { token?: string } }>(
+    'POST',
+    `/api/v1/namespaces/${namespace}/serviceaccounts/lister/token`,
+    {
+      verb: 'post',
+      body: {
+        apiVersion: 'authentication.k8s.io/v1',
+        kind: 'TokenRequest',
+        spec: { audiences: [], expirationSeconds: 3600 },
+      },
+    },
+  );
+  core.close();
   const cluster = kubeConfig.getCurrentCluster();
   if (!cluster) throw new Error('no cluster');
   const limited = new KubeConfig();
@@ -104,11 +133,12 @@ function informerOn(client: Client, namespace: string) {
 
 describe('reflector resourceVersion on the shared control plane (watch cache on)', () => {
   let kubeConfig: KubeConfig;
-  let core: CoreV1Api;
+  let core: Client;
   beforeAll(() => {
     kubeConfig = testKubeConfig();
-    core = kubeConfig.makeApiClient(CoreV1Api);
+    core = adminClient(kubeConfig);
   });
+  afterAll(() => core.close());
 
   it('first lists at resourceVersion=0 with limit=500, answered whole by the watch cache (510 objects, one request), then watches from its version', async () => {
     const namespace = await createTestNamespace(kubeConfig, 'rv0-');
@@ -136,9 +166,8 @@ describe('reflector resourceVersion on the shared control plane (watch cache on)
   it('after a watch error (the watch refused with 403) lists again from the last version, in one request, and watches on once allowed', async () => {
     const namespace = await createTestNamespace(kubeConfig, 'rv-watch-error-');
     await createConfigMaps(core, namespace, ['a', 'b']);
-    const rbac = kubeConfig.makeApiClient(RbacAuthorizationV1Api);
     const limited = await listOnlyKubeConfig(kubeConfig, namespace);
-    const role = await rbac.readNamespacedRole({ namespace, name: 'lister' });
+    const role = await core.get<V1Role>(ROLES, 'lister', { namespace });
 
     const requests: ClientRequestInfo[] = [];
     const informer = informerOn(
@@ -155,18 +184,15 @@ describe('reflector resourceVersion on the shared control plane (watch cache on)
       { resourceVersion: '0', limit: '500' },
       { resourceVersion: synced },
     ]);
-    await rbac.replaceNamespacedRole({
-      namespace,
-      name: 'lister',
-      body: {
-        ...role,
-        rules: [{ apiGroups: [''], resources: ['configmaps'], verbs: ['list', 'watch'] }],
-      },
+    await core.replace(ROLES, {
+      ...role,
+      rules: [{ apiGroups: [''], resources: ['configmaps'], verbs: ['list', 'watch'] }],
     });
-    const c = await core.createNamespacedConfigMap({
-      namespace,
-      body: { metadata: { name: 'c' } },
-    });
+    const c = await core.create<V1ConfigMap>(
+      'configmaps',
+      { metadata: { name: 'c' } },
+      { namespace },
+    );
     await waitFor(
       'c in the cache at its version',
       () =>
@@ -185,7 +211,7 @@ describe('reflector resourceVersion on the shared control plane (watch cache on)
 
 describe('reflector resourceVersion across apiserver restarts and clusters (a plane of its own, watch cache on)', () => {
   let plane: ControlPlane;
-  let core: CoreV1Api;
+  let core: Client;
   beforeAll(async () => {
     plane = await startControlPlane({
       logger: noopLogger,
@@ -193,9 +219,10 @@ describe('reflector resourceVersion across apiserver restarts and clusters (a pl
       etcdCompactionIntervalMs: 0,
       etcdFlags: { 'unsafe-no-fsync': 'true' },
     });
-    core = plane.kubeConfig.makeApiClient(CoreV1Api);
+    core = adminClient(plane.kubeConfig);
   }, 120_000);
   afterAll(async () => {
+    core?.close();
     await plane?.stop();
   });
 
@@ -223,10 +250,11 @@ describe('reflector resourceVersion across apiserver restarts and clusters (a pl
       { resourceVersion: '0', limit: '500' },
       { resourceVersion: synced },
     ]);
-    const d = await core.createNamespacedConfigMap({
-      namespace,
-      body: { metadata: { name: 'd' } },
-    });
+    const d = await core.create<V1ConfigMap>(
+      'configmaps',
+      { metadata: { name: 'd' } },
+      { namespace },
+    );
     await waitFor(
       'd in the cache at its version',
       () =>
@@ -248,10 +276,10 @@ describe('reflector resourceVersion across apiserver restarts and clusters (a pl
     // reaches the other cluster as an identity that may not watch: the 403 makes it relist
     // from its version, which is answered 504 "too large resource version".
     const shared = testKubeConfig();
-    const sharedCore = shared.makeApiClient(CoreV1Api);
+    const sharedCore = adminClient(shared);
     const namespace = `rv-too-large-${Date.now().toString(36)}`;
     for (const api of [core, sharedCore])
-      await api.createNamespace({ body: { metadata: { name: namespace } } });
+      await api.create('namespaces', { metadata: { name: namespace } });
     // The shared plane is ahead: other test files write to it concurrently, which only moves
     // it further ahead, while this file's own plane stays where this test leaves it.
     const ahead = { kubeConfig: shared, core: sharedCore };
@@ -263,11 +291,11 @@ describe('reflector resourceVersion across apiserver restarts and clusters (a pl
     for (let n = 0; (await listVersion(ahead.core, namespace)) <= target; n++) {
       await Promise.all(
         Array.from({ length: 16 }, (_, i) =>
-          ahead.core.replaceNamespacedConfigMap({
-            namespace,
-            name: 'old-1',
-            body: { metadata: { name: 'old-1' }, data: { n: `${n}-${i}` } },
-          }),
+          ahead.core.replace<V1ConfigMap>(
+            'configmaps',
+            { metadata: { name: 'old-1' }, data: { n: `${n}-${i}` } },
+            { namespace },
+          ),
         ),
       );
     }
@@ -304,7 +332,8 @@ describe('reflector resourceVersion across apiserver restarts and clusters (a pl
     stop.abort();
     await running;
     await proxy.close();
-    await sharedCore.deleteNamespace({ name: namespace });
+    await sharedCore.delete('namespaces', namespace);
+    sharedCore.close();
   });
 });
 

@@ -13,14 +13,17 @@ import { errorMessage } from '@ctrlkit/core';
 import { waitFor } from '@ctrlkit/core/testing';
 import { createTestNamespace } from '@ctrlkit/envtest';
 import { testKubeConfig, testKubeconfigPath } from '@ctrlkit/envtest/vitest';
-import { CoordinationV1Api, type V1Lease } from '@kubernetes/client-node';
+import type { V1Lease } from '@kubernetes/client-node';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { createClient } from '../client/client.js';
+import type { Wire } from '../client/wire.js';
 import { LeaderElector } from './leader-elector.js';
 import { LeaseLock } from './lease-lock.js';
 
 // The same short timings on both sides: lease 2 s, renew deadline 1.5 s, retry 0.3 s.
 const timings = { leaseDurationMs: 2_000, renewDeadlineMs: 1_500, retryPeriodMs: 300 };
 const LEASE = 'election';
+const LEASES = 'coordination.k8s.io/v1/leases';
 const goDir = fileURLToPath(
   new URL('../../../../tooling/go-interop/leaderelection', import.meta.url),
 );
@@ -163,10 +166,13 @@ async function exitOf(go: GoCandidate, timeoutMs: number) {
   return result;
 }
 
-function readLease(namespace: string): Promise<V1Lease> {
-  return testKubeConfig()
-    .makeApiClient(CoordinationV1Api)
-    .readNamespacedLease({ name: LEASE, namespace });
+async function readLease(namespace: string): Promise<Wire<V1Lease>> {
+  const client = createClient(testKubeConfig());
+  try {
+    return await client.get<V1Lease>(LEASES, LEASE, { namespace });
+  } finally {
+    client.close();
+  }
 }
 
 /** A MicroTime as the apiserver returns it: six fractional digits, parsable. */

@@ -1,7 +1,8 @@
 import { createTestNamespace } from '@ctrlkit/envtest';
 import { testKubeConfig } from '@ctrlkit/envtest/vitest';
-import { CoordinationV1Api } from '@kubernetes/client-node';
+import type { V1Lease } from '@kubernetes/client-node';
 import { expect, it } from 'vitest';
+import { createClient } from '../client/client.js';
 import { LeaderElector } from './leader-elector.js';
 import { LeaseLock } from './lease-lock.js';
 
@@ -11,7 +12,7 @@ import { LeaseLock } from './lease-lock.js';
 it('releases the Lease when stopped within milliseconds of acquiring, every time', async () => {
   const kubeConfig = testKubeConfig();
   const namespace = await createTestNamespace(kubeConfig, 'release-');
-  const leases = kubeConfig.makeApiClient(CoordinationV1Api);
+  const client = createClient(kubeConfig);
   const errors: string[] = [];
   for (let round = 0; round < 30; round++) {
     const stop = new AbortController();
@@ -37,9 +38,12 @@ it('releases the Lease when stopped within milliseconds of acquiring, every time
     await elector.run(stop.signal);
     // With a 15 s lease, a candidate that found the Lease held would still be waiting.
     expect(performance.now() - started).toBeLessThan(5_000);
-    const lease = await leases.readNamespacedLease({ namespace, name: 'release' });
+    const lease = await client.get<V1Lease>('coordination.k8s.io/v1/leases', 'release', {
+      namespace,
+    });
     expect({ round, holder: lease.spec?.holderIdentity ?? '' }).toEqual({ round, holder: '' });
     expect(lease.spec?.leaseTransitions).toBe(round);
   }
   expect(errors).toEqual([]);
+  client.close();
 });

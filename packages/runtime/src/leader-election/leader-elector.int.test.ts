@@ -2,8 +2,9 @@ import { errorMessage } from '@ctrlkit/core';
 import { waitFor } from '@ctrlkit/core/testing';
 import { createTestNamespace } from '@ctrlkit/envtest';
 import { testKubeConfig } from '@ctrlkit/envtest/vitest';
-import { CoordinationV1Api, CoreV1Api } from '@kubernetes/client-node';
+import type { CoreV1Event, V1Lease } from '@kubernetes/client-node';
 import { describe, expect, it } from 'vitest';
+import { createClient } from '../client/client.js';
 import { EventRecorder } from '../events/event-recorder.js';
 import { LeaderElector } from './leader-elector.js';
 import { LeaseLock } from './lease-lock.js';
@@ -76,15 +77,15 @@ describe('leader election on a real Lease', () => {
     await waitLogged('b sees a as leader', () => b.elector.getLeader() === 'a', 5_000);
     expect(b.elector.isLeader()).toBe(false);
     await recorder.shutDown();
-    const events = (await kubeConfig.makeApiClient(CoreV1Api).listNamespacedEvent({ namespace }))
-      .items;
+    const client = createClient(kubeConfig);
+    const readLease = () =>
+      client.get<V1Lease>('coordination.k8s.io/v1/leases', 'election', { namespace });
+    const events = (await client.list<CoreV1Event>('events', { namespace })).items;
     expect(events.map((e) => [e.involvedObject.kind, e.reason, e.message])).toEqual([
       ['Lease', 'LeaderElection', 'a became leader'],
     ]);
 
-    const lease = await kubeConfig
-      .makeApiClient(CoordinationV1Api)
-      .readNamespacedLease({ name: 'election', namespace });
+    const lease = await readLease();
     expect(lease.spec).toMatchObject({
       holderIdentity: 'a',
       leaseDurationSeconds: 2,
@@ -97,20 +98,17 @@ describe('leader election on a real Lease', () => {
     a.controller.abort();
     await a.done;
     // a released the Lease on its way out (unless b was already quicker to take it).
-    const released = await kubeConfig
-      .makeApiClient(CoordinationV1Api)
-      .readNamespacedLease({ name: 'election', namespace });
+    const released = await readLease();
     expect(['', 'b']).toContain(released.spec?.holderIdentity);
     await waitLogged('b took over', () => b.elector.isLeader(), timings.leaseDurationMs);
     // b took over on its next retry, within the lease duration.
     expect(b.startedAt()! - stoppedAt).toBeLessThan(timings.leaseDurationMs);
-    const after = await kubeConfig
-      .makeApiClient(CoordinationV1Api)
-      .readNamespacedLease({ name: 'election', namespace });
+    const after = await readLease();
     expect(after.spec).toMatchObject({ holderIdentity: 'b', leaseTransitions: 1 });
     expect(b.leaders).toContain('b');
     b.controller.abort();
     await b.done;
+    client.close();
   });
 
   it('takes over from a crashed leader (no release) only after the lease duration', async () => {

@@ -4,8 +4,9 @@ import { errorMessage } from '@ctrlkit/core';
 import { waitFor } from '@ctrlkit/core/testing';
 import { createTestNamespace } from '@ctrlkit/envtest';
 import { testKubeConfig, testKubeconfigPath } from '@ctrlkit/envtest/vitest';
-import { CoreV1Api } from '@kubernetes/client-node';
+import type { V1ConfigMap } from '@kubernetes/client-node';
 import { afterAll, expect, it } from 'vitest';
+import { createClient } from '../client/client.js';
 
 // Two replicas of one manager (test/replica-process.mjs, on the built package) in
 // separate processes, with a 3 s lease: only the leader reconciles; when its process is
@@ -74,7 +75,7 @@ async function masterStatus(replica: Replica): Promise<number> {
 
 it('only the leader reconciles; the standby takes over when the leader process is killed', async () => {
   const kubeConfig = testKubeConfig();
-  const core = kubeConfig.makeApiClient(CoreV1Api);
+  const core = createClient(kubeConfig);
   const namespace = await createTestNamespace(kubeConfig, 'replicas-');
   const a = startReplica(namespace, 'a');
   const b = startReplica(namespace, 'b');
@@ -85,9 +86,9 @@ it('only the leader reconciles; the standby takes over when the leader process i
   ))!;
   const standby = leader === a ? b : a;
 
-  await core.createNamespacedConfigMap({ namespace, body: { metadata: { name: 'first' } } });
+  await core.create('configmaps', { metadata: { name: 'first' } }, { namespace });
   const first = await waitLogged('the first reconcile', async () => {
-    const cm = await core.readNamespacedConfigMap({ namespace, name: 'first' });
+    const cm = await core.get<V1ConfigMap>('configmaps', 'first', { namespace });
     return cm.data?.reconciledBy;
   });
   expect(first).toBe(leader.identity);
@@ -97,9 +98,9 @@ it('only the leader reconciles; the standby takes over when the leader process i
 
   leader.child.kill('SIGKILL');
   const killedAt = performance.now();
-  await core.createNamespacedConfigMap({ namespace, body: { metadata: { name: 'second' } } });
+  await core.create('configmaps', { metadata: { name: 'second' } }, { namespace });
   const second = await waitLogged('the takeover', async () => {
-    const cm = await core.readNamespacedConfigMap({ namespace, name: 'second' });
+    const cm = await core.get<V1ConfigMap>('configmaps', 'second', { namespace });
     return cm.data?.reconciledBy;
   });
   const takeoverMs = performance.now() - killedAt;
@@ -115,4 +116,5 @@ it('only the leader reconciles; the standby takes over when the leader process i
   expect(standby.child.exitCode ?? (await new Promise((r) => standby.child.once('exit', r)))).toBe(
     0,
   );
+  core.close();
 });

@@ -1,12 +1,16 @@
+import { statusCode } from '@ctrlkit/core';
 import { waitFor } from '@ctrlkit/core/testing';
 import { createTestNamespace } from '@ctrlkit/envtest';
 import { testKubeConfig } from '@ctrlkit/envtest/vitest';
-import { CoordinationV1Api, type V1ConfigMap } from '@kubernetes/client-node';
+import type { V1ConfigMap, V1Lease } from '@kubernetes/client-node';
 import { describe, expect, it } from 'vitest';
+import { createClient } from '../client/client.js';
 import { formatMicroTime } from '../client/wire.js';
 import { Controller } from '../controller/controller.js';
 import { LeaderElectionError } from '../leader-election/leader-election-error.js';
 import { Manager } from './manager.js';
+
+const LEASES = 'coordination.k8s.io/v1/leases';
 
 // Short leader election timings (lease 4 s, renew deadline 3 s, retry 0.5 s), with room for a busy machine.
 const election = { leaseDurationMs: 4_000, renewDeadlineMs: 3_000, retryPeriodMs: 500 };
@@ -124,9 +128,9 @@ describe('Manager on a real apiserver', () => {
 
     stop.abort();
     await running;
-    const lease = await kubeConfig
-      .makeApiClient(CoordinationV1Api)
-      .readNamespacedLease({ namespace, name: 'manager-test' });
+    const admin = createClient(kubeConfig);
+    const lease = await admin.get<V1Lease>(LEASES, 'manager-test', { namespace });
+    admin.close();
     expect(lease.spec?.holderIdentity ?? '').toBe('');
     await expect(fetch(`http://${manager.metricsAddress}/metrics`)).rejects.toThrow();
   });
@@ -173,28 +177,24 @@ describe('Manager on a real apiserver', () => {
 
     // Another process overwrites the Lease, as if it had taken it over (retrying when a
     // renewal slips in between its read and its write).
-    const leases = kubeConfig.makeApiClient(CoordinationV1Api);
+    const leases = createClient(kubeConfig);
     for (;;) {
-      const lease = await leases.readNamespacedLease({ namespace, name: 'lost' });
-      const now = formatMicroTime(new Date()) as never;
+      const lease = await leases.get<V1Lease>(LEASES, 'lost', { namespace });
+      const now = formatMicroTime(new Date());
       try {
-        await leases.replaceNamespacedLease({
-          namespace,
-          name: 'lost',
-          body: {
-            ...lease,
-            spec: {
-              holderIdentity: 'thief',
-              leaseDurationSeconds: 60,
-              acquireTime: now,
-              renewTime: now,
-              leaseTransitions: (lease.spec?.leaseTransitions ?? 0) + 1,
-            },
+        await leases.replace(LEASES, {
+          ...lease,
+          spec: {
+            holderIdentity: 'thief',
+            leaseDurationSeconds: 60,
+            acquireTime: now,
+            renewTime: now,
+            leaseTransitions: (lease.spec?.leaseTransitions ?? 0) + 1,
           },
         });
         break;
       } catch (error) {
-        if ((error as { code?: number }).code !== 409) throw error;
+        if (statusCode(error) !== 409) throw error;
       }
     }
     const error = await running.catch((e: unknown) => e);
@@ -202,7 +202,8 @@ describe('Manager on a real apiserver', () => {
     expect((error as LeaderElectionError).reason).toBe('LeaseLost');
     expect(leaderStopped).toBe(true);
     expect(agentStopped).toBe(true);
-    const after = await leases.readNamespacedLease({ namespace, name: 'lost' });
+    const after = await leases.get<V1Lease>(LEASES, 'lost', { namespace });
+    leases.close();
     expect(after.spec?.holderIdentity).toBe('thief');
   });
 });

@@ -1,30 +1,30 @@
 // Owner references made by the helpers, as the real apiserver stores and validates them.
+
+import { statusCode } from '@ctrlkit/core';
 import { createTestNamespace } from '@ctrlkit/envtest';
 import { testKubeConfig } from '@ctrlkit/envtest/vitest';
-import {
-  type ApiException,
-  CoreV1Api,
-  type KubeConfig,
-  type V1ConfigMap,
-} from '@kubernetes/client-node';
-import { beforeAll, describe, expect, it } from 'vitest';
+import type { KubeConfig, V1ConfigMap, V1Namespace } from '@kubernetes/client-node';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Client, createClient } from '../client/client.js';
+import { ApiStatusError } from '../informers/errors/api-status-error.js';
 import { AlreadyOwnedError } from './already-owned-error.js';
 import { setControllerReference, setOwnerReference } from './owner-reference.js';
 
 describe('owner references on a real apiserver', () => {
   let kubeConfig: KubeConfig;
-  let core: CoreV1Api;
+  let core: Client;
   let namespace: string;
   beforeAll(async () => {
     kubeConfig = testKubeConfig();
-    core = kubeConfig.makeApiClient(CoreV1Api);
+    core = createClient(kubeConfig);
     namespace = await createTestNamespace(kubeConfig, 'owners-');
   });
+  afterAll(() => core.close());
 
   const owner = async (name: string) => ({
     apiVersion: 'v1',
     kind: 'ConfigMap',
-    ...(await core.createNamespacedConfigMap({ namespace, body: { metadata: { name } } })),
+    ...(await core.create<V1ConfigMap>('configmaps', { metadata: { name } }, { namespace })),
   });
 
   it('stores the controller reference and a plain owner reference, the garbage collector fields intact', async () => {
@@ -33,13 +33,13 @@ describe('owner references on a real apiserver', () => {
     const ns = {
       apiVersion: 'v1',
       kind: 'Namespace',
-      ...(await core.readNamespace({ name: namespace })),
+      ...(await core.get<V1Namespace>('namespaces', namespace)),
     };
     const owned: V1ConfigMap = { metadata: { name: 'owned', namespace } };
     setControllerReference(controller, owned);
     setOwnerReference(other, owned);
     setOwnerReference(ns, owned); // a cluster-scoped owner of a namespaced object
-    const stored = await core.createNamespacedConfigMap({ namespace, body: owned });
+    const stored = await core.create('configmaps', owned, { namespace });
     expect(stored.metadata?.ownerReferences).toEqual([
       {
         apiVersion: 'v1',
@@ -72,11 +72,9 @@ describe('owner references on a real apiserver', () => {
         ],
       },
     } as V1ConfigMap;
-    const error = await core
-      .createNamespacedConfigMap({ namespace, body })
-      .catch((e: unknown) => e);
-    expect((error as ApiException<unknown>).code).toBe(422);
-    const answer = (error as ApiException<unknown>).body;
+    const error = await core.create('configmaps', body, { namespace }).catch((e: unknown) => e);
+    expect(statusCode(error)).toBe(422);
+    const answer = ApiStatusError.isInstance(error) ? error.status : undefined;
     expect(typeof answer === 'string' ? answer : JSON.stringify(answer)).toContain(
       'Only one reference can have Controller set to true',
     );

@@ -14,6 +14,7 @@ export class FreezingProxy {
 
   constructor(readonly targetPort: number) {
     this.#server = createServer((client) => {
+      // one-client: not the API server (a TCP proxy in front of it: it forwards the one client's bytes and sends none of its own)
       const upstream = connect(this.targetPort, '127.0.0.1');
       const pair = { client, upstream, frozen: false };
       this.#open.add(pair);
