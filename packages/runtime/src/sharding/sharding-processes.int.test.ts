@@ -6,8 +6,8 @@ import { createTestNamespace } from '@ctrlkit/envtest';
 import { testKubeConfig, testKubeconfigPath } from '@ctrlkit/envtest/vitest';
 import type { V1ConfigMap, V1Lease } from '@kubernetes/client-node';
 import { afterAll, expect, it } from 'vitest';
+import { overlappingReconciles, type ReconcileEntry } from '../../test/ring-harness.js';
 import { createClient } from '../client/client.js';
-import { overlappingReconciles, type ReconcileEntry } from './ring-harness.js';
 import { shardLabel } from './ring-labels.js';
 import { sharderLeaseName } from './sharder.js';
 
