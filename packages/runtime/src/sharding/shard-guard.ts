@@ -1,4 +1,4 @@
-//! A sharded controller's reconciler, guarded: it reconciles only its shard's objects, and acknowledges a drain instead of reconciling.
+//! A sharded controller's reconciler, guarded: it reconciles only its shard's objects while a member, and acknowledges a drain instead of reconciling.
 
 import { isNotFound, type Logger, statusCode } from '@ctrlkit/core';
 import type { Client } from '../client/client.js';
@@ -23,12 +23,18 @@ export interface ShardGuardOptions {
   logger: Logger;
 }
 
-/** Reconciles only `shardName`'s objects, and acknowledges a drain instead of reconciling. */
+/**
+ * Reconciles only `shardName`'s objects, only while the shard is a member, and acknowledges a
+ * drain instead of reconciling. Once `signal` (the shard's membership) aborts, keys the
+ * controller still hands out (its queue drains after a stop) are dropped, not reconciled: a
+ * shard that lost its Lease must be done before the Lease expires and a successor owns them.
+ */
 export function guardReconciler(options: ShardGuardOptions): Reconciler {
   const { informer, shardName, reconcile } = options;
   const shard = shardLabel(options.ring);
   const drain = drainLabel(options.ring);
   return async (key, signal) => {
+    if (signal.aborted) return;
     const object = informer.indexer.getByKey(key);
     const labels = object?.metadata?.labels ?? {};
     // Gone, or moved away: another shard (or none) owns it now.

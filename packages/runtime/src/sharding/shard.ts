@@ -111,7 +111,9 @@ const dnsSubdomain = /^[a-z0-9]([-a-z0-9.]{0,251}[a-z0-9])?$/;
  *   removing both labels (a JSON patch that first tests them, so a stale cache cannot remove
  *   another shard's label), after any reconcile of it in progress has finished.
  * - A shard that cannot renew its Lease stops its controllers before the Lease expires
- *   (renew deadline shorter than the lease duration) and `start` rejects with `ShardLeaseLost`.
+ *   (renew deadline shorter than the lease duration) and `start` rejects with `ShardLeaseLost`;
+ *   once it stops, keys still queued are dropped, not reconciled, so only the reconciles in
+ *   progress finish (they must end within `leaseDurationMs - renewDeadlineMs - retryPeriodMs`).
  *
  * Caveats: a reconcile runs only while its object is in this shard's cache, so the reconciler
  * never sees a deleted object (it may have moved): clean up with a finalizer. A paused
