@@ -1,6 +1,9 @@
-//! A loopback TCP proxy that a test can blackhole: a network partition between one process and the apiserver.
+//! A loopback TCP proxy that a test can blackhole (a network partition between one process and the apiserver), run as a process of its own (test/tcp-proxy.mjs).
 
-import { connect, createServer, type Socket } from 'node:net';
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
 
 /** A running proxy from `127.0.0.1:port` to its target. */
 export interface TcpProxy {
@@ -9,55 +12,37 @@ export interface TcpProxy {
   /**
    * From now on no byte passes, either way: open connections stay open but go silent (what
    * a client sees of a partition: requests hang, nothing is refused), new ones are accepted
-   * and never forwarded.
+   * and never forwarded. Resolves once the proxy has cut.
    */
-  blackhole(): void;
-  /** Closes every connection and the listener. */
+  blackhole(): Promise<void>;
+  /** Stops the proxy (and so closes every connection). */
   close(): Promise<void>;
 }
 
-/** Swallows what `socket` receives from now on, and stops forwarding it. */
-function silence(socket: Socket): void {
-  socket.unpipe();
-  socket.removeAllListeners('data');
-  socket.on('data', () => {});
-}
-
-/** Starts a proxy on a free loopback port to `target`. */
+/** Starts a proxy process on a free loopback port to `target`. */
 export async function startTcpProxy(target: { host: string; port: number }): Promise<TcpProxy> {
-  const sockets = new Set<Socket>();
-  let cut = false;
-  const track = (socket: Socket) => {
-    sockets.add(socket);
-    socket.on('error', () => {});
-    socket.on('close', () => sockets.delete(socket));
+  const script = fileURLToPath(new URL('./tcp-proxy.mjs', import.meta.url));
+  const child = spawn(process.execPath, [script, target.host, String(target.port)], {
+    stdio: ['pipe', 'pipe', 'inherit'],
+  });
+  const closed = once(child, 'close');
+  const lines = createInterface({ input: child.stdout })[Symbol.asyncIterator]();
+  const next = async (): Promise<Record<string, unknown>> => {
+    const line = await lines.next();
+    if (line.done) throw new Error('tcp proxy: exited');
+    return JSON.parse(line.value) as Record<string, unknown>;
   };
-  const server = createServer((client) => {
-    track(client);
-    if (cut) return silence(client);
-    const upstream = connect(target.port, target.host);
-    track(upstream);
-    // A connection that ends on one side ends on the other, unless the proxy is cut.
-    client.on('close', () => cut || upstream.destroy());
-    upstream.on('close', () => cut || client.destroy());
-    client.pipe(upstream);
-    upstream.pipe(client);
-  });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', resolve);
-  });
-  const address = server.address();
-  if (address === null || typeof address === 'string') throw new Error('proxy: no TCP address');
+  const { port } = await next();
+  if (typeof port !== 'number') throw new Error(`tcp proxy: no port (${String(port)})`);
   return {
-    port: address.port,
-    blackhole() {
-      cut = true;
-      for (const socket of sockets) silence(socket);
+    port,
+    async blackhole() {
+      child.stdin.write('blackhole\n');
+      while ((await next()).cut !== true);
     },
     async close() {
-      for (const socket of sockets) socket.destroy();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+      await closed;
     },
   };
 }
