@@ -283,7 +283,9 @@ describe('3,000 objects, replicas as processes, reconciles of 200-400 ms', () =>
       lease: LEASE,
       reconciles: intervals.length,
       totalMs: Date.now() - started,
-      loadavg: loadavg().map((l) => Number(l.toFixed(1))),
+      loadavg: loadavg()
+        .map((l) => l.toFixed(1))
+        .join(' '),
       at: new Date().toISOString(),
     });
     console.log(`sharding: ${JSON.stringify(results)}`);
