@@ -17,10 +17,10 @@ import { shardKey } from './shard-key.js';
 import { sharderLeaseName } from './sharder.js';
 
 // Replicas of a sharded ConfigMap controller as processes (test/shard-replica.mjs, on the built
-// package), each reaching the apiserver through a TCP proxy process of its own (test/tcp-proxy.ts), over
-// 3,000 ConfigMaps. Each reconcile waits 200-400 ms whatever its abort signal says (the worst
-// case for a hand-over) and is logged at its start and its end (Date.now(), one machine);
-// 64 workers per replica. The proof reads the intervals: no key is ever in two replicas' open
+// package), each reaching the apiserver through a TCP proxy process of its own
+// (test/tcp-proxy.ts), over 3,000 ConfigMaps. Each reconcile waits 200-400 ms whatever its abort
+// signal says (the worst case for a hand-over) and is logged at its start and its end
+// (Date.now(), one machine); 64 workers per replica. The proof reads the intervals: no key is ever in two replicas' open
 // intervals at once (a SIGKILLed replica's open reconciles count up to its Lease's expiry).
 //
 // Leases of 8 s (renew deadline 4 s, retry 1 s) instead of 15/10/2 s keep the run short; the
