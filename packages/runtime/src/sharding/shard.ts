@@ -5,12 +5,10 @@ import { hostname } from 'node:os';
 import {
   type Clock,
   InvalidArgumentError,
-  isNotFound,
   type Logger,
   noopLogger,
   realClock,
   sleep,
-  statusCode,
 } from '@ctrlkit/core';
 import type { MetricsProvider } from '@ctrlkit/workqueue';
 import type { V1Lease } from '@kubernetes/client-node';
@@ -19,7 +17,6 @@ import type { KubeObject, Wire } from '../client/wire.js';
 import { Controller, type WatchOptions } from '../controller/controller.js';
 import type { ControllerOptions } from '../controller/controller-options.js';
 import { objectKey } from '../controller/keys.js';
-import type { Reconciler } from '../controller/reconciler.js';
 import {
   formatGroupVersionResource,
   type ResourceLike,
@@ -29,14 +26,7 @@ import type { SharedIndexInformer } from '../informers/shared-informer.js';
 import type { SharedInformerFactory } from '../informers/shared-informer-factory.js';
 import type { ReconcileMetrics } from '../metrics/reconcile-metrics.js';
 import { holdLease } from './lease-holder.js';
-import {
-  DRAIN_VALUE,
-  drainLabel,
-  jsonPointerSegment,
-  RING_LABEL,
-  RING_RESOURCES_ANNOTATION,
-  shardLabel,
-} from './ring-labels.js';
+import { drainLabel, RING_LABEL, RING_RESOURCES_ANNOTATION, shardLabel } from './ring-labels.js';
 import { readShardLease } from './ring-membership.js';
 import {
   type ResolvedRing,
@@ -44,6 +34,7 @@ import {
   resolveRing,
   ringResourcesAnnotation,
 } from './ring-options.js';
+import { guardReconciler } from './shard-guard.js';
 import { checkRingAgreement, checkShardPermissions } from './shard-preflight.js';
 import { ShardingError } from './sharding-error.js';
 
@@ -120,7 +111,9 @@ const dnsSubdomain = /^[a-z0-9]([-a-z0-9.]{0,251}[a-z0-9])?$/;
  *   removing both labels (a JSON patch that first tests them, so a stale cache cannot remove
  *   another shard's label), after any reconcile of it in progress has finished.
  * - A shard that cannot renew its Lease stops its controllers before the Lease expires
- *   (renew deadline shorter than the lease duration) and `start` rejects with `ShardLeaseLost`.
+ *   (renew deadline shorter than the lease duration) and `start` rejects with `ShardLeaseLost`;
+ *   once it stops, keys still queued are dropped, not reconciled, so only the reconciles in
+ *   progress finish (they must end within `leaseDurationMs - renewDeadlineMs - retryPeriodMs`).
  *
  * Caveats: a reconcile runs only while its object is in this shard's cache, so the reconciler
  * never sees a deleted object (it may have moved): clean up with a finalizer. A paused
@@ -220,7 +213,15 @@ export class Shard {
     const informer = this.informer(resource);
     const controller = new Controller({
       ...controllerOptions,
-      reconcile: this.#guard(informer, resource, reconcile),
+      reconcile: guardReconciler({
+        client: this.#manager.client,
+        ring: this.#ring.ring,
+        shardName: this.shardName,
+        informer,
+        resource,
+        reconcile,
+        logger: this.#logger,
+      }),
     });
     controller.useMetrics({
       metricsProvider: this.#manager.metricsProvider,
@@ -280,55 +281,6 @@ export class Shard {
       );
     }
     await this.#waitMoved();
-  }
-
-  /** Reconciles only this shard's objects, and acknowledges a drain instead of reconciling. */
-  #guard(
-    informer: SharedIndexInformer<Wire<KubeObject>>,
-    resource: ResourceLike,
-    reconcile: Reconciler,
-  ): Reconciler {
-    const shard = shardLabel(this.#ring.ring);
-    const drain = drainLabel(this.#ring.ring);
-    return async (key, signal) => {
-      const object = informer.indexer.getByKey(key);
-      const labels = object?.metadata?.labels ?? {};
-      // Gone, or moved away: another shard (or none) owns it now.
-      if (object === undefined || labels[shard] !== this.shardName) return;
-      if (labels[drain] !== undefined) {
-        await this.#acknowledgeDrain(resource, object, signal);
-        return;
-      }
-      return reconcile(key, signal);
-    };
-  }
-
-  /** Removes the shard and drain labels, only if they still say this shard and drain. */
-  async #acknowledgeDrain(
-    resource: ResourceLike,
-    object: Wire<KubeObject>,
-    signal: AbortSignal,
-  ): Promise<void> {
-    const shardPath = `/metadata/labels/${jsonPointerSegment(shardLabel(this.#ring.ring))}`;
-    const drainPath = `/metadata/labels/${jsonPointerSegment(drainLabel(this.#ring.ring))}`;
-    try {
-      await this.#manager.client.patch(
-        resource,
-        object.metadata?.name ?? '',
-        [
-          { op: 'test', path: shardPath, value: this.shardName },
-          { op: 'test', path: drainPath, value: DRAIN_VALUE },
-          { op: 'remove', path: shardPath },
-          { op: 'remove', path: drainPath },
-        ],
-        { type: 'json', namespace: object.metadata?.namespace, signal },
-      );
-      this.#logger.debug({ ring: this.#ring.ring, object: objectKey(object) }, 'drained');
-    } catch (error) {
-      // 422: a test failed (labels already changed), 404: gone. Nothing left to hand over.
-      if (isNotFound(error) || statusCode(error) === 422) return;
-      throw error;
-    }
   }
 
   /**

@@ -3,10 +3,14 @@ import { createTestNamespace } from '@ctrlkit/envtest';
 import { testKubeConfig } from '@ctrlkit/envtest/vitest';
 import { KubeConfig, type V1ConfigMap } from '@kubernetes/client-node';
 import { afterAll, describe, expect, it } from 'vitest';
+import {
+  type ReconcileEntry,
+  startTestReplica,
+  type TestReplica,
+} from '../../test/ring-harness.js';
 import { createClient } from '../client/client.js';
 import { formatMicroTime } from '../client/wire.js';
 import { HashRing } from './hash-ring.js';
-import { type ReconcileEntry, startTestReplica, type TestReplica } from './ring-harness.js';
 import { drainLabel, RING_LABEL, RING_RESOURCES_ANNOTATION, shardLabel } from './ring-labels.js';
 import { shardKey } from './shard-key.js';
 import { ShardingError } from './sharding-error.js';

@@ -3,14 +3,14 @@ import { createTestNamespace } from '@ctrlkit/envtest';
 import { testKubeConfig } from '@ctrlkit/envtest/vitest';
 import type { V1ConfigMap } from '@kubernetes/client-node';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createClient } from '../client/client.js';
-import { HashRing } from './hash-ring.js';
 import {
   overlappingReconciles,
   type ReconcileEntry,
   startTestReplica,
   type TestReplica,
-} from './ring-harness.js';
+} from '../../test/ring-harness.js';
+import { createClient } from '../client/client.js';
+import { HashRing } from './hash-ring.js';
 import { drainLabel, shardLabel } from './ring-labels.js';
 import { formatRingStatus, readRingStatus } from './ring-status.js';
 import { shardKey } from './shard-key.js';

@@ -2,9 +2,9 @@
 
 import { type Logger, noopLogger, realClock, sleep } from '@ctrlkit/core';
 import type { KubeConfig } from '@kubernetes/client-node';
-import { Manager } from '../manager/manager.js';
-import { Shard } from './shard.js';
-import { Sharder } from './sharder.js';
+import { Manager } from '../src/manager/manager.js';
+import { Shard } from '../src/sharding/shard.js';
+import { Sharder } from '../src/sharding/sharder.js';
 
 /** One reconcile, by whom, from when to when (performance.now() ms, one process). */
 export interface ReconcileEntry {
