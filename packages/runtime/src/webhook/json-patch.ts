@@ -1,10 +1,8 @@
 //! Computes an RFC 6902 JSON Patch that turns one JSON document into another.
 
-/** One operation of an RFC 6902 JSON Patch, as a mutating webhook answers it. */
-export type JsonPatchOperation =
-  | { readonly op: 'add'; readonly path: string; readonly value: unknown }
-  | { readonly op: 'remove'; readonly path: string }
-  | { readonly op: 'replace'; readonly path: string; readonly value: unknown };
+import type { JsonPatchOperation } from '../apply/object-writer.js';
+
+export type { JsonPatchOperation };
 
 /**
  * The operations that turn `before` into `after` (both plain JSON values: objects, arrays,

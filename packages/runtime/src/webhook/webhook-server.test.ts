@@ -1,5 +1,5 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { request as httpsRequest } from 'node:https';
+import { Agent, request as httpsRequest } from 'node:https';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { connect, type PeerCertificate } from 'node:tls';
@@ -97,17 +97,19 @@ function post(
   body: string | Buffer,
   contentType = 'application/json',
   cas = [ca.certPem],
+  agent: Agent | false = false,
+  port = server.port,
 ) {
   return new Promise<{ status: number; body: Reply }>((resolve, reject) => {
     const req = httpsRequest(
       {
         host: '127.0.0.1',
-        port: server.port,
+        port,
         path,
         method: 'POST',
         ca: cas,
         headers: { 'content-type': contentType },
-        agent: false,
+        agent,
       },
       (res) => {
         const chunks: Buffer[] = [];
@@ -344,5 +346,43 @@ describe('WebhookServer: certificate reload', () => {
     );
     expect(after).toBe(200);
     await writeFile(join(dir, 'tls.key'), next.keyPem);
+  });
+});
+
+describe('WebhookServer: stop', () => {
+  it('answers the request in flight, then closes kept-alive connections at once', async () => {
+    await writePair(serving);
+    const own = new WebhookServer({ host: '127.0.0.1', port: 0, certDir: dir });
+    own.register(validator);
+    const halt = new AbortController();
+    const running = own.start(halt.signal);
+    await own.ready;
+    const agent = new Agent({ keepAlive: true });
+    const cas = [ca.certPem];
+    const first = await post(
+      validator.path,
+      review('CREATE', { spec: {} }),
+      'application/json',
+      cas,
+      agent,
+      own.port,
+    );
+    expect(first.status).toBe(200);
+    const hanging = post(
+      validator.path,
+      review('CREATE', { spec: { hang: true } }),
+      'application/json',
+      cas,
+      agent,
+      own.port,
+    );
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const stopped = performance.now();
+    halt.abort();
+    expect((await hanging).body.response.status.code).toBe(504);
+    await running;
+    expect(performance.now() - stopped).toBeLessThan(2000);
+    expect(own.listening).toBe(false);
+    agent.destroy();
   });
 });

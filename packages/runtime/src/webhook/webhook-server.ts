@@ -73,6 +73,8 @@ export class WebhookServer {
   #started = false;
   #listening = false;
   #markReady: (error?: unknown) => void = () => {};
+  #inFlight = 0;
+  readonly #drained: Array<() => void> = [];
 
   constructor(options: WebhookServerOptions = {}) {
     checkServerOptions(options);
@@ -172,6 +174,7 @@ export class WebhookServer {
     const server = createServer(
       { ...pair, minVersion: 'TLSv1.2' },
       (request: IncomingMessage, response: ServerResponse) => {
+        this.#requestStarted(response);
         const handler = this.#handlers.get(new URL(request.url ?? '/', 'https://webhook').pathname);
         answer(request, response, handler, metrics, limits, this.#logger);
       },
@@ -196,10 +199,25 @@ export class WebhookServer {
     }
   }
 
+  /**
+   * Stops accepting, waits for the requests in flight to be answered (each is bounded by its
+   * handler's time limit), then closes every connection: a client's keep-alive connections
+   * would otherwise hold the close until they time out.
+   */
   async #close(server: Server): Promise<void> {
     const closed = new Promise<void>((resolve) => server.close(() => resolve()));
     server.closeIdleConnections();
+    while (this.#inFlight > 0) await new Promise<void>((resolve) => this.#drained.push(resolve));
+    server.closeAllConnections();
     await closed;
+  }
+
+  #requestStarted(response: ServerResponse): void {
+    this.#inFlight++;
+    response.on('close', () => {
+      this.#inFlight--;
+      for (const resolve of this.#drained.splice(0)) resolve();
+    });
   }
 }
 
