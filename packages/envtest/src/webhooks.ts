@@ -82,29 +82,50 @@ export async function installWebhooks(
   await writeFile(join(certDir, 'tls.crt'), serving.certPem);
   await writeFile(join(certDir, 'tls.key'), serving.keyPem, { mode: 0o600 });
   const caBundle = Buffer.from(ca.certPem).toString('base64');
-  const clientConfig = (
-    where: string,
-    client: { url?: string; service?: { path?: string } } | undefined,
-  ) => {
-    const path =
-      client?.service?.path ??
-      (client?.url === undefined ? undefined : new URL(client.url).pathname);
-    if (!path)
-      throw new InvalidArgumentError(
-        where,
-        'needs clientConfig.service.path or clientConfig.url to take the path from',
-      );
-    return { url: `${url}${path}`, caBundle };
+  const installed: Array<() => Promise<void>> = [];
+  const remove = async (): Promise<void> => {
+    for (const undo of installed.reverse()) await undo();
+    await rm(certDir, { recursive: true, force: true });
   };
+  try {
+    await install(kubeConfig, options, url, caBundle, installed);
+  } catch (error) {
+    await remove().catch(() => {});
+    throw error;
+  }
+  return {
+    host,
+    port,
+    url,
+    certDir,
+    ca,
+    waitReachable: (timeoutMs = DEFAULT_WEBHOOK_READY_TIMEOUT_MS) =>
+      waitReachable(kubeConfig, url, caBundle, timeoutMs),
+    uninstall: remove,
+  };
+}
+
+/** Installs the configurations and conversions; pushes how to undo each onto `installed`. */
+async function install(
+  kubeConfig: KubeConfig,
+  options: WebhookInstallOptions,
+  url: string,
+  caBundle: string,
+  installed: Array<() => Promise<void>>,
+): Promise<void> {
   const admission = kubeConfig.makeApiClient(AdmissionregistrationV1Api);
   const extensions = kubeConfig.makeApiClient(ApiextensionsV1Api);
-  const installed: Array<() => Promise<void>> = [];
   for (const config of options.validatingWebhookConfigurations ?? []) {
     const body = {
       ...config,
       webhooks: (config.webhooks ?? []).map((w) => ({
         ...w,
-        clientConfig: clientConfig(`validating webhook ${w.name}`, w.clientConfig),
+        clientConfig: localClientConfig(
+          `validating webhook ${w.name}`,
+          w.clientConfig,
+          url,
+          caBundle,
+        ),
       })),
     };
     const name = (await admission.createValidatingWebhookConfiguration({ body })).metadata
@@ -116,7 +137,12 @@ export async function installWebhooks(
       ...config,
       webhooks: (config.webhooks ?? []).map((w) => ({
         ...w,
-        clientConfig: clientConfig(`mutating webhook ${w.name}`, w.clientConfig),
+        clientConfig: localClientConfig(
+          `mutating webhook ${w.name}`,
+          w.clientConfig,
+          url,
+          caBundle,
+        ),
       })),
     };
     const name = (await admission.createMutatingWebhookConfiguration({ body })).metadata
@@ -138,19 +164,24 @@ export async function installWebhooks(
       ),
     );
   }
-  return {
-    host,
-    port,
-    url,
-    certDir,
-    ca,
-    waitReachable: (timeoutMs = DEFAULT_WEBHOOK_READY_TIMEOUT_MS) =>
-      waitReachable(kubeConfig, url, caBundle, timeoutMs),
-    async uninstall() {
-      for (const remove of installed.reverse()) await remove();
-      await rm(certDir, { recursive: true, force: true });
-    },
-  };
+}
+
+/** The local `clientConfig` of a webhook, its path taken from its `service.path` or `url`. */
+function localClientConfig(
+  where: string,
+  client: { url?: string; service?: { path?: string } } | undefined,
+  url: string,
+  caBundle: string,
+): { url: string; caBundle: string } {
+  const path =
+    client?.service?.path ?? (client?.url === undefined ? undefined : new URL(client.url).pathname);
+  if (!path) {
+    throw new InvalidArgumentError(
+      where,
+      'needs clientConfig.service.path or clientConfig.url to take the path from',
+    );
+  }
+  return { url: `${url}${path}`, caBundle };
 }
 
 /** Sets a CRD's `spec.conversion`, retrying conflicts; returns the one it had. */
