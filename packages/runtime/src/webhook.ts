@@ -15,8 +15,8 @@
  * - **Configuration**: {@link validatingWebhookConfiguration},
  *   {@link mutatingWebhookConfiguration} and {@link crdConversion} make the objects to apply
  *   from the registered webhooks.
- * - Errors: {@link WebhookError} (`Denied`, `ConversionFailed`, `CertificateInvalid`,
- *   `ListenFailed`, `AlreadyStarted`).
+ * - Errors: {@link WebhookError} (`Denied`, `InvalidReview`, `ConversionFailed`,
+ *   `CertificateInvalid`, `ListenFailed`, `AlreadyStarted`).
  *
  * A first program:
  * ```ts
@@ -25,8 +25,8 @@
  *
  * const widgets = { group: 'example.com', versions: ['v1'], kind: 'Widget', resource: 'widgets' };
  * const server = new WebhookServer({ certDir: '/tmp/k8s-webhook-server/serving-certs' });
- * server.register(validatingWebhookFor({
- *   validateCreate: (w) => { if (!w.spec?.size) throw new AdmissionDeniedError('spec.size is required'); },
+ * server.register(validatingWebhookFor<{ spec: { size?: number } }>({
+ *   validateCreate: (w) => { if (!w.spec.size) throw new AdmissionDeniedError('spec.size is required'); },
  *   validateUpdate: () => [],
  *   validateDelete: () => [],
  * }, { ...widgets, name: 'vwidget.example.com' }));
@@ -78,14 +78,11 @@ export {
 } from './webhook/webhook-configuration.js';
 export {
   AdmissionDeniedError,
+  InvalidReviewError,
   WebhookError,
   type WebhookErrorReason,
 } from './webhook/webhook-error.js';
-export {
-  InvalidReviewError,
-  type WebhookHandler,
-  type WebhookType,
-} from './webhook/webhook-handler.js';
+export type { WebhookHandler, WebhookType } from './webhook/webhook-handler.js';
 export { PrometheusWebhookMetrics, type WebhookMetrics } from './webhook/webhook-metrics.js';
 export {
   DEFAULT_CERT_DIR,

@@ -9,8 +9,8 @@ import {
   admissionReview,
 } from './admission-review.js';
 import { createJsonPatch } from './json-patch.js';
-import { AdmissionDeniedError } from './webhook-error.js';
-import { InvalidReviewError, type WebhookHandler } from './webhook-handler.js';
+import { AdmissionDeniedError, InvalidReviewError } from './webhook-error.js';
+import type { WebhookHandler } from './webhook-handler.js';
 
 /** The apiserver's default and our default `timeoutSeconds` of a webhook: 10 s. */
 export const DEFAULT_WEBHOOK_TIMEOUT_SECONDS = 10;

@@ -1,8 +1,8 @@
 //! A CRD's conversion webhook: apiextensions.k8s.io/v1 ConversionReview, hub-and-spoke converters per version.
 
 import { InvalidArgumentError } from '@ctrlkit/core';
-import { WebhookError } from './webhook-error.js';
-import { InvalidReviewError, messageOf, type WebhookHandler } from './webhook-handler.js';
+import { InvalidReviewError, WebhookError } from './webhook-error.js';
+import { messageOf, type WebhookHandler } from './webhook-handler.js';
 
 /** controller-runtime's path of the conversion webhook: `/convert`. */
 export const DEFAULT_CONVERSION_PATH = '/convert';

@@ -6,10 +6,12 @@ import { CtrlkitError } from '@ctrlkit/core';
  * What went wrong: `Denied` (a validator refused the request: the apiserver answers the
  * user with `code`, `reason` and the message), `ConversionFailed` (a converter cannot convert
  * an object), `CertificateInvalid` (the serving certificate or key cannot be read or do not
- * match), `ListenFailed` (the server cannot bind its address), `AlreadyStarted`.
+ * match), `InvalidReview` (a request body that is JSON but not a review the webhook reads:
+ * answered 400), `ListenFailed` (the server cannot bind its address), `AlreadyStarted`.
  */
 export type WebhookErrorReason =
   | 'Denied'
+  | 'InvalidReview'
   | 'ConversionFailed'
   | 'CertificateInvalid'
   | 'ListenFailed'
@@ -48,5 +50,12 @@ export class AdmissionDeniedError extends WebhookError {
     this.code = details.code ?? 403;
     this.statusReason = details.statusReason ?? 'Forbidden';
     this.warnings = details.warnings ?? [];
+  }
+}
+
+/** The body is JSON but not a review the webhook understands: the server answers 400. */
+export class InvalidReviewError extends WebhookError {
+  constructor(message: string) {
+    super('InvalidReview', message);
   }
 }

@@ -14,18 +14,13 @@ export interface WebhookHandler {
   /** How long `handle` may take before the server answers with `errorReview(…, 504, …)`, in ms. */
   readonly handlerTimeoutMs: number;
   /**
-   * Answers one parsed review. Throws {@link InvalidReviewError} when the body is not a review
+   * Answers one parsed review. Throws `InvalidReviewError` when the body is not a review
    * of its kind (the server answers 400); any other exception is the handler's (500).
    * `signal` aborts when the server gave up waiting.
    */
   handle(review: unknown, signal: AbortSignal): Promise<unknown>;
   /** The review that reports a failure (`code`, `message`) for `review` (which may be malformed). */
   errorReview(review: unknown, code: number, message: string): unknown;
-}
-
-/** The body is JSON but not a review this webhook understands (answered 400). */
-export class InvalidReviewError extends Error {
-  override readonly name = 'InvalidReviewError';
 }
 
 /** A message for any thrown value. */

@@ -2,7 +2,8 @@
 
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from '@ctrlkit/core';
-import { InvalidReviewError, messageOf, type WebhookHandler } from './webhook-handler.js';
+import { InvalidReviewError } from './webhook-error.js';
+import { messageOf, type WebhookHandler } from './webhook-handler.js';
 import type { WebhookMetrics } from './webhook-metrics.js';
 
 /** The HTTP status and body of an answer. */
@@ -114,7 +115,7 @@ async function run(
     try {
       return { code: 200, body: await handler.handle(review, abort.signal) };
     } catch (error) {
-      if (error instanceof InvalidReviewError) return failure(400, error.message, review);
+      if (InvalidReviewError.isInstance(error)) return failure(400, error.message, review);
       return { code: 200, body: handler.errorReview(review, 500, messageOf(error)) };
     }
   })();

@@ -58,6 +58,13 @@ let ca: IssuedCertificate;
 let serving: IssuedCertificate;
 let server: WebhookServer;
 const registry = new Registry();
+const errors: string[] = [];
+const logger = {
+  debug: () => {},
+  info: () => {},
+  warn: () => {},
+  error: (_context: object, message?: string) => errors.push(String(message)),
+};
 const stop = new AbortController();
 let done: Promise<void>;
 
@@ -74,6 +81,7 @@ beforeAll(async () => {
     port: 0,
     certDir: dir,
     maxRequestBytes: 4096,
+    logger,
     registry,
   });
   server.register(validator).register(defaulter);
@@ -337,7 +345,9 @@ describe('WebhookServer: certificate reload', () => {
 
     // A key that does not match the certificate: logged, the current pair kept.
     await writeFile(join(dir, 'tls.key'), serving.keyPem);
-    await new Promise((resolve) => setTimeout(resolve, 400));
+    await expect
+      .poll(() => errors, { timeout: 5000 })
+      .toContain('new certificate does not load; keeping the current one');
     const { status: after } = await post(
       validator.path,
       review('CREATE', { spec: {} }),
