@@ -13,4 +13,5 @@ export default ctrlkitTsupConfig([
   'src/manager.ts',
   'src/sharding.ts',
   'src/testing.ts',
+  'src/webhook.ts',
 ]);

@@ -7,7 +7,9 @@
  *   {@link ControlPlane}: its admin `kubeConfig`, user kubeconfigs, restarts (faults) and
  *   `stop`.
  * - **In it**: {@link createTestNamespace}, {@link installCRDs} (waits until Established),
- *   {@link dryRunManifests} (a `deploy/` folder, server-side dry run).
+ *   {@link dryRunManifests} (a `deploy/` folder, server-side dry run), {@link installWebhooks}
+ *   (webhook configurations and CRD conversions calling a local webhook server, with a CA and
+ *   serving certificate made for it: controller-runtime's `WebhookInstallOptions`).
  * - **Components** on request (`components` option): kube-scheduler and
  *   kube-controller-manager ({@link COMPONENTS}), each as its own user; `crds` installed
  *   before they start.
@@ -88,3 +90,9 @@ export {
   DEFAULT_STOP_TIMEOUT_MS,
 } from './options.js';
 export { ETCD_VERSION, KUBERNETES_VERSION } from './versions.js';
+export {
+  DEFAULT_WEBHOOK_READY_TIMEOUT_MS,
+  type InstalledWebhooks,
+  installWebhooks,
+  type WebhookInstallOptions,
+} from './webhooks.js';

@@ -6,6 +6,7 @@ import type { ContentType } from '../client/content-type.js';
 import type { KubeConfigLike } from '../client/transport.js';
 import type { ProgramInfo } from '../client/user-agent.js';
 import type { SharedInformerFactoryOptions } from '../informers/shared-informer-factory.js';
+import type { WebhookServer } from '../webhook/webhook-server.js';
 
 /** Where `/metrics` is served by default: every interface, port 8080 (controller-runtime's). */
 export const DEFAULT_METRICS_BIND_ADDRESS = ':8080';
@@ -96,6 +97,12 @@ export interface ManagerOptions {
   informerUnwatchedTimeoutMs?: number;
   /** Options of the informer factory (namespace, transform, list mode, …). Default: the factory's defaults. */
   cache?: Omit<SharedInformerFactoryOptions, 'clock' | 'logger'>;
+  /**
+   * A webhook server (`@ctrlkit/runtime/webhook`) to run on every replica, leader or not,
+   * started before the informers sync; `/readyz` fails (check `webhook`) until it listens,
+   * and its metrics go to the manager's registry unless it has its own. Default: none.
+   */
+  webhookServer?: WebhookServer;
 }
 
 const knownOptions = new Set([
@@ -113,6 +120,7 @@ const knownOptions = new Set([
   'gracefulShutdownTimeoutMs',
   'informerUnwatchedTimeoutMs',
   'cache',
+  'webhookServer',
 ]);
 
 const knownElectionOptions = new Set([
@@ -155,6 +163,13 @@ export function checkManagerOptions(options: ManagerOptions): void {
       'informerUnwatchedTimeoutMs',
       `expected milliseconds > 0 (Infinity never to fail), got ${String(unwatched)}`,
     );
+  }
+  const webhook = options.webhookServer;
+  if (
+    webhook !== undefined &&
+    (typeof webhook?.start !== 'function' || !('listening' in webhook))
+  ) {
+    throw new InvalidArgumentError('webhookServer', 'expected a WebhookServer');
   }
   const election = options.leaderElection;
   if (election !== undefined) {

@@ -23,6 +23,7 @@ import { PrometheusInformerMetrics } from '../metrics/informer-metrics.js';
 import { PrometheusLeaderElectionMetrics } from '../metrics/leader-election-metrics.js';
 import { PrometheusReconcileMetrics, type ReconcileMetrics } from '../metrics/reconcile-metrics.js';
 import { PrometheusRestClientMetrics } from '../metrics/rest-client-metrics.js';
+import type { WebhookServer } from '../webhook/webhook-server.js';
 import { parseBindAddress } from './bind-address.js';
 import { ManagerEndpoints } from './endpoints.js';
 import type { HealthCheck } from './health-probes.js';
@@ -106,6 +107,7 @@ export class Manager {
   readonly #runnables: Runnable[] = [];
   readonly #recorders = new Map<string, EventRecorder>();
   readonly #elector: LeaderElector | undefined;
+  readonly #webhookServer: WebhookServer | undefined;
   readonly #leaseName: string | undefined;
   readonly #leaderMetrics: PrometheusLeaderElectionMetrics;
   #electedResolve: () => void = () => {};
@@ -161,6 +163,7 @@ export class Manager {
     this.#endpoints.addCheck('readyz', 'informers', () => {
       if (!this.#cachesSynced) throw new Error('informers have not synced');
     });
+    this.#webhookServer = this.#useWebhookServer(options.webhookServer);
     const informerHealth = () => this.informerFactory.health();
     new PrometheusInformerMetrics(this.registry, informerHealth, this.#clock);
     this.#endpoints.addCheck(
@@ -196,6 +199,17 @@ export class Manager {
         }
       });
     }
+  }
+
+  /** Puts the server's metrics on the registry and gates `/readyz` on it listening. */
+  #useWebhookServer(server: WebhookServer | undefined): WebhookServer | undefined {
+    server?.useRegistry(this.registry);
+    if (server !== undefined) {
+      this.#endpoints.addCheck('readyz', 'webhook', () => {
+        if (!server.listening) throw new Error('the webhook server is not listening');
+      });
+    }
+    return server;
   }
 
   /** The event recorder of `component` (one per component; its events are flushed on stop). */
@@ -349,6 +363,8 @@ export class Manager {
       'starting manager',
     );
     if (stop.signal.aborted) return;
+    // Webhooks serve on every replica, and before the caches sync, as controller-runtime's.
+    if (this.#webhookServer !== undefined) state.others.start(this.#webhookServer);
     this.informerFactory.start(state.informers.signal);
     const synced = await this.informerFactory.waitForCacheSync(stop.signal);
     this.#cachesSynced = !stop.signal.aborted && [...synced.values()].every(Boolean);
