@@ -17,7 +17,6 @@ process.exitCode = await runMain({
         provider: flags.provider,
         workers: flags.podSyncWorkers,
         operatingSystem: flags.operatingSystem,
-        clusterDomain: flags.clusterDomain,
         startupTimeoutMs: flags.startupTimeoutMs,
       },
       'starting virtual kubelet',

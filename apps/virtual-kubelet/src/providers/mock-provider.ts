@@ -4,6 +4,7 @@ import { type Clock, InvalidArgumentError, realClock } from '@ctrlkit/core';
 import { notFound, type PodLifecycleHandler, type PodNotifier } from '@ctrlkit/node-controller';
 import { formatTime, type Wire } from '@ctrlkit/runtime/client';
 import type { V1Node, V1NodeCondition, V1Pod, V1PodStatus } from '@kubernetes/client-node';
+import type { ProviderCapacity } from '../provider-config.js';
 import { CpuCounters } from './cpu-counters.js';
 import { podStats, type StatsSummary, statsSummary } from './stats-summary.js';
 
@@ -16,8 +17,8 @@ export interface MockProviderOptions {
   internalIP: string;
   /** The kubelet port written into the node's daemonEndpoints. Default 10250. */
   daemonEndpointPort?: number;
-  /** Capacity (and allocatable). Default {@link DEFAULT_MOCK_CAPACITY}. */
-  capacity?: { cpu: string; memory: string; pods: string };
+  /** Capacity (and allocatable): cpu, memory, pods and any other resources. Default {@link DEFAULT_MOCK_CAPACITY}. */
+  capacity?: ProviderCapacity;
   /** The node's `nodeInfo.operatingSystem` (lower case, as the kubelet's GOOS). Default `linux`. */
   operatingSystem?: string;
   /** Ms before a created pod reports Running. Default 0 (at once). */
@@ -45,7 +46,7 @@ export interface MockProviderOptions {
 export class MockProvider implements PodLifecycleHandler, PodNotifier {
   readonly #pods = new Map<string, Wire<V1Pod>>();
   readonly #options: Required<Omit<MockProviderOptions, 'capacity'>> & {
-    capacity: { cpu: string; memory: string; pods: string };
+    capacity: ProviderCapacity;
   };
   readonly #startTime = new Date();
   readonly #cpu = new CpuCounters();

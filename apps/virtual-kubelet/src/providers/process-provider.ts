@@ -5,6 +5,7 @@ import { type Clock, InvalidArgumentError, realClock } from '@ctrlkit/core';
 import { notFound, type PodLifecycleHandler, type PodNotifier } from '@ctrlkit/node-controller';
 import { formatTime, type Wire } from '@ctrlkit/runtime/client';
 import type { V1Node, V1Pod, V1PodStatus } from '@kubernetes/client-node';
+import type { ProviderCapacity } from '../provider-config.js';
 import { ContainerLog, type ContainerLogOptions } from './container-log.js';
 import { CpuCounters } from './cpu-counters.js';
 import { killMarkedProcesses } from './marked-processes.js';
@@ -32,8 +33,8 @@ export interface ProcessProviderOptions {
   internalIP: string;
   /** Default 10250. */
   daemonEndpointPort?: number;
-  /** Capacity (and allocatable) of the node. Default {@link DEFAULT_MOCK_CAPACITY}. */
-  capacity?: { cpu: string; memory: string; pods: string };
+  /** Capacity (and allocatable) of the node: cpu, memory, pods and any other resources. Default {@link DEFAULT_MOCK_CAPACITY}. */
+  capacity?: ProviderCapacity;
   /** The node's name, in each container's `NODE_ENV_MARKER`. Default: none (no marker, no leftovers found). */
   nodeName?: string;
   /** Default: the real clock. */
@@ -66,7 +67,7 @@ export class ProcessProvider implements PodLifecycleHandler, PodNotifier {
   readonly #pods = new Map<string, RunningPod>();
   readonly #internalIP: string;
   readonly #port: number;
-  readonly #capacity: { cpu: string; memory: string; pods: string };
+  readonly #capacity: ProviderCapacity;
   readonly #clock: Clock;
   readonly #nodeName: string | undefined;
   readonly #startTime = new Date();
