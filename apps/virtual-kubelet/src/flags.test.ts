@@ -75,7 +75,7 @@ Flags:
   --node-ping-interval duration
         time between provider pings (and status updates without a lease); plain numbers are ms (default 10s)
   --node-ping-timeout duration
-        time a provider ping may take before it counts as failed (a failed ping stops status updates and lease renewals, so the cluster marks the node NotReady); when unset: no limit
+        time a provider ping (mock: at once unless --mock-ping-latency; process: starting a child process) may take before it counts as failed: a failed first ping stops the program, a later one stops status updates and lease renewals, so the cluster marks the node NotReady; when unset: no limit
   --node-status-update-interval duration
         time between node status updates when the lease is on; plain numbers are ms (default 1m0s)
   --metrics-addr string
@@ -92,6 +92,8 @@ Flags:
         private key (PEM) of --tls-cert-file
   --mock-start-latency duration
         mock provider: time before a created pod runs; plain numbers are ms
+  --mock-ping-latency duration
+        mock provider: time each node ping takes (longer than --node-ping-timeout: every ping fails, the node is not kept alive); plain numbers are ms
   --mock-create-failure-rate float
         mock provider: fraction (0..1) of pod creations that fail
   --mock-hang-rate float

@@ -70,6 +70,8 @@ export interface Flags {
   tlsCertFile: string | undefined;
   tlsKeyFile: string | undefined;
   mockStartLatencyMs: number;
+  /** `--mock-ping-latency`: ms each mock ping takes (failure injection). */
+  mockPingLatencyMs: number;
   mockCreateFailureRate: number;
   mockHangRate: number;
   providerTimeoutMs: number | undefined;
@@ -165,7 +167,7 @@ export const FLAGS = {
     type: 'duration',
     default: undefined,
     min: 1,
-    help: 'time a provider ping may take before it counts as failed (a failed ping stops status updates and lease renewals, so the cluster marks the node NotReady); when unset: no limit',
+    help: 'time a provider ping (mock: at once unless --mock-ping-latency; process: starting a child process) may take before it counts as failed: a failed first ping stops the program, a later one stops status updates and lease renewals, so the cluster marks the node NotReady; when unset: no limit',
   },
   'node-status-update-interval': {
     type: 'duration',
@@ -209,6 +211,12 @@ export const FLAGS = {
     default: 0,
     min: 0,
     help: 'mock provider: time before a created pod runs; plain numbers are ms',
+  },
+  'mock-ping-latency': {
+    type: 'duration',
+    default: 0,
+    min: 0,
+    help: 'mock provider: time each node ping takes (longer than --node-ping-timeout: every ping fails, the node is not kept alive); plain numbers are ms',
   },
   'mock-create-failure-rate': {
     type: 'number',
@@ -305,6 +313,7 @@ export function parseFlags(argv: string[], env: NodeJS.ProcessEnv = process.env)
     tlsCertFile: values['tls-cert-file'],
     tlsKeyFile: values['tls-key-file'],
     mockStartLatencyMs: values['mock-start-latency'],
+    mockPingLatencyMs: values['mock-ping-latency'],
     mockCreateFailureRate: values['mock-create-failure-rate'],
     mockHangRate: values['mock-hang-rate'],
     providerTimeoutMs: values['provider-timeout'],

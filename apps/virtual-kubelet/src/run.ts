@@ -3,7 +3,7 @@
 import { readFileSync } from 'node:fs';
 import { networkInterfaces } from 'node:os';
 import { CtrlkitError, type Logger } from '@ctrlkit/core';
-import { NaiveNodeProvider, NodeController, PodController } from '@ctrlkit/node-controller';
+import { NodeController, PodController } from '@ctrlkit/node-controller';
 import { loadKubeConfig, Manager } from '@ctrlkit/runtime';
 import type { Wire } from '@ctrlkit/runtime/client';
 import type { SharedIndexInformer } from '@ctrlkit/runtime/informers';
@@ -65,7 +65,8 @@ export function buildVirtualKubelet(flags: Flags, logger: Logger): VirtualKubele
   const node = virtualNode(flags);
   provider.configureNode(node);
   const nodeController = new NodeController({
-    provider: new NaiveNodeProvider(),
+    // The pods' provider is the node's too: its ping is the heartbeat (`--node-ping-timeout`).
+    provider,
     node,
     nodes: client,
     pingIntervalMs: flags.nodePingIntervalMs,
@@ -173,6 +174,7 @@ function newProvider(flags: Flags, internalIP: string): MockProvider | ProcessPr
         ...(capacity !== undefined && { capacity }),
         operatingSystem: flags.operatingSystem.toLowerCase(),
         startLatencyMs: flags.mockStartLatencyMs,
+        pingLatencyMs: flags.mockPingLatencyMs,
         createFailureRate: flags.mockCreateFailureRate,
         hangRate: flags.mockHangRate,
       });
