@@ -60,8 +60,16 @@ async function startBin(kubeconfig, nodeName) {
     ],
     { stdio: ['ignore', 'ignore', 'inherit'], env: { ...process.env, HEAP_PROBE_FILE: probeFile } },
   );
-  const exited = new Promise((resolve) => child.once('exit', resolve));
+  let exitCode;
+  const exited = new Promise((resolve) => child.once('exit', resolve)).then((code) => {
+    exitCode = code;
+    return code;
+  });
   return {
+    /** Throws when the bin has exited (it never should before `stop()`). */
+    checkAlive() {
+      if (exitCode !== undefined) throw new Error(`ctrlkit-virtual-kubelet exited ${exitCode}`);
+    },
     async stop() {
       const peakRssMB = statusKB(child.pid, 'VmHWM') / 1024;
       child.kill('SIGTERM');
@@ -91,6 +99,7 @@ async function startGo(goBinary, kubeconfig, nodeName) {
   };
   await next('ready');
   return {
+    checkAlive() {},
     async stop() {
       child.stdin.write('stats\n');
       const stats = await next('stats');
@@ -157,6 +166,7 @@ async function runOne(plane, which, goBinary) {
       ? await startGo(goBinary, plane.kubeconfigPath, nodeName)
       : await startBin(plane.kubeconfigPath, nodeName);
   for (;;) {
+    agent.checkAlive();
     if (await client.get('nodes', nodeName).catch(() => undefined)) break;
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
