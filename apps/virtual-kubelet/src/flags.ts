@@ -267,7 +267,8 @@ export function usage(): string {
 
 /**
  * Parses `argv` (without node and script), with `VKUBELET_TAINT_KEY`, `VKUBELET_TAINT_VALUE`
- * and `VKUBELET_TAINT_EFFECT` from `env` as the taint flags' defaults (flag > env > default),
+ * and `VKUBELET_TAINT_EFFECT` from `env` as the taint flags' defaults (a flag wins over its
+ * variable, which wins over the default),
  * and reads `--provider-config`; throws InvalidArgumentError naming a bad flag.
  */
 export function parseFlags(argv: string[], env: NodeJS.ProcessEnv = process.env): Flags {

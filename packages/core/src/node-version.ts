@@ -5,12 +5,15 @@
  * (static imports are hoisted: check, then `await import()` the real main). It loads nothing
  * else and runs on any Node with ES modules.
  *
- * ```ts
- * import { requireNodeVersion } from '@ctrlkit/core/node-version';
- * import packageJson from '../package.json' with { type: 'json' };
+ * A bin's entry, `src/cli.ts`, is then three statements: import this, check
+ * `requireNodeVersion('ctrlkit-example', packageJson.engines.node)` (the package.json imported
+ * with `with { type: 'json' }`), and `await import('./main.js')`. The check alone:
  *
- * requireNodeVersion('ctrlkit-example', packageJson.engines.node);
- * await import('./main.js');
+ * ```ts
+ * import { nodeVersionProblem } from '@ctrlkit/core/node-version';
+ *
+ * const problem = nodeVersionProblem('ctrlkit-example', '>=22.19.0');
+ * if (problem !== undefined) process.stderr.write(`${problem}\n`);
  * ```
  *
  * @packageDocumentation
