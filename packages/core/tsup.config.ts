@@ -1,3 +1,8 @@
 import { ctrlkitTsupConfig } from '@ctrlkit/tsup-config';
 
-export default ctrlkitTsupConfig(['src/index.ts', 'src/testing.ts']);
+export default ctrlkitTsupConfig([
+  'src/index.ts',
+  'src/certificates.ts',
+  'src/node-version.ts',
+  'src/testing.ts',
+]);

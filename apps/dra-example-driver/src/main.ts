@@ -1,32 +1,10 @@
 #!/usr/bin/env node
-//! ctrlkit-dra-example-driver: flags, logger, Manager, signals.
+//! ctrlkit-dra-example-driver's entry: checks that this Node is one the package supports, then loads the program.
+// Static imports are hoisted and the program's import a newer Node's features at load, so
+// this module imports only the check and the engines field; the program comes after.
 
-import { loadKubeConfig, Manager } from '@ctrlkit/runtime';
-import { runMain } from '@ctrlkit/runtime/cli';
-import { pino } from 'pino';
+import { requireNodeVersion } from '@ctrlkit/core/node-version';
 import packageJson from '../package.json' with { type: 'json' };
-import { addDriver } from './driver.js';
-import { parseFlags, usage } from './flags.js';
 
-process.exitCode = await runMain({
-  parse: (argv) => parseFlags(argv),
-  usage,
-  logger: (flags) => pino({ level: flags.logLevel, base: { app: 'dra-example-driver' } }),
-  async run(flags, logger, signal) {
-    const manager = new Manager({
-      kubeConfig: loadKubeConfig({
-        kubeconfig: flags.kubeconfig || undefined,
-        insecureSkipTlsVerify: flags.insecureSkipTlsVerify,
-        logger,
-      }),
-      program: { name: 'ctrlkit-dra-example-driver', version: packageJson.version },
-      logger,
-      metricsBindAddress: flags.metricsBindAddress,
-      healthProbeBindAddress: flags.healthProbeBindAddress,
-      contentType: flags.kubeApiContentType,
-    });
-    addDriver(manager, { ...flags, logger });
-    await manager.start(signal);
-    logger.info({}, 'exiting');
-  },
-});
+requireNodeVersion('ctrlkit-dra-example-driver', packageJson.engines.node);
+await import('./driver-main.js');

@@ -1,27 +1,10 @@
 #!/usr/bin/env node
-//! ctrlkit-migration-controller: flags, JSON logs, signals, and the manager.
+//! ctrlkit-migration-controller's entry: checks that this Node is one the package supports, then loads the program.
+// Static imports are hoisted and the program's import a newer Node's features at load, so
+// this module imports only the check and the engines field; the program comes after.
 
-import { runMain } from '@ctrlkit/runtime/cli';
-import { pino } from 'pino';
-import { buildControllerManager } from './controller-manager.js';
-import { parseFlags, usage } from './flags.js';
+import { requireNodeVersion } from '@ctrlkit/core/node-version';
+import packageJson from '../package.json' with { type: 'json' };
 
-process.exitCode = await runMain({
-  parse: (argv) => parseFlags(argv),
-  usage,
-  logger: (flags) => pino({ level: flags.logLevel, base: { app: 'migration-controller' } }),
-  async run(flags, logger, signal) {
-    const built = buildControllerManager(flags, logger);
-    logger.info(
-      {
-        leaderElect: flags.leaderElect,
-        maxVmInflight: flags.maxVmInflight,
-        ovaCatalogPath: flags.ovaCatalogPath,
-        ...(built.shard && { shardsRing: flags.shardsRing, shard: built.shard.shardName }),
-      },
-      'starting migration controller',
-    );
-    await built.manager.start(signal);
-    logger.info({}, 'migration controller stopped');
-  },
-});
+requireNodeVersion('ctrlkit-migration-controller', packageJson.engines.node);
+await import('./controller-main.js');

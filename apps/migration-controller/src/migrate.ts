@@ -1,18 +1,10 @@
 #!/usr/bin/env node
-//! ctrlkit-migrate: follow a migration plan from the command line.
+//! ctrlkit-migrate's entry: checks that this Node is one the package supports, then loads the program.
+// Static imports are hoisted and the program's import a newer Node's features at load, so
+// this module imports only the check and the engines field; the program comes after.
 
-import { runMigrate } from './migrate-cli.js';
+import { requireNodeVersion } from '@ctrlkit/core/node-version';
+import packageJson from '../package.json' with { type: 'json' };
 
-runMigrate(
-  process.argv.slice(2),
-  (text) => process.stdout.write(text),
-  (text) => process.stderr.write(text),
-).then(
-  (code) => {
-    process.exitCode = code;
-  },
-  (error: unknown) => {
-    process.stderr.write(`${(error as Error)?.message ?? String(error)}\n`);
-    process.exitCode = 1;
-  },
-);
+requireNodeVersion('ctrlkit-migrate', packageJson.engines.node);
+await import('./migrate-main.js');

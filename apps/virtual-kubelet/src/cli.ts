@@ -1,28 +1,10 @@
 #!/usr/bin/env node
-//! ctrlkit-virtual-kubelet: flags, JSON logs, signals, and the manager.
+//! ctrlkit-virtual-kubelet's entry: checks that this Node is one the package supports, then loads the program.
+// Static imports are hoisted and the program's import a newer Node's features at load, so
+// this module imports only the check and the engines field; the program comes after.
 
-import { runMain } from '@ctrlkit/runtime/cli';
-import { pino } from 'pino';
-import { parseFlags, usage } from './flags.js';
-import { buildVirtualKubelet, runVirtualKubelet } from './run.js';
+import { requireNodeVersion } from '@ctrlkit/core/node-version';
+import packageJson from '../package.json' with { type: 'json' };
 
-process.exitCode = await runMain({
-  parse: (argv) => parseFlags([...argv]),
-  usage,
-  logger: (flags) => pino({ level: flags.logLevel, base: { node: flags.nodename } }),
-  async run(flags, logger, signal) {
-    const vk = buildVirtualKubelet(flags, logger);
-    logger.info(
-      {
-        provider: flags.provider,
-        workers: flags.podSyncWorkers,
-        operatingSystem: flags.operatingSystem,
-        clusterDomain: flags.clusterDomain,
-        startupTimeoutMs: flags.startupTimeoutMs,
-      },
-      'starting virtual kubelet',
-    );
-    await runVirtualKubelet(vk, flags.startupTimeoutMs, signal);
-    logger.info({}, 'virtual kubelet stopped');
-  },
-});
+requireNodeVersion('ctrlkit-virtual-kubelet', packageJson.engines.node);
+await import('./cli-main.js');

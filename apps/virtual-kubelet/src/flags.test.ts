@@ -49,17 +49,17 @@ Flags:
   --provider string
         provider that runs the pods: mock, or process (each container a local child process) (default "mock")
   --provider-config string
-        provider configuration file (JSON or YAML): {"<nodename>": {"cpu": "20", "memory": "100Gi", "pods": "20"}}
+        provider configuration file (JSON or YAML), as upstream's mock: {"<nodename>": {"cpu": "20", "memory": "100Gi", "pods": "20", "others": {"<resource>": "<quantity>"}, "providerID": "<id>"}}; unknown keys are logged and ignored
   --os string
         the node's operating system: Linux, Windows or Darwin (label kubernetes.io/os) (default "Linux")
   --cluster-domain string
-        kubernetes cluster domain (accepted for compatibility; the providers set no pod DNS) (default "cluster.local")
+        deprecated, no effect: upstream only hands it to its provider, and neither the mock nor the process provider has pod DNS to put it in (a warning is logged when given)
   --taint string
-        the node taint's key (env VK_TAINT_KEY) (default "virtual-kubelet.io/provider")
+        the node taint's key (env VKUBELET_TAINT_KEY) (default "virtual-kubelet.io/provider")
   --taint-value string
-        the node taint's value; when empty: the provider's name (env VK_TAINT_VALUE)
+        the node taint's value; when empty: the provider's name (env VKUBELET_TAINT_VALUE)
   --taint-effect string
-        the node taint's effect: NoSchedule, NoExecute or PreferNoSchedule (env VK_TAINT_EFFECT) (default "NoSchedule")
+        the node taint's effect: NoSchedule, NoExecute or PreferNoSchedule (env VKUBELET_TAINT_EFFECT) (default "NoSchedule")
   --disable-taint
         register the node without a taint
   --pod-sync-workers int
@@ -75,7 +75,7 @@ Flags:
   --node-ping-interval duration
         time between provider pings (and status updates without a lease); plain numbers are ms (default 10s)
   --node-ping-timeout duration
-        time a provider ping may take before it counts as failed; when unset: no limit
+        time a provider ping (mock: at once unless --mock-ping-latency; process: starting a child process) may take before it counts as failed: a failed first ping stops the program, a later one stops status updates and lease renewals, so the cluster marks the node NotReady; when unset: no limit
   --node-status-update-interval duration
         time between node status updates when the lease is on; plain numbers are ms (default 1m0s)
   --metrics-addr string
@@ -92,6 +92,8 @@ Flags:
         private key (PEM) of --tls-cert-file
   --mock-start-latency duration
         mock provider: time before a created pod runs; plain numbers are ms
+  --mock-ping-latency duration
+        mock provider: time each node ping takes (longer than --node-ping-timeout: every ping fails, the node is not kept alive); plain numbers are ms
   --mock-create-failure-rate float
         mock provider: fraction (0..1) of pod creations that fail
   --mock-hang-rate float
@@ -128,9 +130,9 @@ Flags:
 
   it("defaults the upstream CLI's flags as virtual-kubelet does", () => {
     expect(parseFlags([], {})).toMatchObject({
-      providerCapacity: undefined,
+      providerConfig: undefined,
       operatingSystem: 'Linux',
-      clusterDomain: 'cluster.local',
+      clusterDomain: undefined,
       taint: { key: 'virtual-kubelet.io/provider', value: 'mock', effect: 'NoSchedule' },
       fullResyncPeriodMs: 60_000,
       startupTimeoutMs: 0,
@@ -185,40 +187,75 @@ Flags:
     );
   });
 
-  it('takes the taint from VK_TAINT_KEY, VK_TAINT_VALUE and VK_TAINT_EFFECT; --disable-taint drops it', () => {
+  it('takes the taint from VKUBELET_TAINT_KEY, VKUBELET_TAINT_VALUE and VKUBELET_TAINT_EFFECT; --disable-taint drops it', () => {
     const env = {
-      VK_TAINT_KEY: 'example.com/virtual',
-      VK_TAINT_VALUE: 'edge',
-      VK_TAINT_EFFECT: 'NoExecute',
+      VKUBELET_TAINT_KEY: 'example.com/virtual',
+      VKUBELET_TAINT_VALUE: 'edge',
+      VKUBELET_TAINT_EFFECT: 'NoExecute',
     };
     expect(parseFlags([], env).taint).toEqual({
       key: 'example.com/virtual',
       value: 'edge',
       effect: 'NoExecute',
     });
-    expect(parseFlags(['--taint=other'], env).taint?.key).toBe('other');
     expect(parseFlags(['--disable-taint'], env).taint).toBeUndefined();
-    expect(() => parseFlags([], { VK_TAINT_EFFECT: 'Sometimes' })).toThrow(
-      'invalid --taint-effect: must be one of NoSchedule, NoExecute, PreferNoSchedule, got "Sometimes"',
-    );
-    expect(() => parseFlags([], { VK_TAINT_KEY: 'bad key' })).toThrow(
+    expect(() => parseFlags([], { VKUBELET_TAINT_KEY: 'bad key' })).toThrow(
       expect.objectContaining({ field: '--taint' }),
     );
-    expect(() => parseFlags([], { VK_TAINT_VALUE: 'no/slash' })).toThrow(
+    expect(() => parseFlags([], { VKUBELET_TAINT_VALUE: 'no/slash' })).toThrow(
       expect.objectContaining({ field: '--taint-value' }),
     );
   });
 
-  it('checks --os and --cluster-domain', () => {
+  it('takes each taint setting from its flag, else its VKUBELET_TAINT_* variable, else the default', () => {
+    const env = {
+      VKUBELET_TAINT_KEY: 'example.com/env',
+      VKUBELET_TAINT_VALUE: 'from-env',
+      VKUBELET_TAINT_EFFECT: 'NoExecute',
+    };
+    const flags = [
+      '--taint=example.com/flag',
+      '--taint-value=from-flag',
+      '--taint-effect=PreferNoSchedule',
+    ];
+    expect(parseFlags(flags, env).taint).toEqual({
+      key: 'example.com/flag',
+      value: 'from-flag',
+      effect: 'PreferNoSchedule',
+    });
+    expect(parseFlags(['--taint-value=from-flag'], env).taint).toEqual({
+      key: 'example.com/env',
+      value: 'from-flag',
+      effect: 'NoExecute',
+    });
+    expect(parseFlags(['--provider=process'], {}).taint).toEqual({
+      key: 'virtual-kubelet.io/provider',
+      value: 'process',
+      effect: 'NoSchedule',
+    });
+  });
+
+  it('rejects a VKUBELET_TAINT_EFFECT that is no effect, naming the variable', () => {
+    expect(() => parseFlags([], { VKUBELET_TAINT_EFFECT: 'Sometimes' })).toThrow(
+      'invalid VKUBELET_TAINT_EFFECT: taint effect "Sometimes" is not supported: must be one of NoSchedule, NoExecute, PreferNoSchedule',
+    );
+    // the flag overrides the variable, and is checked itself
+    expect(
+      parseFlags(['--taint-effect=NoExecute'], { VKUBELET_TAINT_EFFECT: 'Sometimes' }).taint
+        ?.effect,
+    ).toBe('NoExecute');
+    expect(() => parseFlags(['--taint-effect', 'Always'], {})).toThrow(
+      'invalid --taint-effect: must be one of NoSchedule, NoExecute, PreferNoSchedule, got "Always"',
+    );
+  });
+
+  it('checks --os, and accepts --cluster-domain (no effect) for upstream command lines', () => {
     expect(parseFlags(['--os=Windows', '--cluster-domain=corp.example'], {})).toMatchObject({
       operatingSystem: 'Windows',
       clusterDomain: 'corp.example',
     });
     expect(() => parseFlags(['--os=linux'], {})).toThrow(
       'invalid --os: must be one of Linux, Windows, Darwin, got "linux"',
-    );
-    expect(() => parseFlags(['--cluster-domain=Not_A_Domain'], {})).toThrow(
-      expect.objectContaining({ field: '--cluster-domain' }),
     );
   });
 
@@ -228,13 +265,43 @@ Flags:
       JSON.stringify({ 'vk-1': { cpu: '4', memory: '8Gi', pods: '50' }, other: { cpu: '1' } }),
     );
     const capacity = (nodename: string, path: string) =>
-      parseFlags([`--nodename=${nodename}`, `--provider-config=${path}`], {}).providerCapacity;
+      parseFlags([`--nodename=${nodename}`, `--provider-config=${path}`], {}).providerConfig
+        ?.capacity;
     expect(capacity('vk-1', json)).toEqual({ cpu: '4', memory: '8Gi', pods: '50' });
     // missing keys, and a node without an entry, get the defaults
     expect(capacity('other', json)).toEqual({ cpu: '1', memory: '100Gi', pods: '20' });
     expect(capacity('vk-9', json)).toEqual({ cpu: '20', memory: '100Gi', pods: '20' });
     const yaml = tempFile('config.yaml', 'vk-1:\n  cpu: 2500m\n  memory: 512Mi\n  pods: 8\n');
     expect(capacity('vk-1', yaml)).toEqual({ cpu: '2500m', memory: '512Mi', pods: '8' });
+  });
+
+  it("accepts upstream mock's others and providerID, and returns unknown keys instead of refusing them", () => {
+    const path = tempFile(
+      'mock.json',
+      JSON.stringify({
+        'vk-1': {
+          cpu: '2',
+          others: { 'nvidia.com/gpu': '4', 'example.com/fpga': '1' },
+          providerID: 'mock://vk-1',
+          Pods: '30',
+          gpus: '2',
+          labels: { a: 'b' },
+        },
+      }),
+    );
+    expect(parseFlags(['--nodename=vk-1', `--provider-config=${path}`], {}).providerConfig).toEqual(
+      {
+        capacity: {
+          cpu: '2',
+          memory: '100Gi',
+          pods: '30',
+          'nvidia.com/gpu': '4',
+          'example.com/fpga': '1',
+        },
+        providerID: 'mock://vk-1',
+        unknownKeys: ['gpus', 'labels'],
+      },
+    );
   });
 
   it('rejects a --provider-config it cannot use, naming the flag', () => {
@@ -246,7 +313,9 @@ Flags:
     };
     bad('[1, 2]');
     bad('{"vk-1": {"cpu": "lots"}}');
-    bad('{"vk-1": {"gpus": "2"}}');
+    bad('{"vk-1": {"others": {"nvidia.com/gpu": "many"}}}');
+    bad('{"vk-1": {"others": ["gpu"]}}');
+    bad('{"vk-1": {"providerID": 7}}');
     bad('{"vk-1": "4"}');
     bad('{unclosed');
     expect(() => parseFlags(['--provider-config=/nonexistent/vk.json'], {})).toThrow(

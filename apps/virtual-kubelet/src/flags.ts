@@ -18,7 +18,7 @@ import {
   parseFlagTable,
 } from '@ctrlkit/runtime/cli';
 import type { ContentType } from '@ctrlkit/runtime/client';
-import { type ProviderCapacity, readProviderConfig } from './provider-config.js';
+import { type ProviderConfig, readProviderConfig } from './provider-config.js';
 
 /** The providers `--provider` accepts. */
 export const PROVIDERS = ['mock', 'process'] as const;
@@ -26,13 +26,13 @@ export const PROVIDERS = ['mock', 'process'] as const;
 /** The operating systems `--os` accepts, as virtual-kubelet's CLI spells them. */
 export const OPERATING_SYSTEMS = ['Linux', 'Windows', 'Darwin'] as const;
 
-/** The effects the node taint may have (`VK_TAINT_EFFECT`). */
+/** The effects the node taint may have (`--taint-effect`, `VKUBELET_TAINT_EFFECT`). */
 export const TAINT_EFFECTS = ['NoSchedule', 'NoExecute', 'PreferNoSchedule'] as const;
 
-/** The node taint's key when `VK_TAINT_KEY` is unset, as virtual-kubelet's. */
+/** The node taint's key when neither `--taint` nor `VKUBELET_TAINT_KEY` is given, as virtual-kubelet's. */
 export const DEFAULT_TAINT_KEY = 'virtual-kubelet.io/provider';
 
-/** The node's taint (`VK_TAINT_KEY`, `VK_TAINT_VALUE`, `VK_TAINT_EFFECT`). */
+/** The node's taint (`--taint`/`VKUBELET_TAINT_KEY`, `--taint-value`/`VKUBELET_TAINT_VALUE`, `--taint-effect`/`VKUBELET_TAINT_EFFECT`). */
 export interface NodeTaint {
   key: string;
   value: string;
@@ -48,10 +48,11 @@ export interface Flags {
   kubeApiContentType: ContentType;
   nodename: string;
   provider: (typeof PROVIDERS)[number];
-  /** `--provider-config`: the node's capacity from that file (its entry for `--nodename`); undefined without one. */
-  providerCapacity: ProviderCapacity | undefined;
+  /** `--provider-config`: that file's settings for `--nodename` (capacity, providerID, unknown keys); undefined without one. */
+  providerConfig: ProviderConfig | undefined;
   operatingSystem: (typeof OPERATING_SYSTEMS)[number];
-  clusterDomain: string;
+  /** `--cluster-domain` when given: accepted for upstream's command lines, with no effect (see its help). */
+  clusterDomain: string | undefined;
   /** The node's taint; undefined with `--disable-taint`. */
   taint: NodeTaint | undefined;
   podSyncWorkers: number;
@@ -69,6 +70,8 @@ export interface Flags {
   tlsCertFile: string | undefined;
   tlsKeyFile: string | undefined;
   mockStartLatencyMs: number;
+  /** `--mock-ping-latency`: ms each mock ping takes (failure injection). */
+  mockPingLatencyMs: number;
   mockCreateFailureRate: number;
   mockHangRate: number;
   providerTimeoutMs: number | undefined;
@@ -97,7 +100,7 @@ export const FLAGS = {
   'provider-config': {
     type: 'string',
     default: undefined,
-    help: 'provider configuration file (JSON or YAML): {"<nodename>": {"cpu": "20", "memory": "100Gi", "pods": "20"}}',
+    help: 'provider configuration file (JSON or YAML), as upstream\'s mock: {"<nodename>": {"cpu": "20", "memory": "100Gi", "pods": "20", "others": {"<resource>": "<quantity>"}, "providerID": "<id>"}}; unknown keys are logged and ignored',
   },
   os: {
     type: 'string',
@@ -107,25 +110,25 @@ export const FLAGS = {
   },
   'cluster-domain': {
     type: 'string',
-    default: 'cluster.local',
-    help: 'kubernetes cluster domain (accepted for compatibility; the providers set no pod DNS)',
+    default: undefined,
+    help: 'deprecated, no effect: upstream only hands it to its provider, and neither the mock nor the process provider has pod DNS to put it in (a warning is logged when given)',
   },
   taint: {
     type: 'string',
     default: DEFAULT_TAINT_KEY,
-    env: 'VK_TAINT_KEY',
+    env: 'VKUBELET_TAINT_KEY',
     help: "the node taint's key",
   },
   'taint-value': {
     type: 'string',
     default: '',
-    env: 'VK_TAINT_VALUE',
+    env: 'VKUBELET_TAINT_VALUE',
     help: "the node taint's value; when empty: the provider's name",
   },
   'taint-effect': {
     type: 'string',
     default: 'NoSchedule',
-    env: 'VK_TAINT_EFFECT',
+    env: 'VKUBELET_TAINT_EFFECT',
     choices: TAINT_EFFECTS,
     help: "the node taint's effect: NoSchedule, NoExecute or PreferNoSchedule",
   },
@@ -164,7 +167,7 @@ export const FLAGS = {
     type: 'duration',
     default: undefined,
     min: 1,
-    help: 'time a provider ping may take before it counts as failed; when unset: no limit',
+    help: 'time a provider ping (mock: at once unless --mock-ping-latency; process: starting a child process) may take before it counts as failed: a failed first ping stops the program, a later one stops status updates and lease renewals, so the cluster marks the node NotReady; when unset: no limit',
   },
   'node-status-update-interval': {
     type: 'duration',
@@ -208,6 +211,12 @@ export const FLAGS = {
     default: 0,
     min: 0,
     help: 'mock provider: time before a created pod runs; plain numbers are ms',
+  },
+  'mock-ping-latency': {
+    type: 'duration',
+    default: 0,
+    min: 0,
+    help: 'mock provider: time each node ping takes (longer than --node-ping-timeout: every ping fails, the node is not kept alive); plain numbers are ms',
   },
   'mock-create-failure-rate': {
     type: 'number',
@@ -257,11 +266,13 @@ export function usage(): string {
 }
 
 /**
- * Parses `argv` (without node and script), with `VK_TAINT_KEY`, `VK_TAINT_VALUE` and
- * `VK_TAINT_EFFECT` from `env`, and reads `--provider-config`; throws InvalidArgumentError
- * naming a bad flag.
+ * Parses `argv` (without node and script), with `VKUBELET_TAINT_KEY`, `VKUBELET_TAINT_VALUE`
+ * and `VKUBELET_TAINT_EFFECT` from `env` as the taint flags' defaults (a flag wins over its
+ * variable, which wins over the default),
+ * and reads `--provider-config`; throws InvalidArgumentError naming a bad flag.
  */
 export function parseFlags(argv: string[], env: NodeJS.ProcessEnv = process.env): Flags {
+  checkEnvTaintEffect(argv, env);
   const values = parseFlagTable(FLAGS, argv, env);
   const nodename = values.nodename;
   if (!/^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$/.test(nodename)) {
@@ -277,12 +288,6 @@ export function parseFlags(argv: string[], env: NodeJS.ProcessEnv = process.env)
     );
   }
   const clusterDomain = values['cluster-domain'];
-  if (!DNS_SUBDOMAIN.test(clusterDomain)) {
-    throw new InvalidArgumentError(
-      '--cluster-domain',
-      `"${clusterDomain}" is not a DNS domain (e.g. cluster.local)`,
-    );
-  }
   const configPath = values['provider-config'];
   return {
     kubeconfig: values.kubeconfig,
@@ -290,8 +295,7 @@ export function parseFlags(argv: string[], env: NodeJS.ProcessEnv = process.env)
     kubeApiContentType: values['kube-api-content-type'],
     nodename,
     provider: values.provider,
-    providerCapacity:
-      configPath === undefined ? undefined : readProviderConfig(configPath, nodename),
+    providerConfig: configPath === undefined ? undefined : readProviderConfig(configPath, nodename),
     operatingSystem: values.os,
     clusterDomain,
     taint: values['disable-taint'] ? undefined : nodeTaint(values),
@@ -310,6 +314,7 @@ export function parseFlags(argv: string[], env: NodeJS.ProcessEnv = process.env)
     tlsCertFile: values['tls-cert-file'],
     tlsKeyFile: values['tls-key-file'],
     mockStartLatencyMs: values['mock-start-latency'],
+    mockPingLatencyMs: values['mock-ping-latency'],
     mockCreateFailureRate: values['mock-create-failure-rate'],
     mockHangRate: values['mock-hang-rate'],
     providerTimeoutMs: values['provider-timeout'],
@@ -320,16 +325,27 @@ export function parseFlags(argv: string[], env: NodeJS.ProcessEnv = process.env)
   };
 }
 
-/** A DNS-1123 subdomain (a cluster domain). */
-const DNS_SUBDOMAIN =
-  /^(?=.{1,253}$)[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
+/**
+ * Rejects a `VKUBELET_TAINT_EFFECT` that is not an effect, naming the variable, when
+ * `--taint-effect` does not override it (upstream: `taint effect "…" is not supported`).
+ */
+function checkEnvTaintEffect(argv: readonly string[], env: NodeJS.ProcessEnv): void {
+  const effect = env.VKUBELET_TAINT_EFFECT;
+  if (effect === undefined || (TAINT_EFFECTS as readonly string[]).includes(effect)) return;
+  if (argv.some((a) => a === '--taint-effect' || a.startsWith('--taint-effect='))) return;
+  throw new InvalidArgumentError(
+    'VKUBELET_TAINT_EFFECT',
+    `taint effect ${JSON.stringify(effect)} is not supported: must be one of ${TAINT_EFFECTS.join(', ')}`,
+  );
+}
+
 /** A taint key: a qualified name, `[prefix/]name`. */
 const TAINT_KEY =
   /^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*\/)?(?=[^/]{1,63}$)[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?$/;
 /** A taint value: a label value. */
 const TAINT_VALUE = /^((?=.{1,63}$)[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?)?$/;
 
-/** The node taint from `--taint`/`VK_TAINT_KEY`, its value (default: the provider) and effect. */
+/** The node taint from `--taint`/`VKUBELET_TAINT_KEY`, its value (default: the provider) and effect. */
 function nodeTaint(values: {
   taint: string;
   'taint-value': string;
@@ -338,13 +354,16 @@ function nodeTaint(values: {
 }): NodeTaint {
   const key = values.taint;
   if (!TAINT_KEY.test(key)) {
-    throw new InvalidArgumentError('--taint', `"${key}" is not a valid taint key (VK_TAINT_KEY)`);
+    throw new InvalidArgumentError(
+      '--taint',
+      `"${key}" is not a valid taint key (VKUBELET_TAINT_KEY)`,
+    );
   }
   const value = values['taint-value'] === '' ? values.provider : values['taint-value'];
   if (!TAINT_VALUE.test(value)) {
     throw new InvalidArgumentError(
       '--taint-value',
-      `"${value}" is not a valid taint value (VK_TAINT_VALUE)`,
+      `"${value}" is not a valid taint value (VKUBELET_TAINT_VALUE)`,
     );
   }
   return { key, value, effect: values['taint-effect'] };

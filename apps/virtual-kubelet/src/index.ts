@@ -32,7 +32,11 @@ export {
   startKubeletApiServer,
 } from './kubelet-api/kubelet-api-server.js';
 export { type ServingCert, selfSignedCert } from './kubelet-api/self-signed-cert.js';
-export { type ProviderCapacity, readProviderConfig } from './provider-config.js';
+export {
+  type ProviderCapacity,
+  type ProviderConfig,
+  readProviderConfig,
+} from './provider-config.js';
 export {
   DEFAULT_MOCK_CAPACITY,
   MockProvider,

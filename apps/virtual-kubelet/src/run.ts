@@ -3,7 +3,7 @@
 import { readFileSync } from 'node:fs';
 import { networkInterfaces } from 'node:os';
 import { CtrlkitError, type Logger } from '@ctrlkit/core';
-import { NaiveNodeProvider, NodeController, PodController } from '@ctrlkit/node-controller';
+import { NodeController, PodController } from '@ctrlkit/node-controller';
 import { loadKubeConfig, Manager } from '@ctrlkit/runtime';
 import type { Wire } from '@ctrlkit/runtime/client';
 import type { SharedIndexInformer } from '@ctrlkit/runtime/informers';
@@ -59,12 +59,14 @@ export function buildVirtualKubelet(flags: Flags, logger: Logger): VirtualKubele
   });
   // Every request, the informers' included, goes through the manager's one client.
   const { client } = manager;
+  warnIgnoredSettings(flags, logger);
   const internalIP = flags.internalIP ?? defaultInternalIP();
   const provider = newProvider(flags, internalIP);
   const node = virtualNode(flags);
   provider.configureNode(node);
   const nodeController = new NodeController({
-    provider: new NaiveNodeProvider(),
+    // The pods' provider is the node's too: its ping is the heartbeat (`--node-ping-timeout`).
+    provider,
     node,
     nodes: client,
     pingIntervalMs: flags.nodePingIntervalMs,
@@ -139,9 +141,26 @@ export async function runVirtualKubelet(
   }
 }
 
+/** Logs what the command line asks for and this program ignores: unknown provider config keys, `--cluster-domain`. */
+function warnIgnoredSettings(flags: Flags, logger: Logger): void {
+  const unknownKeys = flags.providerConfig?.unknownKeys ?? [];
+  if (unknownKeys.length > 0) {
+    logger.warn(
+      { unknownKeys, node: flags.nodename },
+      `--provider-config: ignoring unknown keys of node "${flags.nodename}": ${unknownKeys.join(', ')}`,
+    );
+  }
+  if (flags.clusterDomain !== undefined) {
+    logger.warn(
+      { clusterDomain: flags.clusterDomain },
+      '--cluster-domain has no effect: the mock and process providers have no pod DNS',
+    );
+  }
+}
+
 /** The provider `--provider` names: `process` runs containers as processes, else the mock. */
 function newProvider(flags: Flags, internalIP: string): MockProvider | ProcessProvider {
-  const capacity = flags.providerCapacity;
+  const capacity = flags.providerConfig?.capacity;
   return flags.provider === 'process'
     ? new ProcessProvider({
         internalIP,
@@ -155,6 +174,7 @@ function newProvider(flags: Flags, internalIP: string): MockProvider | ProcessPr
         ...(capacity !== undefined && { capacity }),
         operatingSystem: flags.operatingSystem.toLowerCase(),
         startLatencyMs: flags.mockStartLatencyMs,
+        pingLatencyMs: flags.mockPingLatencyMs,
         createFailureRate: flags.mockCreateFailureRate,
         hangRate: flags.mockHangRate,
       });
@@ -162,7 +182,8 @@ function newProvider(flags: Flags, internalIP: string): MockProvider | ProcessPr
 
 /**
  * The virtual Node: virtual-kubelet's labels (the OS of `--os`, lower case), and its taint
- * (`VK_TAINT_*`, none with `--disable-taint`) so only pods that tolerate the provider land on it.
+ * (`--taint*`/`VKUBELET_TAINT_*`, none with `--disable-taint`) so only pods that tolerate the
+ * provider land on it, and upstream mock's `providerID` from `--provider-config`.
  */
 function virtualNode(flags: Flags): Wire<V1Node> {
   const os = flags.operatingSystem.toLowerCase();
@@ -179,7 +200,12 @@ function virtualNode(flags: Flags): Wire<V1Node> {
         'beta.kubernetes.io/os': os,
       },
     },
-    spec: flags.taint === undefined ? {} : { taints: [{ ...flags.taint }] },
+    spec: {
+      ...(flags.providerConfig?.providerID !== undefined && {
+        providerID: flags.providerConfig.providerID,
+      }),
+      ...(flags.taint !== undefined && { taints: [{ ...flags.taint }] }),
+    },
   };
 }
 

@@ -1,5 +1,6 @@
 // The upstream virtual-kubelet command line on a real control plane: --disable-taint, --os and
-// --provider-config shape the registered Node, VK_TAINT_* its taint, --full-resync-period the
+// --provider-config (upstream mock's format, unknown keys ignored) shape the registered Node,
+// --taint*/VKUBELET_TAINT_* its taint, --full-resync-period the
 // informers' resync, and --startup-timeout bounds the wait for the informers and the pod
 // controller (exit 1 when they are not ready in time).
 import { spawn } from 'node:child_process';
@@ -12,7 +13,8 @@ import { noopLogger } from '@ctrlkit/core';
 import { waitFor } from '@ctrlkit/core/testing';
 import { createTestNamespace, freePort } from '@ctrlkit/envtest';
 import { testKubeConfig } from '@ctrlkit/envtest/vitest';
-import { CoreV1Api, type V1Node } from '@kubernetes/client-node';
+import { type Client, createClient } from '@ctrlkit/runtime/client';
+import type { V1Node } from '@kubernetes/client-node';
 import { expect, it } from 'vitest';
 import { parseFlags } from './flags.js';
 import { buildVirtualKubelet, runVirtualKubelet, StartupTimeoutError } from './run.js';
@@ -45,12 +47,12 @@ const ownTaints = (node: V1Node) =>
     .filter((t) => !t.key.startsWith('node.kubernetes.io/'))
     .map(({ key, value, effect }) => ({ key, value, effect }));
 
-async function registeredNode(core: CoreV1Api, name: string): Promise<V1Node> {
+async function registeredNode(client: Client, name: string): Promise<V1Node> {
   let node: V1Node | undefined;
   await waitFor(
     `node ${name} registered`,
     async () => {
-      node = await core.readNode({ name }).catch(() => undefined);
+      node = (await client.get<V1Node>('nodes', name).catch(() => undefined)) as V1Node | undefined;
       return node !== undefined;
     },
     WAIT,
@@ -59,11 +61,12 @@ async function registeredNode(core: CoreV1Api, name: string): Promise<V1Node> {
 }
 
 it('--disable-taint, --os and --provider-config shape the Node; durations in Go form', async () => {
-  const core = testKubeConfig().makeApiClient(CoreV1Api);
+  const core = createClient(testKubeConfig());
   const nodeName = 'vk-upstream-flags';
   const config = tempFile(
     'provider.yaml',
-    `${nodeName}:\n  cpu: "4"\n  memory: 8Gi\n  pods: "50"\nsomeone-else:\n  cpu: "1"\n`,
+    `${nodeName}:\n  cpu: "4"\n  memory: 8Gi\n  pods: "50"\n  others:\n    nvidia.com/gpu: "2"\n` +
+      `  providerID: mock://${nodeName}\n  zone: ignored\nsomeone-else:\n  cpu: "1"\n`,
   );
   const vk = await startApp(app, {
     args: [
@@ -79,7 +82,7 @@ it('--disable-taint, --os and --provider-config shape the Node; durations in Go 
       '--cluster-domain=corp.example',
     ],
     // ignored with --disable-taint
-    env: { VK_TAINT_KEY: 'example.com/ignored' },
+    env: { VKUBELET_TAINT_KEY: 'example.com/ignored' },
   });
   try {
     const node = await registeredNode(core, nodeName);
@@ -89,23 +92,28 @@ it('--disable-taint, --os and --provider-config shape the Node; durations in Go 
       'beta.kubernetes.io/os': 'windows',
     });
     expect(node.status?.nodeInfo?.operatingSystem).toBe('windows');
-    expect(node.status?.capacity).toMatchObject({ cpu: '4', memory: '8Gi', pods: '50' });
-    expect(node.status?.allocatable).toMatchObject({ cpu: '4', memory: '8Gi', pods: '50' });
+    const capacity = { cpu: '4', memory: '8Gi', pods: '50', 'nvidia.com/gpu': '2' };
+    expect(node.status?.capacity).toMatchObject(capacity);
+    expect(node.status?.allocatable).toMatchObject(capacity);
+    expect(node.spec?.providerID).toBe(`mock://${nodeName}`);
+    expect(vk.logs.join('\n')).toContain(
+      `--provider-config: ignoring unknown keys of node \\"${nodeName}\\": zone`,
+    );
   } finally {
     expect(await vk.stop()).toBe(0);
-    await core.deleteNode({ name: nodeName });
+    await core.delete('nodes', nodeName);
   }
 });
 
-it('takes the taint from VK_TAINT_KEY, VK_TAINT_VALUE and VK_TAINT_EFFECT', async () => {
-  const core = testKubeConfig().makeApiClient(CoreV1Api);
+it('takes the taint from VKUBELET_TAINT_KEY, VKUBELET_TAINT_VALUE and VKUBELET_TAINT_EFFECT', async () => {
+  const core = createClient(testKubeConfig());
   const nodeName = 'vk-upstream-taint';
   const vk = await startApp(app, {
     args: await baseArgs(nodeName),
     env: {
-      VK_TAINT_KEY: 'example.com/virtual',
-      VK_TAINT_VALUE: 'edge',
-      VK_TAINT_EFFECT: 'NoExecute',
+      VKUBELET_TAINT_KEY: 'example.com/virtual',
+      VKUBELET_TAINT_VALUE: 'edge',
+      VKUBELET_TAINT_EFFECT: 'NoExecute',
     },
   });
   try {
@@ -116,13 +124,13 @@ it('takes the taint from VK_TAINT_KEY, VK_TAINT_VALUE and VK_TAINT_EFFECT', asyn
     expect(node.metadata?.labels?.['kubernetes.io/os']).toBe('linux');
   } finally {
     expect(await vk.stop()).toBe(0);
-    await core.deleteNode({ name: nodeName });
+    await core.delete('nodes', nodeName);
   }
 });
 
 it('--full-resync-period resyncs the pod informer; --startup-timeout lets a ready start through', async () => {
   const kubeConfig = testKubeConfig();
-  const core = kubeConfig.makeApiClient(CoreV1Api);
+  const core = createClient(kubeConfig);
   const namespace = await createTestNamespace(kubeConfig, 'vk-resync-');
   const nodeName = 'vk-upstream-resync';
   const kubeconfig = tempFile('kubeconfig', kubeConfig.exportConfig());
@@ -142,13 +150,14 @@ it('--full-resync-period resyncs the pod informer; --startup-timeout lets a read
       if (oldPod === newPod) resyncs.push(newPod.metadata?.name ?? '');
     },
   });
-  await core.createNamespacedPod({
-    namespace,
-    body: {
+  await core.create(
+    'pods',
+    {
       metadata: { name: 'resynced' },
       spec: { nodeName, containers: [{ name: 'c', image: 'i' }] },
     },
-  });
+    { namespace },
+  );
   const stop = new AbortController();
   const running = runVirtualKubelet(vk, flags.startupTimeoutMs, stop.signal);
   try {
@@ -158,7 +167,7 @@ it('--full-resync-period resyncs the pod informer; --startup-timeout lets a read
   } finally {
     stop.abort();
     await running;
-    await core.deleteNode({ name: nodeName });
+    await core.delete('nodes', nodeName);
   }
 });
 

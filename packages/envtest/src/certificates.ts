@@ -1,19 +1,12 @@
 /**
- * `@ctrlkit/envtest/certificates`: X.509 certificates (a CA, serving and client certificates)
- * made with `@peculiar/x509` on WebCrypto, as the control plane makes its own. A subpath of
- * its own so that a program that only needs a certificate (the virtual kubelet's serving
- * certificate) does not load the control plane; the root exports the same names.
+ * `@ctrlkit/envtest/certificates`: the certificate helper the control plane makes its
+ * certificates with, `@ctrlkit/core/certificates`'s (it lives there, once, because programs
+ * that ship need it too); here for tests that import it beside the control plane.
  *
- * - {@link createCertificate}: a certificate for a {@link CertificateRequest} (usage, common name,
- *   organizations, DNS names and IP addresses), self-signed or signed by a CA; a
- *   {@link CertificateUsage} says what for. It gives an {@link IssuedCertificate}.
- *
- * A first program:
  * ```ts
  * import { createCertificate } from '@ctrlkit/envtest/certificates';
  *
  * const ca = await createCertificate({ usage: 'ca', commonName: 'my-ca' });
- * const serving = await createCertificate({ usage: 'server', commonName: 'localhost', ipAddresses: ['127.0.0.1'] }, ca);
  * ```
  *
  * @packageDocumentation
@@ -24,4 +17,4 @@ export {
   type CertificateUsage,
   createCertificate,
   type IssuedCertificate,
-} from './create-certificate.js';
+} from '@ctrlkit/core/certificates';

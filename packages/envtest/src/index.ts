@@ -44,6 +44,12 @@
 
 export { InvalidArgumentError, type Logger, noopLogger } from '@ctrlkit/core';
 export {
+  type CertificateRequest,
+  type CertificateUsage,
+  createCertificate,
+  type IssuedCertificate,
+} from '@ctrlkit/core/certificates';
+export {
   type AuditEvent,
   type AuditLogRead,
   type AuditPolicy,
@@ -63,12 +69,6 @@ export {
   type UserKubeConfig,
 } from './control-plane.js';
 export { DEFAULT_CRD_TIMEOUT_MS, type InstallCRDsOptions, installCRDs } from './crds.js';
-export {
-  type CertificateRequest,
-  type CertificateUsage,
-  createCertificate,
-  type IssuedCertificate,
-} from './create-certificate.js';
 export { ArchiveInvalidError } from './errors/archive-invalid-error.js';
 export { BinariesMissingError } from './errors/binaries-missing-error.js';
 export { BuildFailedError } from './errors/build-failed-error.js';

@@ -1,7 +1,7 @@
-//! The kubelet API's self-signed serving certificate, made by envtest's one certificate helper.
+//! The kubelet API's self-signed serving certificate, made by core's one certificate helper.
 
 import { isIP } from 'node:net';
-import { createCertificate } from '@ctrlkit/envtest/certificates';
+import { createCertificate } from '@ctrlkit/core/certificates';
 
 /** A PEM certificate and its PEM private key. */
 export interface ServingCert {

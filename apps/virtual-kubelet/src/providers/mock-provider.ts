@@ -1,9 +1,15 @@
 //! The `mock` provider: pods "run" in memory, reported as virtual-kubelet's mock provider reports them.
 
-import { type Clock, InvalidArgumentError, realClock } from '@ctrlkit/core';
-import { notFound, type PodLifecycleHandler, type PodNotifier } from '@ctrlkit/node-controller';
+import { type Clock, InvalidArgumentError, realClock, sleep } from '@ctrlkit/core';
+import {
+  type NodeProvider,
+  notFound,
+  type PodLifecycleHandler,
+  type PodNotifier,
+} from '@ctrlkit/node-controller';
 import { formatTime, type Wire } from '@ctrlkit/runtime/client';
 import type { V1Node, V1NodeCondition, V1Pod, V1PodStatus } from '@kubernetes/client-node';
+import type { ProviderCapacity } from '../provider-config.js';
 import { CpuCounters } from './cpu-counters.js';
 import { podStats, type StatsSummary, statsSummary } from './stats-summary.js';
 
@@ -16,12 +22,17 @@ export interface MockProviderOptions {
   internalIP: string;
   /** The kubelet port written into the node's daemonEndpoints. Default 10250. */
   daemonEndpointPort?: number;
-  /** Capacity (and allocatable). Default {@link DEFAULT_MOCK_CAPACITY}. */
-  capacity?: { cpu: string; memory: string; pods: string };
+  /** Capacity (and allocatable): cpu, memory, pods and any other resources. Default {@link DEFAULT_MOCK_CAPACITY}. */
+  capacity?: ProviderCapacity;
   /** The node's `nodeInfo.operatingSystem` (lower case, as the kubelet's GOOS). Default `linux`. */
   operatingSystem?: string;
   /** Ms before a created pod reports Running. Default 0 (at once). */
   startLatencyMs?: number;
+  /**
+   * Ms each {@link MockProvider.ping} takes, for failure injection: longer than the node
+   * controller's ping timeout makes every ping fail. Default 0 (at once, as upstream's mock).
+   */
+  pingLatencyMs?: number;
   /** Fraction (0..1) of createPod calls that fail, for failure injection. Default 0. */
   createFailureRate?: number;
   /**
@@ -42,10 +53,10 @@ export interface MockProviderOptions {
  * containers; a deleted pod is gone at once, reported Succeeded with reason
  * `MockProviderPodDeleted` and its containers terminated (`MockProviderPodContainerDeleted`).
  */
-export class MockProvider implements PodLifecycleHandler, PodNotifier {
+export class MockProvider implements PodLifecycleHandler, PodNotifier, NodeProvider {
   readonly #pods = new Map<string, Wire<V1Pod>>();
   readonly #options: Required<Omit<MockProviderOptions, 'capacity'>> & {
-    capacity: { cpu: string; memory: string; pods: string };
+    capacity: ProviderCapacity;
   };
   readonly #startTime = new Date();
   readonly #cpu = new CpuCounters();
@@ -68,8 +79,16 @@ export class MockProvider implements PodLifecycleHandler, PodNotifier {
         `must be a number of ms >= 0, got ${latency}`,
       );
     }
+    const pingLatency = options.pingLatencyMs ?? 0;
+    if (!(pingLatency >= 0) || !Number.isFinite(pingLatency)) {
+      throw new InvalidArgumentError(
+        'pingLatencyMs',
+        `must be a number of ms >= 0, got ${pingLatency}`,
+      );
+    }
     this.#options = {
       internalIP: options.internalIP,
+      pingLatencyMs: pingLatency,
       daemonEndpointPort: options.daemonEndpointPort ?? 10250,
       capacity: options.capacity ?? { ...DEFAULT_MOCK_CAPACITY },
       operatingSystem: options.operatingSystem ?? 'linux',
@@ -105,6 +124,21 @@ export class MockProvider implements PodLifecycleHandler, PodNotifier {
       },
     };
   }
+
+  /**
+   * The node's heartbeat (`NodeProvider.ping`): answers after `pingLatencyMs` (at once by
+   * default); rejects with `signal`'s reason when it aborts.
+   */
+  async ping(signal: AbortSignal): Promise<void> {
+    signal.throwIfAborted();
+    if (this.#options.pingLatencyMs > 0) {
+      await sleep(this.#options.clock, this.#options.pingLatencyMs, signal);
+      signal.throwIfAborted();
+    }
+  }
+
+  /** A no-op: the node's status changes only through {@link configureNode}. */
+  notifyNodeStatus(_signal: AbortSignal, _callback: (node: Wire<V1Node>) => void): void {}
 
   notifyPods(_signal: AbortSignal, callback: (pod: Wire<V1Pod>) => void): void {
     this.#notify = callback;

@@ -2,14 +2,21 @@
 
 import { type ChildProcess, spawn } from 'node:child_process';
 import { type Clock, InvalidArgumentError, realClock } from '@ctrlkit/core';
-import { notFound, type PodLifecycleHandler, type PodNotifier } from '@ctrlkit/node-controller';
+import {
+  type NodeProvider,
+  notFound,
+  type PodLifecycleHandler,
+  type PodNotifier,
+} from '@ctrlkit/node-controller';
 import { formatTime, type Wire } from '@ctrlkit/runtime/client';
 import type { V1Node, V1Pod, V1PodStatus } from '@kubernetes/client-node';
+import type { ProviderCapacity } from '../provider-config.js';
 import { ContainerLog, type ContainerLogOptions } from './container-log.js';
 import { CpuCounters } from './cpu-counters.js';
 import { killMarkedProcesses } from './marked-processes.js';
 import { DEFAULT_MOCK_CAPACITY } from './mock-provider.js';
 import { type Container, containerStatus, goDuration, newContainer } from './process-container.js';
+import { DEFAULT_PING_COMMAND, runPingCommand } from './process-ping.js';
 import { processCpuNs, rssBytes } from './process-stats.js';
 import { podStats, type StatsSummary, statsSummary } from './stats-summary.js';
 
@@ -32,10 +39,12 @@ export interface ProcessProviderOptions {
   internalIP: string;
   /** Default 10250. */
   daemonEndpointPort?: number;
-  /** Capacity (and allocatable) of the node. Default {@link DEFAULT_MOCK_CAPACITY}. */
-  capacity?: { cpu: string; memory: string; pods: string };
+  /** Capacity (and allocatable) of the node: cpu, memory, pods and any other resources. Default {@link DEFAULT_MOCK_CAPACITY}. */
+  capacity?: ProviderCapacity;
   /** The node's name, in each container's `NODE_ENV_MARKER`. Default: none (no marker, no leftovers found). */
   nodeName?: string;
+  /** What {@link ProcessProvider.ping} runs (file and arguments, no shell). Default {@link DEFAULT_PING_COMMAND}. */
+  pingCommand?: readonly string[];
   /** Default: the real clock. */
   clock?: Clock;
 }
@@ -62,13 +71,14 @@ interface RunningPod {
  * {@link LOG_BUFFER_BYTES} of the current and the previous run per container) for
  * {@link ProcessProvider.getContainerLogs}, and CPU and memory come from /proc.
  */
-export class ProcessProvider implements PodLifecycleHandler, PodNotifier {
+export class ProcessProvider implements PodLifecycleHandler, PodNotifier, NodeProvider {
   readonly #pods = new Map<string, RunningPod>();
   readonly #internalIP: string;
   readonly #port: number;
-  readonly #capacity: { cpu: string; memory: string; pods: string };
+  readonly #capacity: ProviderCapacity;
   readonly #clock: Clock;
   readonly #nodeName: string | undefined;
+  readonly #pingCommand: readonly string[];
   readonly #startTime = new Date();
   readonly #cpu = new CpuCounters();
   #notify: (pod: Wire<V1Pod>) => void = () => {};
@@ -82,7 +92,24 @@ export class ProcessProvider implements PodLifecycleHandler, PodNotifier {
     this.#port = options.daemonEndpointPort ?? 10250;
     this.#capacity = { ...(options.capacity ?? DEFAULT_MOCK_CAPACITY) };
     this.#clock = options.clock ?? realClock;
+    const pingCommand = options.pingCommand ?? DEFAULT_PING_COMMAND;
+    if (pingCommand.length === 0 || pingCommand[0] === '') {
+      throw new InvalidArgumentError('pingCommand', 'must name a program to run');
+    }
+    this.#pingCommand = pingCommand;
   }
+
+  /**
+   * The node's heartbeat (`NodeProvider.ping`): starts a child process ({@link
+   * ProcessProviderOptions.pingCommand}) and waits for it to exit 0, since that is what every
+   * container needs. Rejects when it cannot, or with `signal`'s reason (the child killed).
+   */
+  ping(signal: AbortSignal): Promise<void> {
+    return runPingCommand(this.#pingCommand, signal);
+  }
+
+  /** A no-op: the node's status changes only through {@link configureNode}. */
+  notifyNodeStatus(_signal: AbortSignal, _callback: (node: Wire<V1Node>) => void): void {}
 
   /** Capacity, conditions, address and kubelet port of the node. */
   configureNode(node: Wire<V1Node>): void {

@@ -3,8 +3,8 @@
 import { writeFile } from 'node:fs/promises';
 import { request as httpsRequest } from 'node:https';
 import { join } from 'node:path';
+import type { IssuedCertificate } from '@ctrlkit/core/certificates';
 import type { ComponentName, RunningComponent } from '../components.js';
-import type { IssuedCertificate } from '../create-certificate.js';
 import { EnvtestError } from '../errors/envtest-error.js';
 import { freePort } from '../free-port.js';
 import type { ResolvedControlPlaneOptions } from '../options.js';

@@ -1,8 +1,8 @@
 //! The certificates and keys of one control plane: CA, serving certs, users, service accounts.
 
 import { generateKeyPairSync } from 'node:crypto';
+import { createCertificate, type IssuedCertificate } from '@ctrlkit/core/certificates';
 import type { ComponentName } from '../components.js';
-import { createCertificate, type IssuedCertificate } from '../create-certificate.js';
 
 /** Everything kube-apiserver and its admin need, PEM-encoded. */
 export interface ControlPlanePki {

@@ -2,8 +2,8 @@
 
 import { randomBytes, type webcrypto } from 'node:crypto';
 import { isIP } from 'node:net';
-import { InvalidArgumentError } from '@ctrlkit/core';
 import type { Extension } from '@peculiar/x509';
+import { InvalidArgumentError } from './invalid-argument-error.js';
 
 /** `ca` signs other certificates; `server` serves TLS; `client` authenticates (CN = user, O = groups). */
 export type CertificateUsage = 'ca' | 'server' | 'client';
