@@ -39,7 +39,10 @@ export interface MockProviderOptions {
 /**
  * A provider whose pods run in memory (virtual-kubelet's mock): a created pod is Running
  * with PodIP 5.6.7.8, HostIP 1.2.3.4, conditions Initialized/Ready/PodScheduled and running
- * containers; a deleted pod is gone at once, reported Succeeded with reason
+ * containers; each container's `containerID` (`mock://<namespace>/<name>/create-<n>`) names
+ * which createPod call of the pod (by UID, counting failed, hung and abandoned ones) started
+ * it, and its `restartCount` how many times the pod's containers were started before (0
+ * unless a second call started them again); a deleted pod is gone at once, reported Succeeded with reason
  * `MockProviderPodDeleted` and its containers terminated (`MockProviderPodContainerDeleted`).
  */
 export class MockProvider implements PodLifecycleHandler, PodNotifier {
@@ -49,6 +52,9 @@ export class MockProvider implements PodLifecycleHandler, PodNotifier {
   };
   readonly #startTime = new Date();
   readonly #cpu = new CpuCounters();
+  /** createPod calls, and container starts, per pod UID (or namespace/name without one). */
+  readonly #creates = new Map<string, number>();
+  readonly #starts = new Map<string, number>();
   #notify: (pod: Wire<V1Pod>) => void = () => {};
 
   constructor(options: MockProviderOptions) {
@@ -111,6 +117,9 @@ export class MockProvider implements PodLifecycleHandler, PodNotifier {
   }
 
   async createPod(signal: AbortSignal, pod: Wire<V1Pod>): Promise<void> {
+    const id = pod.metadata?.uid ?? key(pod.metadata?.namespace, pod.metadata?.name);
+    const create = (this.#creates.get(id) ?? 0) + 1;
+    this.#creates.set(id, create);
     if (
       this.#options.createFailureRate > 0 &&
       this.#options.random() < this.#options.createFailureRate
@@ -136,6 +145,9 @@ export class MockProvider implements PodLifecycleHandler, PodNotifier {
         );
       });
     }
+    const restartCount = this.#starts.get(id) ?? 0;
+    this.#starts.set(id, restartCount + 1);
+    const containerID = `mock://${pod.metadata?.namespace ?? ''}/${pod.metadata?.name ?? ''}/create-${create}`;
     const now = formatTime(Date.now());
     const running = structuredClone(pod);
     running.status = {
@@ -153,9 +165,10 @@ export class MockProvider implements PodLifecycleHandler, PodNotifier {
         name: c.name,
         image: c.image ?? '',
         imageID: '',
+        containerID,
         ready: true,
         started: true,
-        restartCount: 0,
+        restartCount,
         state: { running: { startedAt: now } },
       })),
     };
