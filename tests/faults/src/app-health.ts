@@ -60,7 +60,9 @@ export function pollHealth(
   let polling = true;
   const loop = (async () => {
     while (polling) {
-      samples.push(await sampleHealth(endpoints()));
+      const sample = await sampleHealth(endpoints());
+      // From the app's first answer on (a process just started serves a moment later).
+      if (samples.length > 0 || sample.healthz !== 0) samples.push(sample);
       await sleep(intervalMs);
     }
   })();

@@ -7,11 +7,13 @@ import type { AppProcess } from '@ctrlkit/app-testing';
 import { waitFor } from '@ctrlkit/core/testing';
 import type { ControlPlane } from '@ctrlkit/envtest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { pollHealth } from './app-health.js';
 import {
   DraDriverWork,
   devicesOf,
   expectPublished,
   RBAC_SYNC_MS,
+  SLICES,
 } from './dra-example-driver-work.js';
 import {
   auditMark,
@@ -50,8 +52,11 @@ describe('dra-example-driver under faults', () => {
     const driver = await work.start(nodeName, clusterOf(plane), ['--num-devices=10']);
     // Its memory once it runs (it publishes then), measured while the restarts go on.
     const rssBefore = publishing(driver).then(() => rssMb(driver));
+    const health = pollHealth(() => driver.endpoints);
     let restartedAt = Number.POSITIVE_INFINITY;
     try {
+      // The first restart lands while it starts: its pool not yet published.
+      const inFlightAtFault = 10 - devicesOf(await work.slicesOf(nodeName)).length;
       for (let round = 0; round < 3; round++) {
         await plane.restartApiServer();
         await sleep(500);
@@ -68,8 +73,18 @@ describe('dra-example-driver under faults', () => {
         faultStartedAt,
         faultEndedAt: restartedAt,
         rssBeforeMb: await rssBefore,
+        inFlightAtFault,
+        health,
       });
       expectPublished(result, 10);
+      expect(
+        result.inFlightAtFault,
+        'devices not published when the apiserver went',
+      ).toBeGreaterThan(0);
+      // Its informer saw the apiserver go (out of `watching`) and came back (checked in
+      // converge); /healthz, which fails only after 2 min without a watch, answered 200.
+      expect(result.unwatchedMs).toBeGreaterThan(0);
+      expect(result.healthzFailed?.startsWith('0/')).toBe(true);
     } finally {
       await work.stopDriver(driver, mark, restartedAt + RBAC_SYNC_MS);
     }
@@ -88,6 +103,7 @@ describe('dra-example-driver under faults', () => {
       await sleep(1_000);
       const rssBeforeMb = await rssMb(driver);
       const frozenAt = Date.now();
+      const health = pollHealth(() => driver.endpoints);
       expect(proxy.freeze()).toBeGreaterThan(0);
       // The work here is the watch itself: a new WATCH of ResourceSlices reaches the apiserver
       // (through a fresh connection) once the driver noticed the half-open one.
@@ -112,11 +128,13 @@ describe('dra-example-driver under faults', () => {
         faultStartedAt: frozenAt,
         faultEndedAt: frozenAt,
         rssBeforeMb,
+        health,
       });
       const detectedMs = Date.parse(rewatched?.requestReceivedTimestamp ?? '') - frozenAt;
       await recordResult({ ...result, fault: 'half-open connection', convergeMs: detectedMs });
       expect(detectedMs).toBeLessThan(45_000);
       expectPublished(result, 10);
+      expect(result.healthzFailed?.startsWith('0/')).toBe(true);
       expect(driver.logs.some((l) => l.includes('a half-open connection'))).toBe(true);
     } finally {
       await work.stopDriver(driver, mark);
@@ -141,6 +159,7 @@ describe('dra-example-driver under faults', () => {
       await work.stopDriver(first, mark);
     }
     const publishedBefore = (await work.slicesOf(nodeName)).length;
+    const inFlightAtFault = 10 - devicesOf(await work.slicesOf(nodeName)).length;
     const second = await work.start(nodeName, clusterOf(plane), [
       '--num-devices=8',
       '--partitions=2',
@@ -160,8 +179,12 @@ describe('dra-example-driver under faults', () => {
         faultStartedAt,
         faultEndedAt,
         rssBeforeMb,
+        inFlightAtFault,
       });
       expectPublished(result, 24);
+      expect(result.inFlightAtFault, 'devices the first process had not published').toBeGreaterThan(
+        0,
+      );
     } finally {
       await work.stopDriver(second, mark);
     }
@@ -188,11 +211,8 @@ describe('dra-example-driver under faults', () => {
     const writer = (async () => {
       for (let n = 0; writing; n++) {
         for (const s of await work.slicesOf(nodeName)) {
-          await work.resource
-            .patchResourceSlice({
-              name: s.metadata?.name ?? '',
-              body: [{ op: 'add', path: '/metadata/labels', value: { writer: String(n) } }],
-            })
+          await work.client
+            .patch(SLICES, s.metadata?.name ?? '', { metadata: { labels: { writer: String(n) } } })
             .catch(() => undefined);
         }
       }
@@ -216,6 +236,8 @@ describe('dra-example-driver under faults', () => {
         rssBeforeMb,
       });
       expectPublished(result, 12);
+      // The fault happened: the driver's slice writes were answered 409, and retried.
+      expect(result.conflicts).toBeGreaterThanOrEqual(1);
     } finally {
       writing = false;
       await work.stopDriver(second, mark);

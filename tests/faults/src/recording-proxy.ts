@@ -9,6 +9,9 @@ import type { ControlPlane } from '@ctrlkit/envtest';
 import { createCertificate } from '@ctrlkit/envtest/certificates';
 import { KubeConfig } from '@kubernetes/client-node';
 
+/** How much earlier than its Retry-After a request may be sent again: a timer's rounding. */
+export const RETRY_AFTER_TOLERANCE_MS = 25;
+
 /** One request the proxy forwarded, and its answer. */
 export interface ProxiedAnswer {
   readonly method: string;

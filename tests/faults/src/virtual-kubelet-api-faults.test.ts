@@ -18,7 +18,7 @@ import {
   restartOverCompactedEtcd,
   rssMb,
 } from './harness.js';
-import { RecordingProxy } from './recording-proxy.js';
+import { RETRY_AFTER_TOLERANCE_MS, RecordingProxy } from './recording-proxy.js';
 import {
   expectConverged,
   PODS,
@@ -26,9 +26,6 @@ import {
   VirtualKubeletWork,
   VK_BUDGET_PER_MIN,
 } from './virtual-kubelet-work.js';
-
-/** How much earlier than its Retry-After a request may be sent again: a timer's rounding. */
-const RETRY_AFTER_TOLERANCE_MS = 25;
 
 let plane: ControlPlane;
 let work: VirtualKubeletWork;
