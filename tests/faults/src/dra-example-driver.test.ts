@@ -33,6 +33,7 @@ beforeAll(async () => {
   work = new DraDriverWork(plane);
 });
 afterAll(async () => {
+  work?.client.close();
   await plane?.stop();
 });
 

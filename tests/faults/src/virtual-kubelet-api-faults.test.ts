@@ -35,6 +35,7 @@ beforeAll(async () => {
   work = new VirtualKubeletWork(plane);
 });
 afterAll(async () => {
+  work?.client.close();
   await plane?.stop();
 });
 

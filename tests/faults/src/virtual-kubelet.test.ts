@@ -29,6 +29,7 @@ beforeAll(async () => {
   work = new VirtualKubeletWork(plane);
 });
 afterAll(async () => {
+  work?.client.close();
   await plane?.stop();
 });
 
