@@ -124,20 +124,9 @@ export class RecordingProxy {
     });
   }
 
-  /**
-   * For each 429 with a `Retry-After` whose request was sent again (the next request of the
-   * same method and path), that wait minus the `Retry-After`, in ms (>= 0: honoured).
-   */
+  /** {@link retryAfterMargins} of the answers so far. */
   retryAfterMargins(): number[] {
-    const margins: number[] = [];
-    this.answers.forEach((a, i) => {
-      if (a.status !== 429 || a.retryAfterS === undefined) return;
-      const again = this.answers
-        .slice(i + 1)
-        .find((b) => b.method === a.method && b.path === a.path && b.sentAt >= a.answeredAt);
-      if (again !== undefined) margins.push(again.sentAt - a.answeredAt - a.retryAfterS * 1000);
-    });
-    return margins;
+    return retryAfterMargins(this.answers);
   }
 
   /** Stops listening and drops every connection. */
@@ -148,4 +137,21 @@ export class RecordingProxy {
       for (const socket of this.sockets) socket.destroy();
     });
   }
+}
+
+/**
+ * For each 429 with a `Retry-After` among `answers` (in the order they were answered) whose
+ * request was sent again (the next request of the same method and path sent after it was
+ * answered), that wait minus the `Retry-After`, in ms (>= 0: honoured).
+ */
+export function retryAfterMargins(answers: readonly ProxiedAnswer[]): number[] {
+  const margins: number[] = [];
+  answers.forEach((a, i) => {
+    if (a.status !== 429 || a.retryAfterS === undefined) return;
+    const again = answers
+      .slice(i + 1)
+      .find((b) => b.method === a.method && b.path === a.path && b.sentAt >= a.answeredAt);
+    if (again !== undefined) margins.push(again.sentAt - a.answeredAt - a.retryAfterS * 1000);
+  });
+  return margins;
 }
