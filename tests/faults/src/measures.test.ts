@@ -114,7 +114,7 @@ describe('resultsTables', () => {
         0,
         null,
         42,
-        0,
+        3,
         1,
         null,
         null,
