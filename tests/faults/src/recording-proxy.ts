@@ -46,7 +46,8 @@ const forwardable = (headers: Record<string, unknown>) =>
 /**
  * Terminates the app's TLS (HTTP/2 or 1.1, with a CA of its own: start the app with
  * `certificateAuthority: proxy.caPem`) and forwards each request to the plane's apiserver,
- * recording the answer in {@link RecordingProxy.answers}.
+ * recording the answer in {@link RecordingProxy.answers}. Requests without a bearer token
+ * (`startApp`'s set-up, as the plane's admin) are sent on with the admin's client certificate.
  */
 export class RecordingProxy {
   private constructor(
@@ -54,7 +55,7 @@ export class RecordingProxy {
     readonly answers: readonly ProxiedAnswer[],
     private readonly server: Http2SecureServer,
     private readonly sockets: Set<TLSSocket>,
-    private readonly agent: Agent,
+    private readonly agents: readonly Agent[],
     /** The CA the app's kubeconfig must trust (PEM). */
     readonly caPem: string,
     /** The plane as seen through the proxy, for `startApp`. */
@@ -69,7 +70,16 @@ export class RecordingProxy {
       ca,
     );
     const upstreamCa = Buffer.from(plane.kubeConfig.getCurrentCluster()?.caData ?? '', 'base64');
+    // A request with a token (the app's) goes on as it came; one without (the test's admin,
+    // whose client certificate ends here) goes on with the admin's certificate.
     const agent = new Agent({ keepAlive: true, ca: upstreamCa });
+    const admin = plane.kubeConfig.getCurrentUser();
+    const adminAgent = new Agent({
+      keepAlive: true,
+      ca: upstreamCa,
+      cert: Buffer.from(admin?.certData ?? '', 'base64'),
+      key: Buffer.from(admin?.keyData ?? '', 'base64'),
+    });
     const answers: ProxiedAnswer[] = [];
     const server = createSecureServer(
       { key: serving.keyPem, cert: serving.certPem, allowHTTP1: true },
@@ -84,7 +94,7 @@ export class RecordingProxy {
             method,
             path,
             headers: forwardable(req.headers),
-            agent,
+            agent: req.headers.authorization === undefined ? adminAgent : agent,
           },
           (answer) => {
             const retryAfter = Number(answer.headers['retry-after']);
@@ -118,7 +128,7 @@ export class RecordingProxy {
     kubeConfig.clusters = kubeConfig.clusters.map((c) =>
       c.name === current?.name ? { ...c, server: `https://127.0.0.1:${port}` } : c,
     );
-    return new RecordingProxy(answers, server, sockets, agent, ca.certPem, {
+    return new RecordingProxy(answers, server, sockets, [agent, adminAgent], ca.certPem, {
       kubeConfig,
       auditLogPath: plane.auditLogPath,
     });
@@ -131,7 +141,7 @@ export class RecordingProxy {
 
   /** Stops listening and drops every connection. */
   async close(): Promise<void> {
-    this.agent.destroy();
+    for (const agent of this.agents) agent.destroy();
     await new Promise<void>((resolve) => {
       this.server.close(() => resolve());
       for (const socket of this.sockets) socket.destroy();
