@@ -7,6 +7,8 @@ import { ctrlkitVitestConfig } from '@ctrlkit/vitest-config';
 export default ctrlkitVitestConfig({
   test: {
     globalSetup: ['./src/global-setup.ts'],
+    // Tells the global setup whether every case passed (only then is the results file written).
+    reporters: ['./src/run-outcome-reporter.ts'],
     fileParallelism: true,
     maxWorkers: 3,
     testTimeout: 180_000,
