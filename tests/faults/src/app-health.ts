@@ -44,9 +44,16 @@ export async function sampleHealth(endpoints: AppEndpoints): Promise<HealthSampl
   return { at, healthz, states };
 }
 
-/** Every informer watching and `/healthz` 200. */
-export const healthy = (s: HealthSample) =>
-  s.healthz === 200 && s.states.size > 0 && [...s.states.values()].every((v) => v === 'watching');
+/**
+ * `/healthz` 200 and every informer watching; with `informers: false` (an app whose informers
+ * are not in its Manager's informer health, so `/metrics` shows none) `/healthz` 200 and no
+ * informer state at all.
+ */
+export const healthy = (s: HealthSample, options: { informers?: boolean } = {}) =>
+  s.healthz === 200 &&
+  (options.informers === false
+    ? s.states.size === 0
+    : s.states.size > 0 && [...s.states.values()].every((v) => v === 'watching'));
 
 /**
  * Polls the app at `endpoints()` (it may change: a restarted process) every `intervalMs` until
@@ -81,7 +88,7 @@ export function pollHealth(
  * was not `watching`, and the `/healthz` answers that were not 200 (`failed/polled`).
  */
 export function healthFigures(samples: readonly HealthSample[]): {
-  unwatchedMs: number;
+  unwatchedMs?: number;
   healthzFailed: string;
 } {
   let unwatchedMs = 0;
@@ -99,7 +106,10 @@ export function healthFigures(samples: readonly HealthSample[]): {
   if (since !== undefined && last !== undefined)
     unwatchedMs = Math.max(unwatchedMs, last.at - since, 1);
   const failed = samples.filter((s) => s.healthz !== 200).length;
-  return { unwatchedMs, healthzFailed: `${failed}/${samples.length}` };
+  const healthzFailed = `${failed}/${samples.length}`;
+  // No informer state in any sample: nothing to measure (not 0 s).
+  if (!samples.some((s) => s.states.size > 0)) return { healthzFailed };
+  return { unwatchedMs, healthzFailed };
 }
 
 /**
@@ -108,12 +118,12 @@ export function healthFigures(samples: readonly HealthSample[]): {
  */
 export async function healthyAfter(
   endpoints: AppEndpoints,
-  timeoutMs = 20_000,
+  options: { informers?: boolean; timeoutMs?: number } = {},
 ): Promise<HealthSample> {
-  const deadline = Date.now() + timeoutMs;
+  const deadline = Date.now() + (options.timeoutMs ?? 20_000);
   for (;;) {
     const sample = await sampleHealth(endpoints);
-    if (healthy(sample) || Date.now() > deadline) return sample;
+    if (healthy(sample, options) || Date.now() > deadline) return sample;
     await sleep(250);
   }
 }

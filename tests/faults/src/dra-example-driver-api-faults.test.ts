@@ -128,7 +128,7 @@ describe('dra-example-driver under the apiserver refusing its requests', () => {
       let probe: { status: number; retryAfter: string | undefined } | undefined;
       try {
         // Through a proxy that records each answer's Retry-After and when it sent again.
-        driver = await work.start(nodeName, recorder.cluster, ['--num-devices=12'], recorder.caPem);
+        driver = await work.start(nodeName, recorder.cluster, ['--num-devices=12']);
         await waitFor(
           '429s answered to the driver',
           async () => driversThrottled(await requestsSince(plane, driver.rbac.username, mark)),

@@ -82,9 +82,7 @@ describe('dra-example-driver under faults', () => {
         result.inFlightAtFault,
         'devices not published when the apiserver went',
       ).toBeGreaterThan(0);
-      // Its informer saw the apiserver go (out of `watching`) and came back (checked in
-      // converge); /healthz, which fails only after 2 min without a watch, answered 200.
-      expect(result.unwatchedMs).toBeGreaterThan(0);
+      // /healthz answered 200 throughout (its informer is not among its checks: see converge).
       expect(result.healthzFailed?.startsWith('0/')).toBe(true);
     } finally {
       await work.stopDriver(driver, mark, restartedAt + RBAC_SYNC_MS);

@@ -30,6 +30,7 @@ describe('healthFigures', () => {
       healthFigures([sample(0, 0), sample(100, 200, 'watching'), sample(300, 200, 'listing')]),
     ).toEqual({ unwatchedMs: 1, healthzFailed: '1/3' });
     expect(healthFigures([sample(0, 200, 'watching')]).unwatchedMs).toBe(0);
+    expect(healthFigures([sample(0, 200)])).toEqual({ healthzFailed: '0/1' });
   });
 });
 

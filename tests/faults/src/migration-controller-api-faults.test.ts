@@ -95,10 +95,7 @@ describe('migration-controller under the apiserver refusing its requests', () =>
     const c = await planCase(world, 'mc-apf', SERVER);
     // Through a proxy that records each answer's Retry-After and when it sent again.
     const recorder = await RecordingProxy.start(plane);
-    const app = await startController(world, recorder.cluster, {
-      leaderElect: false,
-      certificateAuthority: recorder.caPem,
-    });
+    const app = await startController(world, recorder.cluster, { leaderElect: false });
     const mark = await auditMark(plane);
     const throttled = (requests: readonly AuditEvent[]) =>
       answered(

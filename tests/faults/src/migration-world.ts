@@ -167,19 +167,16 @@ export type ControllerProcess = AppProcess & { readonly endpoints: AppEndpoints 
 /**
  * Starts the controller (its deploy/ ServiceAccount) on `cluster`, with leader election
  * unless `leaderElect` is false (one replica), serving `/metrics` and `/healthz` on free
- * loopback ports; `certificateAuthority` as `startApp`'s.
+ * loopback ports.
  */
 export async function startController(
   world: MigrationWorld,
   cluster: AppCluster,
-  options: { leaderElect?: boolean; certificateAuthority?: string } = {},
+  options: { leaderElect?: boolean } = {},
 ): Promise<ControllerProcess> {
   const endpoints = await freeEndpoints();
   const started = await startApp(app, {
     cluster,
-    ...(options.certificateAuthority !== undefined && {
-      certificateAuthority: options.certificateAuthority,
-    }),
     args: [
       ...(options.leaderElect === false
         ? []

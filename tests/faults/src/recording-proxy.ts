@@ -44,8 +44,8 @@ const forwardable = (headers: Record<string, unknown>) =>
   ) as Record<string, string | string[]>;
 
 /**
- * Terminates the app's TLS (HTTP/2 or 1.1, with a CA of its own: start the app with
- * `certificateAuthority: proxy.caPem`) and forwards each request to the plane's apiserver,
+ * Terminates the app's TLS (HTTP/2 or 1.1, with a CA of its own, which {@link
+ * RecordingProxy.cluster}'s kubeconfig trusts) and forwards each request to the plane's apiserver,
  * recording the answer in {@link RecordingProxy.answers}. Requests without a bearer token
  * (`startApp`'s set-up, as the plane's admin) are sent on with the admin's client certificate.
  */
@@ -56,8 +56,6 @@ export class RecordingProxy {
     private readonly server: Http2SecureServer,
     private readonly sockets: Set<TLSSocket>,
     private readonly agents: readonly Agent[],
-    /** The CA the app's kubeconfig must trust (PEM). */
-    readonly caPem: string,
     /** The plane as seen through the proxy, for `startApp`. */
     readonly cluster: AppCluster,
   ) {}
@@ -125,10 +123,18 @@ export class RecordingProxy {
     const kubeConfig = new KubeConfig();
     kubeConfig.loadFromString(plane.kubeConfig.exportConfig());
     const current = kubeConfig.getCurrentCluster();
+    // The proxy's server and CA: the app's kubeconfig (`startApp`) and the admin's set-up trust it.
     kubeConfig.clusters = kubeConfig.clusters.map((c) =>
-      c.name === current?.name ? { ...c, server: `https://127.0.0.1:${port}` } : c,
+      c.name === current?.name
+        ? {
+            ...c,
+            server: `https://127.0.0.1:${port}`,
+            caData: Buffer.from(ca.certPem).toString('base64'),
+            caFile: undefined,
+          }
+        : c,
     );
-    return new RecordingProxy(answers, server, sockets, [agent, adminAgent], ca.certPem, {
+    return new RecordingProxy(answers, server, sockets, [agent, adminAgent], {
       kubeConfig,
       auditLogPath: plane.auditLogPath,
     });

@@ -80,7 +80,7 @@ describe('virtual-kubelet under the apiserver refusing its requests', () => {
     const nodeName = 'vk-apf';
     // Through a proxy that records each answer's Retry-After and when the app sent again.
     const recorder = await RecordingProxy.start(plane);
-    const vk = await work.start(nodeName, recorder.cluster, [], recorder.caPem);
+    const vk = await work.start(nodeName, recorder.cluster);
     try {
       await work.nodeReady(nodeName);
       const rssBeforeMb = await rssMb(vk);

@@ -51,12 +51,10 @@ export class VirtualKubeletWork {
     nodeName: string,
     cluster: AppCluster,
     extra: readonly string[] = [],
-    certificateAuthority?: string,
   ): Promise<VkProcess> {
     const endpoints = await freeEndpoints();
     const started = await startApp(app, {
       cluster,
-      ...(certificateAuthority !== undefined && { certificateAuthority }),
       args: [
         '--nodename',
         nodeName,
