@@ -105,8 +105,10 @@ describe('dra-example-driver under the apiserver refusing its requests', () => {
   it('429 from API Priority and Fairness (one seat, no queue, for its ServiceAccount, held by a neighbour): honours Retry-After, publishes once relaxed', async () => {
     const nodeName = await work.newNode('dra-apf');
     const mark = await auditMark(plane);
-    const first = await work.start(nodeName, clusterOf(plane), ['--num-devices=10']);
+    // Both processes through a proxy that records each answer's Retry-After and when the same
+    // request was sent again (one cluster, so they share the ServiceAccount's login).
     const recorder = await RecordingProxy.start(plane);
+    const first = await work.start(nodeName, recorder.cluster, ['--num-devices=10']);
     let driver = first;
     try {
       // Its memory when it runs unthrottled; then it starts again with its pool changed while
@@ -127,7 +129,6 @@ describe('dra-example-driver under the apiserver refusing its requests', () => {
       const neighbour = await seatHolder(plane, first.rbac, NEIGHBOUR_PATH);
       let probe: { status: number; retryAfter: string | undefined } | undefined;
       try {
-        // Through a proxy that records each answer's Retry-After and when it sent again.
         driver = await work.start(nodeName, recorder.cluster, ['--num-devices=12']);
         await waitFor(
           '429s answered to the driver',

@@ -7,7 +7,7 @@ import type { AppProcess } from '@ctrlkit/app-testing';
 import { waitFor } from '@ctrlkit/core/testing';
 import type { ControlPlane } from '@ctrlkit/envtest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { pollHealth } from './app-health.js';
+import { pollHealth, sampleHealth } from './app-health.js';
 import {
   DraDriverWork,
   devicesOf,
@@ -148,17 +148,26 @@ describe('dra-example-driver under faults', () => {
     const first = await work.start(nodeName, clusterOf(plane), ['--num-devices=10']);
     // Before: the first process; after: the second (a restart starts from nothing).
     let rssBeforeMb = 0;
+    let inFlightAtFault = 0;
     try {
-      // Mid-work: once it starts publishing, before its slices are written.
-      await publishing(first);
+      // Mid-work: as soon as it serves /healthz (its Manager started, its informer listing,
+      // its pool about to be published). It is paused there (SIGSTOP) so the devices it had
+      // published when the SIGTERM came can be counted, then terminated and resumed.
+      await waitFor(
+        'its /healthz',
+        async () => (await sampleHealth(first.endpoints)).healthz === 200,
+        { intervalMs: 5, timeoutMs: 60_000 },
+      );
+      first.child.kill('SIGSTOP');
       rssBeforeMb = await rssMb(first);
+      inFlightAtFault = 10 - devicesOf(await work.slicesOf(nodeName)).length;
       first.child.kill('SIGTERM');
+      first.child.kill('SIGCONT');
       expect(await first.exited).toBe(0);
     } finally {
       await work.stopDriver(first, mark);
     }
     const publishedBefore = (await work.slicesOf(nodeName)).length;
-    const inFlightAtFault = 10 - devicesOf(await work.slicesOf(nodeName)).length;
     const second = await work.start(nodeName, clusterOf(plane), [
       '--num-devices=8',
       '--partitions=2',
