@@ -150,9 +150,13 @@ describe('migration-controller under faults', () => {
       await runUntilStarted(c, 1);
       const rssBeforeMb = await rssMb(app);
       const faultStartedAt = Date.now();
-      const writer = (async () => {
-        for (let n = 0; writing; n++) await c.relabel(String(n));
-      })();
+      // Four writers at once: the controller's status updates (a PUT with the version it saw)
+      // land between their patches.
+      const writer = Promise.all(
+        Array.from({ length: 4 }, async (_, w) => {
+          for (let n = 0; writing; n++) await c.relabel(`${w}-${n}`);
+        }),
+      );
       await sleep(10_000);
       writing = false;
       await writer;
