@@ -3,9 +3,9 @@
 // written into the committed results file (results/faults.json) that the README shows, its
 // caption naming any test that failed.
 
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startMeasuring, writeResults } from '@ctrlkit/figures';
 import { printTables, RESULTS_DIR_ENV, readResults, resultsTables } from './results.js';
@@ -50,6 +50,8 @@ export default async function faultsGlobalSetup(): Promise<() => Promise<void>> 
         failed.length === 0 ? 'every case passed' : `FAILED in this run: ${failed.join('; ')}`;
       const caption = `The suite's wall time: ${wallS} s; ${outcome}.`;
       for (const table of Object.values(tables)) Object.assign(table, { caption });
+      // The folder first: writeResults reads the commit with git from it.
+      await mkdir(dirname(RESULTS_FILE), { recursive: true });
       writeResults(RESULTS_FILE, { command: commandLine(), tables, started });
     } finally {
       delete process.env[RESULTS_DIR_ENV];
