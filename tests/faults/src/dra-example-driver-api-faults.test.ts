@@ -25,6 +25,7 @@ import {
   restartOverCompactedEtcd,
   rssMb,
 } from './harness.js';
+import { RETRY_AFTER_TOLERANCE_MS, RecordingProxy } from './recording-proxy.js';
 
 let plane: ControlPlane;
 let work: DraDriverWork;
@@ -34,6 +35,7 @@ beforeAll(async () => {
   work = new DraDriverWork(plane);
 });
 afterAll(async () => {
+  work?.client.close();
   await plane?.stop();
 });
 
@@ -103,7 +105,10 @@ describe('dra-example-driver under the apiserver refusing its requests', () => {
   it('429 from API Priority and Fairness (one seat, no queue, for its ServiceAccount, held by a neighbour): honours Retry-After, publishes once relaxed', async () => {
     const nodeName = await work.newNode('dra-apf');
     const mark = await auditMark(plane);
-    const first = await work.start(nodeName, clusterOf(plane), ['--num-devices=10']);
+    // Both processes through a proxy that records each answer's Retry-After and when the same
+    // request was sent again (one cluster, so they share the ServiceAccount's login).
+    const recorder = await RecordingProxy.start(plane);
+    const first = await work.start(nodeName, recorder.cluster, ['--num-devices=10']);
     let driver = first;
     try {
       // Its memory when it runs unthrottled; then it starts again with its pool changed while
@@ -124,7 +129,7 @@ describe('dra-example-driver under the apiserver refusing its requests', () => {
       const neighbour = await seatHolder(plane, first.rbac, NEIGHBOUR_PATH);
       let probe: { status: number; retryAfter: string | undefined } | undefined;
       try {
-        driver = await work.start(nodeName, clusterOf(plane), ['--num-devices=12']);
+        driver = await work.start(nodeName, recorder.cluster, ['--num-devices=12']);
         await waitFor(
           '429s answered to the driver',
           async () => driversThrottled(await requestsSince(plane, driver.rbac.username, mark)),
@@ -149,11 +154,17 @@ describe('dra-example-driver under the apiserver refusing its requests', () => {
         faultStartedAt,
         faultEndedAt,
         rssBeforeMb,
-        annotate: (requests) => ({ throttled: driversThrottled(requests) }),
+        annotate: (requests) => ({
+          throttled: driversThrottled(requests),
+          retryAfterMarginMs: Math.min(...recorder.retryAfterMargins()),
+        }),
         exclude: neighbours,
       });
       expectPublished(result, 12);
       expect(result.throttled).toBeGreaterThan(0);
+      // Each 429 sent again no sooner than its Retry-After said (a small tolerance for timers).
+      expect(recorder.retryAfterMargins().length).toBeGreaterThan(0);
+      expect(result.retryAfterMarginMs).toBeGreaterThanOrEqual(-RETRY_AFTER_TOLERANCE_MS);
       // The apiserver's 429s carry a Retry-After in seconds (seen by a probe), which the
       // driver's client waits before sending again.
       expect(probe?.status).toBe(429);
@@ -164,6 +175,7 @@ describe('dra-example-driver under the apiserver refusing its requests', () => {
     } finally {
       await work.stopDriver(driver, mark);
       if (driver !== first) await work.stopDriver(first, mark);
+      await recorder.close();
     }
   });
 });

@@ -4,8 +4,18 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { type AppCluster, type AppProcess, appPackage, startApp } from '@ctrlkit/app-testing';
 import { waitFor } from '@ctrlkit/core/testing';
 import type { AuditEvent, ControlPlane } from '@ctrlkit/envtest';
-import { CoreV1Api, ResourceV1Api, type V1ResourceSlice } from '@kubernetes/client-node';
+import { type Client, createClient, type Wire } from '@ctrlkit/runtime/client';
+import type { V1ResourceSlice } from '@kubernetes/client-node';
 import { expect } from 'vitest';
+import {
+  type AppEndpoints,
+  describeSample,
+  freeEndpoints,
+  healthFigures,
+  healthy,
+  healthyAfter,
+  type pollHealth,
+} from './app-health.js';
 import { AFTER_MS, expectBoundedMemory, requestFigures, requestsSince, rssMb } from './harness.js';
 import { type FaultResult, recordResult } from './results.js';
 
@@ -15,35 +25,42 @@ export const RBAC_SYNC_MS = 10_000;
 /** The driver's client budget (the runtime's default 20 QPS), in requests per minute. */
 export const DRA_BUDGET_PER_MIN = 20 * 60;
 
-export const devicesOf = (slices: V1ResourceSlice[]): string[] =>
-  slices.flatMap((s) => s.spec.devices ?? []).map((d) => d.name);
+/** ResourceSlices, for the one client. */
+export const SLICES = 'resource.k8s.io/v1/resourceslices';
+
+export const devicesOf = (slices: Wire<V1ResourceSlice>[]): string[] =>
+  slices.flatMap((s) => s.spec?.devices ?? []).map((d) => d.name);
+
+/** A running driver and where it serves `/metrics` and `/healthz`. */
+export type DriverProcess = AppProcess & { readonly endpoints: AppEndpoints };
 
 /** The DRA example driver's work on `plane`, with the helpers of its cases. */
 export class DraDriverWork {
-  readonly core: CoreV1Api;
-  readonly resource: ResourceV1Api;
+  readonly client: Client;
 
   constructor(readonly plane: ControlPlane) {
-    this.core = plane.kubeConfig.makeApiClient(CoreV1Api);
-    this.resource = plane.kubeConfig.makeApiClient(ResourceV1Api);
+    this.client = createClient(plane.kubeConfig, { qps: 1_000, burst: 1_000 });
   }
 
-  start(nodeName: string, cluster: AppCluster, flags: string[]): Promise<AppProcess> {
-    return startApp(app, {
+  /** Starts the driver for `nodeName` with `flags`, serving `/metrics` and `/healthz` on free loopback ports. */
+  async start(nodeName: string, cluster: AppCluster, flags: string[]): Promise<DriverProcess> {
+    const endpoints = await freeEndpoints();
+    const started = await startApp(app, {
       cluster,
       args: [
         `--node-name=${nodeName}`,
-        '--metrics-bind-address=0',
-        '--health-probe-bind-address=0',
+        `--metrics-bind-address=${endpoints.metrics}`,
+        `--health-probe-bind-address=${endpoints.healthz}`,
         ...flags,
       ],
     });
+    return Object.assign(started, { endpoints });
   }
 
-  async slicesOf(nodeName: string): Promise<V1ResourceSlice[]> {
+  async slicesOf(nodeName: string): Promise<Wire<V1ResourceSlice>[]> {
     try {
       return (
-        await this.resource.listResourceSlice({
+        await this.client.list<V1ResourceSlice>(SLICES, {
           fieldSelector: `spec.driver=gpu.example.com,spec.nodeName=${nodeName}`,
         })
       ).items;
@@ -54,7 +71,7 @@ export class DraDriverWork {
 
   async newNode(prefix: string): Promise<string> {
     const name = `${prefix}-${Math.random().toString(36).slice(2, 6)}`;
-    await this.core.createNode({ body: { metadata: { name } } });
+    await this.client.create('nodes', { apiVersion: 'v1', kind: 'Node', metadata: { name } });
     return name;
   }
 
@@ -66,7 +83,7 @@ export class DraDriverWork {
   async converge(options: {
     fault: string;
     nodeName: string;
-    app: AppProcess;
+    app: DriverProcess;
     mark: number;
     devices: number;
     slices: number;
@@ -74,8 +91,14 @@ export class DraDriverWork {
     faultStartedAt: number;
     faultEndedAt: number;
     rssBeforeMb: number;
+    /** Devices not published when the fault hit (restart, SIGTERM). */
+    inFlightAtFault?: number;
+    /** `/healthz` and the informers polled from the fault's start; stopped at convergence. */
+    health?: ReturnType<typeof pollHealth>;
     /** What else the case counts, from the app's requests (its 429s, its expired watches). */
-    annotate?: (requests: AuditEvent[]) => Pick<FaultResult, 'expired' | 'throttled'>;
+    annotate?: (
+      requests: AuditEvent[],
+    ) => Pick<FaultResult, 'expired' | 'throttled' | 'retryAfterMarginMs'>;
     /** Requests of the ServiceAccount that are not the app's (another client with its token). */
     exclude?: (e: AuditEvent) => boolean;
   }): Promise<FaultResult> {
@@ -90,8 +113,17 @@ export class DraDriverWork {
       },
     ).catch(() => undefined);
     const convergedAt = Date.now();
+    const samples = await options.health?.stop();
     const slices = final ?? (await this.slicesOf(nodeName));
     await sleep(AFTER_MS);
+    // The driver's one informer (its ResourceSlices, made by @ctrlkit/dra-resourceslice's
+    // controller) is not in its Manager's informer health: /metrics shows no
+    // ctrlkit_informer_* and /healthz does not watch it (a gap this suite found, reported).
+    const after = await healthyAfter(options.app.endpoints, { informers: false });
+    expect(
+      healthy(after, { informers: false }),
+      `after ${options.fault}: ${describeSample(after)}`,
+    ).toBe(true);
     const rssAfterMb = await rssMb(options.app);
     const exclude = options.exclude ?? (() => false);
     const requests = (
@@ -113,6 +145,8 @@ export class DraDriverWork {
         Math.max(0, creates - options.expectedCreates),
       convergeMs: convergedAt - options.faultEndedAt,
       ...requestFigures(requests, options.faultStartedAt, convergedAt),
+      ...(options.inFlightAtFault !== undefined && { inFlightAtFault: options.inFlightAtFault }),
+      ...(samples !== undefined && healthFigures(samples)),
       rssBeforeMb: options.rssBeforeMb,
       rssAfterMb,
       ...options.annotate?.(requests),

@@ -3,7 +3,8 @@
 import { request } from 'node:https';
 import type { DeployRbac } from '@ctrlkit/app-testing';
 import type { ControlPlane } from '@ctrlkit/envtest';
-import { CoreV1Api, FlowcontrolApiserverV1Api } from '@kubernetes/client-node';
+import { createClient } from '@ctrlkit/runtime/client';
+import type { AuthenticationV1TokenRequest } from '@kubernetes/client-node';
 import { startFaultPlane } from './harness.js';
 
 /**
@@ -29,6 +30,9 @@ export function startApiFaultPlane(): Promise<ControlPlane> {
   });
 }
 
+const LEVELS = 'flowcontrol.apiserver.k8s.io/v1/prioritylevelconfigurations';
+const SCHEMAS = 'flowcontrol.apiserver.k8s.io/v1/flowschemas';
+
 /**
  * Puts every request of `rbac`'s ServiceAccount in a priority level of its own with `shares`
  * concurrency shares (1: one seat on a plane with {@link SMALL_SERVER_CONCURRENCY}; 0: none),
@@ -42,54 +46,55 @@ export async function throttle(
   name: string,
   shares: number,
 ): Promise<{ relax(): Promise<void> }> {
-  const api = plane.kubeConfig.makeApiClient(FlowcontrolApiserverV1Api);
-  await api.createPriorityLevelConfiguration({
-    body: {
-      metadata: { name },
-      spec: {
-        type: 'Limited',
-        limited: {
-          nominalConcurrencyShares: shares,
-          lendablePercent: 0,
-          borrowingLimitPercent: 0,
-          limitResponse: { type: 'Reject' },
-        },
+  const client = createClient(plane.kubeConfig);
+  await client.create(LEVELS, {
+    apiVersion: 'flowcontrol.apiserver.k8s.io/v1',
+    kind: 'PriorityLevelConfiguration',
+    metadata: { name },
+    spec: {
+      type: 'Limited',
+      limited: {
+        nominalConcurrencyShares: shares,
+        lendablePercent: 0,
+        borrowingLimitPercent: 0,
+        limitResponse: { type: 'Reject' },
       },
     },
   });
   const { namespace, name: serviceAccount } = rbac.serviceAccount;
-  await api.createFlowSchema({
-    body: {
-      metadata: { name },
-      spec: {
-        priorityLevelConfiguration: { name },
-        // Before the built-in `service-accounts` (9000) and `global-default` (9900).
-        matchingPrecedence: 1000,
-        distinguisherMethod: { type: 'ByUser' },
-        rules: [
-          {
-            subjects: [
-              { kind: 'ServiceAccount', serviceAccount: { namespace, name: serviceAccount } },
-            ],
-            resourceRules: [
-              {
-                verbs: ['*'],
-                apiGroups: ['*'],
-                resources: ['*'],
-                clusterScope: true,
-                namespaces: ['*'],
-              },
-            ],
-            nonResourceRules: [{ verbs: ['*'], nonResourceURLs: ['*'] }],
-          },
-        ],
-      },
+  await client.create(SCHEMAS, {
+    apiVersion: 'flowcontrol.apiserver.k8s.io/v1',
+    kind: 'FlowSchema',
+    metadata: { name },
+    spec: {
+      priorityLevelConfiguration: { name },
+      // Before the built-in `service-accounts` (9000) and `global-default` (9900).
+      matchingPrecedence: 1000,
+      distinguisherMethod: { type: 'ByUser' },
+      rules: [
+        {
+          subjects: [
+            { kind: 'ServiceAccount', serviceAccount: { namespace, name: serviceAccount } },
+          ],
+          resourceRules: [
+            {
+              verbs: ['*'],
+              apiGroups: ['*'],
+              resources: ['*'],
+              clusterScope: true,
+              namespaces: ['*'],
+            },
+          ],
+          nonResourceRules: [{ verbs: ['*'], nonResourceURLs: ['*'] }],
+        },
+      ],
     },
   });
   return {
     async relax() {
-      await api.deleteFlowSchema({ name });
-      await api.deletePriorityLevelConfiguration({ name });
+      await client.delete(SCHEMAS, name);
+      await client.delete(LEVELS, name);
+      client.close();
     },
   };
 }
@@ -111,13 +116,16 @@ export async function seatHolder(
   release(): void;
 }> {
   const { namespace, name } = rbac.serviceAccount;
+  const client = createClient(plane.kubeConfig);
   const token =
     (
-      await plane.kubeConfig.makeApiClient(CoreV1Api).createNamespacedServiceAccountToken({
-        namespace,
-        name,
-        body: { spec: { audiences: [], expirationSeconds: 600 } },
-      })
+      await client
+        .requestJson<AuthenticationV1TokenRequest>(
+          'POST',
+          `/api/v1/namespaces/${namespace}/serviceaccounts/${name}/token`,
+          { body: { spec: { audiences: [], expirationSeconds: 600 } } },
+        )
+        .finally(() => client.close())
     ).status?.token ?? '';
   const cluster = plane.kubeConfig.getCurrentCluster();
   const ca = Buffer.from(cluster?.caData ?? '', 'base64');

@@ -12,8 +12,9 @@ import {
   readAuditLog,
   startControlPlane,
 } from '@ctrlkit/envtest';
+import { createClient } from '@ctrlkit/runtime/client';
 import { FreezingProxy } from '@ctrlkit/runtime/testing';
-import { AuthorizationV1Api, KubeConfig } from '@kubernetes/client-node';
+import { KubeConfig, type V1SubjectAccessReview } from '@kubernetes/client-node';
 import { expect } from 'vitest';
 import type { FaultResult } from './results.js';
 
@@ -125,6 +126,7 @@ export async function rssMb(app: AppProcess): Promise<number> {
  */
 export function expectBoundedMemory(result: FaultResult): void {
   const { rssBeforeMb, rssAfterMb } = result;
+  expect(rssAfterMb, 'RSS after').toBeGreaterThan(0);
   expect(rssBeforeMb, 'RSS before').toBeGreaterThan(0);
   expect(rssAfterMb, 'RSS after').toBeLessThanOrEqual((rssBeforeMb ?? 0) * 2 + 50);
 }
@@ -158,18 +160,24 @@ export async function restartOverCompactedEtcd(
   allowed: { group: string; resource: string; verb: string },
 ): Promise<void> {
   app.child.kill('SIGSTOP');
+  const client = createClient(plane.kubeConfig);
   try {
     await plane.stopApiServer();
     await plane.compactEtcd();
     await plane.startApiServer();
-    const authorization = plane.kubeConfig.makeApiClient(AuthorizationV1Api);
     await waitFor(
       `RBAC allowing ${app.rbac.username} to ${allowed.verb} ${allowed.resource}`,
       async () => {
         try {
-          const review = await authorization.createSubjectAccessReview({
-            body: { spec: { user: app.rbac.username, resourceAttributes: allowed } },
-          });
+          const review = await client.create<V1SubjectAccessReview>(
+            'authorization.k8s.io/v1/subjectaccessreviews',
+            {
+              apiVersion: 'authorization.k8s.io/v1',
+              kind: 'SubjectAccessReview',
+              metadata: {},
+              spec: { user: app.rbac.username, resourceAttributes: allowed },
+            },
+          );
           return review.status?.allowed === true;
         } catch {
           return false;
@@ -179,5 +187,6 @@ export async function restartOverCompactedEtcd(
     );
   } finally {
     app.child.kill('SIGCONT');
+    client.close();
   }
 }

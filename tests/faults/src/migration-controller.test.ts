@@ -8,26 +8,31 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { AppProcess } from '@ctrlkit/app-testing';
 import { waitFor } from '@ctrlkit/core/testing';
 import type { ControlPlane } from '@ctrlkit/envtest';
-import { CoordinationV1Api } from '@kubernetes/client-node';
+import { createClient } from '@ctrlkit/runtime/client';
+import type { V1Lease } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { pollHealth } from './app-health.js';
 import { auditMark, clusterOf, proxiedCluster, rssMb, startFaultPlane } from './harness.js';
 import {
-  type MigrationCase,
+  type ControllerProcess,
+  expectAllMigrated,
   type MigrationWorld,
   measurePlan,
   planCase,
+  RBAC_SYNC_MS,
+  runUntilStarted,
   startController,
   startMigrationWorld,
-  VM_COUNT,
+  stopController,
 } from './migration-world.js';
 import { recordResult } from './results.js';
 
-/** How long after its restart the apiserver may still refuse requests its RBAC allows. */
-const RBAC_SYNC_MS = 10_000;
 /** The Manager's leader election: lease duration and the longest wait between attempts (2 s × 2.2). */
 const LEASE_DURATION_MS = 15_000;
 const MAX_RETRY_WAIT_MS = 4_400;
 const SERVERS = ['nfs.example', 'nfs-flaky.example'];
+/** From the freeze of its connection to a controller leading again (restarted, as by its Deployment). */
+const HALF_OPEN_BOUND_MS = 45_000;
 
 let plane: ControlPlane;
 let world: MigrationWorld;
@@ -41,30 +46,6 @@ afterAll(async () => {
   await plane?.stop();
 });
 
-/** Starts the plan's Migration, and waits until `n` VMs are under way (the fault lands mid-run). */
-async function runUntilStarted(c: MigrationCase, n: number) {
-  await c.start();
-  await waitFor(`${n} VMs started`, () => c.startedVMs(), {
-    until: (started) => started >= n,
-    timeoutMs: 60_000,
-    intervalMs: 100,
-  });
-}
-
-/** Stops `app`; a refusal (403) is accepted only before `untilMs` (a restarted apiserver's RBAC syncing). */
-async function stopController(app: AppProcess, untilMs = 0) {
-  const code = await app.stop().catch((error: unknown) => {
-    if (untilMs === 0 || !/refused \d+ request/.test(String(error))) throw error;
-    return 0;
-  });
-  expect(code, app.logs.slice(-5).join('\n')).toBe(0);
-}
-
-function expectAllMigrated(result: { reconciled: number; duplicates: number }) {
-  expect(result.reconciled).toBe(VM_COUNT);
-  expect(result.duplicates).toBe(0);
-}
-
 describe('migration-controller under faults', () => {
   it('kube-apiserver killed and restarted 3 times mid-plan', async () => {
     const c = await planCase(world, 'mc-restart', SERVERS[0] ?? '');
@@ -75,6 +56,8 @@ describe('migration-controller under faults', () => {
       await runUntilStarted(c, 1);
       const rssBeforeMb = await rssMb(app);
       const faultStartedAt = Date.now();
+      const health = pollHealth(() => app.endpoints);
+      const inFlightAtFault = await c.vmsInFlight();
       for (let round = 0; round < 3; round++) {
         await plane.restartApiServer();
         await sleep(2_000);
@@ -88,8 +71,15 @@ describe('migration-controller under faults', () => {
         rssBeforeMb,
         faultStartedAt,
         faultEndedAt: restartedAt,
+        inFlightAtFault,
+        health,
       });
       expectAllMigrated(result);
+      expect(result.inFlightAtFault, 'VMs under way when the apiserver went').toBeGreaterThan(0);
+      // Its informers saw the apiserver go and came back (checked in measurePlan); /healthz,
+      // which fails after 2 min without a watch or 20 s past a missed renewal, answered 200.
+      expect(result.unwatchedMs).toBeGreaterThan(0);
+      expect(result.healthzFailed?.startsWith('0/')).toBe(true);
     } finally {
       await stopController(app, restartedAt + RBAC_SYNC_MS);
     }
@@ -99,12 +89,13 @@ describe('migration-controller under faults', () => {
     const c = await planCase(world, 'mc-half-open', SERVERS[0] ?? '');
     const { proxy, cluster } = await proxiedCluster(plane);
     const first = await startController(world, cluster);
-    let second: AppProcess | undefined;
+    let second: ControllerProcess | undefined;
     try {
       const mark = await auditMark(plane);
       await runUntilStarted(c, 1);
       const rssBeforeMb = await rssMb(first);
       const frozenAt = Date.now();
+      const health = pollHealth(() => second?.endpoints ?? first.endpoints);
       expect(proxy.freeze()).toBeGreaterThan(0);
       // Its Lease renewals hang on the frozen connection: past the renew deadline it stops
       // leading, and exits once its controllers stopped (as controller-runtime's managers do).
@@ -132,12 +123,16 @@ describe('migration-controller under faults', () => {
         rssBeforeMb,
         faultStartedAt: frozenAt,
         faultEndedAt: recoveredAt,
+        health,
       });
       console.log(
         `half-open: leadership given up after ${detectedMs} ms, exited after ${exitedMs} ms, leading again (restarted) after ${recoveredAt - frozenAt} ms, plan done ${result.convergeMs} ms later`,
       );
       await recordResult({ ...result, convergeMs: recoveredAt - frozenAt });
-      expect(detectedMs).toBeLessThan(45_000);
+      expect(detectedMs).toBeLessThan(HALF_OPEN_BOUND_MS);
+      expect(recoveredAt - frozenAt, 'from the freeze to leading again').toBeLessThanOrEqual(
+        HALF_OPEN_BOUND_MS,
+      );
       expectAllMigrated(result);
     } finally {
       await first.stop().catch(() => undefined);
@@ -155,9 +150,13 @@ describe('migration-controller under faults', () => {
       await runUntilStarted(c, 1);
       const rssBeforeMb = await rssMb(app);
       const faultStartedAt = Date.now();
-      const writer = (async () => {
-        for (let n = 0; writing; n++) await c.relabel(String(n));
-      })();
+      // Four writers at once: the controller's status updates (a PUT with the version it saw)
+      // land between their patches.
+      const writer = Promise.all(
+        Array.from({ length: 4 }, async (_, w) => {
+          for (let n = 0; writing; n++) await c.relabel(`${w}-${n}`);
+        }),
+      );
       await sleep(10_000);
       writing = false;
       await writer;
@@ -171,6 +170,8 @@ describe('migration-controller under faults', () => {
         faultEndedAt: Date.now(),
       });
       expectAllMigrated(result);
+      // The fault happened: the controller's status updates were answered 409, and retried.
+      expect(result.conflicts).toBeGreaterThanOrEqual(1);
     } finally {
       writing = false;
       await stopController(app);
@@ -183,9 +184,11 @@ describe('migration-controller under faults', () => {
     const first = await startController(world, clusterOf(plane));
     let rssBeforeMb = 0;
     let faultStartedAt = 0;
+    let inFlightAtFault = 0;
     try {
       await runUntilStarted(c, 3);
       rssBeforeMb = await rssMb(first);
+      inFlightAtFault = await c.vmsInFlight();
       faultStartedAt = Date.now();
       first.child.kill('SIGTERM');
       expect(await first.exited).toBe(0);
@@ -202,8 +205,10 @@ describe('migration-controller under faults', () => {
         rssBeforeMb,
         faultStartedAt,
         faultEndedAt: Date.now(),
+        inFlightAtFault,
       });
       expectAllMigrated(result);
+      expect(result.inFlightAtFault, 'VMs under way at the SIGTERM').toBeGreaterThan(0);
     } finally {
       await stopController(second);
     }
@@ -211,12 +216,11 @@ describe('migration-controller under faults', () => {
 
   it('two replicas: the leader SIGKILLed mid-plan, the other takes over within the lease duration (plus one retry) and finishes', async () => {
     const c = await planCase(world, 'mc-failover', SERVERS[0] ?? '');
-    const leases = plane.kubeConfig.makeApiClient(CoordinationV1Api);
+    const leases = createClient(plane.kubeConfig);
     const holder = async () =>
       (
         await leases
-          .readNamespacedLease({
-            name: 'ctrlkit-migration-controller',
+          .get<V1Lease>('coordination.k8s.io/v1/leases', 'ctrlkit-migration-controller', {
             namespace: 'ctrlkit-migration',
           })
           .catch(() => undefined)
@@ -255,6 +259,7 @@ describe('migration-controller under faults', () => {
     } finally {
       await stopController(standby);
       await leader.stop().catch(() => undefined);
+      leases.close();
     }
   }, 300_000);
 

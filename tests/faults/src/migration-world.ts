@@ -4,7 +4,12 @@ import { rename } from 'node:fs/promises';
 import { join } from 'node:path';
 import { type AppCluster, type AppProcess, appPackage, startApp } from '@ctrlkit/app-testing';
 import { waitFor } from '@ctrlkit/core/testing';
-import { type ControlPlane, createTestNamespace, installCRDs } from '@ctrlkit/envtest';
+import {
+  type AuditEvent,
+  type ControlPlane,
+  createTestNamespace,
+  installCRDs,
+} from '@ctrlkit/envtest';
 import { forkliftCrds } from '@ctrlkit/plan-migration';
 import type { Plan } from '@ctrlkit/plan-migration/api';
 import { kubevirtCrds } from '@ctrlkit/plan-migration/kubevirt';
@@ -20,14 +25,18 @@ import {
 } from '@ctrlkit/plan-migration/testing';
 import { SharedInformerFactory } from '@ctrlkit/runtime';
 import { createClient, type KubeObject } from '@ctrlkit/runtime/client';
+import type { V1Pod } from '@kubernetes/client-node';
+import { expect } from 'vitest';
 import {
-  CustomObjectsApi,
-  PatchStrategy,
-  StorageV1Api,
-  setHeaderOptions,
-  type V1Pod,
-} from '@kubernetes/client-node';
-import { AFTER_MS, requestFigures, requestsSince, rssMb } from './harness.js';
+  type AppEndpoints,
+  describeSample,
+  freeEndpoints,
+  healthFigures,
+  healthy,
+  healthyAfter,
+  type pollHealth,
+} from './app-health.js';
+import { AFTER_MS, expectBoundedMemory, requestFigures, requestsSince, rssMb } from './harness.js';
 import { type FaultResult, recordResult } from './results.js';
 
 /** VMs in each case's plan. */
@@ -72,9 +81,14 @@ export async function startMigrationWorld(
 ): Promise<MigrationWorld> {
   const { kubeConfig } = plane;
   await installCRDs(kubeConfig, [...forkliftCrds, ...kubevirtCrds]);
-  await kubeConfig.makeApiClient(StorageV1Api).createStorageClass({
-    body: { metadata: { name: 'standard' }, provisioner: 'example.com/none' },
+  const client = createClient(kubeConfig);
+  await client.create('storage.k8s.io/v1/storageclasses', {
+    apiVersion: 'storage.k8s.io/v1',
+    kind: 'StorageClass',
+    metadata: { name: 'standard' },
+    provisioner: 'example.com/none',
   });
+  client.close();
   const catalogRoot = await makeCatalogDir();
   for (const server of servers) {
     const disk = (name: string) => ({ name, content: new Uint8Array(512) });
@@ -147,19 +161,33 @@ export async function startMigrationWorld(
 
 const shareOf = (root: string, server: string) => join(root, server, 'exports/ova');
 
-/** Starts the controller (its deploy/ ServiceAccount) on `cluster`, with leader election. */
-export function startController(world: MigrationWorld, cluster: AppCluster): Promise<AppProcess> {
-  return startApp(app, {
+/** A running controller and where it serves `/metrics` and `/healthz`. */
+export type ControllerProcess = AppProcess & { readonly endpoints: AppEndpoints };
+
+/**
+ * Starts the controller (its deploy/ ServiceAccount) on `cluster`, with leader election
+ * unless `leaderElect` is false (one replica), serving `/metrics` and `/healthz` on free
+ * loopback ports.
+ */
+export async function startController(
+  world: MigrationWorld,
+  cluster: AppCluster,
+  options: { leaderElect?: boolean } = {},
+): Promise<ControllerProcess> {
+  const endpoints = await freeEndpoints();
+  const started = await startApp(app, {
     cluster,
     args: [
-      '--leader-elect',
-      '--leader-election-namespace=ctrlkit-migration',
-      '--metrics-addr=0',
-      '--healthz-addr=0',
+      ...(options.leaderElect === false
+        ? []
+        : ['--leader-elect', '--leader-election-namespace=ctrlkit-migration']),
+      `--metrics-addr=${endpoints.metrics}`,
+      `--healthz-addr=${endpoints.healthz}`,
       `--max-vm-inflight=${MAX_VM_INFLIGHT}`,
       `--ova-catalog-path=${world.catalogRoot}`,
     ],
   });
+  return Object.assign(started, { endpoints });
 }
 
 /** A plan of every VM on `server`'s share, in a namespace of its own. */
@@ -171,6 +199,8 @@ export interface MigrationCase {
   start(): Promise<void>;
   /** VMs whose migration has started (the plan's status lists them with a `started`). */
   startedVMs(): Promise<number>;
+  /** VMs whose migration has started and not completed: the work in flight now. */
+  vmsInFlight(): Promise<number>;
   /** Merge-patches labels onto the Plan and the Migration (the second writer of the 409 case). */
   relabel(value: string): Promise<void>;
 }
@@ -182,7 +212,7 @@ export async function planCase(
   server: string,
 ): Promise<MigrationCase> {
   const { kubeConfig } = world.plane;
-  const custom = kubeConfig.makeApiClient(CustomObjectsApi);
+  const client = createClient(kubeConfig);
   const namespace = await createTestNamespace(kubeConfig, `${prefix}-`);
   const target = await createTestNamespace(kubeConfig, `${prefix}-target-`);
   // A client of its own: the plan's reads do not wait behind the simulators' rate limit.
@@ -203,7 +233,6 @@ export async function planCase(
     vms: vms.map((vm) => ({ id: vm.id })),
   });
   const readPlan = () => fixture.read<Plan>('Plan', 'plan');
-  const merge = setHeaderOptions('Content-Type', PatchStrategy.MergePatch);
   return {
     namespace,
     target,
@@ -218,15 +247,26 @@ export async function planCase(
       const plan = await readPlan().catch(() => undefined);
       return (plan?.status?.migration?.vms ?? []).filter((vm) => vm.started !== undefined).length;
     },
+    async vmsInFlight() {
+      const plan = await readPlan().catch(() => undefined);
+      return (plan?.status?.migration?.vms ?? []).filter(
+        (vm) => vm.started !== undefined && vm.completed === undefined,
+      ).length;
+    },
     async relabel(value) {
       for (const [kind, name] of [
         ['Plan', 'plan'],
         ['Migration', 'run-1'],
       ] as const) {
-        await custom
-          .patchNamespacedCustomObject(
-            { ...fixture.path(kind), name, body: { metadata: { labels: { writer: value } } } },
-            merge,
+        const { group, version, plural } = fixture.path(kind);
+        await client
+          .patch(
+            `${group}/${version}/${plural}`,
+            name,
+            { metadata: { labels: { writer: value } } },
+            {
+              namespace,
+            },
           )
           .catch(() => undefined);
       }
@@ -246,14 +286,22 @@ const succeededVMs = (plan: Plan | undefined) =>
 /** What {@link measurePlan} needs besides the world and the case. */
 export interface MeasureOptions {
   fault: string;
-  /** The app running at the end (its memory is measured; others may have run before). */
-  app: AppProcess;
+  /** The app running at the end (its memory and health are measured; others may have run before). */
+  app: ControllerProcess;
   username: string;
   mark: number;
   rssBeforeMb: number;
   faultStartedAt: number;
   faultEndedAt: number;
   timeoutMs?: number;
+  /** VMs under way when the fault hit (restart, SIGTERM). */
+  inFlightAtFault?: number;
+  /** `/healthz` and the informers polled from the fault's start; stopped when the plan is done. */
+  health?: ReturnType<typeof pollHealth>;
+  /** What else the case counts, from the app's requests (its 429s, its expired watches). */
+  annotate?: (
+    requests: AuditEvent[],
+  ) => Pick<FaultResult, 'expired' | 'throttled' | 'retryAfterMarginMs'>;
 }
 
 /**
@@ -281,7 +329,10 @@ export async function measurePlan(
     );
   });
   const convergedAt = Date.now();
+  const samples = await o.health?.stop();
   await new Promise((resolve) => setTimeout(resolve, AFTER_MS));
+  const after = await healthyAfter(o.app.endpoints);
+  expect(healthy(after), `after ${o.fault}: ${describeSample(after)}`).toBe(true);
   const requests = await requestsSince(world.plane, o.username, o.mark);
   let duplicates = 0;
   for (const kind of DESTINATION_KINDS) {
@@ -297,9 +348,41 @@ export async function measurePlan(
     duplicates,
     convergeMs: convergedAt - o.faultEndedAt,
     ...requestFigures(requests, o.faultStartedAt, convergedAt),
+    ...(o.inFlightAtFault !== undefined && { inFlightAtFault: o.inFlightAtFault }),
+    ...(samples !== undefined && healthFigures(samples)),
     rssBeforeMb: o.rssBeforeMb,
     rssAfterMb: await rssMb(o.app),
+    ...o.annotate?.(requests),
   };
   await recordResult(result);
   return result;
+}
+
+/** How long after its restart the apiserver may still refuse requests its RBAC allows. */
+export const RBAC_SYNC_MS = 10_000;
+
+/** Starts the plan's Migration, and waits until `n` VMs are under way (the fault lands mid-run). */
+export async function runUntilStarted(c: MigrationCase, n: number): Promise<void> {
+  await c.start();
+  await waitFor(`${n} VMs started`, () => c.startedVMs(), {
+    until: (started) => started >= n,
+    timeoutMs: 60_000,
+    intervalMs: 100,
+  });
+}
+
+/** Stops `app`; a refusal (403) is accepted only before `untilMs` (a restarted apiserver's RBAC syncing). */
+export async function stopController(app: AppProcess, untilMs = 0): Promise<void> {
+  const code = await app.stop().catch((error: unknown) => {
+    if (untilMs === 0 || !/refused \d+ request/.test(String(error))) throw error;
+    return 0;
+  });
+  expect(code, app.logs.slice(-5).join('\n')).toBe(0);
+}
+
+/** Every VM migrated once (0 lost, 0 duplicates), and memory that came back. */
+export function expectAllMigrated(result: FaultResult): void {
+  expect(result.reconciled).toBe(VM_COUNT);
+  expect(result.duplicates).toBe(0);
+  expectBoundedMemory(result);
 }

@@ -21,13 +21,13 @@ import {
   installCRDs,
 } from '@ctrlkit/envtest';
 import { API_VERSION, forkliftCrds, GROUP, PLURALS, VERSION } from '@ctrlkit/plan-migration';
-import { CoreV1Api, CustomObjectsApi, ResourceV1Api, StorageV1Api } from '@kubernetes/client-node';
+import { type Client, createClient } from '@ctrlkit/runtime/client';
+import type { V1Node, V1Pod, V1ResourceSlice } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { clusterOf, startFaultPlane } from './harness.js';
 
 let plane: ControlPlane;
-let core: CoreV1Api;
-let custom: CustomObjectsApi;
+let client: Client;
 let server: string;
 /** A CA that did not sign the apiserver's certificate. */
 let otherCaPem: string;
@@ -65,7 +65,7 @@ const APPS: AppCase[] = [
     async working(args) {
       const name = flagValue(args, '--nodename');
       await waitFor(`node ${name} Ready`, async () => {
-        const node = await core.readNode({ name }).catch(() => undefined);
+        const node = await client.get<V1Node>('nodes', name).catch(() => undefined);
         return node?.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True');
       });
     },
@@ -81,10 +81,11 @@ const APPS: AppCase[] = [
     ],
     async working(args) {
       const nodeName = flagValue(args, '--node-name');
-      await core.createNode({ body: { metadata: { name: nodeName } } }).catch(() => undefined);
-      const resource = plane.kubeConfig.makeApiClient(ResourceV1Api);
+      await client
+        .create('nodes', { apiVersion: 'v1', kind: 'Node', metadata: { name: nodeName } })
+        .catch(() => undefined);
       await waitFor(`the slices of ${nodeName}`, async () => {
-        const slices = await resource.listResourceSlice({
+        const slices = await client.list<V1ResourceSlice>('resource.k8s.io/v1/resourceslices', {
           fieldSelector: `spec.nodeName=${nodeName}`,
         });
         return slices.items.length > 0;
@@ -109,29 +110,20 @@ const APPS: AppCase[] = [
 ];
 
 function createCustom(kind: keyof typeof PLURALS, name: string, spec: object) {
-  return custom.createNamespacedCustomObject({
-    group: GROUP,
-    version: VERSION,
-    plural: PLURALS[kind],
-    namespace: mcNamespace,
-    body: { apiVersion: API_VERSION, kind, metadata: { name }, spec },
-  });
+  return client.create(
+    `${GROUP}/${VERSION}/${PLURALS[kind]}`,
+    { apiVersion: API_VERSION, kind, metadata: { name }, spec },
+    { namespace: mcNamespace },
+  );
 }
 
 function readCustom(kind: keyof typeof PLURALS, name: string) {
-  return custom.getNamespacedCustomObject({
-    group: GROUP,
-    version: VERSION,
-    plural: PLURALS[kind],
-    namespace: mcNamespace,
-    name,
-  });
+  return client.get(`${GROUP}/${VERSION}/${PLURALS[kind]}`, name, { namespace: mcNamespace });
 }
 
 beforeAll(async () => {
   plane = await startFaultPlane();
-  core = plane.kubeConfig.makeApiClient(CoreV1Api);
-  custom = plane.kubeConfig.makeApiClient(CustomObjectsApi);
+  client = createClient(plane.kubeConfig);
   server = plane.kubeConfig.getCurrentCluster()?.server ?? '';
   otherCaPem = (await createCertificate({ commonName: 'not the apiserver CA', usage: 'ca' }))
     .certPem;
@@ -139,6 +131,7 @@ beforeAll(async () => {
   mcNamespace = await createTestNamespace(plane.kubeConfig, 'sec-mc-');
 }, 120_000);
 afterAll(async () => {
+  client?.close();
   await plane?.stop();
 });
 
@@ -257,21 +250,24 @@ describe('no Secret value in any log line', () => {
       const vkArgs = APPS[0]?.args() ?? [];
       const nodeName = flagValue(vkArgs, '--nodename');
       const vkNamespace = await createTestNamespace(plane.kubeConfig, 'sec-vk-');
-      await core.createNamespacedSecret({
-        namespace: vkNamespace,
-        body: {
+      await client.create(
+        'secrets',
+        {
+          apiVersion: 'v1',
+          kind: 'Secret',
           metadata: { name: 'creds' },
           stringData: { password: planted.vk, 'file.txt': planted.vkFile },
         },
-      });
+        { namespace: vkNamespace },
+      );
       const vk = await startApp(appPackage('@ctrlkit/virtual-kubelet', import.meta.url), {
         cluster: clusterOf(plane),
         args: [...vkArgs, '--log-level=trace'],
       });
       apps.push(vk);
-      await core.createNamespacedPod({
-        namespace: vkNamespace,
-        body: {
+      await client.create<V1Pod>(
+        'pods',
+        {
           metadata: { name: 'uses-secret' },
           spec: {
             nodeName,
@@ -291,7 +287,8 @@ describe('no Secret value in any log line', () => {
             volumes: [{ name: 'creds', secret: { secretName: 'creds' } }],
           },
         },
-      });
+        { namespace: vkNamespace },
+      );
       // The DRA driver reads no Secret: its token is what it holds.
       const draArgs = APPS[1]?.args() ?? [];
       const dra = await startApp(appPackage('@ctrlkit/dra-example-driver', import.meta.url), {
@@ -300,13 +297,16 @@ describe('no Secret value in any log line', () => {
       });
       apps.push(dra);
       // The migration controller: a source Provider with a credentials Secret, a plan run.
-      await core.createNamespacedSecret({
-        namespace: mcNamespace,
-        body: {
+      await client.create(
+        'secrets',
+        {
+          apiVersion: 'v1',
+          kind: 'Secret',
           metadata: { name: 'src-credentials' },
           stringData: { user: planted.mcUser, password: planted.mcPassword },
         },
-      });
+        { namespace: mcNamespace },
+      );
       const mc = await startApp(appPackage('@ctrlkit/migration-controller', import.meta.url), {
         cluster: clusterOf(plane),
         args: [...(APPS[2]?.args() ?? []), '--log-level=trace'],
@@ -315,7 +315,7 @@ describe('no Secret value in any log line', () => {
       await runPlan();
 
       await waitFor('the pod using the Secret Running', async () => {
-        const pod = await core.readNamespacedPod({ name: 'uses-secret', namespace: vkNamespace });
+        const pod = await client.get<V1Pod>('pods', 'uses-secret', { namespace: vkNamespace });
         return pod.status?.phase === 'Running';
       });
       await APPS[1]?.working(draArgs);
@@ -342,8 +342,11 @@ describe('no Secret value in any log line', () => {
 /** A plan of 2 simulated VMs whose source Provider has the credentials Secret, run to Succeeded. */
 async function runPlan(): Promise<void> {
   const storageClass = `sc-${mcNamespace}`;
-  await plane.kubeConfig.makeApiClient(StorageV1Api).createStorageClass({
-    body: { metadata: { name: storageClass }, provisioner: 'example.com/none' },
+  await client.create('storage.k8s.io/v1/storageclasses', {
+    apiVersion: 'storage.k8s.io/v1',
+    kind: 'StorageClass',
+    metadata: { name: storageClass },
+    provisioner: 'example.com/none',
   });
   const target = await createTestNamespace(plane.kubeConfig, 'sec-target-');
   const pair = { source: { name: 'src' }, destination: { name: 'dst' } };

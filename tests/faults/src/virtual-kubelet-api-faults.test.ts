@@ -18,6 +18,7 @@ import {
   restartOverCompactedEtcd,
   rssMb,
 } from './harness.js';
+import { RETRY_AFTER_TOLERANCE_MS, RecordingProxy } from './recording-proxy.js';
 import {
   expectConverged,
   PODS,
@@ -34,6 +35,7 @@ beforeAll(async () => {
   work = new VirtualKubeletWork(plane);
 });
 afterAll(async () => {
+  work?.client.close();
   await plane?.stop();
 });
 
@@ -76,7 +78,9 @@ describe('virtual-kubelet under the apiserver refusing its requests', () => {
   it('429 from API Priority and Fairness (one seat, no queue, for its ServiceAccount): honours Retry-After, converges once relaxed', async () => {
     const namespace = await createTestNamespace(plane.kubeConfig, 'vk-apf-');
     const nodeName = 'vk-apf';
-    const vk = await work.start(nodeName, clusterOf(plane));
+    // Through a proxy that records each answer's Retry-After and when the app sent again.
+    const recorder = await RecordingProxy.start(plane);
+    const vk = await work.start(nodeName, recorder.cluster);
     try {
       await work.nodeReady(nodeName);
       const rssBeforeMb = await rssMb(vk);
@@ -107,15 +111,22 @@ describe('virtual-kubelet under the apiserver refusing its requests', () => {
         faultStartedAt,
         faultEndedAt,
         rssBeforeMb,
-        annotate: (requests) => ({ throttled: answered(requests, 429) }),
+        annotate: (requests) => ({
+          throttled: answered(requests, 429),
+          retryAfterMarginMs: Math.min(...recorder.retryAfterMargins()),
+        }),
       });
       expectConverged(result);
       expect(result.throttled).toBeGreaterThan(0);
+      // Each 429 sent again no sooner than its Retry-After said (a small tolerance for timers).
+      expect(recorder.retryAfterMargins().length).toBeGreaterThan(0);
+      expect(result.retryAfterMarginMs).toBeGreaterThanOrEqual(-RETRY_AFTER_TOLERANCE_MS);
       // No hot loop: refused requests wait the server's Retry-After, within the client's budget.
       expect(result.requestsPerMinDuring).toBeLessThanOrEqual(VK_BUDGET_PER_MIN);
       expect(result.requestsPerMinAfter).toBeLessThanOrEqual(VK_BUDGET_PER_MIN);
     } finally {
       expect(await vk.stop()).toBe(0);
+      await recorder.close();
     }
   });
 });

@@ -1,10 +1,13 @@
 // The virtual kubelet as its deploy/ ServiceAccount, given 200 pods, with a mock provider that
 // misbehaves: creations that fail, creations that hang past --provider-timeout, and a slow
-// provider. Every pod ends Running (0 lost), no pod is created or deleted by the app (0
-// duplicates), the failures show as Warning events with their reason, the request rate stays
+// provider. Every pod ends Running (0 lost), no pod is created or deleted by the app and the
+// provider starts no pod's containers twice (0 duplicates; the mock's containerID names the
+// createPod call that started them, so a failed or abandoned call retried shows as creates
+// per pod > 1), the failures show as Warning events with their reason, the request rate stays
 // within the app's client budget (no hot loop on a failing provider), and memory comes back.
 
 import { type ControlPlane, createTestNamespace } from '@ctrlkit/envtest';
+import type { Wire } from '@ctrlkit/runtime/client';
 import type { CoreV1Event } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditMark, clusterOf, rssMb, startFaultPlane } from './harness.js';
@@ -24,12 +27,13 @@ beforeAll(async () => {
   work = new VirtualKubeletWork(plane);
 });
 afterAll(async () => {
+  work?.client.close();
   await plane?.stop();
 });
 
 /** The Warning events about the namespace's pods with `reason`. */
-async function warnings(namespace: string, reason: string): Promise<CoreV1Event[]> {
-  const events = (await work.core.listNamespacedEvent({ namespace })).items;
+async function warnings(namespace: string, reason: string): Promise<Wire<CoreV1Event>[]> {
+  const events = (await work.client.list<CoreV1Event>('events', { namespace })).items;
   return events.filter((e) => e.type === 'Warning' && e.reason === reason);
 }
 
@@ -71,17 +75,20 @@ async function runPods(
 
 describe('virtual-kubelet with a misbehaving provider', () => {
   it('a provider that errors (half of the creations fail): each failure is a ProviderCreateFailed event, the pod is retried', async () => {
-    const { namespace } = await runPods('provider errors (50% of creates)', 'vk-provider-errors', [
-      '--mock-create-failure-rate',
-      '0.5',
-    ]);
+    const { namespace, result } = await runPods(
+      'provider errors (50% of creates)',
+      'vk-provider-errors',
+      ['--mock-create-failure-rate', '0.5'],
+    );
     const failed = await warnings(namespace, 'ProviderCreateFailed');
     expect(failed.length).toBeGreaterThan(0);
     expect(failed[0]?.message).toBe('mock provider: injected create failure');
+    // Pods were created again after a failed call, and started once.
+    expect(result.createsPerPodMax).toBeGreaterThanOrEqual(2);
   });
 
   it('a provider that hangs past --provider-timeout (a fifth of the creations): abandoned, ProviderCreateFailed, retried', async () => {
-    const { namespace } = await runPods(
+    const { namespace, result } = await runPods(
       'provider hangs (20% of creates, 1 s timeout)',
       'vk-provider-hangs',
       ['--mock-hang-rate', '0.2', '--provider-timeout', '1s'],
@@ -89,6 +96,10 @@ describe('virtual-kubelet with a misbehaving provider', () => {
     const failed = await warnings(namespace, 'ProviderCreateFailed');
     expect(failed.length).toBeGreaterThan(0);
     expect(failed[0]?.message).toBe('provider createPod did not return within 1000 ms');
+    // A hung call abandoned and the pod created again: its containers started once (the
+    // mock's hung call returns only when aborted, starting nothing; `expectConverged` counts
+    // a pod started twice as a duplicate).
+    expect(result.createsPerPodMax).toBeGreaterThanOrEqual(2);
   });
 
   it('a slow provider (500 ms per creation): every pod still runs', async () => {

@@ -1,13 +1,25 @@
 // The virtual kubelet (mock provider) as its deploy/ ServiceAccount, given 200 pods, under each
-// fault: every pod ends Running (0 lost), the app deletes or creates no pod (0 duplicates),
-// its request rate stays within its client's budget, and its memory comes back.
+// fault: every pod ends Running (0 lost), the app deletes or creates no pod and its provider
+// starts no pod twice (0 duplicates), the fault hit work in flight, its request rate stays
+// within its client's budget, its informers and /healthz are checked through the fault and
+// healthy after, and its memory comes back.
 
-import { setTimeout as sleep } from 'node:timers/promises';
 import { waitFor } from '@ctrlkit/core/testing';
 import { type ControlPlane, createTestNamespace } from '@ctrlkit/envtest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { auditMark, clusterOf, proxiedCluster, rssMb, startFaultPlane } from './harness.js';
+import { pollHealth } from './app-health.js';
+import {
+  auditMark,
+  clusterOf,
+  proxiedCluster,
+  rssMb,
+  startFaultPlane,
+  watchesSince,
+} from './harness.js';
 import { expectConverged, PODS, RBAC_SYNC_MS, VirtualKubeletWork } from './virtual-kubelet-work.js';
+
+/** The longest a half-open connection may hold the app: its HTTP/2 ping (20 s idle + 15 s) and the work. */
+const HALF_OPEN_BOUND_MS = 45_000;
 
 let plane: ControlPlane;
 let work: VirtualKubeletWork;
@@ -17,11 +29,12 @@ beforeAll(async () => {
   work = new VirtualKubeletWork(plane);
 });
 afterAll(async () => {
+  work?.client.close();
   await plane?.stop();
 });
 
 describe('virtual-kubelet under faults', () => {
-  it('kube-apiserver killed and restarted 3 times mid-run', async () => {
+  it('kube-apiserver killed and restarted 3 times mid-run: its informers leave watching and come back, /healthz stays up', async () => {
     const namespace = await createTestNamespace(plane.kubeConfig, 'vk-restart-');
     const nodeName = 'vk-restart';
     const vk = await work.start(nodeName, clusterOf(plane));
@@ -31,8 +44,12 @@ describe('virtual-kubelet under faults', () => {
       await work.nodeReady(nodeName);
       const rssBeforeMb = await rssMb(vk);
       const faultStartedAt = Date.now();
+      const health = pollHealth(() => vk.endpoints);
+      let inFlightAtFault = 0;
       for (let round = 0; round < 3; round++) {
         await work.createPods(namespace, nodeName, round * 50, round * 50 + 50);
+        // Each restart lands while the pods just given are being run.
+        inFlightAtFault += round * 50 + 50 - Math.max(0, await work.runningPods(namespace));
         await plane.restartApiServer();
       }
       const faultEndedAt = Date.now();
@@ -46,8 +63,18 @@ describe('virtual-kubelet under faults', () => {
         faultStartedAt,
         faultEndedAt,
         rssBeforeMb,
+        inFlightAtFault,
+        health,
       });
       expectConverged(result);
+      expect(
+        result.inFlightAtFault,
+        'pods not yet Running when the apiserver went',
+      ).toBeGreaterThan(0);
+      // Its informers saw the apiserver go (out of `watching`), while /healthz, which fails only
+      // after 2 min without a watch, kept answering 200: no restart of the pod for a blip.
+      expect(result.unwatchedMs).toBeGreaterThan(0);
+      expect(result.healthzFailed?.startsWith('0/')).toBe(true);
     } finally {
       // A restarted apiserver answers 403 for a moment, until its RBAC authorizer has synced:
       // accepted right after a restart, not once the app has converged.
@@ -55,7 +82,7 @@ describe('virtual-kubelet under faults', () => {
     }
   });
 
-  it('half-open connection (a proxy that stops forwarding without closing)', async () => {
+  it('half-open connection (a proxy that stops forwarding without closing): recovered within 45 s, healthy after', async () => {
     const namespace = await createTestNamespace(plane.kubeConfig, 'vk-half-open-');
     const nodeName = 'vk-half-open';
     const { proxy, cluster } = await proxiedCluster(plane);
@@ -70,6 +97,7 @@ describe('virtual-kubelet under faults', () => {
       const rssBeforeMb = await rssMb(vk);
       const mark = await auditMark(plane);
       const faultStartedAt = Date.now();
+      const health = pollHealth(() => vk.endpoints);
       expect(proxy.freeze()).toBeGreaterThan(0);
       await work.createPods(namespace, nodeName, PODS / 2, PODS);
       const result = await work.converge({
@@ -80,8 +108,21 @@ describe('virtual-kubelet under faults', () => {
         faultStartedAt,
         faultEndedAt: faultStartedAt,
         rssBeforeMb,
+        inFlightAtFault: PODS / 2,
+        health,
       });
       expectConverged(result);
+      expect(result.convergeMs, 'from the freeze to every pod Running').toBeLessThanOrEqual(
+        HALF_OPEN_BOUND_MS,
+      );
+      // The pods' watch was opened again, through a fresh connection, after the freeze.
+      const rewatched = (await watchesSince(plane, vk.rbac.username, mark)).filter(
+        (e) =>
+          e.objectRef?.resource === 'pods' &&
+          Date.parse(e.requestReceivedTimestamp) > faultStartedAt,
+      );
+      expect(rewatched.length).toBeGreaterThan(0);
+      expect(result.healthzFailed?.startsWith('0/')).toBe(true);
     } finally {
       expect(await vk.stop()).toBe(0);
       await proxy.close();
@@ -97,10 +138,12 @@ describe('virtual-kubelet under faults', () => {
     const rssBeforeMb = await rssMb(first);
     const mark = await auditMark(plane);
     const faultStartedAt = Date.now();
+    let inFlightAtFault = 0;
     try {
       await work.createPods(namespace, nodeName, 0, PODS / 2);
       first.child.kill('SIGTERM');
       expect(await first.exited).toBe(0);
+      inFlightAtFault = PODS / 2 - Math.max(0, await work.runningPods(namespace));
     } finally {
       await first.stop();
     }
@@ -116,14 +159,19 @@ describe('virtual-kubelet under faults', () => {
         faultStartedAt,
         faultEndedAt,
         rssBeforeMb,
+        inFlightAtFault,
       });
       expectConverged(result);
+      expect(
+        result.inFlightAtFault,
+        'pods not Running when the first process stopped',
+      ).toBeGreaterThan(0);
     } finally {
       expect(await second.stop()).toBe(0);
     }
   });
 
-  it('409 Conflict on status writes (a second writer changing the same pods)', async () => {
+  it('409 Conflict on status writes (a second writer relabelling each batch of pods while the app writes their status)', async () => {
     const namespace = await createTestNamespace(plane.kubeConfig, 'vk-conflict-');
     const nodeName = 'vk-conflict';
     const vk = await work.start(nodeName, clusterOf(plane));
@@ -132,27 +180,25 @@ describe('virtual-kubelet under faults', () => {
       const rssBeforeMb = await rssMb(vk);
       const mark = await auditMark(plane);
       const faultStartedAt = Date.now();
-      // The second writer relabels every pod again and again while the app writes their status.
-      let writing = true;
-      const writer = (async () => {
-        for (let n = 0; writing; n++) {
+      // Each batch of 20 pods is relabelled again and again for 0.5 s from its creation,
+      // while the app runs them and writes their status (a PUT with the version it saw).
+      for (let from = 0, n = 0; from < PODS; from += 20) {
+        await work.createPods(namespace, nodeName, from, from + 20);
+        for (const until = Date.now() + 500; Date.now() < until; n++) {
           await Promise.all(
             Array.from({ length: 20 }, (_, k) =>
-              work.core
-                .patchNamespacedPod({
-                  namespace,
-                  name: `p-${(n * 20 + k) % PODS}`,
-                  body: [{ op: 'add', path: '/metadata/labels', value: { writer: String(n) } }],
-                })
+              work.client
+                .patch(
+                  'pods',
+                  `p-${from + k}`,
+                  { metadata: { labels: { writer: String(n) } } },
+                  { namespace },
+                )
                 .catch(() => undefined),
             ),
           );
         }
-      })();
-      await work.createPods(namespace, nodeName, 0, PODS);
-      await sleep(3_000);
-      writing = false;
-      await writer;
+      }
       const faultEndedAt = Date.now();
       const result = await work.converge({
         fault: '409 from a second writer',
@@ -164,6 +210,8 @@ describe('virtual-kubelet under faults', () => {
         rssBeforeMb,
       });
       expectConverged(result);
+      // The fault happened: the app's writes were answered 409, and retried.
+      expect(result.conflicts).toBeGreaterThanOrEqual(1);
     } finally {
       expect(await vk.stop()).toBe(0);
     }

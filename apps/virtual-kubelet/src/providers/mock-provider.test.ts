@@ -33,6 +33,33 @@ describe('MockProvider', () => {
     expect(seen).toHaveLength(1);
   });
 
+  it('names in each containerID the createPod call that started it; a hung call abandoned and retried starts the containers once', async () => {
+    let draws = [0.1];
+    const provider = new MockProvider({
+      internalIP: '192.168.1.2',
+      hangRate: 0.5,
+      random: () => draws.shift() ?? 0.9,
+    });
+    const abandoned = new AbortController();
+    const hung = provider.createPod(abandoned.signal, pod);
+    abandoned.abort(new Error('provider timeout'));
+    await expect(hung).rejects.toThrow('provider timeout');
+    await expect(provider.getPod(signal, 'ns', 'p')).rejects.toThrow('not known');
+    draws = [0.9];
+    await provider.createPod(signal, pod);
+    const status = (await provider.getPodStatus(signal, 'ns', 'p')) ?? {};
+    expect(status.containerStatuses?.map((c) => [c.containerID, c.restartCount])).toEqual([
+      ['mock://ns/p/create-2', 0],
+      ['mock://ns/p/create-2', 0],
+    ]);
+    await provider.createPod(signal, pod);
+    const again = (await provider.getPodStatus(signal, 'ns', 'p')) ?? {};
+    expect(again.containerStatuses?.map((c) => [c.containerID, c.restartCount])).toEqual([
+      ['mock://ns/p/create-3', 1],
+      ['mock://ns/p/create-3', 1],
+    ]);
+  });
+
   it('deletes at once with reason MockProviderPodDeleted and terminated containers; a second delete is NotFound', async () => {
     const provider = new MockProvider({ internalIP: '192.168.1.2' });
     const seen: Wire<V1Pod>[] = [];

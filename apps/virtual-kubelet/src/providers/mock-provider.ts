@@ -50,7 +50,10 @@ export interface MockProviderOptions {
 /**
  * A provider whose pods run in memory (virtual-kubelet's mock): a created pod is Running
  * with PodIP 5.6.7.8, HostIP 1.2.3.4, conditions Initialized/Ready/PodScheduled and running
- * containers; a deleted pod is gone at once, reported Succeeded with reason
+ * containers; each container's `containerID` (`mock://<namespace>/<name>/create-<n>`) names
+ * which createPod call of the pod (by UID, counting failed, hung and abandoned ones) started
+ * it, and its `restartCount` how many times the pod's containers were started before (0
+ * unless a second call started them again); a deleted pod is gone at once, reported Succeeded with reason
  * `MockProviderPodDeleted` and its containers terminated (`MockProviderPodContainerDeleted`).
  */
 export class MockProvider implements PodLifecycleHandler, PodNotifier, NodeProvider {
@@ -60,6 +63,9 @@ export class MockProvider implements PodLifecycleHandler, PodNotifier, NodeProvi
   };
   readonly #startTime = new Date();
   readonly #cpu = new CpuCounters();
+  /** createPod calls, and container starts, per pod UID (or namespace/name without one). */
+  readonly #creates = new Map<string, number>();
+  readonly #starts = new Map<string, number>();
   #notify: (pod: Wire<V1Pod>) => void = () => {};
 
   constructor(options: MockProviderOptions) {
@@ -145,6 +151,9 @@ export class MockProvider implements PodLifecycleHandler, PodNotifier, NodeProvi
   }
 
   async createPod(signal: AbortSignal, pod: Wire<V1Pod>): Promise<void> {
+    const id = pod.metadata?.uid ?? key(pod.metadata?.namespace, pod.metadata?.name);
+    const create = (this.#creates.get(id) ?? 0) + 1;
+    this.#creates.set(id, create);
     if (
       this.#options.createFailureRate > 0 &&
       this.#options.random() < this.#options.createFailureRate
@@ -170,6 +179,9 @@ export class MockProvider implements PodLifecycleHandler, PodNotifier, NodeProvi
         );
       });
     }
+    const restartCount = this.#starts.get(id) ?? 0;
+    this.#starts.set(id, restartCount + 1);
+    const containerID = `mock://${pod.metadata?.namespace ?? ''}/${pod.metadata?.name ?? ''}/create-${create}`;
     const now = formatTime(Date.now());
     const running = structuredClone(pod);
     running.status = {
@@ -187,9 +199,10 @@ export class MockProvider implements PodLifecycleHandler, PodNotifier, NodeProvi
         name: c.name,
         image: c.image ?? '',
         imageID: '',
+        containerID,
         ready: true,
         started: true,
-        restartCount: 0,
+        restartCount,
         state: { running: { startedAt: now } },
       })),
     };
