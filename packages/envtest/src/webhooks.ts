@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { InvalidArgumentError } from '@ctrlkit/core';
+import { createCertificate, type IssuedCertificate } from '@ctrlkit/core/certificates';
 import {
   AdmissionregistrationV1Api,
   ApiException,
@@ -16,7 +17,6 @@ import {
   type V1MutatingWebhookConfiguration,
   type V1ValidatingWebhookConfiguration,
 } from '@kubernetes/client-node';
-import { createCertificate, type IssuedCertificate } from './create-certificate.js';
 import { NotReadyError } from './errors/not-ready-error.js';
 import { freePort } from './free-port.js';
 
