@@ -1,16 +1,22 @@
 // The claim-parameter webhooks on the real apiserver (envtest's installWebhooks, the generated
 // configuration pointed at a local server run by a Manager): for every resource.k8s.io version
 // the apiserver serves (discovered), a ResourceClaim and a ResourceClaimTemplate with an
-// invalid GpuConfig are denied with the webhook's message, valid ones admitted.
-import { createTestNamespace, installWebhooks } from '@ctrlkit/envtest';
-import { testKubeConfig } from '@ctrlkit/envtest/vitest';
+// invalid GpuConfig are denied with the webhook's message, valid ones admitted. This file
+// starts its own control plane with the beta versions turned on (the shared one serves v1 only).
+import { noopLogger } from '@ctrlkit/core';
+import {
+  type ControlPlane,
+  createTestNamespace,
+  installWebhooks,
+  startControlPlane,
+} from '@ctrlkit/envtest';
 import { Manager } from '@ctrlkit/runtime';
 import { ApiStatusError } from '@ctrlkit/runtime/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { driverWebhookConfiguration } from './webhook-configuration.js';
 import { driverWebhookServer } from './webhook-server.js';
 
-const kubeConfig = testKubeConfig();
+const BETA_VERSIONS = 'resource.k8s.io/v1beta1=true,resource.k8s.io/v1beta2=true';
 const DRIVER = 'gpu.example.com';
 const stop = new AbortController();
 let manager: Manager;
@@ -18,8 +24,14 @@ let done: Promise<void>;
 let uninstall: () => Promise<void>;
 let namespace: string;
 let versions: string[];
+let plane: ControlPlane;
 
 beforeAll(async () => {
+  plane = await startControlPlane({
+    apiServerFlags: { 'runtime-config': BETA_VERSIONS },
+    logger: noopLogger,
+  });
+  const { kubeConfig } = plane;
   const installed = await installWebhooks(kubeConfig, {
     validatingWebhookConfigurations: [
       driverWebhookConfiguration({ name: 'int-dra-example-webhook' }),
@@ -52,6 +64,7 @@ afterAll(async () => {
   stop.abort();
   await done;
   await uninstall?.();
+  await plane?.stop();
 });
 
 /** A device request of `version` (v1beta1 and older name the class at the top; later ones under `exactly`). */
@@ -102,8 +115,8 @@ async function create(
 }
 
 describe('the webhooks on the real apiserver', () => {
-  it('the apiserver serves resource.k8s.io v1 (and the discovered versions are each tested)', () => {
-    expect(versions).toContain('v1');
+  it('the apiserver serves resource.k8s.io v1, v1beta2 and v1beta1 (each tested below)', () => {
+    expect(versions).toEqual(expect.arrayContaining(['v1', 'v1beta2', 'v1beta1']));
   });
 
   for (const kind of ['ResourceClaim', 'ResourceClaimTemplate'] as const) {
