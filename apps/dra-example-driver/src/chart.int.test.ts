@@ -15,10 +15,12 @@ await describeChart({
     logLevel: 'debug',
     'resources.requests.cpu': '50m',
     'deviceClass.create': false,
+    'webhook.certManager.injectCA': true,
+    'webhook.caBundle': 'Y2E=',
   },
   // The DeviceClass is the driver's (claims name gpu.example.com): one per cluster.
   secondReleaseValues: { 'deviceClass.create': false },
-  checkRendered(rendered) {
+  async checkRendered(rendered, render) {
     expect(rendered.map((o) => o.kind)).not.toContain('DeviceClass');
     const daemonSet = rendered.find((o) => o.kind === 'DaemonSet') as {
       spec: { template: { spec: { containers: Array<Record<string, unknown>> } } };
@@ -28,5 +30,32 @@ await describeChart({
       args: ['--num-devices=3', '--log-level=debug'],
       resources: { requests: { cpu: '50m' } },
     });
+    // The webhook: cert-manager's CA injector named when asked for, the caBundle given.
+    const configuration = (objects: typeof rendered) =>
+      objects.find((o) => o.kind === 'ValidatingWebhookConfiguration') as {
+        metadata: { annotations?: Record<string, string> };
+        webhooks: Array<{ clientConfig: { caBundle?: string; service: { namespace: string } } }>;
+      };
+    const withCertManager = configuration(rendered);
+    const namespace = withCertManager.webhooks[0]?.clientConfig.service.namespace;
+    expect(withCertManager.metadata.annotations).toEqual({
+      'cert-manager.io/inject-ca-from': `${namespace}/dra-example-webhook-cert`,
+    });
+    expect(withCertManager.webhooks.map((w) => w.clientConfig.caBundle)).toEqual(['Y2E=', 'Y2E=']);
+    const named = configuration(
+      await render({
+        'webhook.certManager.injectCA': true,
+        'webhook.certManager.certificate': 'serving',
+      }),
+    );
+    expect(named.metadata.annotations).toEqual({
+      'cert-manager.io/inject-ca-from': `${namespace}/serving`,
+    });
+    const plain = configuration(await render({}));
+    expect(plain.metadata.annotations).toBeUndefined();
+    expect(plain.webhooks.map((w) => w.clientConfig.caBundle)).toEqual([undefined, undefined]);
+    expect((await render({ 'webhook.enabled': false })).map((o) => o.kind)).not.toContain(
+      'ValidatingWebhookConfiguration',
+    );
   },
 });

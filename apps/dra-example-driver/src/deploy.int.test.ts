@@ -19,6 +19,9 @@ it('deploy/ manifests pass a server-side dry run', async () => {
       'ClusterRoleBinding',
       'ServiceAccount',
       'Namespace',
+      'Deployment',
+      'Service',
+      'ValidatingWebhookConfiguration',
     ]),
   );
   expect(results.map((o) => o.metadata?.name)).toEqual(

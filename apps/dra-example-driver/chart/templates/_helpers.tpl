@@ -6,3 +6,11 @@ release "ctrlkit" these are deploy/'s names.
 {{- define "dra-example-driver.clusterName" -}}
 {{- printf "%s-dra-example-driver" .Release.Name -}}
 {{- end -}}
+
+{{/*
+The kubernetes.io/tls Secret the webhook serves with: webhook.certSecretName, default
+"dra-example-webhook-cert" in the release's namespace.
+*/}}
+{{- define "dra-example-driver.webhookSecretName" -}}
+{{- .Values.webhook.certSecretName | default "dra-example-webhook-cert" -}}
+{{- end -}}

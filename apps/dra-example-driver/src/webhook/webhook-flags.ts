@@ -1,0 +1,137 @@
+//! Command-line flags of ctrlkit-dra-example-webhook (upstream dra-example-webhook's, and the app's probe and metrics flags).
+
+import { basename, dirname, resolve } from 'node:path';
+import { InvalidArgumentError } from '@ctrlkit/core';
+import {
+  type FlagTable,
+  flagUsage,
+  HELP_FLAG,
+  LOG_LEVEL_FLAG,
+  type LogLevel,
+  parseFlagTable,
+} from '@ctrlkit/runtime/cli';
+import { DEFAULT_CERT_DIR, DEFAULT_WEBHOOK_PORT } from '@ctrlkit/runtime/webhook';
+import { DRIVER_NAME } from '../devices.js';
+
+/** The parsed flags of the webhook. */
+export interface WebhookFlags {
+  kubeconfig: string;
+  /** The folder of the serving certificate and key (from `--cert-dir`, or the folder of `--tls-cert-file`). */
+  certDir: string;
+  /** The certificate's file name in `certDir`. */
+  certName: string;
+  /** The key's file name in `certDir`. */
+  keyName: string;
+  port: number;
+  /** The driver whose opaque configurations are validated. */
+  driverName: string;
+  metricsBindAddress: string;
+  healthProbeBindAddress: string;
+  logLevel: LogLevel;
+  help: boolean;
+}
+
+const FLAGS = {
+  kubeconfig: {
+    type: 'string',
+    default: '',
+    help: 'kubeconfig file (the manager is built on it; the webhook makes no API calls); when unset: $KUBECONFIG, in-cluster, then ~/.kube/config',
+  },
+  'tls-cert-file': {
+    type: 'string',
+    default: '',
+    help: 'serving certificate (PEM, CA certificates after it); reloaded when it changes; overrides --cert-dir',
+  },
+  'tls-private-key-file': {
+    type: 'string',
+    default: '',
+    help: 'private key of --tls-cert-file (PEM), in the same folder; required with it',
+  },
+  'cert-dir': {
+    type: 'string',
+    default: DEFAULT_CERT_DIR,
+    help: 'folder of tls.crt and tls.key (a mounted kubernetes.io/tls Secret), when --tls-cert-file is unset',
+  },
+  port: {
+    type: 'integer',
+    default: DEFAULT_WEBHOOK_PORT,
+    min: 1,
+    max: 65535,
+    help: 'port of the HTTPS webhook server',
+  },
+  'driver-name': {
+    type: 'string',
+    env: 'DRIVER_NAME',
+    default: DRIVER_NAME,
+    help: 'the DRA driver whose opaque device configurations (GpuConfig) are validated',
+  },
+  'metrics-bind-address': {
+    type: 'string',
+    default: ':8080',
+    help: "address of /metrics; '0' turns it off",
+  },
+  'health-probe-bind-address': {
+    type: 'string',
+    default: ':8081',
+    help: "address of /healthz and /readyz; '0' turns it off",
+  },
+  'log-level': LOG_LEVEL_FLAG,
+  help: HELP_FLAG,
+} satisfies FlagTable;
+
+/** The `--help` text: every flag with its default. */
+export function webhookUsage(): string {
+  return flagUsage(FLAGS, {
+    header: [
+      'Usage: ctrlkit-dra-example-webhook [flags]',
+      '',
+      'Validates the opaque device configuration (GpuConfig) in ResourceClaims and ResourceClaimTemplates.',
+    ],
+  });
+}
+
+/**
+ * Parses `argv` (without node and script), falling back to `env` and the defaults; throws
+ * InvalidArgumentError naming a bad flag.
+ */
+export function parseWebhookFlags(
+  argv: readonly string[],
+  env: NodeJS.ProcessEnv = process.env,
+): WebhookFlags {
+  const values = parseFlagTable(FLAGS, argv, env);
+  const flags: WebhookFlags = {
+    kubeconfig: values.kubeconfig,
+    ...certificate(values['tls-cert-file'], values['tls-private-key-file'], values['cert-dir']),
+    port: values.port,
+    driverName: values['driver-name'],
+    metricsBindAddress: values['metrics-bind-address'],
+    healthProbeBindAddress: values['health-probe-bind-address'],
+    logLevel: values['log-level'],
+    help: values.help,
+  };
+  if (!flags.help && flags.driverName === '')
+    throw new InvalidArgumentError('--driver-name', 'must not be empty');
+  return flags;
+}
+
+function certificate(
+  certFile: string,
+  keyFile: string,
+  certDir: string,
+): Pick<WebhookFlags, 'certDir' | 'certName' | 'keyName'> {
+  if (certFile === '' && keyFile === '')
+    return { certDir, certName: 'tls.crt', keyName: 'tls.key' };
+  if (certFile === '' || keyFile === '') {
+    throw new InvalidArgumentError(
+      certFile === '' ? '--tls-cert-file' : '--tls-private-key-file',
+      'is required with --tls-cert-file and --tls-private-key-file: give both or neither',
+    );
+  }
+  if (resolve(dirname(certFile)) !== resolve(dirname(keyFile))) {
+    throw new InvalidArgumentError(
+      '--tls-private-key-file',
+      `must be in the folder of --tls-cert-file (${dirname(certFile)}), got ${keyFile}`,
+    );
+  }
+  return { certDir: dirname(certFile), certName: basename(certFile), keyName: basename(keyFile) };
+}
