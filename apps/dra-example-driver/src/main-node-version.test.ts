@@ -1,4 +1,4 @@
-// ctrlkit-dra-example-driver run by an older Node than its engines field allows: one sentence naming the Node
+// ctrlkit-dra-example-driver and ctrlkit-dra-example-webhook run by an older Node than its engines field allows: one sentence naming the Node
 // it needs, exit 1 (not a crash inside a dependency at import). Uses the machine's /usr/bin/node
 // when that is such a Node; skipped otherwise.
 import { spawnSync } from 'node:child_process';
@@ -17,15 +17,20 @@ const tooOld =
   nodeVersionProblem('ctrlkit-dra-example-driver', packageJson.engines.node, oldVersion) !==
     undefined;
 
-it.skipIf(!tooOld)(
-  'ctrlkit-dra-example-driver on /usr/bin/node (an older Node) says which Node it needs and exits 1',
-  () => {
-    const bin = fileURLToPath(new URL('../dist/main.js', import.meta.url));
-    const run = spawnSync(OLD_NODE, [bin, '--help'], { encoding: 'utf8', timeout: 30_000 });
-    expect(run.stderr).toBe(
-      `ctrlkit-dra-example-driver needs Node >= ${packageJson.engines.node.slice(2)} (this is Node ${oldVersion})\n`,
-    );
-    expect(run.stdout).toBe('');
-    expect(run.status).toBe(1);
-  },
-);
+for (const [program, entry] of [
+  ['ctrlkit-dra-example-driver', 'main.js'],
+  ['ctrlkit-dra-example-webhook', 'webhook-main.js'],
+] as const) {
+  it.skipIf(!tooOld)(
+    `${program} on /usr/bin/node (an older Node) says which Node it needs and exits 1`,
+    () => {
+      const bin = fileURLToPath(new URL(`../dist/${entry}`, import.meta.url));
+      const run = spawnSync(OLD_NODE, [bin, '--help'], { encoding: 'utf8', timeout: 30_000 });
+      expect(run.stderr).toBe(
+        `${program} needs Node >= ${packageJson.engines.node.slice(2)} (this is Node ${oldVersion})\n`,
+      );
+      expect(run.stdout).toBe('');
+      expect(run.status).toBe(1);
+    },
+  );
+}
