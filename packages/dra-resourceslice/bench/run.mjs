@@ -7,16 +7,12 @@
 // plane (@ctrlkit/envtest), one after the other, each with its own driver name, clients
 // without rate limits. A step ends when the controller's stats reach the expected count;
 // calls are counted for 2 s more. Needs `pnpm build` first (imports ../dist).
-import { execFileSync, spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync } from 'node:fs';
-import { homedir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { spawn } from 'node:child_process';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { fileURLToPath } from 'node:url';
 import { newKubeClient, startController } from '@ctrlkit/dra-resourceslice';
 import { startControlPlane } from '@ctrlkit/envtest';
+import { goProgram } from '../../../tooling/go-interop/programs.mjs';
 
-const here = dirname(fileURLToPath(import.meta.url));
 const POOLS = 100;
 const DEVICES = 100;
 const CHANGE_EVERY = 100;
@@ -46,27 +42,12 @@ function changedPools() {
   return pools.size;
 }
 
+/** The Go side, built by the set-up (`pnpm setup:go`); undefined, with the reason, where it is not. */
 function goBinary(notes) {
-  const cache = join(
-    process.env.XDG_CACHE_HOME || join(homedir(), '.cache'),
-    'ctrlkit',
-    'go-bench',
-  );
-  const binary = join(cache, 'dra-resourceslice');
-  if (existsSync(binary)) return binary;
-  if (spawnSync('go', ['version']).status !== 0) {
-    notes.push('Go column skipped: no Go toolchain on PATH.');
-    return undefined;
-  }
-  mkdirSync(cache, { recursive: true });
   try {
-    execFileSync('go', ['build', '-o', binary, '.'], {
-      cwd: join(here, '../../../tooling/go-bench/dra-resourceslice'),
-      stdio: 'inherit',
-    });
-    return binary;
+    return goProgram('bench-dra-resourceslice');
   } catch (error) {
-    notes.push(`Go column skipped: go build failed (${error.message.split('\n')[0]}).`);
+    notes.push(`Go column skipped: ${error.message}.`);
     return undefined;
   }
 }

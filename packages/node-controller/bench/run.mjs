@@ -9,9 +9,7 @@
 // no overall bucket) and no client-side QPS limit, so the figures measure the controllers.
 // Also reported: API requests made by each agent per pod (creation to Running to deletion),
 // the agent's CPU time per pod (user + system) and peak heap / RSS.
-import { execFileSync, spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync } from 'node:fs';
-import { homedir } from 'node:os';
+import { spawn } from 'node:child_process';
 import { dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
@@ -19,6 +17,7 @@ import { parseArgs } from 'node:util';
 import { noopLogger, startControlPlane } from '@ctrlkit/envtest';
 import { createClient } from '@ctrlkit/runtime/client';
 import { newListWatch, SharedIndexInformer } from '@ctrlkit/runtime/informers';
+import { goProgram } from '../../../tooling/go-interop/programs.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const { values } = parseArgs({
@@ -40,23 +39,14 @@ const agentNodeFlags = (process.env.AGENT_NODE_FLAGS ?? '--max-semi-space-size=2
   .split(' ')
   .filter(Boolean);
 
+/** The Go side, built by the set-up (`pnpm setup:go`); undefined, with the reason, where it is not. */
 function buildGo() {
-  const source = join(here, '../../../tooling/go-bench/virtual-kubelet');
-  const binary = join(homedir(), '.cache/ctrlkit/go-bench/virtual-kubelet/vk-bench');
-  if (spawnSync('go', ['version']).status !== 0) {
-    notes.push('Go column skipped: no Go toolchain on PATH.');
+  try {
+    return goProgram('bench-virtual-kubelet');
+  } catch (error) {
+    notes.push(`Go column skipped: ${error.message}.`);
     return undefined;
   }
-  mkdirSync(dirname(binary), { recursive: true });
-  try {
-    execFileSync('go', ['build', '-o', binary, '.'], { cwd: source, stdio: 'inherit' });
-  } catch (error) {
-    if (!existsSync(binary)) {
-      notes.push(`Go column skipped: go build failed (${error.message.split('\n')[0]}).`);
-      return undefined;
-    }
-  }
-  return binary;
 }
 
 /** Starts an agent process and speaks its line protocol. */

@@ -2,11 +2,9 @@
 // and client-go's util/workqueue (tooling/go-bench/workqueue, built with the machine's Go),
 // printed as one table with the ratio ctrlkit / client-go for each row.
 // Run: pnpm --filter @ctrlkit/workqueue bench   (N=... to change the item count)
-import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdirSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { execFileSync } from 'node:child_process';
 import { defaultControllerRateLimiter, newTyped, newTypedDelayingQueue } from '@ctrlkit/workqueue';
+import { goProgram } from '../../../tooling/go-interop/programs.mjs';
 
 const n = Number(process.env.N ?? 1_000_000);
 const gc = globalThis.gc ?? (() => {});
@@ -78,20 +76,18 @@ async function ours() {
   return rows;
 }
 
-/** Builds and runs the Go side; undefined (with the reason printed) where Go is missing. */
+/**
+ * Runs the Go side, built by the set-up (`pnpm setup:go bench-workqueue`); undefined (with the
+ * reason, naming that command, printed) where it is not built.
+ */
 function clientGo() {
-  const source = join(
-    dirname(fileURLToPath(import.meta.url)),
-    '../../../tooling/go-bench/workqueue',
-  );
-  const binary = join(source, '../bin/workqueue');
-  const go = spawnSync('go', ['version'], { encoding: 'utf8' });
-  if (go.status !== 0) {
-    console.log('client-go column skipped: no Go toolchain on PATH (install Go to compare).');
+  let binary;
+  try {
+    binary = goProgram('bench-workqueue');
+  } catch (error) {
+    console.log(`client-go column skipped: ${error.message}.`);
     return undefined;
   }
-  mkdirSync(dirname(binary), { recursive: true });
-  execFileSync('go', ['build', '-o', binary, '.'], { cwd: source, stdio: 'inherit' });
   const out = execFileSync(binary, ['-n', String(n)], { encoding: 'utf8' });
   return out
     .trim()
