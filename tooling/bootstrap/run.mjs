@@ -6,10 +6,26 @@
 // come from the npm registry's `node` and `pnpm` packages, installed once into a cache
 // outside the repository. Every step is idempotent and quick the second time.
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { homedir } from 'node:os';
-import { delimiter, dirname, join, resolve } from 'node:path';
+import { delimiter, dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import {
+  formatTimings,
+  newestTurboSummary,
+  packageTimes,
+  slowFiles,
+  timingsDir,
+} from './timings.mjs';
+import { formatTotals, totals } from './totals.mjs';
 
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const manifest = JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8'));
@@ -41,7 +57,7 @@ const jobs = {
       ]);
     },
   },
-  test: { controlPlane: true, run: runTests },
+  test: { controlPlane: true, goPrograms: true, run: runTests },
   pnpm: { controlPlane: false, run: () => run(pnpm, process.argv.slice(3)) },
 };
 
@@ -88,44 +104,61 @@ try {
     });
     step("helm (the apps' chart tests)", ensureHelm);
   }
+  if (job.goPrograms) {
+    // The Go programs the interop tests run beside ours: built here, once, never in a test.
+    step('Go test programs (tooling/go-interop)', () =>
+      run(join(binDir, 'node'), [join(repoRoot, 'tooling', 'go-interop', 'build.mjs'), '--tests']),
+    );
+  }
   job.run();
 } catch (error) {
   console.error(`\n✘ ${error.message}`);
   process.exitCode = error.exitCode ?? 1;
 }
 
-/** Runs every package's tests, then prints one line with the totals of all of them. */
+/**
+ * Runs every package's tests, then prints where the time went (each package, each file of 30 s
+ * or more; also written to tests.json in the timings folder) and the totals (totals.mjs).
+ */
 function runTests() {
-  const results = () =>
-    ['packages', 'apps', 'examples', 'tests']
-      .flatMap((group) => {
-        const dir = join(repoRoot, group);
-        if (!existsSync(dir)) return [];
-        // Each package's folder (a README beside them is not one).
-        return readdirSync(dir, { withFileTypes: true })
-          .filter((entry) => entry.isDirectory())
-          .map((entry) => join(dir, entry.name));
-      })
-      .map((dir) => join(dir, '.vitest', 'results.json'));
-  for (const file of results()) rmSync(file, { force: true });
+  const packages = ['packages', 'apps', 'examples', 'tests', 'tooling'].flatMap((group) => {
+    const dir = join(repoRoot, group);
+    if (!existsSync(dir)) return [];
+    // Each package's folder with tests (a README beside them is not one).
+    return readdirSync(dir, { withFileTypes: true })
+      .filter(
+        (entry) => entry.isDirectory() && existsSync(join(dir, entry.name, 'vitest.config.ts')),
+      )
+      .map((entry) => join(dir, entry.name));
+  });
+  const resultsOf = (dir) => join(dir, '.vitest', 'results.json');
+  for (const dir of packages) rmSync(resultsOf(dir), { force: true });
   let failure;
   try {
-    run(pnpm, ['exec', 'turbo', 'run', 'test', '--concurrency=1', '--continue']);
+    run(pnpm, ['exec', 'turbo', 'run', 'test', '--concurrency=1', '--continue', '--summarize']);
   } catch (error) {
     failure = error;
   }
-  let passed = 0;
-  let failed = 0;
-  let skipped = 0;
-  for (const file of results().filter((f) => existsSync(f))) {
-    const summary = JSON.parse(readFileSync(file, 'utf8'));
-    passed += summary.numPassedTests;
-    failed += summary.numFailedTests;
-    skipped += summary.numPendingTests + summary.numTodoTests;
-  }
-  console.log(`\n${passed} passed, ${failed} failed, ${skipped} skipped`);
+  const runs = packages.map((dir) => ({
+    package: relative(repoRoot, dir),
+    results: existsSync(resultsOf(dir))
+      ? JSON.parse(readFileSync(resultsOf(dir), 'utf8'))
+      : undefined,
+  }));
+  const times = {
+    packages: packageTimes(newestTurboSummary(repoRoot)),
+    files: runs.flatMap((r) => slowFiles(r.results, repoRoot, 30)),
+  };
+  const out = timingsDir();
+  mkdirSync(out, { recursive: true });
+  writeFileSync(join(out, 'tests.json'), `${JSON.stringify(times, null, 2)}\n`);
+  console.log(`\n${formatTimings({ steps: [], ...times }).join('\n')}`);
+  const sum = totals(runs, repoRoot);
+  console.log(formatTotals(sum).join('\n'));
   if (failure) throw failure;
-  if (failed > 0) throw Object.assign(new Error(`${failed} tests failed`), { exitCode: 1 });
+  if (sum.failed > 0 || sum.setupFailures.length > 0) {
+    throw Object.assign(new Error(`${sum.failed} tests failed`), { exitCode: 1 });
+  }
 }
 
 /**
