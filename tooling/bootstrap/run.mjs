@@ -7,6 +7,7 @@
 // outside the repository. Every step is idempotent and quick the second time.
 import { execFileSync, spawnSync } from 'node:child_process';
 import {
+  appendFileSync,
   existsSync,
   mkdirSync,
   readdirSync,
@@ -58,13 +59,18 @@ const jobs = {
     },
   },
   test: { controlPlane: true, goPrograms: true, run: runTests },
+  // The set-up alone (binaries, Helm, Go test programs), which .ci/run starts in the background
+  // at its beginning; it expects the dependencies installed and @ctrlkit/envtest built.
+  setup: { controlPlane: true, goPrograms: true, prepared: true, run: () => {} },
+  // The pinned toolchain's bin folder, for a script that runs pnpm itself after one bootstrap.
+  'toolchain-bin': { prepared: true, run: () => console.log(binDir) },
   pnpm: { controlPlane: false, run: () => run(pnpm, process.argv.slice(3)) },
 };
 
 const job = jobs[process.argv[2]];
 if (job === undefined) {
   console.error(
-    `usage: run.mjs start | test | pnpm <args...> (got ${JSON.stringify(process.argv[2])})`,
+    `usage: run.mjs start | test | setup | toolchain-bin | pnpm <args...> (got ${JSON.stringify(process.argv[2])})`,
   );
   process.exit(2);
 }
@@ -84,17 +90,21 @@ try {
   process.env.PATH = `${binDir}${delimiter}${process.env.PATH}`;
   process.env.TURBO_TELEMETRY_DISABLED = '1';
   process.env.DO_NOT_TRACK = '1';
-  step('dependencies', () => run(pnpm, ['install', '--frozen-lockfile', '--prefer-offline']));
+  if (!job.prepared) {
+    step('dependencies', () => run(pnpm, ['install', '--frozen-lockfile', '--prefer-offline']));
+  }
   if (job.controlPlane && existsSync(join(repoRoot, 'packages', 'envtest', 'package.json'))) {
     step('control plane binaries', () => {
-      run(pnpm, [
-        'exec',
-        'turbo',
-        'run',
-        'build',
-        '--filter=@ctrlkit/envtest',
-        '--output-logs=errors-only',
-      ]);
+      if (!job.prepared) {
+        run(pnpm, [
+          'exec',
+          'turbo',
+          'run',
+          'build',
+          '--filter=@ctrlkit/envtest',
+          '--output-logs=errors-only',
+        ]);
+      }
       run(join(binDir, 'node'), [
         join(repoRoot, 'packages', 'envtest', 'dist', 'cli.js'),
         'setup',
@@ -210,36 +220,40 @@ function ensureHelm() {
 /** Installs the pinned Node and pnpm into the cache unless they are already there. */
 function ensureToolchain() {
   if (existsSync(pnpm) && readVersion(join(binDir, 'node')) === `v${nodeVersion}`) return;
-  step(`toolchain: node ${nodeVersion} and pnpm ${pnpmVersion} into ${toolchainDir}`, () => {
-    const staging = `${toolchainDir}.partial-${process.pid}`;
-    mkdirSync(staging, { recursive: true });
-    const installed = spawnSync(
-      'npm',
-      [
-        'install',
-        '--prefix',
-        staging,
-        '--no-save',
-        '--no-package-lock',
-        '--no-audit',
-        '--no-fund',
-        '--loglevel=error',
-        `node@${nodeVersion}`,
-        `pnpm@${pnpmVersion}`,
-      ],
-      { stdio: 'inherit' },
-    );
-    if (installed.status !== 0) {
-      rmSync(staging, { recursive: true, force: true });
-      throw new Error(`npm could not install node@${nodeVersion} and pnpm@${pnpmVersion}`);
-    }
-    const got = readVersion(join(staging, 'node_modules', '.bin', 'node'));
-    if (got !== `v${nodeVersion}`) {
-      throw new Error(`the installed node reports ${got}, expected v${nodeVersion}`);
-    }
-    rmSync(toolchainDir, { recursive: true, force: true });
-    renameSync(staging, toolchainDir);
-  });
+  step(
+    `toolchain: node ${nodeVersion} and pnpm ${pnpmVersion} into ${toolchainDir}`,
+    () => {
+      const staging = `${toolchainDir}.partial-${process.pid}`;
+      mkdirSync(staging, { recursive: true });
+      const installed = spawnSync(
+        'npm',
+        [
+          'install',
+          '--prefix',
+          staging,
+          '--no-save',
+          '--no-package-lock',
+          '--no-audit',
+          '--no-fund',
+          '--loglevel=error',
+          `node@${nodeVersion}`,
+          `pnpm@${pnpmVersion}`,
+        ],
+        { stdio: 'inherit' },
+      );
+      if (installed.status !== 0) {
+        rmSync(staging, { recursive: true, force: true });
+        throw new Error(`npm could not install node@${nodeVersion} and pnpm@${pnpmVersion}`);
+      }
+      const got = readVersion(join(staging, 'node_modules', '.bin', 'node'));
+      if (got !== `v${nodeVersion}`) {
+        throw new Error(`the installed node reports ${got}, expected v${nodeVersion}`);
+      }
+      rmSync(toolchainDir, { recursive: true, force: true });
+      renameSync(staging, toolchainDir);
+    },
+    'toolchain',
+  );
 }
 
 function readVersion(nodeBinary) {
@@ -251,11 +265,26 @@ function readVersion(nodeBinary) {
   }
 }
 
-function step(title, fn) {
+/**
+ * Runs one timed step; with CTRLKIT_STEPS_FILE set (by .ci/run), appends `name, seconds,
+ * status` to it for the timings table (timings.mjs).
+ */
+function step(title, fn, name = title) {
   const started = Date.now();
+  const seconds = () => ((Date.now() - started) / 1000).toFixed(1);
+  const record = (status) => {
+    const file = process.env.CTRLKIT_STEPS_FILE;
+    if (file) appendFileSync(file, `${name}\t${seconds()}\t${status}\n`);
+  };
   console.log(`\n▶ ${title}`);
-  fn();
-  console.log(`✔ ${title} (${((Date.now() - started) / 1000).toFixed(1)} s)`);
+  try {
+    fn();
+  } catch (error) {
+    record('failed');
+    throw error;
+  }
+  record('ok');
+  console.log(`✔ ${title} (${seconds()} s)`);
 }
 
 function run(command, args) {
