@@ -6,10 +6,12 @@ export function ctrlkitVitestConfig(overrides?: UserConfig): UserConfig;
 /** How many files of the side-by-side project run at once by default (2). */
 export const SIDE_BY_SIDE_WORKERS: number;
 
-/** Integration files that get a control plane each and run at once. */
+/** Integration files that run at once, each with a control plane of its own. */
 export interface SideBySideFiles {
-  /** Globs of `*.int.test.ts` files (relative to the package) that mostly wait. */
-  include: string[];
+  /** Globs of `*.int.test.ts` files (relative to the package) that mostly wait; each gets a control plane. */
+  include?: string[];
+  /** Globs of files that start their own control plane and never use the shared one; none is started for them. */
+  ownControlPlane?: string[];
   /** How many run at once (each with its control plane, ~0.5-1 GB). Default {@link SIDE_BY_SIDE_WORKERS}. */
   maxWorkers?: number;
 }
@@ -17,7 +19,8 @@ export interface SideBySideFiles {
 /**
  * A package config with a `unit` project and an `integration` project (`*.int.test.ts`)
  * that gets one real control plane for the run from `globalSetup`; with `sideBySide`, the
- * files it names run at once in `integration-side-by-side`, each with its own control plane.
+ * files it names run at once (`integration-side-by-side`, `integration-own-plane`), each with
+ * its own control plane.
  */
 export function ctrlkitVitestProjects(
   globalSetup: string,

@@ -34,14 +34,16 @@ export const SIDE_BY_SIDE_WORKERS = 2;
  * for the run from `globalSetup`. `vitest run --project unit` skips the control plane.
  *
  * With `sideBySide`, the integration files it names (globs; files that mostly wait: lease
- * expiry, restarts, timeouts) leave `integration` for a third project,
- * `integration-side-by-side`: its files run at once, `maxWorkers` at a time (default
- * {@link SIDE_BY_SIDE_WORKERS}), each with a control plane of its own from
- * @ctrlkit/envtest (control-plane-per-file.js), after the unit files and before the others.
- * `vitest run --project 'integration*'` runs both integration projects.
+ * expiry, restarts, timeouts) leave `integration` and run at once, `maxWorkers` at a time
+ * (default {@link SIDE_BY_SIDE_WORKERS}), after the unit files and before the others:
+ * `include` in the project `integration-side-by-side`, each with a control plane of its own
+ * from @ctrlkit/envtest (control-plane-per-file.js); `ownControlPlane` (files that start
+ * their own and never use the shared one) in `integration-own-plane`, with none from the
+ * setup. `vitest run --project 'integration*'` runs every integration project.
  * @param {string} globalSetup the global setup module, e.g. '@ctrlkit/envtest/global-setup'
  * @param {import('vitest/config').UserConfig['test']} [integration] settings of the integration project
- * @param {{ include: string[], maxWorkers?: number }} [sideBySide] files that get a control plane each
+ * @param {{ include?: string[], ownControlPlane?: string[], maxWorkers?: number }} [sideBySide]
+ *   files that run at once
  */
 export function ctrlkitVitestProjects(globalSetup, integration = {}, sideBySide = undefined) {
   const projects = [
@@ -58,7 +60,7 @@ export function ctrlkitVitestProjects(globalSetup, integration = {}, sideBySide 
         name: 'integration',
         environment: 'node',
         include: ['src/**/*.int.test.ts'],
-        exclude: sideBySide?.include ?? [],
+        exclude: [...(sideBySide?.include ?? []), ...(sideBySide?.ownControlPlane ?? [])],
         globalSetup: [globalSetup],
         // Integration tests start processes and wait on a real apiserver.
         testTimeout: 60_000,
@@ -67,33 +69,50 @@ export function ctrlkitVitestProjects(globalSetup, integration = {}, sideBySide 
       },
     },
   ];
-  if (sideBySide !== undefined) projects.push(sideBySideProject(integration, sideBySide));
+  if (sideBySide !== undefined) projects.push(...sideBySideProjects(integration, sideBySide));
   return ctrlkitVitestConfig({ test: { projects } });
 }
 
-function sideBySideProject(integration, { include, maxWorkers = SIDE_BY_SIDE_WORKERS }) {
-  if (!Array.isArray(include) || include.length === 0) {
-    throw new Error('ctrlkitVitestProjects: sideBySide.include must name at least one glob');
+function sideBySideProjects(
+  integration,
+  { include = [], ownControlPlane = [], maxWorkers = SIDE_BY_SIDE_WORKERS },
+) {
+  if (include.length === 0 && ownControlPlane.length === 0) {
+    throw new Error(
+      'ctrlkitVitestProjects: sideBySide names no file (give include or ownControlPlane globs)',
+    );
   }
   if (!Number.isInteger(maxWorkers) || maxWorkers < 1) {
     throw new Error(`ctrlkitVitestProjects: sideBySide.maxWorkers must be >= 1, got ${maxWorkers}`);
   }
-  return {
+  const project = (name, files, extra) => ({
     test: {
       testTimeout: 60_000,
       hookTimeout: 120_000,
       ...integration,
-      name: 'integration-side-by-side',
+      name,
       environment: 'node',
-      include,
-      setupFiles: [fileURLToPath(new URL('./control-plane-per-file.js', import.meta.url))],
-      env: { CTRLKIT_ENVTEST_VITEST_MODULE: resolveFromPackage('@ctrlkit/envtest/vitest') },
+      include: files,
       fileParallelism: true,
       maxWorkers,
-      // Its own group (vitest runs groups one after another; a group has one maxWorkers).
+      // One vitest group for both (a group has one maxWorkers), run after the unit files.
       sequence: { groupOrder: 1 },
+      ...extra,
     },
-  };
+  });
+  const projects = [];
+  if (include.length > 0) {
+    projects.push(
+      project('integration-side-by-side', include, {
+        setupFiles: [fileURLToPath(new URL('./control-plane-per-file.js', import.meta.url))],
+        env: { CTRLKIT_ENVTEST_VITEST_MODULE: resolveFromPackage('@ctrlkit/envtest/vitest') },
+      }),
+    );
+  }
+  if (ownControlPlane.length > 0) {
+    projects.push(project('integration-own-plane', ownControlPlane, {}));
+  }
+  return projects;
 }
 
 /** Resolves `specifier` as the package whose vitest config is loading (the working folder) would. */
