@@ -4,7 +4,10 @@
 // timings.json into the output folder, and printed.
 //
 //   node tooling/bootstrap/timings.mjs report [folder]   (folder: default .ci/out)
+//   node tooling/bootstrap/timings.mjs readme <fresh|warm> [folder]
+//     writes that run's summary into README.md between <!-- ci-timings:<kind> --> markers
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -70,6 +73,46 @@ export function formatTimings({ steps, packages, files }) {
   return lines;
 }
 
+/**
+ * The README lines of one run (timings.json): its total, the set-up, the tests, the slowest
+ * packages and files; `kind` says which run it was (fresh machine or binaries cached).
+ */
+export function readmeSummary(kind, timings, load) {
+  const s = (n) => `${Math.round(n)} s`;
+  const total = timings.steps.find((t) => t.name.startsWith('total'));
+  const lines = [
+    `${kind === 'fresh' ? 'A fresh machine' : 'Binaries cached'} (load ${load}): ` +
+      `${total ? s(total.seconds) : 'no total (the run stopped early)'} in all.`,
+    '',
+    '| step | time |',
+    '| --- | ---: |',
+    ...timings.steps.filter((t) => t !== total).map((t) => `| ${t.name} | ${s(t.seconds)} |`),
+    ...timings.packages.slice(0, 8).map((p) => `| tests: ${p.package} | ${s(p.seconds)} |`),
+    ...timings.files.slice(0, 8).map((f) => `| file: ${f.file} | ${s(f.seconds)} |`),
+  ];
+  return lines;
+}
+
+/** `readme` with the text between `<!-- ci-timings:<kind> -->` and its end marker replaced. */
+export function replaceBlock(readme, kind, lines) {
+  const start = `<!-- ci-timings:${kind} -->`;
+  const end = `<!-- /ci-timings:${kind} -->`;
+  const from = readme.indexOf(start);
+  const to = readme.indexOf(end);
+  if (from < 0 || to < from) throw new Error(`README.md has no ${start} … ${end} block`);
+  return `${readme.slice(0, from + start.length)}\n${lines.join('\n')}\n${readme.slice(to)}`;
+}
+
+function writeReadme(kind, dir) {
+  if (kind !== 'fresh' && kind !== 'warm') {
+    throw new Error(`readme: the run's kind must be fresh or warm, got ${JSON.stringify(kind)}`);
+  }
+  const timings = JSON.parse(readFileSync(join(dir, 'timings.json'), 'utf8'));
+  const readmePath = join(repoRoot, 'README.md');
+  const lines = readmeSummary(kind, timings, timings.load ?? 'not recorded');
+  writeFileSync(readmePath, replaceBlock(readFileSync(readmePath, 'utf8'), kind, lines));
+}
+
 function report(dir) {
   const stepsFile = join(dir, 'steps.tsv');
   const steps = existsSync(stepsFile) ? parseSteps(readFileSync(stepsFile, 'utf8')) : [];
@@ -80,16 +123,23 @@ function report(dir) {
   const lines = formatTimings({ steps, packages: tests.packages, files: tests.files });
   mkdirSync(dir, { recursive: true });
   writeFileSync(join(dir, 'timings.md'), `${lines.join('\n')}\n`);
-  writeFileSync(join(dir, 'timings.json'), `${JSON.stringify({ steps, ...tests }, null, 2)}\n`);
+  const load = readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
+  writeFileSync(
+    join(dir, 'timings.json'),
+    `${JSON.stringify({ steps, ...tests, load, cpus: availableParallelism() }, null, 2)}\n`,
+  );
   console.log(`\nWhere the time went (${relative(process.cwd(), join(dir, 'timings.md'))}):`);
   console.log(lines.join('\n'));
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  const [command, folder] = process.argv.slice(2);
-  if (command !== 'report') {
-    console.error(`usage: timings.mjs report [folder] (got ${JSON.stringify(command)})`);
+  const [command, ...args] = process.argv.slice(2);
+  if (command === 'report') report(resolve(args[0] ?? timingsDir()));
+  else if (command === 'readme') writeReadme(args[0], resolve(args[1] ?? timingsDir()));
+  else {
+    console.error(
+      `usage: timings.mjs report [folder] | readme <fresh|warm> [folder] (got ${JSON.stringify(command)})`,
+    );
     process.exit(2);
   }
-  report(resolve(folder ?? timingsDir()));
 }
