@@ -6,10 +6,27 @@
 // come from the npm registry's `node` and `pnpm` packages, installed once into a cache
 // outside the repository. Every step is idempotent and quick the second time.
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
+import {
+  appendFileSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { homedir } from 'node:os';
-import { delimiter, dirname, join, resolve } from 'node:path';
+import { delimiter, dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import {
+  formatTimings,
+  newestTurboSummary,
+  packageTimes,
+  slowFiles,
+  timingsDir,
+} from './timings.mjs';
+import { formatTotals, totals } from './totals.mjs';
 
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const manifest = JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8'));
@@ -41,14 +58,19 @@ const jobs = {
       ]);
     },
   },
-  test: { controlPlane: true, run: runTests },
+  test: { controlPlane: true, goPrograms: true, run: runTests },
+  // The set-up alone (binaries, Helm, Go test programs), which .ci/run starts in the background
+  // at its beginning; it expects the dependencies installed and @ctrlkit/envtest built.
+  setup: { controlPlane: true, goPrograms: true, prepared: true, run: () => {} },
+  // The pinned toolchain's bin folder, for a script that runs pnpm itself after one bootstrap.
+  'toolchain-bin': { prepared: true, run: () => console.log(binDir) },
   pnpm: { controlPlane: false, run: () => run(pnpm, process.argv.slice(3)) },
 };
 
 const job = jobs[process.argv[2]];
 if (job === undefined) {
   console.error(
-    `usage: run.mjs start | test | pnpm <args...> (got ${JSON.stringify(process.argv[2])})`,
+    `usage: run.mjs start | test | setup | toolchain-bin | pnpm <args...> (got ${JSON.stringify(process.argv[2])})`,
   );
   process.exit(2);
 }
@@ -68,17 +90,21 @@ try {
   process.env.PATH = `${binDir}${delimiter}${process.env.PATH}`;
   process.env.TURBO_TELEMETRY_DISABLED = '1';
   process.env.DO_NOT_TRACK = '1';
-  step('dependencies', () => run(pnpm, ['install', '--frozen-lockfile', '--prefer-offline']));
+  if (!job.prepared) {
+    step('dependencies', () => run(pnpm, ['install', '--frozen-lockfile', '--prefer-offline']));
+  }
   if (job.controlPlane && existsSync(join(repoRoot, 'packages', 'envtest', 'package.json'))) {
     step('control plane binaries', () => {
-      run(pnpm, [
-        'exec',
-        'turbo',
-        'run',
-        'build',
-        '--filter=@ctrlkit/envtest',
-        '--output-logs=errors-only',
-      ]);
+      if (!job.prepared) {
+        run(pnpm, [
+          'exec',
+          'turbo',
+          'run',
+          'build',
+          '--filter=@ctrlkit/envtest',
+          '--output-logs=errors-only',
+        ]);
+      }
       run(join(binDir, 'node'), [
         join(repoRoot, 'packages', 'envtest', 'dist', 'cli.js'),
         'setup',
@@ -88,44 +114,61 @@ try {
     });
     step("helm (the apps' chart tests)", ensureHelm);
   }
+  if (job.goPrograms) {
+    // The Go programs the interop tests run beside ours: built here, once, never in a test.
+    step('Go test programs (tooling/go-interop)', () =>
+      run(join(binDir, 'node'), [join(repoRoot, 'tooling', 'go-interop', 'build.mjs'), '--tests']),
+    );
+  }
   job.run();
 } catch (error) {
   console.error(`\n✘ ${error.message}`);
   process.exitCode = error.exitCode ?? 1;
 }
 
-/** Runs every package's tests, then prints one line with the totals of all of them. */
+/**
+ * Runs every package's tests, then prints where the time went (each package, each file of 30 s
+ * or more; also written to tests.json in the timings folder) and the totals (totals.mjs).
+ */
 function runTests() {
-  const results = () =>
-    ['packages', 'apps', 'examples', 'tests']
-      .flatMap((group) => {
-        const dir = join(repoRoot, group);
-        if (!existsSync(dir)) return [];
-        // Each package's folder (a README beside them is not one).
-        return readdirSync(dir, { withFileTypes: true })
-          .filter((entry) => entry.isDirectory())
-          .map((entry) => join(dir, entry.name));
-      })
-      .map((dir) => join(dir, '.vitest', 'results.json'));
-  for (const file of results()) rmSync(file, { force: true });
+  const packages = ['packages', 'apps', 'examples', 'tests', 'tooling'].flatMap((group) => {
+    const dir = join(repoRoot, group);
+    if (!existsSync(dir)) return [];
+    // Each package's folder with tests (a README beside them is not one).
+    return readdirSync(dir, { withFileTypes: true })
+      .filter(
+        (entry) => entry.isDirectory() && existsSync(join(dir, entry.name, 'vitest.config.ts')),
+      )
+      .map((entry) => join(dir, entry.name));
+  });
+  const resultsOf = (dir) => join(dir, '.vitest', 'results.json');
+  for (const dir of packages) rmSync(resultsOf(dir), { force: true });
   let failure;
   try {
-    run(pnpm, ['exec', 'turbo', 'run', 'test', '--concurrency=1', '--continue']);
+    run(pnpm, ['exec', 'turbo', 'run', 'test', '--concurrency=1', '--continue', '--summarize']);
   } catch (error) {
     failure = error;
   }
-  let passed = 0;
-  let failed = 0;
-  let skipped = 0;
-  for (const file of results().filter((f) => existsSync(f))) {
-    const summary = JSON.parse(readFileSync(file, 'utf8'));
-    passed += summary.numPassedTests;
-    failed += summary.numFailedTests;
-    skipped += summary.numPendingTests + summary.numTodoTests;
-  }
-  console.log(`\n${passed} passed, ${failed} failed, ${skipped} skipped`);
+  const runs = packages.map((dir) => ({
+    package: relative(repoRoot, dir),
+    results: existsSync(resultsOf(dir))
+      ? JSON.parse(readFileSync(resultsOf(dir), 'utf8'))
+      : undefined,
+  }));
+  const times = {
+    packages: packageTimes(newestTurboSummary(repoRoot)),
+    files: runs.flatMap((r) => slowFiles(r.results, repoRoot, 30)),
+  };
+  const out = timingsDir();
+  mkdirSync(out, { recursive: true });
+  writeFileSync(join(out, 'tests.json'), `${JSON.stringify(times, null, 2)}\n`);
+  console.log(`\n${formatTimings({ steps: [], ...times }).join('\n')}`);
+  const sum = totals(runs, repoRoot);
+  console.log(formatTotals(sum).join('\n'));
   if (failure) throw failure;
-  if (failed > 0) throw Object.assign(new Error(`${failed} tests failed`), { exitCode: 1 });
+  if (sum.failed > 0 || sum.setupFailures.length > 0) {
+    throw Object.assign(new Error(`${sum.failed} tests failed`), { exitCode: 1 });
+  }
 }
 
 /**
@@ -177,36 +220,40 @@ function ensureHelm() {
 /** Installs the pinned Node and pnpm into the cache unless they are already there. */
 function ensureToolchain() {
   if (existsSync(pnpm) && readVersion(join(binDir, 'node')) === `v${nodeVersion}`) return;
-  step(`toolchain: node ${nodeVersion} and pnpm ${pnpmVersion} into ${toolchainDir}`, () => {
-    const staging = `${toolchainDir}.partial-${process.pid}`;
-    mkdirSync(staging, { recursive: true });
-    const installed = spawnSync(
-      'npm',
-      [
-        'install',
-        '--prefix',
-        staging,
-        '--no-save',
-        '--no-package-lock',
-        '--no-audit',
-        '--no-fund',
-        '--loglevel=error',
-        `node@${nodeVersion}`,
-        `pnpm@${pnpmVersion}`,
-      ],
-      { stdio: 'inherit' },
-    );
-    if (installed.status !== 0) {
-      rmSync(staging, { recursive: true, force: true });
-      throw new Error(`npm could not install node@${nodeVersion} and pnpm@${pnpmVersion}`);
-    }
-    const got = readVersion(join(staging, 'node_modules', '.bin', 'node'));
-    if (got !== `v${nodeVersion}`) {
-      throw new Error(`the installed node reports ${got}, expected v${nodeVersion}`);
-    }
-    rmSync(toolchainDir, { recursive: true, force: true });
-    renameSync(staging, toolchainDir);
-  });
+  step(
+    `toolchain: node ${nodeVersion} and pnpm ${pnpmVersion} into ${toolchainDir}`,
+    () => {
+      const staging = `${toolchainDir}.partial-${process.pid}`;
+      mkdirSync(staging, { recursive: true });
+      const installed = spawnSync(
+        'npm',
+        [
+          'install',
+          '--prefix',
+          staging,
+          '--no-save',
+          '--no-package-lock',
+          '--no-audit',
+          '--no-fund',
+          '--loglevel=error',
+          `node@${nodeVersion}`,
+          `pnpm@${pnpmVersion}`,
+        ],
+        { stdio: 'inherit' },
+      );
+      if (installed.status !== 0) {
+        rmSync(staging, { recursive: true, force: true });
+        throw new Error(`npm could not install node@${nodeVersion} and pnpm@${pnpmVersion}`);
+      }
+      const got = readVersion(join(staging, 'node_modules', '.bin', 'node'));
+      if (got !== `v${nodeVersion}`) {
+        throw new Error(`the installed node reports ${got}, expected v${nodeVersion}`);
+      }
+      rmSync(toolchainDir, { recursive: true, force: true });
+      renameSync(staging, toolchainDir);
+    },
+    'toolchain',
+  );
 }
 
 function readVersion(nodeBinary) {
@@ -218,11 +265,26 @@ function readVersion(nodeBinary) {
   }
 }
 
-function step(title, fn) {
+/**
+ * Runs one timed step; with CTRLKIT_STEPS_FILE set (by .ci/run), appends `name, seconds,
+ * status` to it for the timings table (timings.mjs).
+ */
+function step(title, fn, name = title) {
   const started = Date.now();
+  const seconds = () => ((Date.now() - started) / 1000).toFixed(1);
+  const record = (status) => {
+    const file = process.env.CTRLKIT_STEPS_FILE;
+    if (file) appendFileSync(file, `${name}\t${seconds()}\t${status}\n`);
+  };
   console.log(`\n▶ ${title}`);
-  fn();
-  console.log(`✔ ${title} (${((Date.now() - started) / 1000).toFixed(1)} s)`);
+  try {
+    fn();
+  } catch (error) {
+    record('failed');
+    throw error;
+  }
+  record('ok');
+  console.log(`✔ ${title} (${seconds()} s)`);
 }
 
 function run(command, args) {

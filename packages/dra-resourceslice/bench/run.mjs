@@ -2,21 +2,20 @@
 // devices (100 pools × 100 devices, one slice each, no owner) and then to apply a change
 // touching 1% of the devices (every 100th device gets a new attribute value: one device in
 // each pool), side by side with the Go controller (k8s.io/dynamic-resource-allocation
-// v0.35.0, tooling/go-bench/dra-resourceslice, built with the machine's Go into
-// ~/.cache/ctrlkit/go-bench, never into the repository). Both run against one local control
+// v0.35.0, tooling/go-bench/dra-resourceslice, built once by the set-up,
+// `pnpm setup:go`, into ~/.cache/ctrlkit/go-programs, never into the repository). Both run against one local control
 // plane (@ctrlkit/envtest), one after the other, each with its own driver name, clients
 // without rate limits. A step ends when the controller's stats reach the expected count;
 // calls are counted for 2 s more. Needs `pnpm build` first (imports ../dist). The table is
 // written, with the run's commit, date and load, to bench/results/dra-resourceslice.json.
-import { execFileSync, spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync } from 'node:fs';
-import { homedir } from 'node:os';
+import { spawn } from 'node:child_process';
 import { dirname, join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { newKubeClient, startController } from '@ctrlkit/dra-resourceslice';
 import { startControlPlane } from '@ctrlkit/envtest';
 import { startMeasuring, writeResults } from '@ctrlkit/figures';
+import { goProgram } from '../../../tooling/go-interop/programs.mjs';
 
 const started = startMeasuring();
 const here = dirname(fileURLToPath(import.meta.url));
@@ -49,27 +48,12 @@ function changedPools() {
   return pools.size;
 }
 
+/** The Go side, built by the set-up (`pnpm setup:go`); undefined, with the reason, where it is not. */
 function goBinary(notes) {
-  const cache = join(
-    process.env.XDG_CACHE_HOME || join(homedir(), '.cache'),
-    'ctrlkit',
-    'go-bench',
-  );
-  const binary = join(cache, 'dra-resourceslice');
-  if (existsSync(binary)) return binary;
-  if (spawnSync('go', ['version']).status !== 0) {
-    notes.push('Go column skipped: no Go toolchain on PATH.');
-    return undefined;
-  }
-  mkdirSync(cache, { recursive: true });
   try {
-    execFileSync('go', ['build', '-o', binary, '.'], {
-      cwd: join(here, '../../../tooling/go-bench/dra-resourceslice'),
-      stdio: 'inherit',
-    });
-    return binary;
+    return goProgram('bench-dra-resourceslice');
   } catch (error) {
-    notes.push(`Go column skipped: go build failed (${error.message.split('\n')[0]}).`);
+    notes.push(`Go column skipped: ${error.message}.`);
     return undefined;
   }
 }

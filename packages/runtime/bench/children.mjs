@@ -1,9 +1,9 @@
 // The informers' processes: each informer runs in a fresh child process (bench/driver.mjs
 // for Node, tooling/go-bench/informer for client-go) that prints JSON lines on stdout.
-import { execFileSync, spawn, spawnSync } from 'node:child_process';
-import { mkdirSync } from 'node:fs';
+import { spawn } from 'node:child_process';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { goProgram } from '../../../tooling/go-interop/programs.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 
@@ -22,22 +22,17 @@ export const GO_VARIANTS = {
 /** True for a client-go column (default or variant). */
 export const isGo = (which) => which in GO_VARIANTS;
 
-/** Builds the Go side; undefined (with the reason in `notes`) where Go is missing or fails. */
+/**
+ * The Go side, built by the set-up (`pnpm setup:go bench-informer`); undefined (with the
+ * reason, naming that command, in `notes`) where it is not built.
+ */
 export function buildClientGo(notes) {
-  const source = join(here, '../../../tooling/go-bench/informer');
-  const binary = join(source, '../bin/informer');
-  if (spawnSync('go', ['version']).status !== 0) {
-    notes.push('client-go column skipped: no Go toolchain on PATH (install Go to compare).');
-    return undefined;
-  }
-  mkdirSync(dirname(binary), { recursive: true });
   try {
-    execFileSync('go', ['build', '-o', binary, '.'], { cwd: source, stdio: 'inherit' });
+    return goProgram('bench-informer');
   } catch (error) {
-    notes.push(`client-go column skipped: go build failed (${error.message.split('\n')[0]}).`);
+    notes.push(`client-go column skipped: ${error.message}.`);
     return undefined;
   }
-  return binary;
 }
 
 /** The command line of one informer's process. */

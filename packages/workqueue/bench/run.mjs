@@ -3,12 +3,12 @@
 // printed as one table with the ratio ctrlkit / client-go for each row, and written with the
 // run's commit, date and load to bench/results/workqueue.json (the README's table).
 // Run: pnpm --filter @ctrlkit/workqueue bench   (N=... to change the item count)
-import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdirSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startMeasuring, writeResults } from '@ctrlkit/figures';
 import { defaultControllerRateLimiter, newTyped, newTypedDelayingQueue } from '@ctrlkit/workqueue';
+import { goProgram } from '../../../tooling/go-interop/programs.mjs';
 
 const started = startMeasuring();
 const here = dirname(fileURLToPath(import.meta.url));
@@ -82,17 +82,18 @@ async function ours() {
   return rows;
 }
 
-/** Builds and runs the Go side; undefined (with the reason printed) where Go is missing. */
+/**
+ * Runs the Go side, built by the set-up (`pnpm setup:go bench-workqueue`); undefined (with the
+ * reason, naming that command, printed) where it is not built.
+ */
 function clientGo() {
-  const source = join(here, '../../../tooling/go-bench/workqueue');
-  const binary = join(source, '../bin/workqueue');
-  const go = spawnSync('go', ['version'], { encoding: 'utf8' });
-  if (go.status !== 0) {
-    console.log('client-go column skipped: no Go toolchain on PATH (install Go to compare).');
+  let binary;
+  try {
+    binary = goProgram('bench-workqueue');
+  } catch (error) {
+    console.log(`client-go column skipped: ${error.message}.`);
     return undefined;
   }
-  mkdirSync(dirname(binary), { recursive: true });
-  execFileSync('go', ['build', '-o', binary, '.'], { cwd: source, stdio: 'inherit' });
   const out = execFileSync(binary, ['-n', String(n)], { encoding: 'utf8' });
   return out
     .trim()

@@ -1,20 +1,16 @@
 // Interop with client-go: a TypeScript LeaderElector and client-go's tools/leaderelection
-// (tooling/go-interop/leaderelection, built once per run) compete for the same Lease on a real
+// (tooling/go-interop/leaderelection, built once in the set-up: `pnpm setup:go`) compete for the same Lease on a real
 // apiserver. Each must respect the other's lease, see the other as leader, and take over after
 // a release (at once) or a crash (after the lease duration, not before).
 
-import { type ChildProcess, execFile, spawn, spawnSync } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { errorMessage } from '@ctrlkit/core';
 import { waitFor } from '@ctrlkit/core/testing';
 import { createTestNamespace } from '@ctrlkit/envtest';
 import { testKubeConfig, testKubeconfigPath } from '@ctrlkit/envtest/vitest';
 import type { V1Lease } from '@kubernetes/client-node';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { goProgram } from '../../../../tooling/go-interop/programs.mjs';
 import { createClient } from '../client/client.js';
 import type { Wire } from '../client/wire.js';
 import { LeaderElector } from './leader-elector.js';
@@ -24,12 +20,6 @@ import { LeaseLock } from './lease-lock.js';
 const timings = { leaseDurationMs: 2_000, renewDeadlineMs: 1_500, retryPeriodMs: 300 };
 const LEASE = 'election';
 const LEASES = 'coordination.k8s.io/v1/leases';
-const goDir = fileURLToPath(
-  new URL('../../../../tooling/go-interop/leaderelection', import.meta.url),
-);
-const hasGo = spawnSync('go', ['version'], { stdio: 'ignore' }).status === 0;
-
-let binDir: string | undefined;
 let binary = '';
 const logs: string[] = [];
 const goProcesses = new Set<GoCandidate>();
@@ -184,13 +174,10 @@ function microTime(value: unknown): number {
   return ms;
 }
 
-beforeAll(async () => {
-  if (!hasGo) return;
-  binDir = await mkdtemp(join(tmpdir(), 'ctrlkit-le-interop-'));
-  binary = join(binDir, 'leaderelection');
-  // The first build compiles client-go (a minute or two on a small machine); later ones are cached.
-  await promisify(execFile)('go', ['build', '-o', binary, '.'], { cwd: goDir, timeout: 170_000 });
-}, 180_000);
+beforeAll(() => {
+  // Built by the set-up, never here; a clear error naming `pnpm setup:go` when it is missing.
+  binary = goProgram('leaderelection');
+});
 
 afterEach(async () => {
   for (const ts of tsCandidates) ts.controller.abort();
@@ -209,168 +196,145 @@ afterEach(async () => {
 
 afterAll(async () => {
   for (const go of goProcesses) go.child.kill('SIGKILL');
-  if (binDir !== undefined) await rm(binDir, { recursive: true, force: true });
 });
 
-// Without Go these tests are reported as skipped (never passed), with the reason in the suite name.
-const suite = hasGo
-  ? 'leader election interop with client-go on one Lease'
-  : 'leader election interop with client-go on one Lease (skipped: no `go` on PATH to build tooling/go-interop/leaderelection)';
+describe('leader election interop with client-go on one Lease', () => {
+  it('client-go leads, TS waits and names it; client-go releases on SIGTERM and TS takes over at once', async () => {
+    const namespace = await createTestNamespace(testKubeConfig(), 'le-interop-');
+    const go = startGo(namespace, 'go-a', true);
+    await waitLogged('client-go started leading', () => go.has('started') !== undefined, 15_000);
+    expect(go.has('new-leader', 'go-a')).toBeDefined();
 
-describe(suite, () => {
-  it.skipIf(!hasGo)(
-    'client-go leads, TS waits and names it; client-go releases on SIGTERM and TS takes over at once',
-    async () => {
-      const namespace = await createTestNamespace(testKubeConfig(), 'le-interop-');
-      const go = startGo(namespace, 'go-a', true);
-      await waitLogged('client-go started leading', () => go.has('started') !== undefined, 15_000);
-      expect(go.has('new-leader', 'go-a')).toBeDefined();
+    const ts = startTs(namespace, 'ts-b');
+    await waitLogged(
+      'TS observed client-go as leader',
+      () => ts.elector.getLeader() === 'go-a',
+      5_000,
+    );
+    await waitLogged(
+      'TS reported client-go as new leader',
+      () => ts.leaders.includes('go-a'),
+      1_000,
+    );
+    expect(ts.elector.isLeader()).toBe(false);
 
-      const ts = startTs(namespace, 'ts-b');
-      await waitLogged(
-        'TS observed client-go as leader',
-        () => ts.elector.getLeader() === 'go-a',
-        5_000,
-      );
-      await waitLogged(
-        'TS reported client-go as new leader',
-        () => ts.leaders.includes('go-a'),
-        1_000,
-      );
-      expect(ts.elector.isLeader()).toBe(false);
+    const lease = await readLease(namespace);
+    expect(lease.spec).toMatchObject({
+      holderIdentity: 'go-a',
+      leaseDurationSeconds: 2,
+      leaseTransitions: 0,
+    });
+    microTime(lease.spec?.renewTime);
+    microTime(lease.spec?.acquireTime);
+    // TS keeps respecting client-go's renewed lease for longer than a lease duration.
+    await new Promise((resolve) => setTimeout(resolve, timings.leaseDurationMs + 500));
+    expect(ts.elector.isLeader()).toBe(false);
+    expect(ts.elector.getLeader()).toBe('go-a');
 
-      const lease = await readLease(namespace);
-      expect(lease.spec).toMatchObject({
-        holderIdentity: 'go-a',
-        leaseDurationSeconds: 2,
-        leaseTransitions: 0,
-      });
-      microTime(lease.spec?.renewTime);
-      microTime(lease.spec?.acquireTime);
-      // TS keeps respecting client-go's renewed lease for longer than a lease duration.
-      await new Promise((resolve) => setTimeout(resolve, timings.leaseDurationMs + 500));
-      expect(ts.elector.isLeader()).toBe(false);
-      expect(ts.elector.getLeader()).toBe('go-a');
+    const stoppedAt = performance.now();
+    go.child.kill('SIGTERM');
+    expect(await exitOf(go, 10_000)).toEqual({ code: 0, signal: null });
+    expect(go.has('stopped')).toBeDefined();
+    await waitLogged('TS took over', () => ts.elector.isLeader(), timings.leaseDurationMs + 3_000);
+    // Released: TS took over on a retry, well before a lease duration would have run out.
+    expect(ts.startedAt()! - stoppedAt).toBeLessThan(timings.leaseDurationMs);
+    const after = await readLease(namespace);
+    expect(after.spec).toMatchObject({
+      holderIdentity: 'ts-b',
+      leaseDurationSeconds: 2,
+      leaseTransitions: 1,
+    });
+    expect(ts.leaders.at(-1)).toBe('ts-b');
+    ts.controller.abort();
+    await ts.done;
+  });
 
-      const stoppedAt = performance.now();
-      go.child.kill('SIGTERM');
-      expect(await exitOf(go, 10_000)).toEqual({ code: 0, signal: null });
-      expect(go.has('stopped')).toBeDefined();
-      await waitLogged(
-        'TS took over',
-        () => ts.elector.isLeader(),
-        timings.leaseDurationMs + 3_000,
-      );
-      // Released: TS took over on a retry, well before a lease duration would have run out.
-      expect(ts.startedAt()! - stoppedAt).toBeLessThan(timings.leaseDurationMs);
-      const after = await readLease(namespace);
-      expect(after.spec).toMatchObject({
-        holderIdentity: 'ts-b',
-        leaseDurationSeconds: 2,
-        leaseTransitions: 1,
-      });
-      expect(ts.leaders.at(-1)).toBe('ts-b');
-      ts.controller.abort();
-      await ts.done;
-    },
-  );
+  it('TS leads, client-go waits and names it; TS releases on abort and client-go takes over at once', async () => {
+    const namespace = await createTestNamespace(testKubeConfig(), 'le-interop-');
+    const ts = startTs(namespace, 'ts-a');
+    await waitLogged('TS started leading', () => ts.elector.isLeader(), 5_000);
 
-  it.skipIf(!hasGo)(
-    'TS leads, client-go waits and names it; TS releases on abort and client-go takes over at once',
-    async () => {
-      const namespace = await createTestNamespace(testKubeConfig(), 'le-interop-');
-      const ts = startTs(namespace, 'ts-a');
-      await waitLogged('TS started leading', () => ts.elector.isLeader(), 5_000);
+    const go = startGo(namespace, 'go-b', true);
+    await waitLogged(
+      'client-go reported TS as leader',
+      () => go.has('new-leader', 'ts-a') !== undefined,
+      15_000,
+    );
+    // client-go keeps respecting the TS lease for longer than a lease duration.
+    await new Promise((resolve) => setTimeout(resolve, timings.leaseDurationMs + 500));
+    expect(go.has('started')).toBeUndefined();
+    expect(ts.elector.isLeader()).toBe(true);
+    const lease = await readLease(namespace);
+    expect(lease.spec).toMatchObject({
+      holderIdentity: 'ts-a',
+      leaseDurationSeconds: 2,
+      leaseTransitions: 0,
+    });
+    microTime(lease.spec?.renewTime);
 
-      const go = startGo(namespace, 'go-b', true);
-      await waitLogged(
-        'client-go reported TS as leader',
-        () => go.has('new-leader', 'ts-a') !== undefined,
-        15_000,
-      );
-      // client-go keeps respecting the TS lease for longer than a lease duration.
-      await new Promise((resolve) => setTimeout(resolve, timings.leaseDurationMs + 500));
-      expect(go.has('started')).toBeUndefined();
-      expect(ts.elector.isLeader()).toBe(true);
-      const lease = await readLease(namespace);
-      expect(lease.spec).toMatchObject({
-        holderIdentity: 'ts-a',
-        leaseDurationSeconds: 2,
-        leaseTransitions: 0,
-      });
-      microTime(lease.spec?.renewTime);
+    const stoppedAt = performance.now();
+    ts.controller.abort();
+    await ts.done;
+    await waitLogged(
+      'client-go took over',
+      () => go.has('started') !== undefined,
+      timings.leaseDurationMs + 3_000,
+    );
+    expect(go.has('started')!.at - stoppedAt).toBeLessThan(timings.leaseDurationMs);
+    expect(go.has('new-leader', 'go-b')).toBeDefined();
+    const after = await readLease(namespace);
+    expect(after.spec).toMatchObject({
+      holderIdentity: 'go-b',
+      leaseDurationSeconds: 2,
+      leaseTransitions: 1,
+    });
 
-      const stoppedAt = performance.now();
-      ts.controller.abort();
-      await ts.done;
-      await waitLogged(
-        'client-go took over',
-        () => go.has('started') !== undefined,
-        timings.leaseDurationMs + 3_000,
-      );
-      expect(go.has('started')!.at - stoppedAt).toBeLessThan(timings.leaseDurationMs);
-      expect(go.has('new-leader', 'go-b')).toBeDefined();
-      const after = await readLease(namespace);
-      expect(after.spec).toMatchObject({
-        holderIdentity: 'go-b',
-        leaseDurationSeconds: 2,
-        leaseTransitions: 1,
-      });
+    go.child.kill('SIGTERM');
+    expect(await exitOf(go, 10_000)).toEqual({ code: 0, signal: null });
+    expect(go.events.at(-1)?.event).toBe('stopped');
+    const released = await readLease(namespace);
+    expect(released.spec?.holderIdentity ?? '').toBe('');
+  });
 
-      go.child.kill('SIGTERM');
-      expect(await exitOf(go, 10_000)).toEqual({ code: 0, signal: null });
-      expect(go.events.at(-1)?.event).toBe('stopped');
-      const released = await readLease(namespace);
-      expect(released.spec?.holderIdentity ?? '').toBe('');
-    },
-  );
+  it('TS takes over from a crashed client-go leader (SIGKILL, no release) only after the lease duration', async () => {
+    const namespace = await createTestNamespace(testKubeConfig(), 'le-interop-');
+    const go = startGo(namespace, 'go-a', false);
+    await waitLogged('client-go started leading', () => go.has('started') !== undefined, 15_000);
+    const ts = startTs(namespace, 'ts-b');
+    await waitLogged(
+      'TS observed client-go as leader',
+      () => ts.elector.getLeader() === 'go-a',
+      5_000,
+    );
 
-  it.skipIf(!hasGo)(
-    'TS takes over from a crashed client-go leader (SIGKILL, no release) only after the lease duration',
-    async () => {
-      const namespace = await createTestNamespace(testKubeConfig(), 'le-interop-');
-      const go = startGo(namespace, 'go-a', false);
-      await waitLogged('client-go started leading', () => go.has('started') !== undefined, 15_000);
-      const ts = startTs(namespace, 'ts-b');
-      await waitLogged(
-        'TS observed client-go as leader',
-        () => ts.elector.getLeader() === 'go-a',
-        5_000,
-      );
+    const crashedAt = performance.now();
+    go.child.kill('SIGKILL');
+    expect(await exitOf(go, 10_000)).toEqual({ code: null, signal: 'SIGKILL' });
+    // The Lease as the crashed leader left it (at the latest its last renewal).
+    const left = await readLease(namespace);
+    expect(left.spec).toMatchObject({ holderIdentity: 'go-a', leaseTransitions: 0 });
+    const lastRenew = microTime(left.spec?.renewTime);
 
-      const crashedAt = performance.now();
-      go.child.kill('SIGKILL');
-      expect(await exitOf(go, 10_000)).toEqual({ code: null, signal: 'SIGKILL' });
-      // The Lease as the crashed leader left it (at the latest its last renewal).
-      const left = await readLease(namespace);
-      expect(left.spec).toMatchObject({ holderIdentity: 'go-a', leaseTransitions: 0 });
-      const lastRenew = microTime(left.spec?.renewTime);
-
-      await waitLogged(
-        'TS took over',
-        () => ts.elector.isLeader(),
-        timings.leaseDurationMs + 4_000,
-      );
-      const tookOverAfter = ts.startedAt()! - crashedAt;
-      // TS saw client-go's last renewal at most about one retry before the crash, and waited a
-      // full lease duration from then.
-      expect(tookOverAfter).toBeGreaterThanOrEqual(
-        timings.leaseDurationMs - timings.retryPeriodMs * 2.2 - 100,
-      );
-      const after = await readLease(namespace);
-      expect(after.spec).toMatchObject({
-        holderIdentity: 'ts-b',
-        leaseDurationSeconds: 2,
-        leaseTransitions: 1,
-      });
-      // By the Lease's own times (one machine, one clock): TS acquired no earlier than a lease
-      // duration after client-go's last renewal.
-      expect(microTime(after.spec?.acquireTime) - lastRenew).toBeGreaterThanOrEqual(
-        timings.leaseDurationMs - 50,
-      );
-      expect(ts.leaders).toEqual(['go-a', 'ts-b']);
-      ts.controller.abort();
-      await ts.done;
-    },
-  );
+    await waitLogged('TS took over', () => ts.elector.isLeader(), timings.leaseDurationMs + 4_000);
+    const tookOverAfter = ts.startedAt()! - crashedAt;
+    // TS saw client-go's last renewal at most about one retry before the crash, and waited a
+    // full lease duration from then.
+    expect(tookOverAfter).toBeGreaterThanOrEqual(
+      timings.leaseDurationMs - timings.retryPeriodMs * 2.2 - 100,
+    );
+    const after = await readLease(namespace);
+    expect(after.spec).toMatchObject({
+      holderIdentity: 'ts-b',
+      leaseDurationSeconds: 2,
+      leaseTransitions: 1,
+    });
+    // By the Lease's own times (one machine, one clock): TS acquired no earlier than a lease
+    // duration after client-go's last renewal.
+    expect(microTime(after.spec?.acquireTime) - lastRenew).toBeGreaterThanOrEqual(
+      timings.leaseDurationMs - 50,
+    );
+    expect(ts.leaders).toEqual(['go-a', 'ts-b']);
+    ts.controller.abort();
+    await ts.done;
+  });
 });

@@ -1,0 +1,74 @@
+// Unit tests of the timings table (node --test): turbo's run summary, vitest's per-file times,
+// the steps file, and the README block a run's summary goes into.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import {
+  formatTimings,
+  packageTimes,
+  parseSteps,
+  readmeSummary,
+  replaceBlock,
+  slowFiles,
+} from './timings.mjs';
+
+test('packageTimes reads each task of a turbo summary, slowest first', () => {
+  const summary = {
+    tasks: [
+      {
+        package: '@ctrlkit/core',
+        task: 'test',
+        execution: { startTime: 0, endTime: 2_000, exitCode: 0 },
+      },
+      {
+        package: '@ctrlkit/runtime',
+        task: 'test',
+        execution: { startTime: 0, endTime: 540_000, exitCode: 1 },
+      },
+      { package: '@ctrlkit/tsconfig', task: 'test' },
+    ],
+  };
+  assert.deepEqual(packageTimes(summary), [
+    { package: '@ctrlkit/runtime', task: 'test', seconds: 540, exitCode: 1 },
+    { package: '@ctrlkit/core', task: 'test', seconds: 2, exitCode: 0 },
+  ]);
+});
+
+test('slowFiles keeps the files at or over the threshold, relative to the root', () => {
+  const results = {
+    testResults: [
+      { name: '/r/packages/a/src/x.int.test.ts', startTime: 0, endTime: 31_000 },
+      { name: '/r/packages/a/src/y.test.ts', startTime: 0, endTime: 29_999 },
+    ],
+  };
+  assert.deepEqual(slowFiles(results, '/r', 30), [
+    { file: 'packages/a/src/x.int.test.ts', seconds: 31 },
+  ]);
+});
+
+test('the steps file and the table: a failed step says so', () => {
+  const steps = parseSteps('lint\t12.5\tok\nbuild\t40.0\tfailed\n');
+  const table = formatTimings({ steps, packages: [], files: [] });
+  assert.deepEqual(table.slice(2), ['| lint | 12.5 s | ok |', '| build | 40.0 s | failed |']);
+});
+
+test('a run summary replaces only its own README block', () => {
+  const readme = 'a\n<!-- ci-timings:warm -->\nold\n<!-- /ci-timings:warm -->\nb\n';
+  const lines = readmeSummary(
+    'warm',
+    {
+      steps: [
+        { name: 'total (wall clock)', seconds: 1200.4 },
+        { name: 'lint', seconds: 30 },
+      ],
+      packages: [],
+      files: [],
+    },
+    '1.5 1.2 1.0',
+  );
+  const out = replaceBlock(readme, 'warm', lines);
+  assert.match(out, /Binaries cached \(load 1\.5 1\.2 1\.0\): 1200 s in all\./);
+  assert.match(out, /\| lint \| 30 s \|/);
+  assert.ok(!out.includes('old'));
+  assert.ok(out.startsWith('a\n') && out.endsWith('<!-- /ci-timings:warm -->\nb\n'));
+  assert.throws(() => replaceBlock(readme, 'fresh', lines), /no <!-- ci-timings:fresh -->/);
+});
