@@ -1,3 +1,3 @@
 import { ctrlkitTsupConfig } from '@ctrlkit/tsup-config';
 
-export default ctrlkitTsupConfig(['src/index.ts', 'src/main.ts']);
+export default ctrlkitTsupConfig(['src/index.ts', 'src/main.ts', 'src/kubeletplugin/main.ts']);

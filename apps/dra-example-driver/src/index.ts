@@ -3,7 +3,8 @@
  * tests and demos. The program publishes simulated devices with `@ctrlkit/dra-resourceslice`;
  * its logic lives there, this is the wiring: {@link parseFlags} and {@link usage} (the flag
  * table), the simulated devices, and {@link addDriver}, which adds the driver to a runtime
- * `Manager`.
+ * `Manager`. The kubelet plugin (`ctrlkit-dra-example-kubeletplugin`, on
+ * `@ctrlkit/dra-kubeletplugin`) is {@link addKubeletPlugin} with {@link parseKubeletPluginFlags}.
  *
  * ```ts
  * import { addDriver, parseFlags } from '@ctrlkit/dra-example-driver';
@@ -29,3 +30,9 @@ export {
 } from './devices.js';
 export { addDriver } from './driver.js';
 export { type Flags, parseFlags, usage } from './flags.js';
+export {
+  type KubeletPluginFlags,
+  kubeletPluginUsage,
+  parseKubeletPluginFlags,
+} from './kubeletplugin/flags.js';
+export { addKubeletPlugin, type KubeletPluginOptions } from './kubeletplugin/kubelet-plugin.js';
