@@ -14,13 +14,13 @@ import { errorMessage } from '@ctrlkit/core';
 import { waitFor } from '@ctrlkit/core/testing';
 import { createTestNamespace } from '@ctrlkit/envtest';
 import { testKubeConfig } from '@ctrlkit/envtest/vitest';
-import { createClient } from '@ctrlkit/runtime/client';
+import { createClient, type Wire } from '@ctrlkit/runtime/client';
 import { type Client, credentials, loadPackageDefinition } from '@grpc/grpc-js';
 import { loadSync } from '@grpc/proto-loader';
-import {
-  ResourceV1Api,
-  type V1DeviceAllocationConfiguration,
-  type V1ResourceSlice,
+import type {
+  ResourceV1ResourceClaim,
+  V1DeviceAllocationConfiguration,
+  V1ResourceSlice,
 } from '@kubernetes/client-node';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 
@@ -31,7 +31,7 @@ const protoDir = join(
 );
 const kubeConfig = testKubeConfig();
 const api = createClient(kubeConfig);
-const resource = kubeConfig.makeApiClient(ResourceV1Api);
+const CLAIMS = 'resource.k8s.io/v1/resourceclaims';
 const nodeName = `kp-app-${Math.random().toString(36).slice(2, 7)}`;
 
 interface PrepareResponse {
@@ -103,19 +103,19 @@ async function allocatedClaim(
   device: string,
   config: V1DeviceAllocationConfiguration[] = [],
 ) {
-  const claim = await resource.createNamespacedResourceClaim({
-    namespace,
-    body: {
-      metadata: { name },
+  const claim = await api.create<ResourceV1ResourceClaim>(
+    CLAIMS,
+    {
+      metadata: { name, namespace },
       spec: {
         devices: { requests: [{ name: 'gpu', exactly: { deviceClassName: 'gpu.example.com' } }] },
       },
     },
-  });
-  await resource.replaceNamespacedResourceClaimStatus({
-    name,
-    namespace,
-    body: {
+    { namespace },
+  );
+  await api.replace<Wire<ResourceV1ResourceClaim>>(
+    CLAIMS,
+    {
       ...claim,
       status: {
         allocation: {
@@ -127,7 +127,8 @@ async function allocatedClaim(
         reservedFor: [{ resource: 'pods', name: `${name}-pod`, uid: `${claim.metadata?.uid}-pod` }],
       },
     },
-  });
+    { namespace, subresource: 'status' },
+  );
   return { namespace, name, uid: claim.metadata?.uid ?? '' };
 }
 
