@@ -21,19 +21,29 @@ import { DEFAULT_NUM_DEVICES } from '../devices.js';
 
 /** The parsed flags of the kubelet plugin. */
 export interface KubeletPluginFlags {
+  /** `--kubeconfig`; empty: `$KUBECONFIG`, in-cluster, then `~/.kube/config`. */
   kubeconfig: string;
   /** `--insecure-skip-tls-verify`: do not verify the apiserver's certificate. */
   insecureSkipTlsVerify: boolean;
   /** `--kube-api-content-type`: the wire format asked for built-in types. */
   kubeApiContentType: ContentType;
+  /** `--node-name` (or `NODE_NAME`): required. */
   nodeName: string;
+  /** `--num-devices`: simulated GPUs, default 8, at most 128. */
   numDevices: number;
+  /** `--cdi-root`: default `/var/run/cdi`. */
   cdiRoot: string;
+  /** `--kubelet-registrar-directory-path`: default `/var/lib/kubelet/plugins_registry`. */
   kubeletRegistrarDirectoryPath: string;
+  /** `--kubelet-plugins-directory-path`: default `/var/lib/kubelet/plugins`. */
   kubeletPluginsDirectoryPath: string;
+  /** `--metrics-bind-address`: default `:8080`, `0` for none. */
   metricsBindAddress: string;
+  /** `--health-probe-bind-address`: default `:8081`, `0` for none. */
   healthProbeBindAddress: string;
+  /** `--log-level`: default `info`. */
   logLevel: LogLevel;
+  /** `--help`: print the usage and exit. */
   help: boolean;
 }
 

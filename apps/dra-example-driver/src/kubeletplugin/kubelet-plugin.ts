@@ -11,7 +11,9 @@ import { gpuPlugin } from './gpu-plugin.js';
 
 /** What the kubelet plugin needs (the flags, parsed). */
 export interface KubeletPluginOptions {
+  /** The node the plugin runs on: its pool and the slices' owner. */
   nodeName: string;
+  /** Simulated GPUs `gpu-0`..`gpu-(N-1)`. */
   numDevices: number;
   /** `--cdi-root`: where the CDI specs are written. */
   cdiRoot: string;
@@ -19,6 +21,7 @@ export interface KubeletPluginOptions {
   kubeletRegistrarDirectoryPath: string;
   /** `--kubelet-plugins-directory-path`: the plugin's DRA socket and checkpoint go in `<it>/<driver>`. */
   kubeletPluginsDirectoryPath: string;
+  /** Where the plugin logs (pino in the bin). */
   logger: Logger;
 }
 

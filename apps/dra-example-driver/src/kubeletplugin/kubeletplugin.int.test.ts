@@ -201,6 +201,26 @@ it('publishes the GPUs, prepares a claim into a CDI spec, and after a restart un
   expect(refused.claims[other.uid]?.error).toContain(
     `GPU gpu-0 is already prepared for claim ${namespace}/gpu-claim (${ref.uid})`,
   );
+  // An invalid GpuConfig fails its claim with the field at fault; nothing is prepared for it.
+  const badConfig: V1DeviceAllocationConfiguration = {
+    source: 'FromClaim',
+    opaque: {
+      driver: 'gpu.example.com',
+      parameters: {
+        apiVersion: 'gpu.resource.example.com/v1alpha1',
+        kind: 'GpuConfig',
+        sharing: { strategy: 'Magic' },
+      },
+    },
+  };
+  const invalid = await allocatedClaim('invalid-config', 'gpu-1', [badConfig]);
+  const failed = await call<PrepareResponse>(kubelet, 'NodePrepareResources', {
+    claims: [invalid],
+  });
+  expect(failed.claims[invalid.uid]?.error).toContain(
+    'invalid status.allocation.devices.config[0].opaque.parameters.sharing.strategy: unknown GPU sharing strategy: Magic',
+  );
+  expect(existsSync(join(dir, 'cdi', `k8s.gpu.example.com-gpu_${invalid.uid}.json`))).toBe(false);
   kubelet.close();
 
   expect(await plugin.stop()).toBe(0);
