@@ -38,5 +38,26 @@ it('deploy/ manifests pass a server-side dry run', async () => {
       verbs: ['list', 'watch', 'create', 'update', 'delete'],
     }),
     expect.objectContaining({ resources: ['nodes'], verbs: ['get'] }),
+    expect.objectContaining({ resources: ['resourceclaims'], verbs: ['get'] }),
+  ]);
+  // The DaemonSet runs the kubelet plugin with the kubelet's host paths.
+  const daemonSet = objects.find((o) => o.kind === 'DaemonSet') as unknown as {
+    spec: {
+      template: {
+        spec: {
+          containers: Array<{ command: string[] }>;
+          volumes: Array<{ hostPath: { path: string } }>;
+        };
+      };
+    };
+  };
+  expect(daemonSet.spec.template.spec.containers[0]?.command).toEqual([
+    'node',
+    '/app/dist/kubeletplugin-main.js',
+  ]);
+  expect(daemonSet.spec.template.spec.volumes.map((v) => v.hostPath.path)).toEqual([
+    '/var/lib/kubelet/plugins_registry',
+    '/var/lib/kubelet/plugins',
+    '/var/run/cdi',
   ]);
 });

@@ -3,7 +3,8 @@
  * tests and demos. The program publishes simulated devices with `@ctrlkit/dra-resourceslice`;
  * its logic lives there, this is the wiring: {@link parseFlags} and {@link usage} (the flag
  * table), the simulated devices, and {@link addDriver}, which adds the driver to a runtime
- * `Manager`.
+ * `Manager`. The kubelet plugin (`ctrlkit-dra-example-kubeletplugin`, on
+ * `@ctrlkit/dra-kubeletplugin`) is {@link addKubeletPlugin} with {@link parseKubeletPluginFlags}.
  *
  * The driver's opaque configuration API, `GpuConfig` (`gpu.resource.example.com/v1alpha1`), is
  * {@link decodeGpuConfig} (strict decoding and validation, as upstream) and
@@ -53,6 +54,12 @@ export {
   type TimeSlicingConfig,
 } from './gpu-config/gpu-config.js';
 export { GpuConfigError } from './gpu-config/gpu-config-error.js';
+export {
+  type KubeletPluginFlags,
+  kubeletPluginUsage,
+  parseKubeletPluginFlags,
+} from './kubeletplugin/flags.js';
+export { addKubeletPlugin, type KubeletPluginOptions } from './kubeletplugin/kubelet-plugin.js';
 export {
   RESOURCE_API_VERSIONS,
   RESOURCE_CLAIM_TEMPLATE_WEBHOOK_PATH,

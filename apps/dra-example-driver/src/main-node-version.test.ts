@@ -1,4 +1,4 @@
-// ctrlkit-dra-example-driver and ctrlkit-dra-example-webhook run by an older Node than its engines field allows: one sentence naming the Node
+// Each of the app's bins run by an older Node than its engines field allows: one sentence naming the Node
 // it needs, exit 1 (not a crash inside a dependency at import). Uses the machine's /usr/bin/node
 // when that is such a Node; skipped otherwise.
 import { spawnSync } from 'node:child_process';
@@ -20,6 +20,7 @@ const tooOld =
 for (const [program, entry] of [
   ['ctrlkit-dra-example-driver', 'main.js'],
   ['ctrlkit-dra-example-webhook', 'webhook-main.js'],
+  ['ctrlkit-dra-example-kubeletplugin', 'kubeletplugin-main.js'],
 ] as const) {
   it.skipIf(!tooOld)(
     `${program} on /usr/bin/node (an older Node) says which Node it needs and exits 1`,
