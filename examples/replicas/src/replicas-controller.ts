@@ -157,7 +157,7 @@ async function deleteReplicas(
   );
 }
 
-/** A new ConfigMap controlled by `owner`. */
+/** A new ConfigMap controlled by `owner`, with its `spec.data` and the entry `owner`. */
 function ownedConfigMap(owner: ConfigMapSet): Wire<V1ConfigMap> {
   return {
     metadata: {
@@ -165,7 +165,7 @@ function ownedConfigMap(owner: ConfigMapSet): Wire<V1ConfigMap> {
       labels: { [ownerLabel]: owner.metadata.name },
       ownerReferences: [newControllerRef(owner, { group, version, kind })],
     },
-    data: { owner: owner.metadata.name },
+    data: { ...owner.spec.data, owner: owner.metadata.name },
   };
 }
 
