@@ -2,9 +2,10 @@
 // else is created with a server-side dry run (dryRun=All), so schema and RBAC errors fail here.
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { statusCode } from '@ctrlkit/core';
 import { dryRunManifests } from '@ctrlkit/envtest';
 import { testKubeConfig } from '@ctrlkit/envtest/vitest';
-import { KubernetesObjectApi } from '@kubernetes/client-node';
+import { createClient } from '@ctrlkit/runtime/client';
 import { expect, it } from 'vitest';
 
 const deploy = join(dirname(fileURLToPath(import.meta.url)), '../deploy');
@@ -25,13 +26,11 @@ it('the deploy manifests pass a server-side dry run', async () => {
     objects.filter((o) => o.kind !== 'Namespace').map((o) => o.metadata?.name),
   );
   for (const created of results) expect(created.metadata?.uid).toBeDefined();
-  const client = KubernetesObjectApi.makeApiClient(kubeConfig);
+  const client = createClient(kubeConfig);
   // dry run: nothing was stored
-  await expect(
-    client.read({
-      apiVersion: 'v1',
-      kind: 'ServiceAccount',
-      metadata: { name: 'ctrlkit-virtual-kubelet', namespace: 'virtual-kubelet' },
-    }),
-  ).rejects.toMatchObject({ code: 404 });
+  const read = client.get('serviceaccounts', 'ctrlkit-virtual-kubelet', {
+    namespace: 'virtual-kubelet',
+  });
+  await expect(read.catch(statusCode)).resolves.toBe(404);
+  client.close();
 });

@@ -5,11 +5,9 @@ import { appPackage, startApp } from '@ctrlkit/app-testing';
 import { waitFor } from '@ctrlkit/core/testing';
 import { freePort } from '@ctrlkit/envtest';
 import { testKubeConfig } from '@ctrlkit/envtest/vitest';
-import { CoreV1Api } from '@kubernetes/client-node';
+import { createClient } from '@ctrlkit/runtime/client';
+import type { CoreV1Event, V1Node, V1Pod } from '@kubernetes/client-node';
 import { expect, it } from 'vitest';
-
-/** client-node hands back JSON answers already parsed, other answers as text. */
-const json = (answer: unknown) => (typeof answer === 'string' ? JSON.parse(answer) : answer);
 
 it('/pods, /runningpods/, /stats/summary and /metrics/resource answer through /api/v1/nodes/N/proxy; a repeated Warning is counted', async () => {
   const port = await freePort();
@@ -25,61 +23,54 @@ it('/pods, /runningpods/, /stats/summary and /metrics/resource answer through /a
       '0',
     ],
   });
+  const client = createClient(testKubeConfig());
   try {
-    const core = testKubeConfig().makeApiClient(CoreV1Api);
-    const node = await waitFor('the node registered', () => core.readNode({ name: 'vk-proxy' }));
+    const node = await waitFor('the node registered', () =>
+      client.get<V1Node>('nodes', 'vk-proxy'),
+    );
     const ip = node.status?.addresses?.find((a) => a.type === 'InternalIP')?.address;
     expect(ip).toBeDefined();
     expect(ip).not.toMatch(/^127\./);
     expect(node.status?.daemonEndpoints?.kubeletEndpoint?.Port).toBe(port);
 
-    await core.createNamespacedPod({
-      namespace: 'default',
-      body: {
-        metadata: { name: 'proxied' },
-        spec: { nodeName: 'vk-proxy', containers: [{ name: 'c', image: 'i' }] },
-      },
+    await client.create<V1Pod>('pods', {
+      metadata: { name: 'proxied', namespace: 'default' },
+      spec: { nodeName: 'vk-proxy', containers: [{ name: 'c', image: 'i' }] },
     });
     await waitFor(
       'the pod proxied Running',
       async () =>
-        (await core.readNamespacedPod({ namespace: 'default', name: 'proxied' })).status?.phase ===
+        (await client.get<V1Pod>('pods', 'proxied', { namespace: 'default' })).status?.phase ===
         'Running',
     );
-    const proxy = (path: string) => core.connectGetNodeProxyWithPath({ name: 'vk-proxy', path });
-    const pods = json(await proxy('pods'));
+    const proxy = async (path: string) =>
+      (await client.getBody(`/api/v1/nodes/vk-proxy/proxy/${path}`, {}, '*/*')).toString();
+    const pods = JSON.parse(await proxy('pods'));
     expect(pods.kind).toBe('PodList');
     expect(pods.items.map((p: { metadata: { name: string } }) => p.metadata.name)).toContain(
       'proxied',
     );
-    expect(json(await proxy('runningpods/')).kind).toBe('PodList');
-    expect(json(await proxy('stats/summary')).node.nodeName).toBe('vk-proxy');
+    expect(JSON.parse(await proxy('runningpods/')).kind).toBe('PodList');
+    expect(JSON.parse(await proxy('stats/summary')).node.nodeName).toBe('vk-proxy');
     expect(await proxy('metrics/resource')).toContain(
       'pod_memory_working_set_bytes{namespace="default",pod="proxied"}',
     );
-    await core.deleteNamespacedPod({
-      namespace: 'default',
-      name: 'proxied',
-      gracePeriodSeconds: 0,
-    });
+    await client.delete('pods', 'proxied', { namespace: 'default', gracePeriodSeconds: 0 });
 
     // A pod whose env names a missing ConfigMap: each retry of its sync records the same
     // Warning, which the event correlator turns into a patch of the Event's count.
-    await core.createNamespacedPod({
-      namespace: 'default',
-      body: {
-        metadata: { name: 'no-config' },
-        spec: {
-          nodeName: 'vk-proxy',
-          containers: [{ name: 'c', image: 'i', envFrom: [{ configMapRef: { name: 'absent' } }] }],
-        },
+    await client.create<V1Pod>('pods', {
+      metadata: { name: 'no-config', namespace: 'default' },
+      spec: {
+        nodeName: 'vk-proxy',
+        containers: [{ name: 'c', image: 'i', envFrom: [{ configMapRef: { name: 'absent' } }] }],
       },
     });
     const event = await waitFor(
       'a repeated MandatoryConfigMapNotFound event',
       async () =>
         (
-          await core.listNamespacedEvent({
+          await client.list<CoreV1Event>('events', {
             namespace: 'default',
             fieldSelector: 'involvedObject.name=no-config,reason=MandatoryConfigMapNotFound',
           })
@@ -87,12 +78,9 @@ it('/pods, /runningpods/, /stats/summary and /metrics/resource answer through /a
       { until: (e) => (e?.count ?? 0) >= 2 },
     );
     expect(event?.message).toBe('configmap "absent" not found');
-    await core.deleteNamespacedPod({
-      namespace: 'default',
-      name: 'no-config',
-      gracePeriodSeconds: 0,
-    });
+    await client.delete('pods', 'no-config', { namespace: 'default', gracePeriodSeconds: 0 });
   } finally {
+    client.close();
     expect(await app.stop()).toBe(0);
   }
 });

@@ -9,7 +9,8 @@ import { appPackage, SERVICE_ACCOUNT_AUDIT_POLICY, startApp } from '@ctrlkit/app
 import { noopLogger } from '@ctrlkit/core';
 import { waitFor } from '@ctrlkit/core/testing';
 import { COMPONENTS, createTestNamespace, freePort, startControlPlane } from '@ctrlkit/envtest';
-import { AppsV1Api, CoreV1Api, type V1Node, type V1Pod } from '@kubernetes/client-node';
+import { createClient, type Wire } from '@ctrlkit/runtime/client';
+import type { V1Deployment, V1Node, V1Pod } from '@kubernetes/client-node';
 import { expect, it } from 'vitest';
 
 const app = appPackage('@ctrlkit/virtual-kubelet', import.meta.url);
@@ -20,11 +21,11 @@ const REPLICAS = 20;
 const WAIT = { timeoutMs: 90_000, intervalMs: 200 };
 const UNREACHABLE = 'node.kubernetes.io/unreachable';
 
-/** client-node hands back JSON answers already parsed, other answers as text. */
-const json = (answer: unknown) => (typeof answer === 'string' ? JSON.parse(answer) : answer);
-const ready = (node: V1Node) => node.status?.conditions?.find((c) => c.type === 'Ready')?.status;
-const podReady = (pod: V1Pod) => pod.status?.conditions?.find((c) => c.type === 'Ready')?.status;
-const uids = (pods: V1Pod[]) => pods.map((p) => p.metadata?.uid ?? '').sort();
+const ready = (node: Wire<V1Node>) =>
+  node.status?.conditions?.find((c) => c.type === 'Ready')?.status;
+const podReady = (pod: Wire<V1Pod>) =>
+  pod.status?.conditions?.find((c) => c.type === 'Ready')?.status;
+const uids = (pods: Wire<V1Pod>[]) => pods.map((p) => p.metadata?.uid ?? '').sort();
 
 /** Processes of this machine running `sleep <marker>` (the pods' containers). */
 function sleeperPids(marker: string): number[] {
@@ -57,8 +58,8 @@ it('SIGKILL: Ready Unknown and tainted unreachable within the grace period; rest
     auditPolicy: SERVICE_ACCOUNT_AUDIT_POLICY,
     logger: noopLogger,
   });
+  const client = createClient(plane.kubeConfig);
   try {
-    const core = plane.kubeConfig.makeApiClient(CoreV1Api);
     const nodeName = 'vk-lifecycle';
     const args = [
       `--nodename=${nodeName}`,
@@ -67,36 +68,35 @@ it('SIGKILL: Ready Unknown and tainted unreachable within the grace period; rest
       '--metrics-addr=0',
       '--healthz-addr=0',
     ];
-    const readNode = () => core.readNode({ name: nodeName });
+    const readNode = () => client.get<V1Node>('nodes', nodeName);
     const namespace = await createTestNamespace(plane.kubeConfig, 'lifecycle-');
-    const pods = async () => (await core.listNamespacedPod({ namespace })).items;
+    const pods = async () => (await client.list<V1Pod>('pods', { namespace })).items;
     const providerPods = async () =>
       (
-        json(await core.connectGetNodeProxyWithPath({ name: nodeName, path: 'runningpods/' })) as {
-          items: V1Pod[];
-        }
+        JSON.parse(
+          (
+            await client.getBody(`/api/v1/nodes/${nodeName}/proxy/runningpods/`, {}, '*/*')
+          ).toString(),
+        ) as { items: Wire<V1Pod>[] }
       ).items.filter((p) => p.metadata?.namespace === namespace);
 
     const first = await startApp(app, { cluster: plane, args });
     try {
       await waitFor('the node Ready', async () => ready(await readNode()) === 'True', WAIT);
       await waitFor('the default ServiceAccount', () =>
-        core.readNamespacedServiceAccount({ namespace, name: 'default' }),
+        client.get('serviceaccounts', 'default', { namespace }),
       );
-      await plane.kubeConfig.makeApiClient(AppsV1Api).createNamespacedDeployment({
-        namespace,
-        body: {
-          metadata: { name: 'web' },
-          spec: {
-            replicas: REPLICAS,
-            selector: { matchLabels: { app: 'web' } },
-            template: {
-              metadata: { labels: { app: 'web' } },
-              spec: {
-                tolerations: [{ key: 'virtual-kubelet.io/provider', operator: 'Exists' }],
-                terminationGracePeriodSeconds: 2,
-                containers: [{ name: 'main', image: 'busybox', command: ['sleep', marker] }],
-              },
+      await client.create<V1Deployment>('apps/v1/deployments', {
+        metadata: { name: 'web', namespace },
+        spec: {
+          replicas: REPLICAS,
+          selector: { matchLabels: { app: 'web' } },
+          template: {
+            metadata: { labels: { app: 'web' } },
+            spec: {
+              tolerations: [{ key: 'virtual-kubelet.io/provider', operator: 'Exists' }],
+              terminationGracePeriodSeconds: 2,
+              containers: [{ name: 'main', image: 'busybox', command: ['sleep', marker] }],
             },
           },
         },
@@ -150,9 +150,7 @@ it('SIGKILL: Ready Unknown and tainted unreachable within the grace period; rest
       expect((await readNode()).spec?.taints?.map((t) => t.key)).toEqual([
         'virtual-kubelet.io/provider',
       ]);
-      await plane.kubeConfig
-        .makeApiClient(AppsV1Api)
-        .deleteNamespacedDeployment({ namespace, name: 'web' });
+      await client.delete('apps/v1/deployments', 'web', { namespace });
       await waitFor('no container process left', () => sleepers(marker), {
         ...WAIT,
         until: (n) => n === 0,
@@ -161,6 +159,7 @@ it('SIGKILL: Ready Unknown and tainted unreachable within the grace period; rest
       expect(await second.stop()).toBe(0);
     }
   } finally {
+    client.close();
     await plane.stop();
     killSleepers(marker);
   }

@@ -20,19 +20,17 @@ import {
   freePort,
   startControlPlane,
 } from '@ctrlkit/envtest';
-import { AppsV1Api, CoreV1Api, type V1Deployment, type V1Pod } from '@kubernetes/client-node';
+import { type Client, createClient } from '@ctrlkit/runtime/client';
+import type { CoreV1Event, V1Deployment, V1Node, V1Pod } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 const app = appPackage('@ctrlkit/virtual-kubelet', import.meta.url);
 const REPLICAS = 20;
 const WAIT = { timeoutMs: 90_000, intervalMs: 200 };
-/** client-node hands back JSON answers already parsed, other answers as text. */
-const json = (answer: unknown) => (typeof answer === 'string' ? JSON.parse(answer) : answer);
 
 let plane: ControlPlane;
 let cluster: AppCluster;
-let core: CoreV1Api;
-let apps: AppsV1Api;
+let client: Client;
 
 beforeAll(async () => {
   plane = await startControlPlane({
@@ -41,10 +39,10 @@ beforeAll(async () => {
     logger: noopLogger,
   });
   cluster = plane;
-  core = plane.kubeConfig.makeApiClient(CoreV1Api);
-  apps = plane.kubeConfig.makeApiClient(AppsV1Api);
+  client = createClient(plane.kubeConfig);
 });
 afterAll(async () => {
+  client?.close();
   await plane?.stop();
 });
 
@@ -118,17 +116,26 @@ describe.each(['mock', 'process'] as const)('the %s provider', (provider) => {
     namespace = await createTestNamespace(plane.kubeConfig, `sched-${provider}-`);
     // The ServiceAccount admission plugin refuses pods until the namespace's `default` exists.
     await waitFor('the default ServiceAccount', () =>
-      core.readNamespacedServiceAccount({ namespace, name: 'default' }),
+      client.get('serviceaccounts', 'default', { namespace }),
     );
   });
   afterAll(async () => {
     expect(await vk?.stop()).toBe(0);
   });
 
-  const pods = async () => (await core.listNamespacedPod({ namespace })).items;
-  const proxy = (path: string) => core.connectGetNodeProxyWithPath({ name: nodeName, path });
+  const pods = async () => (await client.list<V1Pod>('pods', { namespace })).items;
+  const proxy = async (path: string) =>
+    (await client.getBody(`/api/v1/nodes/${nodeName}/proxy/${path}`, {}, '*/*')).toString();
+  const podLog = async (name: string) =>
+    (
+      await client.getBody(
+        `/api/v1/namespaces/${namespace}/pods/${name}/log`,
+        { container: 'main' },
+        '*/*',
+      )
+    ).toString();
   const providerPods = async () =>
-    (json(await proxy('runningpods/')) as { items: V1Pod[] }).items.filter(
+    (JSON.parse(await proxy('runningpods/')) as { items: V1Pod[] }).items.filter(
       (p) => p.metadata?.namespace === namespace,
     );
 
@@ -136,15 +143,12 @@ describe.each(['mock', 'process'] as const)('the %s provider', (provider) => {
     await waitFor(
       'the node Ready',
       async () =>
-        (await core.readNode({ name: nodeName })).status?.conditions?.find(
+        (await client.get<V1Node>('nodes', nodeName)).status?.conditions?.find(
           (c) => c.type === 'Ready',
         )?.status === 'True',
       WAIT,
     );
-    await apps.createNamespacedDeployment({
-      namespace,
-      body: deployment('web', provider, marker),
-    });
+    await client.create('apps/v1/deployments', deployment('web', provider, marker), { namespace });
     const running = await waitFor('every pod Running', pods, {
       ...WAIT,
       until: (items) =>
@@ -155,7 +159,7 @@ describe.each(['mock', 'process'] as const)('the %s provider', (provider) => {
       // Bound by the scheduler (no nodeName in the template), not by us.
       expect(pod.status?.conditions?.find((c) => c.type === 'PodScheduled')?.status).toBe('True');
     }
-    const scheduled = await core.listNamespacedEvent({
+    const scheduled = await client.list<CoreV1Event>('events', {
       namespace,
       fieldSelector: 'reason=Scheduled',
     });
@@ -171,7 +175,7 @@ describe.each(['mock', 'process'] as const)('the %s provider', (provider) => {
   it('answers /stats/summary and /metrics/resource through the node proxy, /containerLogs through pods/log', async () => {
     const [pod] = await pods();
     const name = pod?.metadata?.name ?? '';
-    const summary = json(await proxy('stats/summary')) as {
+    const summary = JSON.parse(await proxy('stats/summary')) as {
       node: { nodeName: string };
       pods: Array<{ podRef: { name: string; namespace: string } }>;
     };
@@ -182,28 +186,29 @@ describe.each(['mock', 'process'] as const)('the %s provider', (provider) => {
     );
     if (provider === 'process') {
       // kubectl logs: the apiserver asks the node's kubelet port for /containerLogs.
-      const log = await waitFor(
-        'the container output',
-        () => core.readNamespacedPodLog({ namespace, name, container: 'main' }),
-        { until: (text) => text.includes('started') },
-      );
+      const log = await waitFor('the container output', () => podLog(name), {
+        until: (text) => text.includes('started'),
+      });
       expect(log).toBe(`started ${name}\n`);
     } else {
-      await expect(
-        core.readNamespacedPodLog({ namespace, name, container: 'main' }),
-      ).rejects.toMatchObject({
-        code: 501,
-        body: expect.stringContaining('containerLogs is not supported by this provider'),
+      await expect(podLog(name)).rejects.toMatchObject({
+        statusCode: 501,
+        message: expect.stringContaining('containerLogs is not supported by this provider'),
       });
     }
   });
 
   it('scaled to 0, every pod is gone from the API and from the provider', async () => {
-    await apps.patchNamespacedDeploymentScale({
-      namespace,
-      name: 'web',
-      body: [{ op: 'replace', path: '/spec/replicas', value: 0 }],
-    });
+    await client.patch(
+      'apps/v1/deployments',
+      'web',
+      [{ op: 'replace', path: '/spec/replicas', value: 0 }],
+      {
+        namespace,
+        subresource: 'scale',
+        type: 'json',
+      },
+    );
     await waitFor('no pod left', pods, { ...WAIT, until: (items) => items.length === 0 });
     expect(await providerPods()).toEqual([]);
     if (provider === 'process') {

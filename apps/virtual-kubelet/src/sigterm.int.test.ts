@@ -5,7 +5,8 @@ import { type AppProcess, appPackage, startApp } from '@ctrlkit/app-testing';
 import { waitFor } from '@ctrlkit/core/testing';
 import { createTestNamespace, freePort } from '@ctrlkit/envtest';
 import { testKubeConfig } from '@ctrlkit/envtest/vitest';
-import { CoordinationV1Api, CoreV1Api, type V1Pod } from '@kubernetes/client-node';
+import { createClient } from '@ctrlkit/runtime/client';
+import type { V1Lease, V1Node, V1Pod } from '@kubernetes/client-node';
 import { expect, it } from 'vitest';
 
 const app = appPackage('@ctrlkit/virtual-kubelet', import.meta.url);
@@ -32,7 +33,7 @@ function startVirtualKubelet(nodeName: string, port: number): Promise<AppProcess
 
 it('SIGTERM mid-run loses and deletes no pod; the restarted app runs them all', async () => {
   const kubeConfig = testKubeConfig();
-  const core = kubeConfig.makeApiClient(CoreV1Api);
+  const client = createClient(kubeConfig);
   const namespace = await createTestNamespace(kubeConfig, 'vk-sigterm-');
   const nodeName = 'vk-sigterm';
   const pod = (name: string): V1Pod => ({
@@ -40,27 +41,24 @@ it('SIGTERM mid-run loses and deletes no pod; the restarted app runs them all', 
     spec: { nodeName, containers: [{ name: 'c', image: 'i' }] },
   });
   const running = async (n: number) =>
-    (await core.listNamespacedPod({ namespace })).items.filter((p) => p.status?.phase === 'Running')
-      .length === n;
+    (await client.list<V1Pod>('pods', { namespace })).items.filter(
+      (p) => p.status?.phase === 'Running',
+    ).length === n;
 
   const port = await freePort();
   const first = await startVirtualKubelet(nodeName, port);
   try {
     await waitFor(
       'the Node registered',
-      async () => (await core.readNode({ name: nodeName })).metadata?.name === nodeName,
+      async () => (await client.get<V1Node>('nodes', nodeName)).metadata?.name === nodeName,
     );
     await Promise.all(
-      Array.from({ length: 20 }, (_, i) =>
-        core.createNamespacedPod({ namespace, body: pod(`a-${i}`) }),
-      ),
+      Array.from({ length: 20 }, (_, i) => client.create('pods', pod(`a-${i}`), { namespace })),
     );
     await waitFor('20 running pods', () => running(20));
     // more pods arrive, and SIGTERM comes while they are being handled
     const more = Promise.all(
-      Array.from({ length: 20 }, (_, i) =>
-        core.createNamespacedPod({ namespace, body: pod(`b-${i}`) }),
-      ),
+      Array.from({ length: 20 }, (_, i) => client.create('pods', pod(`b-${i}`), { namespace })),
     );
     first.child.kill('SIGTERM');
     await more;
@@ -70,13 +68,13 @@ it('SIGTERM mid-run loses and deletes no pod; the restarted app runs them all', 
   }
   expect(first.logs.some((l) => l.includes('"msg":"virtual kubelet stopped"'))).toBe(true);
 
-  const pods = (await core.listNamespacedPod({ namespace })).items;
+  const pods = (await client.list<V1Pod>('pods', { namespace })).items;
   expect(pods).toHaveLength(40);
   expect(pods.every((p) => p.metadata?.deletionTimestamp === undefined)).toBe(true);
-  expect((await core.readNode({ name: nodeName })).metadata?.name).toBe(nodeName);
-  const lease = await kubeConfig
-    .makeApiClient(CoordinationV1Api)
-    .readNamespacedLease({ name: nodeName, namespace: 'kube-node-lease' });
+  expect((await client.get<V1Node>('nodes', nodeName)).metadata?.name).toBe(nodeName);
+  const lease = await client.get<V1Lease>('coordination.k8s.io/v1/leases', nodeName, {
+    namespace: 'kube-node-lease',
+  });
   expect(lease.spec?.holderIdentity).toBe(nodeName);
 
   const second = await startVirtualKubelet(nodeName, port);
@@ -85,6 +83,12 @@ it('SIGTERM mid-run loses and deletes no pod; the restarted app runs them all', 
   } finally {
     expect(await second.stop()).toBe(0);
   }
-  await core.deleteCollectionNamespacedPod({ namespace, gracePeriodSeconds: 0 });
-  await core.deleteNode({ name: nodeName });
+  const left = (await client.list<V1Pod>('pods', { namespace })).items;
+  await Promise.all(
+    left.map((p) =>
+      client.delete('pods', p.metadata?.name ?? '', { namespace, gracePeriodSeconds: 0 }),
+    ),
+  );
+  await client.delete('nodes', nodeName);
+  client.close();
 });

@@ -9,8 +9,8 @@ import { join } from 'node:path';
 import { waitFor } from '@ctrlkit/core/testing';
 import { createTestNamespace } from '@ctrlkit/envtest';
 import { testKubeConfig } from '@ctrlkit/envtest/vitest';
-import { createClient } from '@ctrlkit/runtime/client';
-import { CoreV1Api, ResourceV1Api, type ResourceV1ResourceClaim } from '@kubernetes/client-node';
+import { createClient, type Wire } from '@ctrlkit/runtime/client';
+import type { ResourceV1ResourceClaim, V1ResourceSlice } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, kubeletClients, type PrepareResponse } from '../test/kubelet-client.js';
 import { removeSpec, transientSpecName, writeSpec } from './cdi/spec-files.js';
@@ -20,7 +20,10 @@ import { type Helper, startPlugin } from './helper.js';
 const DRIVER = 'gpu.example.com';
 const VENDOR = 'k8s.gpu.example.com';
 const kubeConfig = testKubeConfig();
-const resource = kubeConfig.makeApiClient(ResourceV1Api);
+const client = createClient(kubeConfig);
+const CLAIMS = 'resource.k8s.io/v1/resourceclaims';
+const SLICES = 'resource.k8s.io/v1/resourceslices';
+type Claim = Wire<ResourceV1ResourceClaim>;
 const nodeName = `kp-node-${Math.random().toString(36).slice(2, 7)}`;
 
 let dir: string;
@@ -76,21 +79,17 @@ const plugin: DRAPlugin = {
 async function createClaim(
   name: string,
   allocate: { driver: string; device: string } | undefined,
-): Promise<ResourceV1ResourceClaim> {
-  const claim = await resource.createNamespacedResourceClaim({
-    namespace,
-    body: {
-      metadata: { name },
-      spec: {
-        devices: { requests: [{ name: 'gpu', exactly: { deviceClassName: 'gpu.example.com' } }] },
-      },
+): Promise<Claim> {
+  const claim = await client.create<ResourceV1ResourceClaim>(CLAIMS, {
+    metadata: { name, namespace },
+    spec: {
+      devices: { requests: [{ name: 'gpu', exactly: { deviceClassName: 'gpu.example.com' } }] },
     },
   });
   if (!allocate) return claim;
-  return resource.replaceNamespacedResourceClaimStatus({
-    name,
-    namespace,
-    body: {
+  return client.replace<Claim>(
+    CLAIMS,
+    {
       ...claim,
       status: {
         allocation: {
@@ -103,10 +102,11 @@ async function createClaim(
         reservedFor: [{ resource: 'pods', name: `${name}-pod`, uid: `${claim.metadata?.uid}-pod` }],
       },
     },
-  });
+    { subresource: 'status' },
+  );
 }
 
-const ref = (claim: ResourceV1ResourceClaim) => ({
+const ref = (claim: Claim) => ({
   namespace,
   name: claim.metadata?.name ?? '',
   uid: claim.metadata?.uid ?? '',
@@ -118,7 +118,7 @@ beforeAll(async () => {
   await mkdir(join(dir, 'plugins_registry'));
   await mkdir(join(dir, 'plugins', DRIVER), { recursive: true });
   namespace = await createTestNamespace(kubeConfig, 'kubeletplugin-');
-  await kubeConfig.makeApiClient(CoreV1Api).createNode({ body: { metadata: { name: nodeName } } });
+  await client.create('nodes', { metadata: { name: nodeName } });
   helper = await startPlugin(
     {
       driverName: DRIVER,
@@ -138,6 +138,7 @@ beforeAll(async () => {
 afterAll(async () => {
   kubelet?.close();
   await helper?.stop();
+  client.close();
   await rm(dir, { recursive: true, force: true });
 });
 
@@ -204,11 +205,11 @@ describe('NodePrepareResources and NodeUnprepareResources', () => {
   it('a replaced claim, a pending one, one of another driver and a missing one fail alone, beside a good one', async () => {
     const good = await createClaim('good', { driver: DRIVER, device: 'gpu-1' });
     const old = await createClaim('replaced', { driver: DRIVER, device: 'gpu-2' });
-    await resource.deleteNamespacedResourceClaim({ name: 'replaced', namespace });
+    await client.delete(CLAIMS, 'replaced', { namespace });
     await waitFor(
       'the old claim gone',
       async () =>
-        !(await resource.listNamespacedResourceClaim({ namespace })).items.some(
+        !(await client.list(CLAIMS, { namespace })).items.some(
           (c) => c.metadata?.uid === old.metadata?.uid,
         ),
       { timeoutMs: 20_000 },
@@ -244,7 +245,7 @@ describe('NodePrepareResources and NodeUnprepareResources', () => {
     await call(kubelet.draV1, 'NodePrepareResources', { claims: [ref(claim)] });
     const spec = join(cdiDir, `${transientSpecName(VENDOR, 'gpu', uid)}.json`);
     expect(existsSync(spec)).toBe(true);
-    await resource.deleteNamespacedResourceClaim({ name: 'short-lived', namespace });
+    await client.delete(CLAIMS, 'short-lived', { namespace });
     unprepared.length = 0;
     const response = await call(kubelet.draV1, 'NodeUnprepareResources', { claims: [ref(claim)] });
     expect(response).toEqual({ claims: { [uid]: { error: '' } } });
@@ -262,14 +263,14 @@ describe('publishResources', () => {
       'the slice',
       async () =>
         (
-          await resource.listResourceSlice({
+          await client.list<V1ResourceSlice>(SLICES, {
             fieldSelector: `spec.driver=${DRIVER},spec.nodeName=${nodeName}`,
           })
         ).items.length === 1,
       { timeoutMs: 20_000 },
     );
     const [slice] = (
-      await resource.listResourceSlice({
+      await client.list<V1ResourceSlice>(SLICES, {
         fieldSelector: `spec.driver=${DRIVER},spec.nodeName=${nodeName}`,
       })
     ).items;

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { createTestNamespace } from '@ctrlkit/envtest';
 import { testKubeConfig } from '@ctrlkit/envtest/vitest';
 import { createClient } from '@ctrlkit/runtime/client';
-import { CoreV1Api, ResourceV1Api } from '@kubernetes/client-node';
+import type { ResourceV1ResourceClaim } from '@kubernetes/client-node';
 import { expect, it } from 'vitest';
 import { call, kubeletClients, type PrepareResponse } from '../test/kubelet-client.js';
 import { removeSpec, transientSpecName, writeSpec } from './cdi/spec-files.js';
@@ -19,7 +19,8 @@ import { startPlugin } from './helper.js';
 it('runs the README example and prepares a claim through it', async () => {
   const kubeConfig = testKubeConfig();
   const nodeName = `readme-${Math.random().toString(36).slice(2, 7)}`;
-  await kubeConfig.makeApiClient(CoreV1Api).createNode({ body: { metadata: { name: nodeName } } });
+  const setup = createClient(kubeConfig);
+  await setup.create('nodes', { metadata: { name: nodeName } });
   const dir = await mkdtemp(join(tmpdir(), 'kp-readme-'));
   const registry = join(dir, 'plugins_registry');
   const pluginDir = join(dir, 'plugins', 'gpu.example.com');
@@ -83,20 +84,16 @@ it('runs the README example and prepares a claim through it', async () => {
 
   // A claim allocated as the scheduler would, prepared and unprepared by "the kubelet".
   const namespace = await createTestNamespace(kubeConfig, 'readme-');
-  const resource = kubeConfig.makeApiClient(ResourceV1Api);
-  const created = await resource.createNamespacedResourceClaim({
-    namespace,
-    body: {
-      metadata: { name: 'gpu' },
-      spec: {
-        devices: { requests: [{ name: 'gpu', exactly: { deviceClassName: 'gpu.example.com' } }] },
-      },
+  const claimResource = 'resource.k8s.io/v1/resourceclaims';
+  const created = await setup.create<ResourceV1ResourceClaim>(claimResource, {
+    metadata: { name: 'gpu', namespace },
+    spec: {
+      devices: { requests: [{ name: 'gpu', exactly: { deviceClassName: 'gpu.example.com' } }] },
     },
   });
-  await resource.replaceNamespacedResourceClaimStatus({
-    name: 'gpu',
-    namespace,
-    body: {
+  await setup.replace(
+    claimResource,
+    {
       ...created,
       status: {
         allocation: {
@@ -108,7 +105,8 @@ it('runs the README example and prepares a claim through it', async () => {
         },
       },
     },
-  });
+    { subresource: 'status' },
+  );
   const uid = created.metadata!.uid!;
   const kubelet = kubeletClients(
     join(registry, 'gpu.example.com-reg.sock'),
@@ -129,6 +127,7 @@ it('runs the README example and prepares a claim through it', async () => {
   } finally {
     kubelet.close();
     await helper.stop();
+    setup.close();
     await rm(dir, { recursive: true, force: true });
   }
 });

@@ -90,22 +90,7 @@ export async function startMigrationWorld(
   });
   client.close();
   const catalogRoot = await makeCatalogDir();
-  for (const server of servers) {
-    const disk = (name: string) => ({ name, content: new Uint8Array(512) });
-    const files = Object.fromEntries(
-      Array.from({ length: VM_COUNT }, (_, i) => {
-        const ovf = VIRTUALBOX_OVF.replaceAll('ubuntu', vmName(i)).replace(
-          /ovf:id="6f0a2d8c-[^"]+"/,
-          `ovf:id="6f0a2d8c-1b3e-4f5a-9c7d-${String(i).padStart(12, '0')}"`,
-        );
-        return [
-          `${vmName(i)}.ova`,
-          [{ name: `${vmName(i)}.ovf`, content: ovf }, disk(`${vmName(i)}-disk001.vmdk`)],
-        ];
-      }),
-    );
-    await writeCatalogFiles(shareOf(catalogRoot, server), files, Date.now() - 60_000);
-  }
+  await writeShares(catalogRoot, servers);
   const source: SourceSimulator = {
     conversionMs: CONVERSION_MS,
     hungUntil: 0,
@@ -157,6 +142,26 @@ export async function startMigrationWorld(
       await Promise.allSettled(running);
     },
   };
+}
+
+/** Writes the share of each of `servers`: {@link VM_COUNT} VirtualBox OVAs, one small disk each. */
+async function writeShares(catalogRoot: string, servers: string[]): Promise<void> {
+  for (const server of servers) {
+    const disk = (name: string) => ({ name, content: new Uint8Array(512) });
+    const files = Object.fromEntries(
+      Array.from({ length: VM_COUNT }, (_, i) => {
+        const ovf = VIRTUALBOX_OVF.replaceAll('ubuntu', vmName(i)).replace(
+          /ovf:id="6f0a2d8c-[^"]+"/,
+          `ovf:id="6f0a2d8c-1b3e-4f5a-9c7d-${String(i).padStart(12, '0')}"`,
+        );
+        return [
+          `${vmName(i)}.ova`,
+          [{ name: `${vmName(i)}.ovf`, content: ovf }, disk(`${vmName(i)}-disk001.vmdk`)],
+        ];
+      }),
+    );
+    await writeCatalogFiles(shareOf(catalogRoot, server), files, Date.now() - 60_000);
+  }
 }
 
 const shareOf = (root: string, server: string) => join(root, server, 'exports/ova');

@@ -3,9 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ResourceClaim } from '@ctrlkit/dra-kubeletplugin';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { GPU_CONFIG_API_VERSION } from '../gpu-config/gpu-config.js';
 import { CheckpointError } from './checkpoint.js';
 import { DeviceState, PrepareError } from './device-state.js';
-import { GPU_CONFIG_API_VERSION } from './gpu-config-apply.js';
 
 let dir: string;
 let cdiRoot: string;
@@ -138,7 +138,7 @@ describe('DeviceState', () => {
       opaque: { driver: 'gpu.example.com', parameters: { kind: 'GpuConfig' } },
     };
     await expect(state.prepare(claim('u1', ['gpu-0'], [bad]))).rejects.toThrow(
-      'invalid status.allocation.devices.config[0].opaque.parameters',
+      'status.allocation.devices.config[0].opaque.parameters.apiVersion',
     );
     expect(await state.preparedClaims()).toEqual({});
   });

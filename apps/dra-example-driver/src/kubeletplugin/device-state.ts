@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { CtrlkitError } from '@ctrlkit/core';
 import type { ResourceClaim } from '@ctrlkit/dra-kubeletplugin';
 import { DRIVER_NAME } from '../devices.js';
+import type { GpuConfig } from '../gpu-config/gpu-config.js';
 import {
   claimDeviceIds,
   type PreparedDevice,
@@ -17,7 +18,7 @@ import {
   readCheckpoint,
   writeCheckpoint,
 } from './checkpoint.js';
-import { configsForResults, gpuEnv, type NormalizedGpuConfig } from './gpu-config-apply.js';
+import { configsForResults, gpuEnv } from './gpu-config-apply.js';
 
 /** Why a claim cannot be prepared. */
 export type PrepareErrorReason = 'DeviceNotAllocatable' | 'DeviceInUse' | 'NotAllocated';
@@ -122,7 +123,7 @@ export class DeviceState {
       deviceName: r.device,
       cdiDeviceIds: claimDeviceIds(uid, r.device),
       adminAccess: r.adminAccess === true,
-      env: gpuEnv(r, configs[i] as NormalizedGpuConfig),
+      env: gpuEnv(r, configs[i] as GpuConfig),
     }));
   }
 

@@ -1,13 +1,9 @@
-import { InvalidArgumentError } from '@ctrlkit/core';
 import { describe, expect, it } from 'vitest';
-import {
-  configsForResults,
-  DEFAULT_GPU_CONFIG,
-  deviceEnvId,
-  GPU_CONFIG_API_VERSION,
-  gpuEnv,
-  normalizeGpuConfig,
-} from './gpu-config-apply.js';
+import { defaultGpuConfig, GPU_CONFIG_API_VERSION } from '../gpu-config/gpu-config.js';
+import { GpuConfigError } from '../gpu-config/gpu-config-error.js';
+import { applicableGpuConfig, configsForResults, deviceEnvId, gpuEnv } from './gpu-config-apply.js';
+
+const DEFAULT_GPU_CONFIG = defaultGpuConfig();
 
 const DRIVER = 'gpu.example.com';
 const result = (request: string, device: string) => ({
@@ -29,26 +25,38 @@ const opaque = (source: 'FromClass' | 'FromClaim', parameters: object, requests?
   opaque: { driver: DRIVER, parameters },
 });
 
-describe('normalizeGpuConfig (upstream Normalize)', () => {
+describe('applicableGpuConfig (upstream strict decode, Normalize, Validate)', () => {
   it('no sharing is TimeSlicing with interval Default', () => {
-    expect(normalizeGpuConfig(gpuConfig())).toEqual(DEFAULT_GPU_CONFIG);
+    expect(applicableGpuConfig(gpuConfig())).toEqual(DEFAULT_GPU_CONFIG);
   });
   it('SpacePartitioning without a config gets partitionCount 1', () => {
-    expect(normalizeGpuConfig(gpuConfig({ strategy: 'SpacePartitioning' }))).toEqual({
-      sharing: { strategy: 'SpacePartitioning', spacePartitioningConfig: { partitionCount: 1 } },
+    expect(applicableGpuConfig(gpuConfig({ strategy: 'SpacePartitioning' }))).toEqual(
+      gpuConfig({ strategy: 'SpacePartitioning', spacePartitioningConfig: { partitionCount: 1 } }),
+    );
+  });
+  it('accepts, as upstream and the webhook do, the settings of the strategy not chosen, and ignores them', () => {
+    const both = gpuConfig({
+      strategy: 'TimeSlicing',
+      timeSlicingConfig: { interval: 'Long' },
+      spacePartitioningConfig: { partitionCount: 2 },
     });
+    expect(gpuEnv(result('gpu', 'gpu-0'), applicableGpuConfig(both))).toEqual([
+      'GPU_DEVICE_0=gpu-0',
+      'GPU_DEVICE_0_SHARING_STRATEGY=TimeSlicing',
+      'GPU_DEVICE_0_TIMESLICE_INTERVAL=Long',
+    ]);
   });
   it('refuses what cannot be applied, naming the field', () => {
     const bad: Array<[unknown, string]> = [
-      [{ apiVersion: 'v1', kind: 'GpuConfig' }, 'invalid parameters: must be apiVersion'],
+      [{ apiVersion: 'v1', kind: 'GpuConfig' }, 'parameters.apiVersion: expected'],
       [
         gpuConfig({ strategy: 'Magic' }),
-        'invalid parameters.sharing.strategy: unknown GPU sharing strategy: Magic',
+        'parameters.sharing.strategy: unknown GPU sharing strategy: "Magic"',
       ],
-      [timeSlicing('Forever'), 'invalid parameters.sharing.timeSlicingConfig.interval'],
+      [timeSlicing('Forever'), 'parameters.sharing.timeSlicingConfig.interval'],
       [
         gpuConfig({ strategy: 'TimeSlicing', timeSlicingConfig: {} }),
-        'unknown time-slice interval: undefined',
+        'unknown time-slice interval: ""',
       ],
       [
         gpuConfig({
@@ -58,14 +66,14 @@ describe('normalizeGpuConfig (upstream Normalize)', () => {
         'invalid partition count: -1',
       ],
       [
-        gpuConfig({ strategy: 'TimeSlicing', spacePartitioningConfig: { partitionCount: 2 } }),
-        'cannot be used with the TimeSlicing strategy',
+        gpuConfig({ strategy: 'TimeSlicing', timeSlicingConfig: { interval: 'Long', extra: 1 } }),
+        'parameters.sharing.timeSlicingConfig.extra: unknown field',
       ],
-      ['text', 'must be a JSON object'],
+      ['text', 'parameters: expected an object, got string "text"'],
     ];
     for (const [parameters, message] of bad) {
-      expect(() => normalizeGpuConfig(parameters)).toThrow(InvalidArgumentError);
-      expect(() => normalizeGpuConfig(parameters)).toThrow(message);
+      expect(() => applicableGpuConfig(parameters)).toThrow(GpuConfigError);
+      expect(() => applicableGpuConfig(parameters)).toThrow(message);
     }
   });
 });
@@ -80,12 +88,12 @@ describe('configsForResults: which config applies to a device', () => {
       opaque('FromClass', timeSlicing('Short'), ['gpu']),
     ];
     const [config] = configsForResults(DRIVER, configs, [result('gpu', 'gpu-0')]);
-    expect(config).toEqual(normalizeGpuConfig(timeSlicing('Long')));
+    expect(config).toEqual(applicableGpuConfig(timeSlicing('Long')));
   });
   it('the class config applies when the claim has none for the device', () => {
     const configs = [opaque('FromClass', timeSlicing('Short'), ['gpu'])];
     expect(configsForResults(DRIVER, configs, [result('gpu', 'gpu-0')])).toEqual([
-      normalizeGpuConfig(timeSlicing('Short')),
+      applicableGpuConfig(timeSlicing('Short')),
     ]);
   });
   it('request-scoped over claim-wide, whatever their order; the others keep the claim-wide one', () => {
@@ -98,14 +106,14 @@ describe('configsForResults: which config applies to a device', () => {
       result('b', 'gpu-1'),
     ]);
     expect(applied).toEqual([
-      normalizeGpuConfig(timeSlicing('Long')),
-      normalizeGpuConfig(timeSlicing('Medium')),
+      applicableGpuConfig(timeSlicing('Long')),
+      applicableGpuConfig(timeSlicing('Medium')),
     ]);
   });
   it('a config naming a request applies to its subrequests', () => {
     const configs = [opaque('FromClaim', timeSlicing('Short'), ['gpu'])];
     expect(configsForResults(DRIVER, configs, [result('gpu/small', 'gpu-0')])).toEqual([
-      normalizeGpuConfig(timeSlicing('Short')),
+      applicableGpuConfig(timeSlicing('Short')),
     ]);
   });
   it("other drivers' configs are ignored; a non-opaque config and a bad GpuConfig are refused with the field", () => {
@@ -121,7 +129,9 @@ describe('configsForResults: which config applies to a device', () => {
     );
     expect(() =>
       configsForResults(DRIVER, [other, opaque('FromClaim', gpuConfig({ strategy: 'Magic' }))], []),
-    ).toThrow('invalid status.allocation.devices.config[1].opaque.parameters.sharing.strategy');
+    ).toThrow(
+      'status.allocation.devices.config[1].opaque.parameters.sharing.strategy: unknown GPU sharing strategy',
+    );
   });
 });
 
@@ -132,7 +142,7 @@ describe('gpuEnv: the environment upstream gives a device', () => {
       'GPU_DEVICE_0_SHARING_STRATEGY=TimeSlicing',
       'GPU_DEVICE_0_TIMESLICE_INTERVAL=Default',
     ]);
-    const spacePartitioning = normalizeGpuConfig(
+    const spacePartitioning = applicableGpuConfig(
       gpuConfig({ strategy: 'SpacePartitioning', spacePartitioningConfig: { partitionCount: 4 } }),
     );
     expect(gpuEnv(result('gpu', 'gpu-3'), spacePartitioning)).toEqual([

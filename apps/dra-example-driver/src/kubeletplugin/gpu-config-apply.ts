@@ -6,112 +6,31 @@ import type {
   V1DeviceAllocationConfiguration,
   V1DeviceRequestAllocationResult,
 } from '@kubernetes/client-node';
-
-/** The API version of `GpuConfig`: `gpu.resource.example.com/v1alpha1`. */
-export const GPU_CONFIG_API_VERSION = 'gpu.resource.example.com/v1alpha1';
-/** The kind of the opaque config this driver applies. */
-export const GPU_CONFIG_KIND = 'GpuConfig';
-
-/** The sharing strategies of a GPU. */
-export type GpuSharingStrategy = 'TimeSlicing' | 'SpacePartitioning';
-/** The time-slice intervals of the `TimeSlicing` strategy. */
-export type TimeSliceInterval = 'Default' | 'Short' | 'Medium' | 'Long';
-
-/** A `GpuConfig` after normalization: the sharing strategy and its one setting, filled in. */
-export type NormalizedGpuConfig =
-  | { sharing: { strategy: 'TimeSlicing'; timeSlicingConfig: { interval: TimeSliceInterval } } }
-  | {
-      sharing: {
-        strategy: 'SpacePartitioning';
-        spacePartitioningConfig: { partitionCount: number };
-      };
-    };
-
-/** The config upstream applies when neither the class nor the claim has one. */
-export const DEFAULT_GPU_CONFIG: NormalizedGpuConfig = {
-  sharing: { strategy: 'TimeSlicing', timeSlicingConfig: { interval: 'Default' } },
-};
-
-const INTERVALS: readonly string[] = ['Default', 'Short', 'Medium', 'Long'];
-
-type Json = Record<string, unknown>;
-
-function isObject(value: unknown): value is Json {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-function failAt(field: string, message: string): never {
-  throw new InvalidArgumentError(field, message);
-}
-
-function objectAt(value: unknown, field: string): Json | undefined {
-  if (value === undefined || value === null) return undefined;
-  if (!isObject(value)) failAt(field, `must be an object, got ${JSON.stringify(value)}`);
-  return value;
-}
+import { decodeGpuConfig } from '../gpu-config/decode-gpu-config.js';
+import { defaultGpuConfig, type GpuConfig, normalizeGpuConfig } from '../gpu-config/gpu-config.js';
+import { GpuConfigError } from '../gpu-config/gpu-config-error.js';
 
 /**
- * Decodes opaque `parameters` as a `GpuConfig` and normalizes it as upstream's `Normalize`:
- * no `sharing` is `TimeSlicing`; `TimeSlicing` without a config gets interval `Default`;
- * `SpacePartitioning` without one gets `partitionCount` 1. Throws InvalidArgumentError
- * naming the field for what cannot be applied: another kind or version, an unknown
- * strategy or interval, a negative partition count, or the other strategy's config.
+ * Decodes opaque `parameters` as upstream's kubelet plugin does: the webhook's strict
+ * decoding and validation ({@link decodeGpuConfig}) of the config with upstream's defaults
+ * filled in ({@link normalizeGpuConfig}), so no `sharing` means `TimeSlicing` with interval
+ * `Default`. Throws a {@link GpuConfigError} whose `field` is the full path of the fault,
+ * `at` followed by the field inside the parameters.
  */
-export function normalizeGpuConfig(parameters: unknown, at = 'parameters'): NormalizedGpuConfig {
-  const fail = (field: string, message: string): never => failAt(`${at}${field}`, message);
-  const optionalObject = (value: unknown, field: string) => objectAt(value, `${at}${field}`);
-  if (!isObject(parameters)) return fail('', 'must be a JSON object (a GpuConfig)');
-  if (parameters.apiVersion !== GPU_CONFIG_API_VERSION || parameters.kind !== GPU_CONFIG_KIND) {
-    fail(
-      '',
-      `must be apiVersion ${GPU_CONFIG_API_VERSION}, kind ${GPU_CONFIG_KIND}; got ` +
-        `${String(parameters.apiVersion)}, ${String(parameters.kind)}`,
-    );
+export function applicableGpuConfig(parameters: unknown, at = 'parameters'): GpuConfig {
+  const isObject =
+    typeof parameters === 'object' && parameters !== null && !Array.isArray(parameters);
+  try {
+    return decodeGpuConfig(isObject ? normalizeGpuConfig(parameters as GpuConfig) : parameters);
+  } catch (error) {
+    if (!(error instanceof GpuConfigError)) throw error;
+    throw new GpuConfigError(error.field === '' ? at : `${at}.${error.field}`, error.problem);
   }
-  const sharing = optionalObject(parameters.sharing, '.sharing') ?? { strategy: 'TimeSlicing' };
-  const timeSlicing = optionalObject(sharing.timeSlicingConfig, '.sharing.timeSlicingConfig');
-  const spacePartitioning = optionalObject(
-    sharing.spacePartitioningConfig,
-    '.sharing.spacePartitioningConfig',
-  );
-  if (sharing.strategy === 'TimeSlicing') {
-    if (spacePartitioning)
-      fail('.sharing.spacePartitioningConfig', 'cannot be used with the TimeSlicing strategy');
-    const interval = timeSlicing === undefined ? 'Default' : timeSlicing.interval;
-    if (typeof interval !== 'string' || !INTERVALS.includes(interval))
-      return fail(
-        '.sharing.timeSlicingConfig.interval',
-        `unknown time-slice interval: ${String(interval)}`,
-      );
-    return {
-      sharing: {
-        strategy: 'TimeSlicing',
-        timeSlicingConfig: { interval: interval as TimeSliceInterval },
-      },
-    };
-  }
-  if (sharing.strategy === 'SpacePartitioning') {
-    if (timeSlicing)
-      fail('.sharing.timeSlicingConfig', 'cannot be used with the SpacePartitioning strategy');
-    const count = spacePartitioning === undefined ? 1 : (spacePartitioning.partitionCount ?? 0);
-    if (typeof count !== 'number' || !Number.isInteger(count) || count < 0)
-      return fail(
-        '.sharing.spacePartitioningConfig.partitionCount',
-        `invalid partition count: ${String(count)}`,
-      );
-    return {
-      sharing: {
-        strategy: 'SpacePartitioning',
-        spacePartitioningConfig: { partitionCount: count },
-      },
-    };
-  }
-  return fail('.sharing.strategy', `unknown GPU sharing strategy: ${String(sharing.strategy)}`);
 }
 
 /** One config of the claim's allocation that is this driver's, decoded, with its rank. */
 interface Candidate {
-  config: NormalizedGpuConfig;
+  config: GpuConfig;
   fromClaim: boolean;
   requests: readonly string[];
   index: number;
@@ -143,11 +62,17 @@ function decodeCandidates(
   configs.forEach((c, index) => {
     const field = `status.allocation.devices.config[${index}]`;
     if (c.source !== 'FromClass' && c.source !== 'FromClaim')
-      failAt(`${field}.source`, `invalid config source: ${String(c.source)}`);
+      throw new InvalidArgumentError(
+        `${field}.source`,
+        `invalid config source: ${String(c.source)}`,
+      );
     if (c.opaque === undefined)
-      failAt(`${field}.opaque`, 'only opaque parameters are supported by this driver');
+      throw new InvalidArgumentError(
+        `${field}.opaque`,
+        'only opaque parameters are supported by this driver',
+      );
     if (c.opaque.driver !== driverName) return;
-    const config = normalizeGpuConfig(c.opaque.parameters, `${field}.opaque.parameters`);
+    const config = applicableGpuConfig(c.opaque.parameters, `${field}.opaque.parameters`);
     out.push({ config, fromClaim: c.source === 'FromClaim', requests: c.requests ?? [], index });
   });
   return out;
@@ -156,14 +81,14 @@ function decodeCandidates(
 /**
  * The config that applies to each of `results` (this driver's allocation results), in
  * their order: the claim's config over the class's, request-scoped over claim-wide, later
- * over earlier at equal rank, and {@link DEFAULT_GPU_CONFIG} when none matches. A config
+ * over earlier at equal rank, and upstream's default (`defaultGpuConfig`) when none matches. A config
  * naming a request `req` also applies to its subrequests `req/<sub>`.
  */
 export function configsForResults(
   driverName: string,
   configs: readonly Wire<V1DeviceAllocationConfiguration>[],
   results: readonly Wire<V1DeviceRequestAllocationResult>[],
-): NormalizedGpuConfig[] {
+): GpuConfig[] {
   const candidates = decodeCandidates(driverName, configs);
   return results.map((result) => {
     let best: Candidate | undefined;
@@ -171,7 +96,7 @@ export function configsForResults(
       if (c.requests.length > 0 && !matches(c.requests, result.request)) continue;
       if (best === undefined || outranks(c, best)) best = c;
     }
-    return best?.config ?? DEFAULT_GPU_CONFIG;
+    return best?.config ?? defaultGpuConfig();
   });
 }
 
@@ -181,20 +106,18 @@ export function deviceEnvId(deviceName: string): string {
 }
 
 /**
- * The environment upstream gives a device under `config`: `GPU_DEVICE_<id>=<device>`,
+ * The environment upstream gives a device under `config` (one of {@link configsForResults}): `GPU_DEVICE_<id>=<device>`,
  * `GPU_DEVICE_<id>_SHARING_STRATEGY`, then `_TIMESLICE_INTERVAL` or `_PARTITION_COUNT`, and
  * `_MEMORY` / `_COMPUTE` when the result consumed that capacity.
  */
-export function gpuEnv(
-  result: Wire<V1DeviceRequestAllocationResult>,
-  config: NormalizedGpuConfig,
-): string[] {
+export function gpuEnv(result: Wire<V1DeviceRequestAllocationResult>, config: GpuConfig): string[] {
   const id = `GPU_DEVICE_${deviceEnvId(result.device)}`;
-  const env = [`${id}=${result.device}`, `${id}_SHARING_STRATEGY=${config.sharing.strategy}`];
-  if (config.sharing.strategy === 'TimeSlicing') {
-    env.push(`${id}_TIMESLICE_INTERVAL=${config.sharing.timeSlicingConfig.interval}`);
+  const sharing = config.sharing;
+  const env = [`${id}=${result.device}`, `${id}_SHARING_STRATEGY=${sharing?.strategy}`];
+  if (sharing?.strategy === 'TimeSlicing') {
+    env.push(`${id}_TIMESLICE_INTERVAL=${sharing.timeSlicingConfig?.interval}`);
   } else {
-    env.push(`${id}_PARTITION_COUNT=${config.sharing.spacePartitioningConfig.partitionCount}`);
+    env.push(`${id}_PARTITION_COUNT=${sharing?.spacePartitioningConfig?.partitionCount}`);
   }
   const consumed = result.consumedCapacity as Record<string, unknown> | undefined;
   for (const [key, name] of [

@@ -218,7 +218,7 @@ it('publishes the GPUs, prepares a claim into a CDI spec, and after a restart un
     claims: [invalid],
   });
   expect(failed.claims[invalid.uid]?.error).toContain(
-    'invalid status.allocation.devices.config[0].opaque.parameters.sharing.strategy: unknown GPU sharing strategy: Magic',
+    'status.allocation.devices.config[0].opaque.parameters.sharing.strategy: unknown GPU sharing strategy: "Magic"',
   );
   expect(existsSync(join(dir, 'cdi', `k8s.gpu.example.com-gpu_${invalid.uid}.json`))).toBe(false);
   kubelet.close();

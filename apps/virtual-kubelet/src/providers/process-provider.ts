@@ -1,6 +1,6 @@
 //! The `process` provider: each container of a pod runs as a local child process.
 
-import { type ChildProcess, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { type Clock, InvalidArgumentError, realClock } from '@ctrlkit/core';
 import {
   type NodeProvider,
@@ -19,6 +19,7 @@ import { type Container, containerStatus, goDuration, newContainer } from './pro
 import { DEFAULT_PING_COMMAND, runPingCommand } from './process-ping.js';
 import { processCpuNs, rssBytes } from './process-stats.js';
 import { podStats, type StatsSummary, statsSummary } from './stats-summary.js';
+import { stopProcess } from './stop-process.js';
 
 export { LOG_BUFFER_BYTES } from './container-log.js';
 
@@ -469,24 +470,6 @@ export class ProcessProvider implements PodLifecycleHandler, PodNotifier, NodePr
     if (!this.#pods.has(podKey(running))) return;
     this.#notify({ ...structuredClone(running.pod), status: this.#status(running) });
   }
-}
-
-/** SIGTERM, then SIGKILL after `graceMs`; resolves once the process is gone. */
-function stopProcess(
-  child: ChildProcess | undefined,
-  graceMs: number,
-  clock: Clock,
-): Promise<void> {
-  if (child === undefined || child.exitCode !== null || child.signalCode !== null)
-    return Promise.resolve();
-  return new Promise((resolve) => {
-    const timer = clock.setTimer(() => child.kill('SIGKILL'), graceMs);
-    child.once('exit', () => {
-      timer.cancel();
-      resolve();
-    });
-    child.kill('SIGTERM');
-  });
 }
 
 function allContainers(running: RunningPod): Container[] {

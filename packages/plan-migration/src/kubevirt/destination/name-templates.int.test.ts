@@ -3,8 +3,9 @@ import { waitFor } from '@ctrlkit/core/testing';
 import { createTestNamespace, installCRDs } from '@ctrlkit/envtest';
 import { testKubeConfig } from '@ctrlkit/envtest/vitest';
 import { SharedInformerFactory } from '@ctrlkit/runtime';
-import { CustomObjectsApi, type KubeConfig } from '@kubernetes/client-node';
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { type Client, createClient } from '@ctrlkit/runtime/client';
+import type { KubeConfig } from '@kubernetes/client-node';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { NetworkMap } from '../../api/mapping.js';
 import type { Plan, PlanVM, VMStatus } from '../../api/plan.js';
 import { NameTemplateError } from '../../name-templates.js';
@@ -20,18 +21,20 @@ import {
 import { KubeVirtDestination } from '../kubevirt-destination.js';
 
 let kubeConfig: KubeConfig;
-let custom: CustomObjectsApi;
+let client: Client;
 const stops: AbortController[] = [];
 
 beforeAll(async () => {
   kubeConfig = testKubeConfig();
-  custom = kubeConfig.makeApiClient(CustomObjectsApi);
+  client = createClient(kubeConfig);
   await installCRDs(kubeConfig, kubevirtCrds);
 });
 
 afterEach(() => {
   for (const s of stops.splice(0)) s.abort();
 });
+
+afterAll(() => client.close());
 
 const networkMap = {
   metadata: { name: 'net', namespace: 'ns' },
@@ -106,14 +109,7 @@ async function setup(vmSpec: Omit<PlanVM, 'id'>, planSpec: Partial<Plan['spec']>
     pipeline: [],
   };
   const list = async <T>(gvr: { group: string; version: string; resource: string }) =>
-    (
-      (await custom.listNamespacedCustomObject({
-        group: gvr.group,
-        version: gvr.version,
-        plural: gvr.resource,
-        namespace: target,
-      })) as { items: T[] }
-    ).items;
+    (await client.list(gvr, { namespace: target })).items as unknown as T[];
   const createVM = async () => {
     await destination.ensureDataVolumes(vm, await source.tasks(vm));
     await waitFor('disks copied', () => destination.diskTransfers(vm), {
