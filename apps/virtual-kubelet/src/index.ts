@@ -32,16 +32,8 @@ export {
   startKubeletApiServer,
 } from './kubelet-api/kubelet-api-server.js';
 export { type ServingCert, selfSignedCert } from './kubelet-api/self-signed-cert.js';
-export {
-  type ProviderCapacity,
-  type ProviderConfig,
-  readProviderConfig,
-} from './provider-config.js';
-export {
-  DEFAULT_MOCK_CAPACITY,
-  MockProvider,
-  type MockProviderOptions,
-} from './providers/mock-provider.js';
+export { type ProviderConfig, readProviderConfig } from './provider-config.js';
+export { MockProvider, type MockProviderOptions } from './providers/mock-provider.js';
 export {
   INITIAL_RESTART_BACKOFF_MS,
   LOG_BUFFER_BYTES,
@@ -49,6 +41,7 @@ export {
   ProcessProvider,
   type ProcessProviderOptions,
 } from './providers/process-provider.js';
+export { DEFAULT_MOCK_CAPACITY, type ProviderCapacity } from './providers/provider-capacity.js';
 export type { StatsSummary } from './providers/stats-summary.js';
 export {
   buildVirtualKubelet,

@@ -3,18 +3,7 @@
 import { readFileSync } from 'node:fs';
 import { InvalidArgumentError } from '@ctrlkit/core';
 import { load } from 'js-yaml';
-import { DEFAULT_MOCK_CAPACITY } from './providers/mock-provider.js';
-
-/**
- * The node's capacity (and allocatable), as Kubernetes quantities: `cpu`, `memory`, `pods`,
- * and any other resource upstream's `others` names (e.g. `nvidia.com/gpu`).
- */
-export interface ProviderCapacity {
-  cpu: string;
-  memory: string;
-  pods: string;
-  [resource: string]: string;
-}
+import { DEFAULT_MOCK_CAPACITY, type ProviderCapacity } from './providers/provider-capacity.js';
 
 /** What `--provider-config` gives the node named by `--nodename`. */
 export interface ProviderConfig {

@@ -9,12 +9,9 @@ import {
 } from '@ctrlkit/node-controller';
 import { formatTime, type Wire } from '@ctrlkit/runtime/client';
 import type { V1Node, V1NodeCondition, V1Pod, V1PodStatus } from '@kubernetes/client-node';
-import type { ProviderCapacity } from '../provider-config.js';
 import { CpuCounters } from './cpu-counters.js';
+import { DEFAULT_MOCK_CAPACITY, type ProviderCapacity } from './provider-capacity.js';
 import { podStats, type StatsSummary, statsSummary } from './stats-summary.js';
-
-/** Default capacity of the mock node, as virtual-kubelet's mock provider: 20 CPUs, 100Gi, 20 pods. */
-export const DEFAULT_MOCK_CAPACITY = { cpu: '20', memory: '100Gi', pods: '20' } as const;
 
 /** Options of {@link MockProvider}. */
 export interface MockProviderOptions {

@@ -10,14 +10,13 @@ import {
 } from '@ctrlkit/node-controller';
 import { formatTime, type Wire } from '@ctrlkit/runtime/client';
 import type { V1Node, V1Pod, V1PodStatus } from '@kubernetes/client-node';
-import type { ProviderCapacity } from '../provider-config.js';
 import { ContainerLog, type ContainerLogOptions } from './container-log.js';
 import { CpuCounters } from './cpu-counters.js';
 import { killMarkedProcesses } from './marked-processes.js';
-import { DEFAULT_MOCK_CAPACITY } from './mock-provider.js';
 import { type Container, containerStatus, goDuration, newContainer } from './process-container.js';
 import { DEFAULT_PING_COMMAND, runPingCommand } from './process-ping.js';
 import { processCpuNs, rssBytes } from './process-stats.js';
+import { DEFAULT_MOCK_CAPACITY, type ProviderCapacity } from './provider-capacity.js';
 import { podStats, type StatsSummary, statsSummary } from './stats-summary.js';
 import { stopProcess } from './stop-process.js';
 
