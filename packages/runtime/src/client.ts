@@ -1,43 +1,24 @@
 /**
- * `@ctrlkit/runtime/client`: the one way to the API server, and the writes a controller
- * makes through it.
+ * `@ctrlkit/runtime/client`: the writes a controller makes through the one client, and
+ * (deprecated) the client itself.
  *
- * - **Finding the cluster**: {@link loadKubeConfig} (flag, `KUBECONFIG`, in-cluster,
- *   `~/.kube/config`, as controller-runtime's `config.GetConfig`) gives a
- *   {@link LoadedKubeConfig} (client-node's kubeconfig handling without its generated API
- *   classes); {@link KubeConfigError}.
- * - **The client**: {@link Client}, one per kubeconfig: a `Manager` owns one
- *   (`manager.client`) that its informers, leader election, event recorders and
- *   controllers share; {@link createClient} makes one for a program without a manager.
- *   One kept-alive connection pool, the `qps`/`burst` token bucket on every request but a
- *   WATCH (LISTs included), a `User-Agent` of `<program>/<version> (<os>/<arch>)
- *   ctrlkit/<version>` ({@link defaultUserAgent}), `rest_client_*` metrics
- *   ({@link PrometheusRestClientMetrics}), Retry-After on 429 and 5xx, idle timeouts and
- *   one retry on a connection the server closed. Options: {@link ClientOptions}; errors:
- *   {@link ApiStatusError}, {@link TlsVerificationError} (a server certificate that is not
- *   trusted; `loadKubeConfig`'s `insecureSkipTlsVerify` turns verification off). Helpers that make requests take a {@link ClientSource}.
- * - **Wire types**: what the client returns is an object as JSON gives it, typed
- *   {@link Wire}`<V1Pod>` (client-node's model with `Date` fields as the RFC 3339 strings
- *   they are), whether it came as JSON or, for built-in types, as protobuf (the default
- *   {@link ClientOptions.contentType}, {@link CONTENT_TYPE_PROTOBUF}, as client-go's typed
- *   clients);
- *   {@link formatTime} and {@link formatMicroTime} write such strings; {@link KubeObject}
- *   is a model or wire object.
- * - **Writes**: {@link apply} and {@link applyStatus} (server-side apply),
- *   {@link patchStatus} (a merge patch of `/status`), {@link retryOnConflict} and
- *   {@link onError} (client-go's `retry`), finalizers: {@link finalizer} (kube-rs' flow),
- *   {@link addFinalizer}, {@link removeFinalizer}, {@link containsFinalizer}. Each takes a
- *   {@link ClientSource} or an {@link ObjectWriter} of your own.
+ * @deprecated The client moved to a package of its own: use `@ctrlkit/client`
+ * (`pnpm add @ctrlkit/client`). Its names are re-exported here, each `@deprecated`, for the
+ * 0.x line. What stays here is the runtime's own: {@link apply} and {@link applyStatus}
+ * (server-side apply), {@link patchStatus} (a merge patch of `/status`),
+ * {@link retryOnConflict} and {@link onError} (client-go's `retry`), finalizers
+ * ({@link finalizer}, {@link addFinalizer}, {@link removeFinalizer},
+ * {@link containsFinalizer}) and {@link PrometheusRestClientMetrics} (the client's
+ * `rest_client_*` metrics on a prom-client registry). Each writer takes a client's
+ * `ClientSource` or an {@link ObjectWriter} of your own.
  *
- * A first program:
  * ```ts
- * import { apply, createClient, DEFAULT_RETRY, loadKubeConfig, patchStatus, retryOnConflict } from '@ctrlkit/runtime/client';
- * import type { V1ConfigMap } from '@kubernetes/client-node';
+ * import { createClient, loadKubeConfig } from '@ctrlkit/client';
+ * import { apply, DEFAULT_RETRY, patchStatus, retryOnConflict } from '@ctrlkit/runtime/client';
  *
  * const client = createClient(loadKubeConfig({ kubeconfig: flags.kubeconfig }), {
  *   program: { name: 'my-controller', version: '1.0.0' },
  * });
- * const cm = await client.get<V1ConfigMap>('configmaps', 'settings', { namespace: 'default' });
  * await apply(client, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, namespace }, data },
  *   { fieldManager: 'my-controller', force: true });
  * await retryOnConflict(DEFAULT_RETRY, async () => {
@@ -49,56 +30,109 @@
  * @packageDocumentation
  */
 
+export {
+  /** @deprecated use @ctrlkit/client */
+  type ApiStatus,
+  /** @deprecated use @ctrlkit/client */
+  ApiStatusError,
+  /** @deprecated use @ctrlkit/client */
+  Client,
+  /** @deprecated use @ctrlkit/client */
+  type ClientOptions,
+  /** @deprecated use @ctrlkit/client */
+  type ClientRequestInfo,
+  /** @deprecated use @ctrlkit/client */
+  type ClientSource,
+  /** @deprecated use @ctrlkit/client */
+  CONTENT_TYPE_JSON,
+  /** @deprecated use @ctrlkit/client */
+  CONTENT_TYPE_PROTOBUF,
+  /** @deprecated use @ctrlkit/client */
+  type ContentType,
+  /** @deprecated use @ctrlkit/client */
+  createClient,
+  /** @deprecated use @ctrlkit/client */
+  DEFAULT_BURST,
+  /** @deprecated use @ctrlkit/client */
+  DEFAULT_LIST_IDLE_TIMEOUT_MS,
+  /** @deprecated use @ctrlkit/client */
+  DEFAULT_MAX_RETRIES,
+  /** @deprecated use @ctrlkit/client */
+  DEFAULT_QPS,
+  /** @deprecated use @ctrlkit/client */
+  type DeleteOptions,
+  /** @deprecated use @ctrlkit/client */
+  defaultUserAgent,
+  /** @deprecated use @ctrlkit/client */
+  formatMicroTime,
+  /** @deprecated use @ctrlkit/client */
+  formatTime,
+  /** @deprecated use @ctrlkit/client */
+  HTTP2_PING_TIMEOUT_MS,
+  /** @deprecated use @ctrlkit/client */
+  HTTP2_READ_IDLE_TIMEOUT_MS,
+  /** @deprecated use @ctrlkit/client */
+  IDLE_CONNECTION_TIMEOUT_MS,
+  /** @deprecated use @ctrlkit/client */
+  type KubeConfigData,
+  /** @deprecated use @ctrlkit/client */
+  KubeConfigError,
+  /** @deprecated use @ctrlkit/client */
+  type KubeConfigErrorReason,
+  /** @deprecated use @ctrlkit/client */
+  type KubeConfigLike,
+  /** @deprecated use @ctrlkit/client */
+  type KubeObject,
+  /** @deprecated use @ctrlkit/client */
+  type ListOptions,
+  /** @deprecated use @ctrlkit/client */
+  LoadedKubeConfig,
+  /** @deprecated use @ctrlkit/client */
+  type LoadKubeConfigOptions,
+  /** @deprecated use @ctrlkit/client */
+  loadKubeConfig,
+  /** @deprecated use @ctrlkit/client */
+  type ObjectOptions,
+  /** @deprecated use @ctrlkit/client */
+  type PatchOptions,
+  /** @deprecated use @ctrlkit/client */
+  type PatchType,
+  /** @deprecated use @ctrlkit/client */
+  type ProgramInfo,
+  /** @deprecated use @ctrlkit/client */
+  type Query,
+  /** @deprecated use @ctrlkit/client */
+  type RawWatchEvent,
+  /** @deprecated use @ctrlkit/client */
+  type RequestOptions,
+  /** @deprecated use @ctrlkit/client */
+  type RequestVerb,
+  /** @deprecated use @ctrlkit/client */
+  type RestClientMetrics,
+  /** @deprecated use @ctrlkit/client */
+  type RestMethod,
+  /** @deprecated use @ctrlkit/client */
+  type RestResponse,
+  /** @deprecated use @ctrlkit/client */
+  SERVICE_ACCOUNT_DIR,
+  /** @deprecated use @ctrlkit/client */
+  TlsVerificationError,
+  /** @deprecated use @ctrlkit/client */
+  toClient,
+  /** @deprecated use @ctrlkit/client */
+  type Wire,
+  /** @deprecated use @ctrlkit/client */
+  type WriteOptions,
+} from '@ctrlkit/client';
 export { type ApplyOptions, apply, applyStatus } from './apply/apply.js';
 export type { JsonPatchOperation, ObjectWriter, PatchRequest } from './apply/object-writer.js';
 export { type PatchStatusOptions, patchStatus } from './apply/patch-status.js';
-export { Client, createClient } from './client/client.js';
-export { type ClientOptions, DEFAULT_LIST_IDLE_TIMEOUT_MS } from './client/client-options.js';
-export { type ClientSource, toClient } from './client/client-source.js';
-export { IDLE_CONNECTION_TIMEOUT_MS } from './client/connection-pool.js';
-export {
-  CONTENT_TYPE_JSON,
-  CONTENT_TYPE_PROTOBUF,
-  type ContentType,
-} from './client/content-type.js';
-export { HTTP2_PING_TIMEOUT_MS, HTTP2_READ_IDLE_TIMEOUT_MS } from './client/http2-sessions.js';
-export { KubeConfigError, type KubeConfigErrorReason } from './client/kube-config-error.js';
-export {
-  type LoadKubeConfigOptions,
-  loadKubeConfig,
-  SERVICE_ACCOUNT_DIR,
-} from './client/load-kube-config.js';
-export { type KubeConfigData, LoadedKubeConfig } from './client/loaded-kube-config.js';
-export type { Query } from './client/paths.js';
-export type {
-  DeleteOptions,
-  ListOptions,
-  ObjectOptions,
-  PatchOptions,
-  PatchType,
-  RequestOptions,
-  RestResponse,
-  WriteOptions,
-} from './client/request-options.js';
-export { DEFAULT_BURST, DEFAULT_MAX_RETRIES, DEFAULT_QPS } from './client/throttle.js';
-export { TlsVerificationError } from './client/tls-verification-error.js';
-export type {
-  ClientRequestInfo,
-  KubeConfigLike,
-  RequestVerb,
-  RestMethod,
-} from './client/transport.js';
-export { defaultUserAgent, type ProgramInfo } from './client/user-agent.js';
-export type { RawWatchEvent } from './client/watch-stream.js';
-export { formatMicroTime, formatTime, type KubeObject, type Wire } from './client/wire.js';
 export { type FinalizerEvent, finalizer } from './finalizer/finalizer.js';
 export { FinalizerError, type FinalizerErrorReason } from './finalizer/finalizer-error.js';
 export { addFinalizer, containsFinalizer, removeFinalizer } from './finalizer/finalizers.js';
-export { type ApiStatus, ApiStatusError } from './informers/errors/api-status-error.js';
 export {
   PrometheusRestClientMetrics,
   REST_CLIENT_DURATION_BUCKETS,
-  type RestClientMetrics,
 } from './metrics/rest-client-metrics.js';
 export {
   DEFAULT_BACKOFF,

@@ -9,14 +9,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import { createClient, type Wire } from '@ctrlkit/client';
 import { errorMessage } from '@ctrlkit/core';
 import { waitFor } from '@ctrlkit/core/testing';
 import { createTestNamespace } from '@ctrlkit/envtest';
 import { testKubeConfig, testKubeconfigPath } from '@ctrlkit/envtest/vitest';
 import type { V1Lease } from '@kubernetes/client-node';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createClient } from '../client/client.js';
-import type { Wire } from '../client/wire.js';
 import { LeaderElector } from './leader-elector.js';
 import { LeaseLock } from './lease-lock.js';
 
