@@ -5,7 +5,7 @@ import type { Clock } from './clock.js';
 /**
  * Refills at `qps` tokens a second up to `burst`; starts full. The one bucket behind
  * workqueue's `newBucketRateLimiter` and the client's `qps`/`burst` limit; callers check
- * `qps` (> 0, or `Infinity` for no limit) and `burst` (integer >= 1) before making one.
+ * `qps` (positive, or `Infinity` for no limit) and `burst` (an integer, at least 1) before making one.
  */
 export class TokenBucket {
   readonly #qps: number;
