@@ -27,13 +27,45 @@
  *   {@link ClientOptions.contentType}, {@link CONTENT_TYPE_PROTOBUF}, as client-go's typed
  *   clients); {@link formatTime} and {@link formatMicroTime} write such strings.
  *
- * A first program:
+ * A first program (load the kubeconfig, list pods, watch them, patch one):
  * ```ts
- * import { createClient, loadKubeConfig } from '@ctrlkit/client';
+ * import { collectionPath, createClient, loadKubeConfig, toGroupVersionResource } from '@ctrlkit/client';
  * import type { V1Pod } from '@kubernetes/client-node';
  *
+ * // The kubeconfig as kubectl finds it: KUBECONFIG, in-cluster, ~/.kube/config.
  * const client = createClient(loadKubeConfig(), { program: { name: 'pods', version: '1.0.0' } });
+ *
+ * // List the pods of a namespace.
  * const pods = await client.list<V1Pod>('pods', { namespace: 'default' });
+ * for (const pod of pods.items) console.log(pod.metadata?.name, pod.status?.phase);
+ *
+ * // Watch them from where the list left off, for ten seconds.
+ * const stop = AbortSignal.timeout(10_000);
+ * const path = collectionPath(toGroupVersionResource('pods'), 'default');
+ * await client
+ *   .watch(
+ *     path,
+ *     { resourceVersion: pods.metadata?.resourceVersion, allowWatchBookmarks: true },
+ *     'application/json',
+ *     (event) => console.log(event.type, (event.object as V1Pod).metadata?.name),
+ *     stop,
+ *   )
+ *   .catch((error: unknown) => {
+ *     if (!stop.aborted) throw error;
+ *   });
+ *
+ * // Patch one (a merge patch; `type: 'apply'` with a fieldManager for server-side apply).
+ * const name = pods.items[0]?.metadata?.name;
+ * if (name !== undefined) {
+ *   const patched = await client.patch<V1Pod>(
+ *     'pods',
+ *     name,
+ *     { metadata: { labels: { seen: 'true' } } },
+ *     { namespace: 'default' },
+ *   );
+ *   console.log(patched.metadata?.labels);
+ * }
+ * client.close();
  * ```
  *
  * @packageDocumentation
