@@ -26,10 +26,10 @@ export const CLIENT_NODE_VALUE =
 const HTTP_LINE_RULES = [
   [
     /\bmakeApiClient\b/,
-    "client-node's makeApiClient: use the runtime's Client (manager.client, createClient)",
+    "client-node's makeApiClient: use @ctrlkit/client's Client (manager.client, createClient)",
   ],
-  [/\bnew RestClient\b|\bRestClient\(/, "RestClient is gone: use the runtime's Client"],
-  [/\bApiClientFactory\b/, "ApiClientFactory is gone: use the runtime's Client"],
+  [/\bnew RestClient\b|\bRestClient\(/, "RestClient is gone: use @ctrlkit/client's Client"],
+  [/\bApiClientFactory\b/, "ApiClientFactory is gone: use @ctrlkit/client's Client"],
   [/(?<![\w.#])fetch\s*\(/, 'fetch: an HTTP client of its own'],
   [
     /\b(?:globalThis|global|self|window)\s*(?:\.\s*fetch\b|\[\s*['"]fetch['"]\s*\])/,
@@ -46,7 +46,7 @@ const HTTP_LINE_RULES = [
 const INTEGRATION_LINE_RULES = [
   [
     /\bmakeApiClient\b/,
-    "client-node's makeApiClient: use createClient from @ctrlkit/runtime/client (or manager.client, or envtest's helpers)",
+    "client-node's makeApiClient: use createClient from @ctrlkit/client (or manager.client, or envtest's helpers)",
   ],
 ];
 
@@ -105,9 +105,9 @@ function bindingOffences(binding, lines, integration) {
   const { kind, module, line } = binding;
   if (module === CLIENT_NODE) {
     if (kind === 'named' && CLIENT_NODE_VALUE.test(binding.imported))
-      return [[line, `client-node's ${binding.imported} as a value: use the runtime's Client`]];
+      return [[line, `client-node's ${binding.imported} as a value: use @ctrlkit/client's Client`]];
     if (kind === 'load' && binding.member && CLIENT_NODE_VALUE.test(binding.member))
-      return [[line, `client-node's ${binding.member} as a value: use the runtime's Client`]];
+      return [[line, `client-node's ${binding.member} as a value: use @ctrlkit/client's Client`]];
     if (kind !== 'whole') return [];
     const member = new RegExp(`\\b${escapeName(binding.local)}\\s*\\.\\s*(\\w+)`, 'g');
     return lines.flatMap((text, i) =>
@@ -115,7 +115,7 @@ function bindingOffences(binding, lines, integration) {
         .filter((m) => CLIENT_NODE_VALUE.test(m[1]))
         .map((m) => [
           i + 1,
-          `client-node's ${m[1]} (as ${binding.local}.${m[1]}) as a value: use the runtime's Client`,
+          `client-node's ${m[1]} (as ${binding.local}.${m[1]}) as a value: use @ctrlkit/client's Client`,
         ]),
     );
   }

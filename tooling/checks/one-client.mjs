@@ -1,8 +1,8 @@
 #!/usr/bin/env node
 // pnpm check:one-client
 //
-// Every request to the API server goes through the runtime's one client (manager.client, or
-// createClient(kubeConfig)): rate limit, metrics, User-Agent, keep-alive and retries live
+// Every request to the API server goes through the one client, @ctrlkit/client (manager.client,
+// or createClient(kubeConfig)): rate limit, metrics, User-Agent, keep-alive and retries live
 // there once. This check fails, naming file and line, when code in packages/*/src (envtest
 // excepted: it keeps client-node for its few set-up calls), apps/*/src or examples/ builds a
 // client of its own (the rules are in one-client-rules.mjs): client-node's makeApiClient, its
@@ -25,7 +25,7 @@ const SOURCE = /\.(?:[cm]?ts|[cm]?js)$/;
 const TEST = /\.test\.[cm]?[jt]s$/;
 const INTEGRATION = /\.int\.test\.[cm]?[jt]s$/;
 /** The one client itself. */
-const THE_CLIENT = 'packages/runtime/src/client/';
+const THE_CLIENT = 'packages/client/src/';
 
 function* files(dir) {
   let entries;
@@ -87,9 +87,11 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const root = resolve(process.argv[2] ?? fileURLToPath(new URL('../..', import.meta.url)));
   const report = check(root);
   if (report.length > 0) {
-    console.error(`✘ one client: ${report.length} request path(s) around the runtime's Client\n`);
+    console.error(
+      `✘ one client: ${report.length} request path(s) around the one client (@ctrlkit/client)\n`,
+    );
     for (const line of report) console.error(line);
     process.exit(1);
   }
-  console.log("✔ one client: every request goes through the runtime's Client");
+  console.log('✔ one client: every request goes through the one client (@ctrlkit/client)');
 }

@@ -179,7 +179,7 @@ describe('check:one-client', () => {
       [SRC]: [
         "import type { CoreV1Api } from '@kubernetes/client-node';",
         "import { KubeConfig, type V1Pod } from '@kubernetes/client-node';",
-        "import { createClient } from '@ctrlkit/runtime/client';",
+        "import { createClient } from '@ctrlkit/client';",
         "import { isIP } from 'node:net';",
         "import { createServer } from 'node:https';",
         '// makeApiClient is not used here; globalThis.fetch neither',
@@ -191,11 +191,11 @@ describe('check:one-client', () => {
       ],
       'packages/widget/src/widget.test.ts': ['const api = kc.makeApiClient(CoreV1Api);'],
       'packages/widget/src/metrics.int.test.ts': [
-        "import { createClient } from '@ctrlkit/runtime/client';",
+        "import { createClient } from '@ctrlkit/client';",
         "const body = await (await fetch('http://127.0.0.1:8080/metrics')).text();",
       ],
       'packages/envtest/src/namespace.ts': ['const api = kubeConfig.makeApiClient(CoreV1Api);'],
-      'packages/runtime/src/client/transport.ts': [
+      'packages/client/src/transport.ts': [
         "import { request } from 'node:https';",
         'request(url);',
       ],
@@ -203,5 +203,16 @@ describe('check:one-client', () => {
     });
     expect(output).toContain('✔ one client');
     expect(status).toBe(0);
+  });
+
+  it("exempts the client package only: the runtime's old client folder is checked like any code", () => {
+    const { status, output } = runOn({
+      'packages/runtime/src/client/transport.ts': [
+        "import { request } from 'node:https';",
+        'request(url);',
+      ],
+    });
+    expect(status).toBe(1);
+    expect(output).toContain('packages/runtime/src/client/transport.ts:2: ');
   });
 });

@@ -14,7 +14,7 @@ const target = join(root, 'docs', 'architecture.md');
 /** The path of one change, in order: [label, package folder, source file, exported name]. */
 const flow = [
   ['kube-apiserver', undefined, undefined, undefined],
-  ['Client: LIST / WATCH', 'packages/runtime', 'src/client/client.ts', 'Client'],
+  ['Client: LIST / WATCH', 'packages/client', 'src/client.ts', 'Client'],
   ['Reflector', 'packages/runtime', 'src/informers/reflector.ts', 'Reflector'],
   ['Indexer (the cache)', 'packages/runtime', 'src/informers/store.ts', 'Indexer'],
   [
@@ -30,12 +30,7 @@ const flow = [
     'newTypedRateLimitingQueue',
   ],
   ['Controller: reconcile(key)', 'packages/runtime', 'src/controller/controller.ts', 'Controller'],
-  [
-    'Client: create / patch / delete / status',
-    'packages/runtime',
-    'src/client/client.ts',
-    'createClient',
-  ],
+  ['Client: create / patch / delete / status', 'packages/client', 'src/client.ts', 'createClient'],
 ];
 
 function workspacePackages() {

@@ -14,6 +14,8 @@
  *   {@link isAlreadyExists}, {@link isGone} (and {@link isExpiredStatus}, the one 410 rule,
  *   for a Status object), {@link isTooManyRequests},
  *   {@link retryAfterMs}, {@link errorMessage}.
+ * - **Rate**: {@link TokenBucket}, golang.org/x/time/rate's limiter (the workqueue's bucket
+ *   rate limiter and the client's `qps`/`burst`).
  *
  * A first program:
  * ```ts
@@ -46,3 +48,4 @@ export { type ExpiryStatus, isExpiredStatus, isGone } from './gone.js';
 export { InvalidArgumentError } from './invalid-argument-error.js';
 export { type Logger, noopLogger } from './logger.js';
 export { rejectRenamedOptions } from './renamed-options.js';
+export { TokenBucket } from './token-bucket.js';

@@ -5,7 +5,7 @@
 // Run (build envtest first: pnpm --filter @ctrlkit/envtest build):
 //   cd packages/runtime && node --expose-gc bench/protobuf-decode.mjs
 // Knobs (environment): N (ConfigMaps, 10000), ROUNDS (timed decodes of each, 15).
-// The decoder is internal (not in dist): this script bundles src/client/protobuf/decode.ts
+// The decoder is internal (not in dist): this script bundles ../client/src/protobuf/decode.ts (in @ctrlkit/client)
 // with tsup into node_modules/.cache/protobuf-bench first. The table is written, with the
 // run's commit, date and load, to bench/results/protobuf-decode.json (the README's).
 import { request } from 'node:https';
@@ -28,7 +28,7 @@ if (typeof globalThis.gc !== 'function') throw new Error('run with node --expose
 async function loadDecoder() {
   const outDir = join(here, '../node_modules/.cache/protobuf-bench');
   await build({
-    entry: { decode: join(here, '../src/client/protobuf/decode.ts') },
+    entry: { decode: join(here, '../../client/src/protobuf/decode.ts') },
     outDir,
     format: ['esm'],
     platform: 'node',

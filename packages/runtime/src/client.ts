@@ -1,43 +1,24 @@
 /**
- * `@ctrlkit/runtime/client`: the one way to the API server, and the writes a controller
- * makes through it.
+ * `@ctrlkit/runtime/client`: the writes a controller makes through the one client, and
+ * (deprecated) the client itself.
  *
- * - **Finding the cluster**: {@link loadKubeConfig} (flag, `KUBECONFIG`, in-cluster,
- *   `~/.kube/config`, as controller-runtime's `config.GetConfig`) gives a
- *   {@link LoadedKubeConfig} (client-node's kubeconfig handling without its generated API
- *   classes); {@link KubeConfigError}.
- * - **The client**: {@link Client}, one per kubeconfig: a `Manager` owns one
- *   (`manager.client`) that its informers, leader election, event recorders and
- *   controllers share; {@link createClient} makes one for a program without a manager.
- *   One kept-alive connection pool, the `qps`/`burst` token bucket on every request but a
- *   WATCH (LISTs included), a `User-Agent` of `<program>/<version> (<os>/<arch>)
- *   ctrlkit/<version>` ({@link defaultUserAgent}), `rest_client_*` metrics
- *   ({@link PrometheusRestClientMetrics}), Retry-After on 429 and 5xx, idle timeouts and
- *   one retry on a connection the server closed. Options: {@link ClientOptions}; errors:
- *   {@link ApiStatusError}, {@link TlsVerificationError} (a server certificate that is not
- *   trusted; `loadKubeConfig`'s `insecureSkipTlsVerify` turns verification off). Helpers that make requests take a {@link ClientSource}.
- * - **Wire types**: what the client returns is an object as JSON gives it, typed
- *   {@link Wire}`<V1Pod>` (client-node's model with `Date` fields as the RFC 3339 strings
- *   they are), whether it came as JSON or, for built-in types, as protobuf (the default
- *   {@link ClientOptions.contentType}, {@link CONTENT_TYPE_PROTOBUF}, as client-go's typed
- *   clients);
- *   {@link formatTime} and {@link formatMicroTime} write such strings; {@link KubeObject}
- *   is a model or wire object.
- * - **Writes**: {@link apply} and {@link applyStatus} (server-side apply),
- *   {@link patchStatus} (a merge patch of `/status`), {@link retryOnConflict} and
- *   {@link onError} (client-go's `retry`), finalizers: {@link finalizer} (kube-rs' flow),
- *   {@link addFinalizer}, {@link removeFinalizer}, {@link containsFinalizer}. Each takes a
- *   {@link ClientSource} or an {@link ObjectWriter} of your own.
+ * @deprecated The client moved to a package of its own: use `@ctrlkit/client`
+ * (`pnpm add @ctrlkit/client`). Its names are re-exported here, each `@deprecated`, for the
+ * 0.x line. What stays here is the runtime's own: {@link apply} and {@link applyStatus}
+ * (server-side apply), {@link patchStatus} (a merge patch of `/status`),
+ * {@link retryOnConflict} and {@link onError} (client-go's `retry`), finalizers
+ * ({@link finalizer}, {@link addFinalizer}, {@link removeFinalizer},
+ * {@link containsFinalizer}) and {@link PrometheusRestClientMetrics} (the client's
+ * `rest_client_*` metrics on a prom-client registry). Each writer takes a client's
+ * `ClientSource` or an {@link ObjectWriter} of your own.
  *
- * A first program:
  * ```ts
- * import { apply, createClient, DEFAULT_RETRY, loadKubeConfig, patchStatus, retryOnConflict } from '@ctrlkit/runtime/client';
- * import type { V1ConfigMap } from '@kubernetes/client-node';
+ * import { createClient, loadKubeConfig } from '@ctrlkit/client';
+ * import { apply, DEFAULT_RETRY, patchStatus, retryOnConflict } from '@ctrlkit/runtime/client';
  *
  * const client = createClient(loadKubeConfig({ kubeconfig: flags.kubeconfig }), {
  *   program: { name: 'my-controller', version: '1.0.0' },
  * });
- * const cm = await client.get<V1ConfigMap>('configmaps', 'settings', { namespace: 'default' });
  * await apply(client, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, namespace }, data },
  *   { fieldManager: 'my-controller', force: true });
  * await retryOnConflict(DEFAULT_RETRY, async () => {
@@ -49,56 +30,124 @@
  * @packageDocumentation
  */
 
+import * as client from '@ctrlkit/client';
+
+/** `@ctrlkit/client`'s, re-exported. @deprecated Use `@ctrlkit/client`. */
+export type ApiStatus = client.ApiStatus;
+/** `@ctrlkit/client`'s, re-exported. @deprecated Use `@ctrlkit/client`. */
+export const ApiStatusError: typeof client.ApiStatusError = client.ApiStatusError;
+/** `@ctrlkit/client`'s, re-exported. @deprecated Use `@ctrlkit/client`. */
+export type ApiStatusError = client.ApiStatusError;
+/** `@ctrlkit/client`'s, re-exported. @deprecated Use `@ctrlkit/client`. */
+export const Client: typeof client.Client = client.Client;
+/** `@ctrlkit/client`'s, re-exported. @deprecated Use `@ctrlkit/client`. */
+export type Client = client.Client;
+/** `@ctrlkit/client`'s, re-exported. @deprecated Use `@ctrlkit/client`. */
+export type ClientOptions = client.ClientOptions;
+/** `@ctrlkit/client`'s, re-exported. @deprecated Use `@ctrlkit/client`. */
+export type ClientRequestInfo = client.ClientRequestInfo;
+/** `@ctrlkit/client`'s, re-exported. @deprecated Use `@ctrlkit/client`. */
+export type ClientSource = client.ClientSource;
+/** `@ctrlkit/client`'s, re-exported. @deprecated Use `@ctrlkit/client`. */
+export const CONTENT_TYPE_JSON: typeof client.CONTENT_TYPE_JSON = client.CONTENT_TYPE_JSON;
+/** `@ctrlkit/client`'s, re-exported. @deprecated Use `@ctrlkit/client`. */
+export const CONTENT_TYPE_PROTOBUF: typeof client.CONTENT_TYPE_PROTOBUF =
+  client.CONTENT_TYPE_PROTOBUF;
+/** `@ctrlkit/client`'s, re-exported. @deprecated Use `@ctrlkit/client`. */
+export type ContentType = client.ContentType;
+/** `@ctrlkit/client`'s, re-exported. @deprecated Use `@ctrlkit/client`. */
+export const createClient: typeof client.createClient = client.createClient;
+/** `@ctrlkit/client`'s, re-exported. @deprecated Use `@ctrlkit/client`. */
+export const DEFAULT_BURST: typeof client.DEFAULT_BURST = client.DEFAULT_BURST;
+/** `@ctrlkit/client`'s, re-exported. @deprecated Use `@ctrlkit/client`. */
+export const DEFAULT_LIST_IDLE_TIMEOUT_MS: typeof client.DEFAULT_LIST_IDLE_TIMEOUT_MS =
+  client.DEFAULT_LIST_IDLE_TIMEOUT_MS;
+/** `@ctrlkit/client`'s, re-exported. @deprecated Use `@ctrlkit/client`. */
+export const DEFAULT_MAX_RETRIES: typeof client.DEFAULT_MAX_RETRIES = client.DEFAULT_MAX_RETRIES;
+/** `@ctrlkit/client`'s, re-exported. @deprecated Use `@ctrlkit/client`. */
+export const DEFAULT_QPS: typeof client.DEFAULT_QPS = client.DEFAULT_QPS;
+/** `@ctrlkit/client`'s, re-exported. @deprecated Use `@ctrlkit/client`. */
+export type DeleteOptions = client.DeleteOptions;
+/** `@ctrlkit/client`'s, re-exported. @deprecated Use `@ctrlkit/client`. */
+export const defaultUserAgent: typeof client.defaultUserAgent = client.defaultUserAgent;
+/** `@ctrlkit/client`'s, re-exported. @deprecated Use `@ctrlkit/client`. */
+export const formatMicroTime: typeof client.formatMicroTime = client.formatMicroTime;
+/** `@ctrlkit/client`'s, re-exported. @deprecated Use `@ctrlkit/client`. */
+export const formatTime: typeof client.formatTime = client.formatTime;
+/** `@ctrlkit/client`'s, re-exported. @deprecated Use `@ctrlkit/client`. */
+export const HTTP2_PING_TIMEOUT_MS: typeof client.HTTP2_PING_TIMEOUT_MS =
+  client.HTTP2_PING_TIMEOUT_MS;
+/** `@ctrlkit/client`'s, re-exported. @deprecated Use `@ctrlkit/client`. */
+export const HTTP2_READ_IDLE_TIMEOUT_MS: typeof client.HTTP2_READ_IDLE_TIMEOUT_MS =
+  client.HTTP2_READ_IDLE_TIMEOUT_MS;
+/** `@ctrlkit/client`'s, re-exported. @deprecated Use `@ctrlkit/client`. */
+export const IDLE_CONNECTION_TIMEOUT_MS: typeof client.IDLE_CONNECTION_TIMEOUT_MS =
+  client.IDLE_CONNECTION_TIMEOUT_MS;
+/** `@ctrlkit/client`'s, re-exported. @deprecated Use `@ctrlkit/client`. */
+export type KubeConfigData = client.KubeConfigData;
+/** `@ctrlkit/client`'s, re-exported. @deprecated Use `@ctrlkit/client`. */
+export const KubeConfigError: typeof client.KubeConfigError = client.KubeConfigError;
+/** `@ctrlkit/client`'s, re-exported. @deprecated Use `@ctrlkit/client`. */
+export type KubeConfigError = client.KubeConfigError;
+/** `@ctrlkit/client`'s, re-exported. @deprecated Use `@ctrlkit/client`. */
+export type KubeConfigErrorReason = client.KubeConfigErrorReason;
+/** `@ctrlkit/client`'s, re-exported. @deprecated Use `@ctrlkit/client`. */
+export type KubeConfigLike = client.KubeConfigLike;
+/** `@ctrlkit/client`'s, re-exported. @deprecated Use `@ctrlkit/client`. */
+export type KubeObject = client.KubeObject;
+/** `@ctrlkit/client`'s, re-exported. @deprecated Use `@ctrlkit/client`. */
+export type ListOptions = client.ListOptions;
+/** `@ctrlkit/client`'s, re-exported. @deprecated Use `@ctrlkit/client`. */
+export const LoadedKubeConfig: typeof client.LoadedKubeConfig = client.LoadedKubeConfig;
+/** `@ctrlkit/client`'s, re-exported. @deprecated Use `@ctrlkit/client`. */
+export type LoadedKubeConfig = client.LoadedKubeConfig;
+/** `@ctrlkit/client`'s, re-exported. @deprecated Use `@ctrlkit/client`. */
+export type LoadKubeConfigOptions = client.LoadKubeConfigOptions;
+/** `@ctrlkit/client`'s, re-exported. @deprecated Use `@ctrlkit/client`. */
+export const loadKubeConfig: typeof client.loadKubeConfig = client.loadKubeConfig;
+/** `@ctrlkit/client`'s, re-exported. @deprecated Use `@ctrlkit/client`. */
+export type ObjectOptions = client.ObjectOptions;
+/** `@ctrlkit/client`'s, re-exported. @deprecated Use `@ctrlkit/client`. */
+export type PatchOptions = client.PatchOptions;
+/** `@ctrlkit/client`'s, re-exported. @deprecated Use `@ctrlkit/client`. */
+export type PatchType = client.PatchType;
+/** `@ctrlkit/client`'s, re-exported. @deprecated Use `@ctrlkit/client`. */
+export type ProgramInfo = client.ProgramInfo;
+/** `@ctrlkit/client`'s, re-exported. @deprecated Use `@ctrlkit/client`. */
+export type Query = client.Query;
+/** `@ctrlkit/client`'s, re-exported. @deprecated Use `@ctrlkit/client`. */
+export type RawWatchEvent = client.RawWatchEvent;
+/** `@ctrlkit/client`'s, re-exported. @deprecated Use `@ctrlkit/client`. */
+export type RequestOptions = client.RequestOptions;
+/** `@ctrlkit/client`'s, re-exported. @deprecated Use `@ctrlkit/client`. */
+export type RequestVerb = client.RequestVerb;
+/** `@ctrlkit/client`'s, re-exported. @deprecated Use `@ctrlkit/client`. */
+export type RestClientMetrics = client.RestClientMetrics;
+/** `@ctrlkit/client`'s, re-exported. @deprecated Use `@ctrlkit/client`. */
+export type RestMethod = client.RestMethod;
+/** `@ctrlkit/client`'s, re-exported. @deprecated Use `@ctrlkit/client`. */
+export type RestResponse = client.RestResponse;
+/** `@ctrlkit/client`'s, re-exported. @deprecated Use `@ctrlkit/client`. */
+export const SERVICE_ACCOUNT_DIR: typeof client.SERVICE_ACCOUNT_DIR = client.SERVICE_ACCOUNT_DIR;
+/** `@ctrlkit/client`'s, re-exported. @deprecated Use `@ctrlkit/client`. */
+export const TlsVerificationError: typeof client.TlsVerificationError = client.TlsVerificationError;
+/** `@ctrlkit/client`'s, re-exported. @deprecated Use `@ctrlkit/client`. */
+export type TlsVerificationError = client.TlsVerificationError;
+/** `@ctrlkit/client`'s, re-exported. @deprecated Use `@ctrlkit/client`. */
+export const toClient: typeof client.toClient = client.toClient;
+/** `@ctrlkit/client`'s, re-exported. @deprecated Use `@ctrlkit/client`. */
+export type Wire<T> = client.Wire<T>;
+/** `@ctrlkit/client`'s, re-exported. @deprecated Use `@ctrlkit/client`. */
+export type WriteOptions = client.WriteOptions;
 export { type ApplyOptions, apply, applyStatus } from './apply/apply.js';
 export type { JsonPatchOperation, ObjectWriter, PatchRequest } from './apply/object-writer.js';
 export { type PatchStatusOptions, patchStatus } from './apply/patch-status.js';
-export { Client, createClient } from './client/client.js';
-export { type ClientOptions, DEFAULT_LIST_IDLE_TIMEOUT_MS } from './client/client-options.js';
-export { type ClientSource, toClient } from './client/client-source.js';
-export { IDLE_CONNECTION_TIMEOUT_MS } from './client/connection-pool.js';
-export {
-  CONTENT_TYPE_JSON,
-  CONTENT_TYPE_PROTOBUF,
-  type ContentType,
-} from './client/content-type.js';
-export { HTTP2_PING_TIMEOUT_MS, HTTP2_READ_IDLE_TIMEOUT_MS } from './client/http2-sessions.js';
-export { KubeConfigError, type KubeConfigErrorReason } from './client/kube-config-error.js';
-export {
-  type LoadKubeConfigOptions,
-  loadKubeConfig,
-  SERVICE_ACCOUNT_DIR,
-} from './client/load-kube-config.js';
-export { type KubeConfigData, LoadedKubeConfig } from './client/loaded-kube-config.js';
-export type { Query } from './client/paths.js';
-export type {
-  DeleteOptions,
-  ListOptions,
-  ObjectOptions,
-  PatchOptions,
-  PatchType,
-  RequestOptions,
-  RestResponse,
-  WriteOptions,
-} from './client/request-options.js';
-export { DEFAULT_BURST, DEFAULT_MAX_RETRIES, DEFAULT_QPS } from './client/throttle.js';
-export { TlsVerificationError } from './client/tls-verification-error.js';
-export type {
-  ClientRequestInfo,
-  KubeConfigLike,
-  RequestVerb,
-  RestMethod,
-} from './client/transport.js';
-export { defaultUserAgent, type ProgramInfo } from './client/user-agent.js';
-export type { RawWatchEvent } from './client/watch-stream.js';
-export { formatMicroTime, formatTime, type KubeObject, type Wire } from './client/wire.js';
 export { type FinalizerEvent, finalizer } from './finalizer/finalizer.js';
 export { FinalizerError, type FinalizerErrorReason } from './finalizer/finalizer-error.js';
 export { addFinalizer, containsFinalizer, removeFinalizer } from './finalizer/finalizers.js';
-export { type ApiStatus, ApiStatusError } from './informers/errors/api-status-error.js';
 export {
   PrometheusRestClientMetrics,
   REST_CLIENT_DURATION_BUCKETS,
-  type RestClientMetrics,
 } from './metrics/rest-client-metrics.js';
 export {
   DEFAULT_BACKOFF,

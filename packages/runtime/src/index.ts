@@ -51,6 +51,7 @@
  * @packageDocumentation
  */
 
+export { loadKubeConfig } from '@ctrlkit/client';
 export {
   type Clock,
   InvalidArgumentError,
@@ -63,7 +64,6 @@ export {
 } from '@ctrlkit/core';
 export { type ApplyOptions, apply, applyStatus } from './apply/apply.js';
 export { type PatchStatusOptions, patchStatus } from './apply/patch-status.js';
-export { loadKubeConfig } from './client/load-kube-config.js';
 export { Controller } from './controller/controller.js';
 export type { ControllerOptions } from './controller/controller-options.js';
 export type { ReconcileResult, Reconciler } from './controller/reconciler.js';

@@ -37,7 +37,17 @@
  * @packageDocumentation
  */
 
-export type { ObjectList } from './client/wire.js';
+export {
+  formatGroupVersionResource,
+  type GroupVersionResource,
+  InformerError,
+  type InformerErrorReason,
+  type ObjectList,
+  ResourceExpiredError,
+  type ResourceLike,
+  toGroupVersionResource,
+  WatchStreamError,
+} from '@ctrlkit/client';
 export {
   Backoff,
   type BackoffOptions,
@@ -48,9 +58,6 @@ export {
   DEFAULT_BACKOFF_RESET_MS,
 } from './informers/backoff.js';
 export { type DiscoveredResource, discoverResource } from './informers/discovery.js';
-export { InformerError, type InformerErrorReason } from './informers/errors/informer-error.js';
-export { ResourceExpiredError } from './informers/errors/resource-expired-error.js';
-export { WatchStreamError } from './informers/errors/watch-stream-error.js';
 export {
   DeletedFinalStateUnknown,
   deletionHandlingMetaNamespaceKeyFunc,
@@ -89,12 +96,6 @@ export {
   WATCH_TIMEOUT_GRACE_MS,
   type WatchState,
 } from './informers/reflector.js';
-export {
-  formatGroupVersionResource,
-  type GroupVersionResource,
-  type ResourceLike,
-  toGroupVersionResource,
-} from './informers/resource.js';
 export {
   type HandlerOptions,
   MINIMUM_RESYNC_PERIOD_MS,

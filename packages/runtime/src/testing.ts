@@ -26,7 +26,7 @@
  * @packageDocumentation
  */
 
+export { FreezingProxy } from '@ctrlkit/client/testing';
 export { FakeClock } from '@ctrlkit/core/testing';
 export { FakeListWatch } from './testing/fake-list-watch.js';
 export { FakeRecorder } from './testing/fake-recorder.js';
-export { FreezingProxy } from './testing/freezing-proxy.js';

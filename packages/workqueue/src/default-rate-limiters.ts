@@ -1,7 +1,6 @@
 //! Rate limiters: how long an item waits before it is retried (client-go's default_rate_limiters).
 
-import { type Clock, InvalidArgumentError, realClock } from '@ctrlkit/core';
-import { TokenBucket } from './internal/token-bucket.js';
+import { type Clock, InvalidArgumentError, realClock, TokenBucket } from '@ctrlkit/core';
 import {
   checkDuration,
   checkFunction,

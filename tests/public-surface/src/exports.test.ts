@@ -38,6 +38,8 @@ describe('the public surface', () => {
   it('lists every package and subpath', () => {
     expect(entryPoints).toContain('@ctrlkit/core');
     expect(entryPoints).toContain('@ctrlkit/core/testing');
+    expect(entryPoints).toContain('@ctrlkit/client');
+    expect(entryPoints).toContain('@ctrlkit/client/testing');
     expect(entryPoints.length).toBeGreaterThan(10);
   });
 

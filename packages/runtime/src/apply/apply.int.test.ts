@@ -1,17 +1,17 @@
 // Server-side apply, status writes and conflict retries against a real apiserver, through
 // the runtime's client (its SSA content type included).
+
+import { ApiStatusError, type Client, createClient } from '@ctrlkit/client';
 import { isConflict, statusCode } from '@ctrlkit/core';
 import { createTestNamespace, installCRDs } from '@ctrlkit/envtest';
 import { testKubeConfig } from '@ctrlkit/envtest/vitest';
 import type { KubeConfig, V1ConfigMap } from '@kubernetes/client-node';
 import { Type } from 'typebox';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Client, createClient } from '../client/client.js';
 import {
   type CustomResource,
   customResourceDefinition,
 } from '../crd/custom-resource-definition.js';
-import { ApiStatusError } from '../informers/errors/api-status-error.js';
 import { DEFAULT_RETRY, retryOnConflict } from '../retry/retry-on-conflict.js';
 import { apply, applyStatus } from './apply.js';
 import { patchStatus } from './patch-status.js';

@@ -1,7 +1,7 @@
+import type { KubeObject, Wire } from '@ctrlkit/client';
 import { InvalidArgumentError } from '@ctrlkit/core';
 import { PatchStrategy, type V1ConfigMap } from '@kubernetes/client-node';
 import { describe, expect, it } from 'vitest';
-import type { KubeObject, Wire } from '../client/wire.js';
 import { apply, applyStatus } from './apply.js';
 import type { ObjectWriter, PatchRequest } from './object-writer.js';
 import { patchStatus } from './patch-status.js';

@@ -1,8 +1,7 @@
 //! Server-side apply of an object or its status, under a field manager.
 
+import type { ClientSource, KubeObject, Wire } from '@ctrlkit/client';
 import { InvalidArgumentError } from '@ctrlkit/core';
-import type { ClientSource } from '../client/client-source.js';
-import type { KubeObject, Wire } from '../client/wire.js';
 import { APPLY_PATCH, objectClient } from '../internal/object-client.js';
 import type { ObjectWriter } from './object-writer.js';
 

@@ -1,6 +1,6 @@
 //! What the write helpers (`apply`, `patchStatus`, finalizers) write through: the runtime's Client (or a kubeconfig for its default client), or any object with their two writes.
 
-import type { KubeObject, Wire } from '../client/wire.js';
+import type { KubeObject, Wire } from '@ctrlkit/client';
 
 /** One RFC 6902 JSON patch operation. */
 export type JsonPatchOperation =

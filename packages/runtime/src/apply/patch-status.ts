@@ -1,8 +1,7 @@
 //! A JSON merge patch of an object's status subresource.
 
+import type { ClientSource, KubeObject, Wire } from '@ctrlkit/client';
 import { InvalidArgumentError } from '@ctrlkit/core';
-import type { ClientSource } from '../client/client-source.js';
-import type { KubeObject, Wire } from '../client/wire.js';
 import { MERGE_PATCH, objectClient } from '../internal/object-client.js';
 import { checkTarget } from './apply.js';
 import type { ObjectWriter } from './object-writer.js';

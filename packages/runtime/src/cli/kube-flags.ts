@@ -1,6 +1,6 @@
 //! Flags every program that talks to a cluster shares, spelled and meant as kubectl's.
 
-import { CONTENT_TYPE_JSON, CONTENT_TYPE_PROTOBUF } from '../client/content-type.js';
+import { CONTENT_TYPE_JSON, CONTENT_TYPE_PROTOBUF } from '@ctrlkit/client';
 import type { FlagSpec } from './flags.js';
 
 /**

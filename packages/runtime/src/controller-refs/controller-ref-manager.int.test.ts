@@ -1,9 +1,8 @@
+import { createClient, type Wire } from '@ctrlkit/client';
 import { createTestNamespace } from '@ctrlkit/envtest';
 import { testKubeConfig } from '@ctrlkit/envtest/vitest';
 import type { V1ConfigMap } from '@kubernetes/client-node';
 import { describe, expect, it } from 'vitest';
-import { createClient } from '../client/client.js';
-import type { Wire } from '../client/wire.js';
 import { getControllerOf, isControlledBy } from './controller-ref.js';
 import { ControllerRefManager, recheckDeletionTimestamp } from './controller-ref-manager.js';
 

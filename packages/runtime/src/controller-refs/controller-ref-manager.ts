@@ -1,11 +1,9 @@
 //! Adopts orphans that match a selector and releases owned objects that no longer match (kube's and KubeVirt's `BaseControllerRefManager` and claim functions).
 
+import type { ClientSource, KubeConfigLike, KubeObject } from '@ctrlkit/client';
 import { InvalidArgumentError, statusCode } from '@ctrlkit/core';
 import type { V1OwnerReference } from '@kubernetes/client-node';
 import type { ObjectWriter } from '../apply/object-writer.js';
-import type { ClientSource } from '../client/client-source.js';
-import type { KubeConfigLike } from '../client/transport.js';
-import type { KubeObject } from '../client/wire.js';
 import { type LabelSelectorLike, toLabelMatcher } from '../informers/label-selector.js';
 import { MERGE_PATCH, objectClient } from '../internal/object-client.js';
 import { type Logger, noopLogger } from '../logger.js';

@@ -1,8 +1,8 @@
 //! Controller references: the one ownerReference with `controller: true` (apimachinery's `GetControllerOf`, `NewControllerRef`).
 
+import type { KubeObject } from '@ctrlkit/client';
 import { InvalidArgumentError } from '@ctrlkit/core';
 import type { V1OwnerReference } from '@kubernetes/client-node';
-import type { KubeObject } from '../client/wire.js';
 
 /** A group, version and kind, e.g. `{ group: 'apps', version: 'v1', kind: 'ReplicaSet' }` (`group: ''` for core). */
 export interface GroupVersionKind {

@@ -1,13 +1,13 @@
 // A CRD generated from TypeBox schemas, installed into the real apiserver, which then
 // validates objects with the generated OpenAPI schema.
+
+import { ApiStatusError, type Client, createClient } from '@ctrlkit/client';
 import { statusCode } from '@ctrlkit/core';
 import { createTestNamespace, installCRDs } from '@ctrlkit/envtest';
 import { testKubeConfig } from '@ctrlkit/envtest/vitest';
 import type { KubeConfig } from '@kubernetes/client-node';
 import { Type } from 'typebox';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Client, createClient } from '../client/client.js';
-import { ApiStatusError } from '../informers/errors/api-status-error.js';
 import { type CustomResource, customResourceDefinition } from './custom-resource-definition.js';
 
 const group = 'crd-test.ctrlkit.dev';

@@ -1,9 +1,9 @@
 //! CustomResourceDefinitions built from TypeBox schemas: the type and the OpenAPI schema are one source.
 
+import type { Wire } from '@ctrlkit/client';
 import { InvalidArgumentError } from '@ctrlkit/core';
 import type { V1CustomResourceDefinition, V1ObjectMeta } from '@kubernetes/client-node';
 import type { Static, TSchema } from 'typebox';
-import type { Wire } from '../client/wire.js';
 import { clientNodeIndex } from '../internal/client-node-index.js';
 import { type StructuralSchema, structuralSchema } from './structural-schema.js';
 

@@ -1,8 +1,8 @@
 //! Decides, before an Event is written, whether it is new, a repeat to count, or spam to drop (client-go's `EventCorrelator`).
 
+import type { Wire } from '@ctrlkit/client';
 import type { Clock } from '@ctrlkit/core';
 import type { CoreV1Event } from '@kubernetes/client-node';
-import type { Wire } from '../client/wire.js';
 import { LruCache } from './lru-cache.js';
 
 /** client-go's `maxLruCacheEntries`: how many keys each cache of the correlator keeps. */

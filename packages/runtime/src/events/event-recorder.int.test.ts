@@ -1,8 +1,8 @@
+import { createClient } from '@ctrlkit/client';
 import { createTestNamespace } from '@ctrlkit/envtest';
 import { testKubeConfig } from '@ctrlkit/envtest/vitest';
 import type { CoreV1Event, V1ConfigMap } from '@kubernetes/client-node';
 import { describe, expect, it } from 'vitest';
-import { createClient } from '../client/client.js';
 import { EventRecorder } from './event-recorder.js';
 
 describe('EventRecorder against a real apiserver', () => {

@@ -2,11 +2,9 @@
 
 import { hostname } from 'node:os';
 import { format } from 'node:util';
+import type { ClientSource, KubeConfigLike, KubeObject, Wire } from '@ctrlkit/client';
 import { type Clock, InvalidArgumentError, realClock, statusCode } from '@ctrlkit/core';
 import type { CoreV1Event, V1ObjectReference } from '@kubernetes/client-node';
-import type { ClientSource } from '../client/client-source.js';
-import type { KubeConfigLike } from '../client/transport.js';
-import type { KubeObject, Wire } from '../client/wire.js';
 import { type Logger, noopLogger } from '../logger.js';
 import {
   type CorrelationResult,

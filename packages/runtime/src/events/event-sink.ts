@@ -1,9 +1,7 @@
 //! Where the recorder writes Events: an interface, and the core/v1 implementation on the runtime's client.
 
+import { type Client, type ClientSource, toClient, type Wire } from '@ctrlkit/client';
 import type { CoreV1Event } from '@kubernetes/client-node';
-import type { Client } from '../client/client.js';
-import { type ClientSource, toClient } from '../client/client-source.js';
-import type { Wire } from '../client/wire.js';
 
 /** The writes an event recorder makes (client-go's `EventSink`). */
 export interface EventSink {

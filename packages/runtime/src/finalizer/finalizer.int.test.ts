@@ -1,12 +1,11 @@
 // The finalizer flow against a real apiserver: a real deletion waits for cleanup.
+
+import { ApiStatusError, type Client, createClient, type Wire } from '@ctrlkit/client';
 import { statusCode } from '@ctrlkit/core';
 import { createTestNamespace } from '@ctrlkit/envtest';
 import { testKubeConfig } from '@ctrlkit/envtest/vitest';
 import type { KubeConfig, V1ConfigMap as ModelConfigMap } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Client, createClient } from '../client/client.js';
-import type { Wire } from '../client/wire.js';
-import { ApiStatusError } from '../informers/errors/api-status-error.js';
 import { type FinalizerEvent, finalizer } from './finalizer.js';
 import { FinalizerError } from './finalizer-error.js';
 import { addFinalizer, removeFinalizer } from './finalizers.js';

@@ -1,8 +1,8 @@
+import type { KubeObject, Wire } from '@ctrlkit/client';
 import { InvalidArgumentError } from '@ctrlkit/core';
 import type { V1ConfigMap } from '@kubernetes/client-node';
 import { describe, expect, it } from 'vitest';
 import type { JsonPatchOperation, ObjectWriter } from '../apply/object-writer.js';
-import type { KubeObject, Wire } from '../client/wire.js';
 import { TerminalError } from '../controller/terminal-error.js';
 import { finalizer } from './finalizer.js';
 import { FinalizerError } from './finalizer-error.js';

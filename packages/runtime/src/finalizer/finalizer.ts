@@ -1,8 +1,7 @@
 //! Reconcile an object that needs cleanup before it may be deleted (kube-rs' `finalizer()`).
 
+import type { ClientSource, KubeObject } from '@ctrlkit/client';
 import type { ObjectWriter } from '../apply/object-writer.js';
-import type { ClientSource } from '../client/client-source.js';
-import type { KubeObject } from '../client/wire.js';
 import { TerminalError } from '../controller/terminal-error.js';
 import { objectClient } from '../internal/object-client.js';
 import { FinalizerError } from './finalizer-error.js';

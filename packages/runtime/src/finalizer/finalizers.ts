@@ -1,9 +1,8 @@
 //! Adding and removing one finalizer with a JSON patch guarded by a test operation.
 
+import type { ClientSource, KubeObject, Wire } from '@ctrlkit/client';
 import { InvalidArgumentError } from '@ctrlkit/core';
 import type { JsonPatchOperation, ObjectWriter } from '../apply/object-writer.js';
-import type { ClientSource } from '../client/client-source.js';
-import type { KubeObject, Wire } from '../client/wire.js';
 import { objectClient } from '../internal/object-client.js';
 
 const qualifiedName =

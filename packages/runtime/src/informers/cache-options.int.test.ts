@@ -1,9 +1,8 @@
+import { createClient, type KubeObject } from '@ctrlkit/client';
 import { createTestNamespace } from '@ctrlkit/envtest';
 import { testKubeConfig } from '@ctrlkit/envtest/vitest';
 import type { V1ConfigMap } from '@kubernetes/client-node';
 import { expect, it } from 'vitest';
-import { createClient } from '../client/client.js';
-import type { KubeObject } from '../client/wire.js';
 import { SharedInformerFactory } from './shared-informer-factory.js';
 
 it('caches per controller-runtime cache options: namespace, selectors, per-resource transform, metadata only', async () => {

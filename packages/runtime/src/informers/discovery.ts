@@ -1,8 +1,7 @@
 //! Finds the resource (plural name, scope) that serves a kind, through API discovery.
 
+import { type ClientSource, type GroupVersionResource, toClient } from '@ctrlkit/client';
 import { InvalidArgumentError } from '@ctrlkit/core';
-import { type ClientSource, toClient } from '../client/client-source.js';
-import type { GroupVersionResource } from './resource.js';
 
 /** A resource found by {@link discoverResource}. */
 export interface DiscoveredResource extends GroupVersionResource {

@@ -1,6 +1,6 @@
+import type { KubeObject } from '@ctrlkit/client';
 import type { V1ConfigMap } from '@kubernetes/client-node';
 import { describe, expect, it } from 'vitest';
-import type { KubeObject } from '../client/wire.js';
 import type { EventSource } from '../controller/event-source.js';
 import { FakeListWatch } from '../testing/fake-list-watch.js';
 import { SharedIndexInformer } from './shared-informer.js';

@@ -1,12 +1,15 @@
+import {
+  type Client,
+  type ClientRequestInfo,
+  createClient,
+  type KubeObject,
+} from '@ctrlkit/client';
+import { FreezingProxy } from '@ctrlkit/client/testing';
 import { waitFor } from '@ctrlkit/core/testing';
 import { createTestNamespace } from '@ctrlkit/envtest';
 import { testKubeConfig } from '@ctrlkit/envtest/vitest';
 import { KubeConfig } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Client, createClient } from '../client/client.js';
-import type { ClientRequestInfo } from '../client/transport.js';
-import type { KubeObject } from '../client/wire.js';
-import { FreezingProxy } from '../testing/freezing-proxy.js';
 import { newListWatch } from './list-watch.js';
 import { SharedIndexInformer } from './shared-informer.js';
 

@@ -1,5 +1,11 @@
 import { connect, createServer, type Server, type Socket } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
+import {
+  type Client,
+  type ClientRequestInfo,
+  createClient,
+  type KubeObject,
+} from '@ctrlkit/client';
 import { waitFor } from '@ctrlkit/core/testing';
 import {
   type ControlPlane,
@@ -9,9 +15,6 @@ import {
 } from '@ctrlkit/envtest';
 import { KubeConfig, type V1ConfigMap } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Client, createClient } from '../client/client.js';
-import type { ClientRequestInfo } from '../client/transport.js';
-import type { KubeObject } from '../client/wire.js';
 import { DeletedFinalStateUnknown } from './key-func.js';
 import { newListWatch } from './list-watch.js';
 import { type ResourceEventHandler, SharedIndexInformer } from './shared-informer.js';

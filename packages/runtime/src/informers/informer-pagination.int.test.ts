@@ -1,12 +1,10 @@
 import * as https from 'node:https';
+import { type ClientRequestInfo, collectionPath, createClient } from '@ctrlkit/client';
 import { createTestNamespace } from '@ctrlkit/envtest';
 import { testKubeConfig } from '@ctrlkit/envtest/vitest';
 import type { KubeConfig } from '@kubernetes/client-node';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { createClient } from '../client/client.js';
-import type { ClientRequestInfo } from '../client/transport.js';
 import { newListWatch } from './list-watch.js';
-import { collectionPath } from './resource.js';
 import { SharedIndexInformer } from './shared-informer.js';
 
 const COUNT = 10_000;

@@ -1,11 +1,10 @@
 import { setTimeout as sleep } from 'node:timers/promises';
+import { type Client, type ClientRequestInfo, createClient } from '@ctrlkit/client';
 import { waitFor } from '@ctrlkit/core/testing';
 import { createTestNamespace, installCRDs } from '@ctrlkit/envtest';
 import { testKubeConfig } from '@ctrlkit/envtest/vitest';
 import type { KubeConfig, KubernetesObject } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Client, createClient } from '../client/client.js';
-import type { ClientRequestInfo } from '../client/transport.js';
 import { discoverResource } from './discovery.js';
 import { DeletedFinalStateUnknown } from './key-func.js';
 import { newListWatchFromClient, type WatchEvent } from './list-watch.js';

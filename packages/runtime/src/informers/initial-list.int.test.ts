@@ -5,6 +5,12 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
+import {
+  type Client,
+  type ClientRequestInfo,
+  createClient,
+  type KubeObject,
+} from '@ctrlkit/client';
 import { waitFor } from '@ctrlkit/core/testing';
 import {
   type ControlPlane,
@@ -15,9 +21,6 @@ import {
 import { testKubeConfig } from '@ctrlkit/envtest/vitest';
 import type { KubeConfig } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Client, createClient } from '../client/client.js';
-import type { ClientRequestInfo } from '../client/transport.js';
-import type { KubeObject } from '../client/wire.js';
 import { metaNamespaceKeyFunc } from './key-func.js';
 import { newListWatch } from './list-watch.js';
 import { SharedIndexInformer } from './shared-informer.js';

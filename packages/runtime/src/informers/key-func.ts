@@ -1,7 +1,7 @@
 //! Store keys (`namespace/name`) and the tombstone of an object whose deletion was missed.
 
+import type { KubeObject } from '@ctrlkit/client';
 import { InvalidArgumentError } from '@ctrlkit/core';
-import type { KubeObject } from '../client/wire.js';
 
 const marker = Symbol.for('@ctrlkit/runtime/DeletedFinalStateUnknown');
 

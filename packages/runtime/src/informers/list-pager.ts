@@ -1,7 +1,7 @@
 //! A LIST in pages, as client-go's `tools/pager`: continue tokens, and one whole request when a token expires.
 
+import type { KubeObject, ObjectList } from '@ctrlkit/client';
 import { isGone } from '@ctrlkit/core';
-import type { KubeObject, ObjectList } from '../client/wire.js';
 import type { ListRequestOptions, ListWatch } from './list-watch.js';
 
 /** The objects of a list and the version of the state they are. */

@@ -1,7 +1,7 @@
+import { collectionPath, toGroupVersionResource } from '@ctrlkit/client';
 import { KubeConfig } from '@kubernetes/client-node';
 import { describe, expect, it } from 'vitest';
 import { newListWatch, newListWatchFromClient, peekContinueToken } from './list-watch.js';
-import { collectionPath, toGroupVersionResource } from './resource.js';
 
 describe('peekContinueToken', () => {
   it('reads the continue token from the head of a list body without parsing it', () => {
@@ -27,6 +27,15 @@ describe('peekContinueToken', () => {
     expect(peekContinueToken(last)).toBeUndefined();
     const emptyToken = Buffer.from(JSON.stringify({ metadata: { continue: '' }, items: [] }));
     expect(peekContinueToken(emptyToken)).toBeUndefined();
+  });
+
+  it("reads a protobuf list body with the client's protobuf reader", () => {
+    const field = (n: number, bytes: Buffer): Buffer =>
+      Buffer.concat([Buffer.from([(n << 3) | 2, bytes.length]), bytes]);
+    // `k8s\0` + runtime.Unknown { raw: ConfigMapList { metadata: { continue } } }
+    const listMeta = field(3, Buffer.from('eyJydiI6NDJ9'));
+    const body = Buffer.concat([Buffer.from('k8s\0', 'latin1'), field(2, field(1, listMeta))]);
+    expect(peekContinueToken(body)).toBe('eyJydiI6NDJ9');
   });
 });
 

@@ -1,18 +1,21 @@
 //! ListWatch: the LIST and WATCH calls of one resource, namespace and selector set.
 
-import { InvalidArgumentError } from '@ctrlkit/core';
-import type { Client } from '../client/client.js';
-import { type ClientSource, toClient } from '../client/client-source.js';
-import type { Query } from '../client/paths.js';
-import { peekProtobufContinueToken } from '../client/protobuf-list.js';
-import type { RawWatchEvent } from '../client/watch-stream.js';
-import type { KubeObject, ObjectList, Wire } from '../client/wire.js';
 import {
+  type Client,
+  type ClientSource,
   collectionPath,
   type GroupVersionResource,
+  type KubeObject,
+  type ObjectList,
+  peekProtobufContinueToken,
+  type Query,
+  type RawWatchEvent,
   type ResourceLike,
+  toClient,
   toGroupVersionResource,
-} from './resource.js';
+  type Wire,
+} from '@ctrlkit/client';
+import { InvalidArgumentError } from '@ctrlkit/core';
 
 /** The options of one LIST request (one page). */
 export interface ListRequestOptions {

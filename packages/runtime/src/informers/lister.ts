@@ -1,6 +1,6 @@
 //! Typed listers: read-only views of an informer's cache, by namespace and label selector.
 
-import type { KubeObject } from '../client/wire.js';
+import type { KubeObject } from '@ctrlkit/client';
 import { type LabelSelectorLike, toLabelMatcher } from './label-selector.js';
 import { type Indexer, NAMESPACE_INDEX } from './store.js';
 

@@ -1,10 +1,11 @@
 // The informers example of README.md, run against the test control plane (kubeConfig from
 // envtest instead of loadFromDefault, and console.log captured).
+
+import { createClient } from '@ctrlkit/client';
 import { createTestNamespace } from '@ctrlkit/envtest';
 import { testKubeConfig } from '@ctrlkit/envtest/vitest';
 import type { V1ConfigMap } from '@kubernetes/client-node';
 import { expect, it } from 'vitest';
-import { createClient } from '../client/client.js';
 import { deletionHandlingMetaNamespaceKeyFunc, SharedInformerFactory } from '../informers.js';
 
 it('runs the informers README example', async () => {

@@ -1,7 +1,7 @@
 //! What a reflector is built from: its sink, its options, and their defaults.
 
+import type { KubeObject } from '@ctrlkit/client';
 import { type Clock, InvalidArgumentError } from '@ctrlkit/core';
-import type { KubeObject } from '../client/wire.js';
 import type { Logger } from '../logger.js';
 import type { BackoffOptions } from './backoff.js';
 import type { ListWatch } from './list-watch.js';

@@ -6,6 +6,7 @@ import { once } from 'node:events';
 import * as http from 'node:http';
 import * as https from 'node:https';
 import type { AddressInfo } from 'node:net';
+import { type Client, type ClientRequestInfo, createClient } from '@ctrlkit/client';
 import { waitFor } from '@ctrlkit/core/testing';
 import {
   type ControlPlane,
@@ -21,8 +22,6 @@ import {
   type V1ServiceAccount,
 } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Client, createClient } from '../client/client.js';
-import type { ClientRequestInfo } from '../client/transport.js';
 import { newListWatch } from './list-watch.js';
 import { SharedIndexInformer } from './shared-informer.js';
 

@@ -1,10 +1,9 @@
+import { ApiStatusError, ResourceExpiredError } from '@ctrlkit/client';
 import { noopLogger } from '@ctrlkit/core';
 import { FakeClock } from '@ctrlkit/core/testing';
 import type { KubernetesObject } from '@kubernetes/client-node';
 import { afterEach, describe, expect, it } from 'vitest';
 import { FakeListWatch } from '../testing/fake-list-watch.js';
-import { ApiStatusError } from './errors/api-status-error.js';
-import { ResourceExpiredError } from './errors/resource-expired-error.js';
 import type { WatchEvent, WatchRequestOptions } from './list-watch.js';
 import {
   DEFAULT_PAGE_SIZE,

@@ -1,19 +1,22 @@
 //! The reflector: lists a resource, then watches it from the list's resource version, forever.
 
 import {
+  type ApiStatus,
+  ApiStatusError,
+  type KubeObject,
+  ResourceExpiredError,
+  WatchStreamError,
+} from '@ctrlkit/client';
+import {
   type Clock,
   InvalidArgumentError,
   isExpiredStatus,
   isGone,
   realClock,
 } from '@ctrlkit/core';
-import type { KubeObject } from '../client/wire.js';
 import { type Logger, noopLogger } from '../logger.js';
 import { Backoff } from './backoff.js';
-import { type ApiStatus, ApiStatusError } from './errors/api-status-error.js';
-import { ResourceExpiredError } from './errors/resource-expired-error.js';
 import { isTooLargeResourceVersionError } from './errors/resource-version-unavailable.js';
-import { WatchStreamError } from './errors/watch-stream-error.js';
 import { type ListResult, pagedList } from './list-pager.js';
 import type { ListRequestOptions, ListWatch, WatchEvent } from './list-watch.js';
 import type { ReflectorHealth, WatchState } from './reflector-health.js';

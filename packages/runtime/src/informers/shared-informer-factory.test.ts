@@ -1,23 +1,9 @@
+import { type Client, createClient, toClient } from '@ctrlkit/client';
 import { InvalidArgumentError } from '@ctrlkit/core';
 import { KubeConfig } from '@kubernetes/client-node';
-import { describe, expect, it, vi } from 'vitest';
-import { createClient } from '../client/client.js';
-import { toClient } from '../client/client-source.js';
+import { describe, expect, it } from 'vitest';
 import { newListWatch } from './list-watch.js';
 import { SharedInformerFactory } from './shared-informer-factory.js';
-
-/** How many connection pools (one per client's transport) this file has made. */
-const pools = vi.hoisted(() => ({ made: 0 }));
-vi.mock('../client/connection-pool.js', async (importOriginal) => {
-  const original = await importOriginal<typeof import('../client/connection-pool.js')>();
-  class CountedConnectionPool extends original.ConnectionPool {
-    constructor() {
-      super();
-      pools.made += 1;
-    }
-  }
-  return { ...original, ConnectionPool: CountedConnectionPool };
-});
 
 function kubeConfig(): KubeConfig {
   const config = new KubeConfig();
@@ -66,37 +52,36 @@ describe('SharedInformerFactory cache options', () => {
   });
 });
 
+// One client is one connection pool (its transport's): the same Client object means no
+// second pool was made.
 describe('SharedInformerFactory: one client per kubeconfig', () => {
   it("given a kubeconfig, uses that kubeconfig's one client: one pool for factories and helpers", () => {
     const config = kubeConfig();
-    const before = pools.made;
     const first = new SharedInformerFactory(config);
     const second = new SharedInformerFactory(config, { namespace: 'team' });
-    newListWatch(config, 'v1/pods');
+    const listWatch = newListWatch(config, 'v1/pods') as unknown as { client: Client };
     expect(first.client).toBe(toClient(config));
     expect(second.client).toBe(first.client);
-    expect(pools.made - before).toBe(1);
+    expect(listWatch.client).toBe(first.client);
   });
 
   it('given a Client, uses it and makes no other', () => {
     const client = createClient(kubeConfig(), { disableCompression: true });
-    const before = pools.made;
     const factory = new SharedInformerFactory(client, { disableCompression: true });
     expect(factory.client).toBe(client);
-    expect(pools.made - before).toBe(0);
+    expect((newListWatch(client, 'v1/pods') as unknown as { client: Client }).client).toBe(client);
   });
 
   it('refuses disableCompression with a kubeconfig instead of making a second client, naming the fix', () => {
     const config = kubeConfig();
     const shared = toClient(config);
-    const before = pools.made;
     expect(() => new SharedInformerFactory(config, { disableCompression: true })).toThrow(
       expect.objectContaining({
         field: 'disableCompression',
         message: expect.stringContaining('createClient(kubeConfig, { disableCompression: true })'),
       }) as InvalidArgumentError,
     );
-    expect(pools.made - before).toBe(0);
+    expect(toClient(config)).toBe(shared);
     expect(new SharedInformerFactory(config, { disableCompression: false }).client).toBe(shared);
   });
 });

@@ -1,19 +1,21 @@
 //! A factory that hands out one shared informer per resource and option set, and starts them.
 
+import {
+  Client,
+  type ClientSource,
+  formatGroupVersionResource,
+  type KubeObject,
+  type ResourceLike,
+  toClient,
+  toGroupVersionResource,
+  type Wire,
+} from '@ctrlkit/client';
 import { type Clock, InvalidArgumentError } from '@ctrlkit/core';
-import { Client } from '../client/client.js';
-import { type ClientSource, toClient } from '../client/client-source.js';
-import type { KubeObject, Wire } from '../client/wire.js';
 import { type Logger, noopLogger } from '../logger.js';
 import type { BackoffOptions } from './backoff.js';
 import { newListWatch } from './list-watch.js';
 import { type Lister, newLister } from './lister.js';
 import type { InitialListMode, ReflectorHealth } from './reflector.js';
-import {
-  formatGroupVersionResource,
-  type ResourceLike,
-  toGroupVersionResource,
-} from './resource.js';
 import { SharedIndexInformer } from './shared-informer.js';
 import type { Indexers } from './store.js';
 import type { TransformFunc } from './transform.js';

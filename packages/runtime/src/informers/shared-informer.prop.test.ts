@@ -1,7 +1,7 @@
+import type { KubeObject } from '@ctrlkit/client';
 import { FakeClock } from '@ctrlkit/core/testing';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { KubeObject } from '../client/wire.js';
 import { FakeListWatch } from '../testing/fake-list-watch.js';
 import { DeletedFinalStateUnknown } from './key-func.js';
 import { SharedIndexInformer } from './shared-informer.js';

@@ -1,6 +1,6 @@
+import type { KubeObject } from '@ctrlkit/client';
 import { FakeClock } from '@ctrlkit/core/testing';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { KubeObject } from '../client/wire.js';
 import { FakeListWatch } from '../testing/fake-list-watch.js';
 import { DeletedFinalStateUnknown } from './key-func.js';
 import { newLister } from './lister.js';

@@ -1,7 +1,7 @@
 //! Shared informers: one list+watch and one cache per resource, fanned out to many handlers.
 
+import type { KubeObject } from '@ctrlkit/client';
 import { type Clock, InvalidArgumentError, realClock, type Timer } from '@ctrlkit/core';
-import type { KubeObject } from '../client/wire.js';
 import { type Logger, noopLogger } from '../logger.js';
 import type { BackoffOptions } from './backoff.js';
 import { DeletedFinalStateUnknown } from './key-func.js';

@@ -1,6 +1,6 @@
+import type { KubeObject } from '@ctrlkit/client';
 import { InvalidArgumentError } from '@ctrlkit/core';
 import { describe, expect, it } from 'vitest';
-import type { KubeObject } from '../client/wire.js';
 import {
   DeletedFinalStateUnknown,
   deletionHandlingMetaNamespaceKeyFunc,

@@ -1,7 +1,7 @@
 //! An indexed in-memory store of objects keyed by `namespace/name` (client-go's Indexer).
 
+import type { KubeObject } from '@ctrlkit/client';
 import { InvalidArgumentError } from '@ctrlkit/core';
-import type { KubeObject } from '../client/wire.js';
 import { type KeyFunc, metaNamespaceKeyFunc } from './key-func.js';
 
 /** Computes the values under which an object is indexed (none, one or several). */

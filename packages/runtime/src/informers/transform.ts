@@ -1,6 +1,6 @@
 //! Transforms applied to objects before they are cached, to save memory.
 
-import type { KubeObject } from '../client/wire.js';
+import type { KubeObject } from '@ctrlkit/client';
 
 /** Changes an object before it is stored and handed to handlers; it may modify `obj` in place. */
 export type TransformFunc<T> = (obj: T) => T;

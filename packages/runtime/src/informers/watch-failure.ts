@@ -1,8 +1,7 @@
 //! How the reflector reads a failure of a list or watch: whether an operator must act, whether to relist, what to log.
 
+import { ApiStatusError, TlsVerificationError } from '@ctrlkit/client';
 import { statusCode } from '@ctrlkit/core';
-import { TlsVerificationError } from '../client/tls-verification-error.js';
-import { ApiStatusError } from './errors/api-status-error.js';
 
 /**
  * True for a failure that retrying will not cure: the apiserver refused the credentials

@@ -1,11 +1,16 @@
 //! Writes to any object by apiVersion and kind (found through API discovery): JSON patches, merge patches and server-side apply, of the object or a subresource.
 
+import {
+  type Client,
+  type ClientSource,
+  type KubeObject,
+  objectPath,
+  toClient,
+  type Wire,
+  withQuery,
+} from '@ctrlkit/client';
 import { InvalidArgumentError } from '@ctrlkit/core';
 import type { JsonPatchOperation, ObjectWriter, PatchRequest } from '../apply/object-writer.js';
-import type { Client } from '../client/client.js';
-import { type ClientSource, toClient } from '../client/client-source.js';
-import { objectPath, withQuery } from '../client/paths.js';
-import type { KubeObject, Wire } from '../client/wire.js';
 import { type DiscoveredResource, discoverResource } from '../informers/discovery.js';
 
 /** The content type of a JSON merge patch (client-node's `PatchStrategy.MergePatch`). */

@@ -4,6 +4,7 @@
 // a release (at once) or a crash (after the lease duration, not before).
 
 import { type ChildProcess, spawn } from 'node:child_process';
+import { createClient, type Wire } from '@ctrlkit/client';
 import { errorMessage } from '@ctrlkit/core';
 import { waitFor } from '@ctrlkit/core/testing';
 import { createTestNamespace } from '@ctrlkit/envtest';
@@ -11,8 +12,6 @@ import { testKubeConfig, testKubeconfigPath } from '@ctrlkit/envtest/vitest';
 import type { V1Lease } from '@kubernetes/client-node';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { goProgram } from '../../../../tooling/go-interop/programs.mjs';
-import { createClient } from '../client/client.js';
-import type { Wire } from '../client/wire.js';
 import { LeaderElector } from './leader-elector.js';
 import { LeaseLock } from './lease-lock.js';
 

@@ -1,8 +1,8 @@
+import { createClient } from '@ctrlkit/client';
 import { createTestNamespace } from '@ctrlkit/envtest';
 import { testKubeConfig } from '@ctrlkit/envtest/vitest';
 import type { V1Lease } from '@kubernetes/client-node';
 import { expect, it } from 'vitest';
-import { createClient } from '../client/client.js';
 import { LeaderElector } from './leader-elector.js';
 import { LeaseLock } from './lease-lock.js';
 

@@ -1,10 +1,10 @@
+import { createClient } from '@ctrlkit/client';
 import { errorMessage } from '@ctrlkit/core';
 import { waitFor } from '@ctrlkit/core/testing';
 import { createTestNamespace } from '@ctrlkit/envtest';
 import { testKubeConfig } from '@ctrlkit/envtest/vitest';
 import type { CoreV1Event, V1Lease } from '@kubernetes/client-node';
 import { describe, expect, it } from 'vitest';
-import { createClient } from '../client/client.js';
 import { EventRecorder } from '../events/event-recorder.js';
 import { LeaderElector } from './leader-elector.js';
 import { LeaseLock } from './lease-lock.js';

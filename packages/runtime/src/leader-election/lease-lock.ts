@@ -1,11 +1,15 @@
 //! A ResourceLock on a `coordination.k8s.io/v1` Lease (client-go's `LeaseLock`).
 
+import {
+  type Client,
+  type ClientSource,
+  formatMicroTime,
+  type KubeConfigLike,
+  toClient,
+  type Wire,
+} from '@ctrlkit/client';
 import { InvalidArgumentError, isNotFound } from '@ctrlkit/core';
 import type { V1Lease, V1LeaseSpec } from '@kubernetes/client-node';
-import type { Client } from '../client/client.js';
-import { type ClientSource, toClient } from '../client/client-source.js';
-import type { KubeConfigLike } from '../client/transport.js';
-import { formatMicroTime, type Wire } from '../client/wire.js';
 import type { LeaderElectionRecord, ObservedRecord, ResourceLock } from './resource-lock.js';
 
 /** What the lock needs to record an event on its Lease: our `EventRecorder` satisfies it. */

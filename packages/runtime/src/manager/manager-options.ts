@@ -1,10 +1,8 @@
 //! The options of a Manager, their defaults, and their checks at construction.
 
+import type { ContentType, KubeConfigLike, ProgramInfo } from '@ctrlkit/client';
 import type { Clock, Logger } from '@ctrlkit/core';
 import { InvalidArgumentError, rejectRenamedOptions } from '@ctrlkit/core';
-import type { ContentType } from '../client/content-type.js';
-import type { KubeConfigLike } from '../client/transport.js';
-import type { ProgramInfo } from '../client/user-agent.js';
 import type { SharedInformerFactoryOptions } from '../informers/shared-informer-factory.js';
 import type { WebhookServer } from '../webhook/webhook-server.js';
 

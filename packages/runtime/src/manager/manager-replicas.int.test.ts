@@ -1,12 +1,12 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { createClient } from '@ctrlkit/client';
 import { errorMessage } from '@ctrlkit/core';
 import { waitFor } from '@ctrlkit/core/testing';
 import { createTestNamespace } from '@ctrlkit/envtest';
 import { testKubeConfig, testKubeconfigPath } from '@ctrlkit/envtest/vitest';
 import type { V1ConfigMap } from '@kubernetes/client-node';
 import { afterAll, expect, it } from 'vitest';
-import { createClient } from '../client/client.js';
 
 // Two replicas of one manager (test/replica-process.mjs, on the built package) in
 // separate processes, with a 3 s lease: only the leader reconciles; when its process is

@@ -1,11 +1,10 @@
+import { createClient, formatMicroTime } from '@ctrlkit/client';
 import { statusCode } from '@ctrlkit/core';
 import { waitFor } from '@ctrlkit/core/testing';
 import { createTestNamespace } from '@ctrlkit/envtest';
 import { testKubeConfig } from '@ctrlkit/envtest/vitest';
 import type { V1ConfigMap, V1Lease } from '@kubernetes/client-node';
 import { describe, expect, it } from 'vitest';
-import { createClient } from '../client/client.js';
-import { formatMicroTime } from '../client/wire.js';
 import { Controller } from '../controller/controller.js';
 import { LeaderElectionError } from '../leader-election/leader-election-error.js';
 import { Manager } from './manager.js';

@@ -1,5 +1,6 @@
 //! The Manager: one process's informers, runnables, leader election, endpoints and lifecycle (controller-runtime's `manager.Manager`).
 
+import { type Client, createClient, type KubeConfigLike } from '@ctrlkit/client';
 import {
   type Clock,
   InvalidArgumentError,
@@ -11,8 +12,6 @@ import {
 import type { MetricsProvider } from '@ctrlkit/workqueue';
 import { PrometheusMetricsProvider } from '@ctrlkit/workqueue/prometheus';
 import { Registry } from 'prom-client';
-import { type Client, createClient } from '../client/client.js';
-import type { KubeConfigLike } from '../client/transport.js';
 import { Controller } from '../controller/controller.js';
 import { EventRecorder } from '../events/event-recorder.js';
 import { CoreV1EventSink } from '../events/event-sink.js';

@@ -1,22 +1,12 @@
 //! client-go's REST client metrics (`rest_client_*`) on a prom-client registry.
 
+import type { RestClientMetrics } from '@ctrlkit/client';
 import { Counter, Histogram, type Registry } from 'prom-client';
 
 /** client-go's buckets of `rest_client_request_duration_seconds`, in seconds. */
 export const REST_CLIENT_DURATION_BUCKETS: readonly number[] = [
   0.005, 0.025, 0.1, 0.25, 0.5, 1.0, 2.0, 4.0, 8.0, 15.0, 30.0, 60.0,
 ];
-
-/** What a rate-limited API client reports about each request. */
-export interface RestClientMetrics {
-  /**
-   * A request ended: `code` is the HTTP status as a string, or `'<error>'` when no response
-   * arrived (client-go's label); `seconds` counts from after the rate limiter let it go.
-   */
-  observe(request: { method: string; host: string; code: string; seconds: number }): void;
-  /** A request waited `seconds` for the client's token bucket (0 when it had a token). Optional. */
-  observeRateLimiterWait?(request: { method: string; host: string; seconds: number }): void;
-}
 
 /**
  * {@link RestClientMetrics} as client-go registers them:

@@ -1,12 +1,11 @@
 // Owner references made by the helpers, as the real apiserver stores and validates them.
 
+import { ApiStatusError, type Client, createClient } from '@ctrlkit/client';
 import { statusCode } from '@ctrlkit/core';
 import { createTestNamespace } from '@ctrlkit/envtest';
 import { testKubeConfig } from '@ctrlkit/envtest/vitest';
 import type { KubeConfig, V1ConfigMap, V1Namespace } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Client, createClient } from '../client/client.js';
-import { ApiStatusError } from '../informers/errors/api-status-error.js';
 import { AlreadyOwnedError } from './already-owned-error.js';
 import { setControllerReference, setOwnerReference } from './owner-reference.js';
 

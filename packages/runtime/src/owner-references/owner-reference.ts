@@ -1,8 +1,8 @@
 //! Setting and removing owner references with controller-runtime's checks (`controllerutil`).
 
+import type { KubeObject } from '@ctrlkit/client';
 import { InvalidArgumentError } from '@ctrlkit/core';
 import type { V1OwnerReference } from '@kubernetes/client-node';
-import type { KubeObject } from '../client/wire.js';
 import {
   type GroupVersionKind,
   getControllerOf,

@@ -1,6 +1,6 @@
 //! Predicates: which informer events reach the queue (controller-runtime's `pkg/predicate`).
 
-import type { KubeObject } from '../client/wire.js';
+import type { KubeObject } from '@ctrlkit/client';
 import { type LabelSelectorLike, toLabelMatcher } from '../informers/label-selector.js';
 
 /** An object was added (or listed at start, `isInInitialList`). */

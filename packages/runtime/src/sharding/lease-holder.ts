@@ -1,7 +1,7 @@
 //! Holds a Lease while work runs: the work stops before the Lease is released, never after.
 
+import type { Client } from '@ctrlkit/client';
 import type { Clock, Logger } from '@ctrlkit/core';
-import type { Client } from '../client/client.js';
 import { LeaderElector } from '../leader-election/leader-elector.js';
 import { LeaseLock } from '../leader-election/lease-lock.js';
 

@@ -1,6 +1,6 @@
+import type { Wire } from '@ctrlkit/client';
 import type { V1Lease } from '@kubernetes/client-node';
 import { describe, expect, it } from 'vitest';
-import type { Wire } from '../client/wire.js';
 import { RingMembership } from './ring-membership.js';
 
 function lease(shard: string, holder: string, renewTime: string, seconds = 10): Wire<V1Lease> {

@@ -1,7 +1,7 @@
 //! Which shards of a ring are alive, judged from their Leases as this process observes them change.
 
+import type { Wire } from '@ctrlkit/client';
 import type { V1Lease } from '@kubernetes/client-node';
-import type { Wire } from '../client/wire.js';
 import { RING_RESOURCES_ANNOTATION } from './ring-labels.js';
 
 /** What a shard Lease says. */

@@ -1,11 +1,11 @@
 //! What a shard and a sharder of one ring share: the ring's name, its resources, where its Leases live, their timing.
 
-import { InvalidArgumentError } from '@ctrlkit/core';
 import {
   formatGroupVersionResource,
   type ResourceLike,
   toGroupVersionResource,
-} from '../informers/resource.js';
+} from '@ctrlkit/client';
+import { InvalidArgumentError } from '@ctrlkit/core';
 import {
   DEFAULT_LEASE_DURATION_MS,
   DEFAULT_RENEW_DEADLINE_MS,

@@ -1,9 +1,8 @@
 //! What a leading sharder knows of its ring (live shards, the hash ring, drains under way) and the one decision it makes per object.
 
+import type { Client, KubeObject, Wire } from '@ctrlkit/client';
 import { type Clock, isConflict, isNotFound, type Logger } from '@ctrlkit/core';
 import type { V1Lease } from '@kubernetes/client-node';
-import type { Client } from '../client/client.js';
-import type { KubeObject, Wire } from '../client/wire.js';
 import type { SharedIndexInformer } from '../informers/shared-informer.js';
 import { HashRing } from './hash-ring.js';
 import { DRAIN_VALUE, drainLabel, shardLabel } from './ring-labels.js';

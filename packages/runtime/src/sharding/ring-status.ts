@@ -1,12 +1,12 @@
 //! A ring at a glance: its sharder, each shard's Lease and how many objects it holds (what `ctrlkit-shards` prints).
 
-import type { V1Lease } from '@kubernetes/client-node';
-import type { Client } from '../client/client.js';
 import {
+  type Client,
   formatGroupVersionResource,
   type ResourceLike,
   toGroupVersionResource,
-} from '../informers/resource.js';
+} from '@ctrlkit/client';
+import type { V1Lease } from '@kubernetes/client-node';
 import { drainLabel, RING_LABEL, shardLabel } from './ring-labels.js';
 import { readShardLease } from './ring-membership.js';
 import { sharderLeaseName } from './sharder.js';

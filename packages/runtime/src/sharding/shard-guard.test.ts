@@ -1,6 +1,6 @@
+import type { KubeObject, Wire } from '@ctrlkit/client';
 import { noopLogger } from '@ctrlkit/core';
 import { describe, expect, it, vi } from 'vitest';
-import type { KubeObject, Wire } from '../client/wire.js';
 import { Controller } from '../controller/controller.js';
 import { drainLabel, shardLabel } from './ring-labels.js';
 import { guardReconciler, type ShardGuardOptions } from './shard-guard.js';

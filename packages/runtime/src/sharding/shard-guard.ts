@@ -1,11 +1,9 @@
 //! A sharded controller's reconciler, guarded: it reconciles only its shard's objects while a member, and acknowledges a drain instead of reconciling.
 
+import type { Client, KubeObject, ResourceLike, Wire } from '@ctrlkit/client';
 import { isNotFound, type Logger, statusCode } from '@ctrlkit/core';
-import type { Client } from '../client/client.js';
-import type { KubeObject, Wire } from '../client/wire.js';
 import { objectKey } from '../controller/keys.js';
 import type { Reconciler } from '../controller/reconciler.js';
-import type { ResourceLike } from '../informers/resource.js';
 import type { SharedIndexInformer } from '../informers/shared-informer.js';
 import { DRAIN_VALUE, drainLabel, jsonPointerSegment, shardLabel } from './ring-labels.js';
 

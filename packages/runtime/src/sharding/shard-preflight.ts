@@ -1,9 +1,8 @@
 //! What a replica checks before it joins a ring: its rights on Leases, and that the ring's live members shard what it shards.
 
+import type { Client, Wire } from '@ctrlkit/client';
 import { errorMessage } from '@ctrlkit/core';
 import type { V1Lease } from '@kubernetes/client-node';
-import type { Client } from '../client/client.js';
-import type { Wire } from '../client/wire.js';
 import { RING_LABEL } from './ring-labels.js';
 import { readShardLease } from './ring-membership.js';
 import { type ResolvedRing, ringResourcesAnnotation } from './ring-options.js';

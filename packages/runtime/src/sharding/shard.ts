@@ -3,6 +3,14 @@
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import {
+  type Client,
+  formatGroupVersionResource,
+  type KubeObject,
+  type ResourceLike,
+  toGroupVersionResource,
+  type Wire,
+} from '@ctrlkit/client';
+import {
   type Clock,
   InvalidArgumentError,
   type Logger,
@@ -12,16 +20,9 @@ import {
 } from '@ctrlkit/core';
 import type { MetricsProvider } from '@ctrlkit/workqueue';
 import type { V1Lease } from '@kubernetes/client-node';
-import type { Client } from '../client/client.js';
-import type { KubeObject, Wire } from '../client/wire.js';
 import { Controller, type WatchOptions } from '../controller/controller.js';
 import type { ControllerOptions } from '../controller/controller-options.js';
 import { objectKey } from '../controller/keys.js';
-import {
-  formatGroupVersionResource,
-  type ResourceLike,
-  toGroupVersionResource,
-} from '../informers/resource.js';
 import type { SharedIndexInformer } from '../informers/shared-informer.js';
 import type { SharedInformerFactory } from '../informers/shared-informer-factory.js';
 import type { ReconcileMetrics } from '../metrics/reconcile-metrics.js';

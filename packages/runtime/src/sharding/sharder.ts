@@ -2,6 +2,7 @@
 
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
+import type { Client, KubeObject, Wire } from '@ctrlkit/client';
 import {
   type Clock,
   InvalidArgumentError,
@@ -12,8 +13,6 @@ import {
 import type { MetricsProvider } from '@ctrlkit/workqueue';
 import type { V1Lease } from '@kubernetes/client-node';
 import { Registry } from 'prom-client';
-import type { Client } from '../client/client.js';
-import type { KubeObject, Wire } from '../client/wire.js';
 import { Controller } from '../controller/controller.js';
 import { objectKey } from '../controller/keys.js';
 import { SharedInformerFactory } from '../informers/shared-informer-factory.js';

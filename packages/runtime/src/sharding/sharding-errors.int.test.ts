@@ -1,3 +1,4 @@
+import { createClient, formatMicroTime } from '@ctrlkit/client';
 import { waitFor } from '@ctrlkit/core/testing';
 import { createTestNamespace } from '@ctrlkit/envtest';
 import { testKubeConfig } from '@ctrlkit/envtest/vitest';
@@ -8,8 +9,6 @@ import {
   startTestReplica,
   type TestReplica,
 } from '../../test/ring-harness.js';
-import { createClient } from '../client/client.js';
-import { formatMicroTime } from '../client/wire.js';
 import { HashRing } from './hash-ring.js';
 import { drainLabel, RING_LABEL, RING_RESOURCES_ANNOTATION, shardLabel } from './ring-labels.js';
 import { shardKey } from './shard-key.js';

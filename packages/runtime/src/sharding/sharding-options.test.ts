@@ -1,6 +1,6 @@
+import { createClient } from '@ctrlkit/client';
 import { InvalidArgumentError } from '@ctrlkit/core';
 import { describe, expect, it } from 'vitest';
-import { createClient } from '../client/client.js';
 import { SharedInformerFactory } from '../informers/shared-informer-factory.js';
 import { resolveRing, ringResourcesAnnotation } from './ring-options.js';
 import { Shard } from './shard.js';

@@ -1,3 +1,4 @@
+import { createClient } from '@ctrlkit/client';
 import { waitFor } from '@ctrlkit/core/testing';
 import { createTestNamespace } from '@ctrlkit/envtest';
 import { testKubeConfig } from '@ctrlkit/envtest/vitest';
@@ -9,7 +10,6 @@ import {
   startTestReplica,
   type TestReplica,
 } from '../../test/ring-harness.js';
-import { createClient } from '../client/client.js';
 import { HashRing } from './hash-ring.js';
 import { drainLabel, shardLabel } from './ring-labels.js';
 import { formatRingStatus, readRingStatus } from './ring-status.js';

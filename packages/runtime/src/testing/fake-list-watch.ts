@@ -1,8 +1,11 @@
 //! An in-memory ListWatch for tests (client-go's `tools/cache/testing` fake source): a resource's objects, history, pages and watches, with levers for faults.
 
-import type { KubeObject, ObjectList } from '../client/wire.js';
-import { ApiStatusError } from '../informers/errors/api-status-error.js';
-import { ResourceExpiredError } from '../informers/errors/resource-expired-error.js';
+import {
+  ApiStatusError,
+  type KubeObject,
+  type ObjectList,
+  ResourceExpiredError,
+} from '@ctrlkit/client';
 import { CAUSE_RESOURCE_VERSION_TOO_LARGE } from '../informers/errors/resource-version-unavailable.js';
 import { metaNamespaceKeyFunc } from '../informers/key-func.js';
 import type {

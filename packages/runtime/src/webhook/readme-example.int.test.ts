@@ -1,10 +1,11 @@
 // The webhook example of README.md, run against the test control plane: envtest installs
 // the generated configurations with a certificate it makes, the manager runs the server,
 // and the apiserver calls it. The test stops the manager instead of a signal.
+
+import { ApiStatusError } from '@ctrlkit/client';
 import { installCRDs, installWebhooks } from '@ctrlkit/envtest';
 import { testKubeConfig } from '@ctrlkit/envtest/vitest';
 import { expect, it } from 'vitest';
-import { ApiStatusError } from '../informers/errors/api-status-error.js';
 import { Manager } from '../manager/manager.js';
 import {
   AdmissionDeniedError,

@@ -1,6 +1,7 @@
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { connect } from 'node:tls';
+import { ApiStatusError, createClient } from '@ctrlkit/client';
 import {
   createCertificate,
   createTestNamespace,
@@ -11,8 +12,6 @@ import {
 import { testKubeConfig } from '@ctrlkit/envtest/vitest';
 import type { V1CustomResourceDefinition } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createClient } from '../client/client.js';
-import { ApiStatusError } from '../informers/errors/api-status-error.js';
 import { mutatingWebhookFor, validatingWebhookFor } from './admission-webhook.js';
 import {
   type ConvertibleObject,

@@ -1,7 +1,7 @@
 //! Whether an error says a resource version cannot yet be served (too large). Whether it can no
 //! longer be served (expired, 410) is core's `isGone`.
 
-import { ApiStatusError } from './api-status-error.js';
+import { ApiStatusError } from '@ctrlkit/client';
 
 /** The Status cause the apiserver sets when a resource version is newer than it has seen. */
 export const CAUSE_RESOURCE_VERSION_TOO_LARGE = 'ResourceVersionTooLarge';
