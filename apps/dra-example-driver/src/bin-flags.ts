@@ -1,5 +1,6 @@
 //! The flags the app's three bins share, spelled, ordered and shown the same in each.
 
+import { InvalidArgumentError } from '@ctrlkit/core';
 import {
   type FlagSpec,
   type FlagTable,
@@ -11,6 +12,7 @@ import {
   type LogLevel,
 } from '@ctrlkit/runtime/cli';
 import type { ContentType } from '@ctrlkit/runtime/client';
+import { DEFAULT_NUM_DEVICES } from './devices.js';
 
 /** `--kubeconfig`: default empty, then `$KUBECONFIG`, in-cluster, then `~/.kube/config`. */
 export const KUBECONFIG_FLAG = {
@@ -81,4 +83,34 @@ export function programFlags(values: FlagValues<typeof PROGRAM_FLAGS>): ProgramF
     logLevel: values['log-level'],
     help: values.help,
   };
+}
+
+/** `--node-name` (or `NODE_NAME`), required by {@link checkNodeFlags}; `help` says which node. */
+export function nodeNameFlag(help: string) {
+  return {
+    type: 'string',
+    env: 'NODE_NAME',
+    default: '',
+    help,
+  } as const satisfies FlagSpec<'string'>;
+}
+
+/** `--num-devices` (or `NUM_DEVICES`): simulated GPUs, default {@link DEFAULT_NUM_DEVICES}. */
+export const NUM_DEVICES_FLAG = {
+  type: 'integer',
+  env: 'NUM_DEVICES',
+  default: DEFAULT_NUM_DEVICES,
+  min: 0,
+  help: 'simulated GPUs on the node',
+} as const satisfies FlagSpec<'integer'>;
+
+/**
+ * Errors: InvalidArgumentError naming `--node-name` when it is empty, or `--num-devices` when it
+ * is over 128 (what one ResourceSlice holds).
+ */
+export function checkNodeFlags(flags: { nodeName: string; numDevices: number }): void {
+  if (flags.nodeName === '')
+    throw new InvalidArgumentError('--node-name', 'is required (or set NODE_NAME)');
+  if (flags.numDevices > 128)
+    throw new InvalidArgumentError('--num-devices', 'at most 128 GPUs fit one ResourceSlice');
 }

@@ -6,11 +6,13 @@ import {
   API_FLAGS,
   type ApiFlags,
   apiFlags,
+  checkNodeFlags,
+  NUM_DEVICES_FLAG,
+  nodeNameFlag,
   PROGRAM_FLAGS,
   type ProgramFlags,
   programFlags,
 } from './bin-flags.js';
-import { DEFAULT_NUM_DEVICES } from './devices.js';
 
 /** The parsed flags. */
 export interface Flags extends ApiFlags, ProgramFlags {
@@ -21,19 +23,8 @@ export interface Flags extends ApiFlags, ProgramFlags {
 
 const FLAGS = {
   ...API_FLAGS,
-  'node-name': {
-    type: 'string',
-    env: 'NODE_NAME',
-    default: '',
-    help: 'the node whose GPUs are published (required)',
-  },
-  'num-devices': {
-    type: 'integer',
-    env: 'NUM_DEVICES',
-    default: DEFAULT_NUM_DEVICES,
-    min: 0,
-    help: 'simulated GPUs on the node',
-  },
+  'node-name': nodeNameFlag('the node whose GPUs are published (required)'),
+  'num-devices': NUM_DEVICES_FLAG,
   partitions: {
     type: 'integer',
     env: 'PARTITIONS',
@@ -69,10 +60,7 @@ export function parseFlags(argv: readonly string[], env: NodeJS.ProcessEnv = pro
     ...programFlags(values),
   };
   if (flags.help) return flags;
-  if (flags.nodeName === '')
-    throw new InvalidArgumentError('--node-name', 'is required (or set NODE_NAME)');
-  if (flags.numDevices > 128)
-    throw new InvalidArgumentError('--num-devices', 'at most 128 GPUs fit one ResourceSlice');
+  checkNodeFlags(flags);
   if (flags.partitions > 0 && flags.numDevices * (flags.partitions + 1) > 64) {
     throw new InvalidArgumentError(
       '--partitions',

@@ -11,11 +11,13 @@ import {
   API_FLAGS,
   type ApiFlags,
   apiFlags,
+  checkNodeFlags,
+  NUM_DEVICES_FLAG,
+  nodeNameFlag,
   PROGRAM_FLAGS,
   type ProgramFlags,
   programFlags,
 } from '../bin-flags.js';
-import { DEFAULT_NUM_DEVICES } from '../devices.js';
 
 /** The parsed flags of the kubelet plugin. */
 export interface KubeletPluginFlags extends ApiFlags, ProgramFlags {
@@ -33,19 +35,8 @@ export interface KubeletPluginFlags extends ApiFlags, ProgramFlags {
 
 const FLAGS = {
   ...API_FLAGS,
-  'node-name': {
-    type: 'string',
-    env: 'NODE_NAME',
-    default: '',
-    help: 'the node this plugin runs on (required)',
-  },
-  'num-devices': {
-    type: 'integer',
-    env: 'NUM_DEVICES',
-    default: DEFAULT_NUM_DEVICES,
-    min: 0,
-    help: 'simulated GPUs on the node',
-  },
+  'node-name': nodeNameFlag('the node this plugin runs on (required)'),
+  'num-devices': NUM_DEVICES_FLAG,
   'cdi-root': {
     type: 'string',
     env: 'CDI_ROOT',
@@ -98,10 +89,7 @@ export function parseKubeletPluginFlags(
     ...programFlags(values),
   };
   if (flags.help) return flags;
-  if (flags.nodeName === '')
-    throw new InvalidArgumentError('--node-name', 'is required (or set NODE_NAME)');
-  if (flags.numDevices > 128)
-    throw new InvalidArgumentError('--num-devices', 'at most 128 GPUs fit one ResourceSlice');
+  checkNodeFlags(flags);
   for (const [flag, value] of [
     ['--cdi-root', flags.cdiRoot],
     ['--kubelet-registrar-directory-path', flags.kubeletRegistrarDirectoryPath],
