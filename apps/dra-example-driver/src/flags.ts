@@ -1,56 +1,30 @@
 //! Command-line flags of ctrlkit-dra-example-driver.
 
 import { InvalidArgumentError } from '@ctrlkit/core';
+import { type FlagTable, flagUsage, parseFlagTable } from '@ctrlkit/runtime/cli';
 import {
-  type FlagTable,
-  flagUsage,
-  HELP_FLAG,
-  INSECURE_SKIP_TLS_VERIFY_FLAG,
-  KUBE_API_CONTENT_TYPE_FLAG,
-  LOG_LEVEL_FLAG,
-  type LogLevel,
-  parseFlagTable,
-} from '@ctrlkit/runtime/cli';
-import type { ContentType } from '@ctrlkit/runtime/client';
-import { DEFAULT_NUM_DEVICES } from './devices.js';
+  API_FLAGS,
+  type ApiFlags,
+  apiFlags,
+  checkNodeFlags,
+  NUM_DEVICES_FLAG,
+  nodeNameFlag,
+  PROGRAM_FLAGS,
+  type ProgramFlags,
+  programFlags,
+} from './bin-flags.js';
 
 /** The parsed flags. */
-export interface Flags {
-  kubeconfig: string;
-  /** `--insecure-skip-tls-verify`: do not verify the apiserver's certificate. */
-  insecureSkipTlsVerify: boolean;
-  /** `--kube-api-content-type`: the wire format asked for built-in types. */
-  kubeApiContentType: ContentType;
+export interface Flags extends ApiFlags, ProgramFlags {
   nodeName: string;
   numDevices: number;
   partitions: number;
-  metricsBindAddress: string;
-  healthProbeBindAddress: string;
-  logLevel: LogLevel;
-  help: boolean;
 }
 
 const FLAGS = {
-  kubeconfig: {
-    type: 'string',
-    default: '',
-    help: 'kubeconfig file; when unset: $KUBECONFIG, in-cluster, then ~/.kube/config',
-  },
-  'insecure-skip-tls-verify': INSECURE_SKIP_TLS_VERIFY_FLAG,
-  'kube-api-content-type': KUBE_API_CONTENT_TYPE_FLAG,
-  'node-name': {
-    type: 'string',
-    env: 'NODE_NAME',
-    default: '',
-    help: 'the node whose GPUs are published (required)',
-  },
-  'num-devices': {
-    type: 'integer',
-    env: 'NUM_DEVICES',
-    default: DEFAULT_NUM_DEVICES,
-    min: 0,
-    help: 'simulated GPUs on the node',
-  },
+  ...API_FLAGS,
+  'node-name': nodeNameFlag('the node whose GPUs are published (required)'),
+  'num-devices': NUM_DEVICES_FLAG,
   partitions: {
     type: 'integer',
     env: 'PARTITIONS',
@@ -58,18 +32,7 @@ const FLAGS = {
     min: 0,
     help: 'partitions per GPU, published with shared counters; 0 for whole GPUs only',
   },
-  'metrics-bind-address': {
-    type: 'string',
-    default: ':8080',
-    help: "address of /metrics; '0' turns it off",
-  },
-  'health-probe-bind-address': {
-    type: 'string',
-    default: ':8081',
-    help: "address of /healthz and /readyz; '0' turns it off",
-  },
-  'log-level': LOG_LEVEL_FLAG,
-  help: HELP_FLAG,
+  ...PROGRAM_FLAGS,
 } satisfies FlagTable;
 
 /** The `--help` text: every flag with its default. */
@@ -90,22 +53,14 @@ export function usage(): string {
 export function parseFlags(argv: readonly string[], env: NodeJS.ProcessEnv = process.env): Flags {
   const values = parseFlagTable(FLAGS, argv, env);
   const flags: Flags = {
-    kubeconfig: values.kubeconfig,
-    insecureSkipTlsVerify: values['insecure-skip-tls-verify'],
-    kubeApiContentType: values['kube-api-content-type'],
+    ...apiFlags(values),
     nodeName: values['node-name'],
     numDevices: values['num-devices'],
     partitions: values.partitions,
-    metricsBindAddress: values['metrics-bind-address'],
-    healthProbeBindAddress: values['health-probe-bind-address'],
-    logLevel: values['log-level'],
-    help: values.help,
+    ...programFlags(values),
   };
   if (flags.help) return flags;
-  if (flags.nodeName === '')
-    throw new InvalidArgumentError('--node-name', 'is required (or set NODE_NAME)');
-  if (flags.numDevices > 128)
-    throw new InvalidArgumentError('--num-devices', 'at most 128 GPUs fit one ResourceSlice');
+  checkNodeFlags(flags);
   if (flags.partitions > 0 && flags.numDevices * (flags.partitions + 1) > 64) {
     throw new InvalidArgumentError(
       '--partitions',

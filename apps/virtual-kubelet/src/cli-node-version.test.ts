@@ -1,28 +1,20 @@
 // ctrlkit-virtual-kubelet run by an older Node than its engines field allows: one sentence naming the Node
 // it needs, exit 1 (not a crash inside a dependency at import). Uses the machine's /usr/bin/node
 // when that is such a Node; skipped otherwise.
-import { spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { nodeVersionProblem } from '@ctrlkit/core/node-version';
+import { olderNode, runOnOlderNode } from '@ctrlkit/core/testing';
 import { expect, it } from 'vitest';
 import packageJson from '../package.json' with { type: 'json' };
 
-const OLD_NODE = '/usr/bin/node';
-const oldVersion = existsSync(OLD_NODE)
-  ? spawnSync(OLD_NODE, ['-p', 'process.versions.node'], { encoding: 'utf8' }).stdout.trim()
-  : undefined;
-const tooOld =
-  oldVersion !== undefined &&
-  nodeVersionProblem('ctrlkit-virtual-kubelet', packageJson.engines.node, oldVersion) !== undefined;
+const older = olderNode(packageJson.engines.node);
 
-it.skipIf(!tooOld)(
+it.skipIf(older === undefined)(
   'ctrlkit-virtual-kubelet on /usr/bin/node (an older Node) says which Node it needs and exits 1',
   () => {
-    const bin = fileURLToPath(new URL('../dist/cli.js', import.meta.url));
-    const run = spawnSync(OLD_NODE, [bin, '--help'], { encoding: 'utf8', timeout: 30_000 });
+    const node = older as NonNullable<typeof older>;
+    const run = runOnOlderNode(node, fileURLToPath(new URL('../dist/cli.js', import.meta.url)));
     expect(run.stderr).toBe(
-      `ctrlkit-virtual-kubelet needs Node >= ${packageJson.engines.node.slice(2)} (this is Node ${oldVersion})\n`,
+      `ctrlkit-virtual-kubelet needs Node >= ${packageJson.engines.node.slice(2)} (this is Node ${node.version})\n`,
     );
     expect(run.stdout).toBe('');
     expect(run.status).toBe(1);

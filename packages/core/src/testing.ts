@@ -1,11 +1,19 @@
 /**
  * Test helpers: a {@link FakeClock} that moves only when a test steps it, and
- * {@link waitFor}, the polling helper for tests on a real control plane.
+ * {@link waitFor}, the polling helper for tests on a real control plane, and
+ * {@link olderNode}/{@link runOnOlderNode} for a bin's test on an older Node.
  *
  * @packageDocumentation
  */
 
 export { DEFAULT_FAKE_CLOCK_START_MS, FakeClock } from './testing/fake-clock.js';
+export {
+  OLDER_NODE_PATH,
+  type OlderNode,
+  type OlderNodeRun,
+  olderNode,
+  runOnOlderNode,
+} from './testing/older-node.js';
 export {
   DEFAULT_WAIT_FOR_INTERVAL_MS,
   DEFAULT_WAIT_FOR_TIMEOUT_MS,

@@ -12,13 +12,12 @@ import { execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import { dirname, join } from 'node:path';
-import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { freePort, noopLogger, startControlPlane } from '@ctrlkit/envtest';
 import { createClient } from '@ctrlkit/runtime/client';
-import { newListWatch, SharedIndexInformer } from '@ctrlkit/runtime/informers';
 import { buildGo } from './go-agent.mjs';
+import { agentLines, podsRound } from './harness.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const args = process.argv.slice(2).filter((arg, i) => !(i === 0 && arg === '--'));
@@ -88,15 +87,7 @@ async function startGo(goBinary, kubeconfig, nodeName) {
     ['-kubeconfig', kubeconfig, '-nodename', nodeName, '-workers', String(workers)],
     { stdio: ['pipe', 'pipe', 'inherit'] },
   );
-  const lines = createInterface({ input: child.stdout })[Symbol.asyncIterator]();
-  const next = async (kind) => {
-    for (;;) {
-      const { value, done } = await lines.next();
-      if (done) throw new Error(`go agent exited before "${kind}"`);
-      const message = JSON.parse(value);
-      if (message.kind === kind) return message;
-    }
-  };
+  const next = agentLines(child, 'go agent');
   await next('ready');
   return {
     checkAlive() {},
@@ -108,51 +99,6 @@ async function startGo(goBinary, kubeconfig, nodeName) {
       return { peakRssMB: stats.peakRssMB, peakHeapMB: undefined };
     },
   };
-}
-
-/** Creates `n` pods on `nodeName`, waits until all run, deletes them and waits until all are gone. */
-async function podsRound(client, namespace, nodeName) {
-  const running = new Set();
-  let allRunning;
-  const done = new Promise((resolve) => {
-    allRunning = resolve;
-  });
-  const informer = new SharedIndexInformer({
-    listWatch: newListWatch(client, 'pods', {
-      namespace,
-      fieldSelector: `spec.nodeName=${nodeName}`,
-    }),
-  });
-  const observe = (pod) => {
-    if (pod.status?.phase === 'Running') running.add(pod.metadata.name);
-    if (running.size === n) allRunning(performance.now());
-  };
-  informer.addEventHandler({ onAdd: observe, onUpdate: (_o, p) => observe(p) });
-  const stopInformer = new AbortController();
-  void informer.run(stopInformer.signal);
-  await informer.whenSynced();
-  const started = performance.now();
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: 32 }, async () => {
-      while (next < n) {
-        const i = next++;
-        const pod = {
-          metadata: { name: `p-${i}` },
-          spec: { nodeName, containers: [{ name: 'c', image: 'nginx' }] },
-        };
-        await client.create('pods', pod, { namespace });
-      }
-    }),
-  );
-  const seconds = ((await done) - started) / 1000;
-  await client.deleteCollection('pods', { namespace });
-  await new Promise((resolve) => {
-    const check = () => (informer.indexer.list().length === 0 ? resolve() : setTimeout(check, 100));
-    check();
-  });
-  stopInformer.abort();
-  return { podsPerSecond: n / seconds, seconds };
 }
 
 /** One side: start it, wait for its node, run the pods through it, stop it. */
@@ -171,12 +117,12 @@ async function runOne(plane, which, goBinary) {
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
   console.error(`${which}: node registered, ${n} pods`);
-  const pods = await podsRound(client, nodeName, nodeName);
+  const { podsPerSecond, seconds } = await podsRound(client, { namespace: nodeName, nodeName, n });
   const memory = await agent.stop();
   await client.delete('nodes', nodeName).catch(() => {});
   await client.delete('namespaces', nodeName).catch(() => {});
   client.close();
-  return { impl: which, ...pods, ...memory };
+  return { impl: which, podsPerSecond, seconds, ...memory };
 }
 
 const started = {

@@ -11,13 +11,12 @@
 // the agent's CPU time per pod (user + system) and peak heap / RSS.
 import { spawn } from 'node:child_process';
 import { dirname, join } from 'node:path';
-import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { noopLogger, startControlPlane } from '@ctrlkit/envtest';
 import { createClient } from '@ctrlkit/runtime/client';
-import { newListWatch, SharedIndexInformer } from '@ctrlkit/runtime/informers';
 import { buildGo } from './go-agent.mjs';
+import { agentLines, podsRound } from './harness.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const { values } = parseArgs({
@@ -60,15 +59,7 @@ async function startAgent(which, goBinary, kubeconfig, nodeName, workers) {
           ],
         ];
   const child = spawn(cmd, args, { stdio: ['pipe', 'pipe', 'inherit'] });
-  const lines = createInterface({ input: child.stdout })[Symbol.asyncIterator]();
-  const next = async (kind) => {
-    for (;;) {
-      const { value, done } = await lines.next();
-      if (done) throw new Error(`${which} agent exited before "${kind}"`);
-      const message = JSON.parse(value);
-      if (message.kind === kind) return message;
-    }
-  };
+  const next = agentLines(child, `${which} agent`);
   await next('ready');
   return {
     async ask(command, kind) {
@@ -92,55 +83,18 @@ async function runOne(plane, which, goBinary, workers, round) {
   console.error(`${which} w=${workers}: agent ready`);
   await agent.ask('reset', 'reset');
 
-  const running = new Set();
-  let allRunning;
-  const done = new Promise((resolve) => {
-    allRunning = resolve;
-  });
-  const informer = new SharedIndexInformer({
-    listWatch: newListWatch(client, 'pods', {
-      namespace,
-      fieldSelector: `spec.nodeName=${nodeName}`,
-    }),
-  });
-  const observe = (pod) => {
-    if (pod.status?.phase === 'Running') running.add(pod.metadata.name);
-    if (running.size === n) allRunning(performance.now());
-  };
-  informer.addEventHandler({ onAdd: observe, onUpdate: (_o, p) => observe(p) });
-  const stopInformer = new AbortController();
-  void informer.run(stopInformer.signal);
-  await informer.whenSynced();
-
   console.error(`${which} w=${workers}: creating ${n} pods`);
-  const started = performance.now();
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: 32 }, async () => {
-      while (next < n) {
-        const i = next++;
-        await client.create(
-          'pods',
-          {
-            metadata: { name: `p-${i}` },
-            spec: { nodeName, containers: [{ name: 'c', image: 'nginx' }] },
-          },
-          { namespace },
-        );
-      }
-    }),
-  );
-  const finished = await done;
-  const seconds = (finished - started) / 1000;
-  const runningStats = await agent.ask('stats', 'stats');
-
-  await client.deleteCollection('pods', { namespace });
-  await new Promise((resolve) => {
-    const check = () => (informer.indexer.list().length === 0 ? resolve() : setTimeout(check, 100));
-    check();
+  const {
+    podsPerSecond,
+    seconds,
+    running: runningStats,
+  } = await podsRound(client, {
+    namespace,
+    nodeName,
+    n,
+    whenRunning: () => agent.ask('stats', 'stats'),
   });
   const stats = await agent.ask('stats', 'stats');
-  stopInformer.abort();
   await agent.stop();
   await client.delete('nodes', nodeName).catch(() => {});
   await client.delete('namespaces', namespace).catch(() => {});
@@ -148,7 +102,7 @@ async function runOne(plane, which, goBinary, workers, round) {
     which,
     workers,
     round,
-    podsPerSecond: n / seconds,
+    podsPerSecond,
     seconds,
     requestsPerPodToRunning: runningStats.requests / n,
     requestsPerPod: stats.requests / n,

@@ -6,27 +6,21 @@ import {
   KUBELET_PLUGINS_DIR,
   KUBELET_REGISTRY_DIR,
 } from '@ctrlkit/dra-kubeletplugin';
+import { type FlagTable, flagUsage, parseFlagTable } from '@ctrlkit/runtime/cli';
 import {
-  type FlagTable,
-  flagUsage,
-  HELP_FLAG,
-  INSECURE_SKIP_TLS_VERIFY_FLAG,
-  KUBE_API_CONTENT_TYPE_FLAG,
-  LOG_LEVEL_FLAG,
-  type LogLevel,
-  parseFlagTable,
-} from '@ctrlkit/runtime/cli';
-import type { ContentType } from '@ctrlkit/runtime/client';
-import { DEFAULT_NUM_DEVICES } from '../devices.js';
+  API_FLAGS,
+  type ApiFlags,
+  apiFlags,
+  checkNodeFlags,
+  NUM_DEVICES_FLAG,
+  nodeNameFlag,
+  PROGRAM_FLAGS,
+  type ProgramFlags,
+  programFlags,
+} from '../bin-flags.js';
 
 /** The parsed flags of the kubelet plugin. */
-export interface KubeletPluginFlags {
-  /** `--kubeconfig`; empty: `$KUBECONFIG`, in-cluster, then `~/.kube/config`. */
-  kubeconfig: string;
-  /** `--insecure-skip-tls-verify`: do not verify the apiserver's certificate. */
-  insecureSkipTlsVerify: boolean;
-  /** `--kube-api-content-type`: the wire format asked for built-in types. */
-  kubeApiContentType: ContentType;
+export interface KubeletPluginFlags extends ApiFlags, ProgramFlags {
   /** `--node-name` (or `NODE_NAME`): required. */
   nodeName: string;
   /** `--num-devices`: simulated GPUs, default 8, at most 128. */
@@ -37,37 +31,12 @@ export interface KubeletPluginFlags {
   kubeletRegistrarDirectoryPath: string;
   /** `--kubelet-plugins-directory-path`: default `/var/lib/kubelet/plugins`. */
   kubeletPluginsDirectoryPath: string;
-  /** `--metrics-bind-address`: default `:8080`, `0` for none. */
-  metricsBindAddress: string;
-  /** `--health-probe-bind-address`: default `:8081`, `0` for none. */
-  healthProbeBindAddress: string;
-  /** `--log-level`: default `info`. */
-  logLevel: LogLevel;
-  /** `--help`: print the usage and exit. */
-  help: boolean;
 }
 
 const FLAGS = {
-  kubeconfig: {
-    type: 'string',
-    default: '',
-    help: 'kubeconfig file; when unset: $KUBECONFIG, in-cluster, then ~/.kube/config',
-  },
-  'insecure-skip-tls-verify': INSECURE_SKIP_TLS_VERIFY_FLAG,
-  'kube-api-content-type': KUBE_API_CONTENT_TYPE_FLAG,
-  'node-name': {
-    type: 'string',
-    env: 'NODE_NAME',
-    default: '',
-    help: 'the node this plugin runs on (required)',
-  },
-  'num-devices': {
-    type: 'integer',
-    env: 'NUM_DEVICES',
-    default: DEFAULT_NUM_DEVICES,
-    min: 0,
-    help: 'simulated GPUs on the node',
-  },
+  ...API_FLAGS,
+  'node-name': nodeNameFlag('the node this plugin runs on (required)'),
+  'num-devices': NUM_DEVICES_FLAG,
   'cdi-root': {
     type: 'string',
     env: 'CDI_ROOT',
@@ -86,18 +55,7 @@ const FLAGS = {
     default: KUBELET_PLUGINS_DIR,
     help: 'the DRA socket and the checkpoint go in <this>/gpu.example.com',
   },
-  'metrics-bind-address': {
-    type: 'string',
-    default: ':8080',
-    help: "address of /metrics; '0' turns it off",
-  },
-  'health-probe-bind-address': {
-    type: 'string',
-    default: ':8081',
-    help: "address of /healthz and /readyz; '0' turns it off",
-  },
-  'log-level': LOG_LEVEL_FLAG,
-  help: HELP_FLAG,
+  ...PROGRAM_FLAGS,
 } satisfies FlagTable;
 
 /** The `--help` text: every flag with its default. */
@@ -122,24 +80,16 @@ export function parseKubeletPluginFlags(
 ): KubeletPluginFlags {
   const values = parseFlagTable(FLAGS, argv, env);
   const flags: KubeletPluginFlags = {
-    kubeconfig: values.kubeconfig,
-    insecureSkipTlsVerify: values['insecure-skip-tls-verify'],
-    kubeApiContentType: values['kube-api-content-type'],
+    ...apiFlags(values),
     nodeName: values['node-name'],
     numDevices: values['num-devices'],
     cdiRoot: values['cdi-root'],
     kubeletRegistrarDirectoryPath: values['kubelet-registrar-directory-path'],
     kubeletPluginsDirectoryPath: values['kubelet-plugins-directory-path'],
-    metricsBindAddress: values['metrics-bind-address'],
-    healthProbeBindAddress: values['health-probe-bind-address'],
-    logLevel: values['log-level'],
-    help: values.help,
+    ...programFlags(values),
   };
   if (flags.help) return flags;
-  if (flags.nodeName === '')
-    throw new InvalidArgumentError('--node-name', 'is required (or set NODE_NAME)');
-  if (flags.numDevices > 128)
-    throw new InvalidArgumentError('--num-devices', 'at most 128 GPUs fit one ResourceSlice');
+  checkNodeFlags(flags);
   for (const [flag, value] of [
     ['--cdi-root', flags.cdiRoot],
     ['--kubelet-registrar-directory-path', flags.kubeletRegistrarDirectoryPath],

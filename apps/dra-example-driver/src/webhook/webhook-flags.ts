@@ -2,19 +2,13 @@
 
 import { basename, dirname, resolve } from 'node:path';
 import { InvalidArgumentError } from '@ctrlkit/core';
-import {
-  type FlagTable,
-  flagUsage,
-  HELP_FLAG,
-  LOG_LEVEL_FLAG,
-  type LogLevel,
-  parseFlagTable,
-} from '@ctrlkit/runtime/cli';
+import { type FlagTable, flagUsage, parseFlagTable } from '@ctrlkit/runtime/cli';
 import { DEFAULT_CERT_DIR, DEFAULT_WEBHOOK_PORT } from '@ctrlkit/runtime/webhook';
+import { KUBECONFIG_FLAG, PROGRAM_FLAGS, type ProgramFlags, programFlags } from '../bin-flags.js';
 import { DRIVER_NAME } from '../devices.js';
 
 /** The parsed flags of the webhook. */
-export interface WebhookFlags {
+export interface WebhookFlags extends ProgramFlags {
   kubeconfig: string;
   /** The folder of the serving certificate and key (from `--cert-dir`, or the folder of `--tls-cert-file`). */
   certDir: string;
@@ -25,16 +19,11 @@ export interface WebhookFlags {
   port: number;
   /** The driver whose opaque configurations are validated. */
   driverName: string;
-  metricsBindAddress: string;
-  healthProbeBindAddress: string;
-  logLevel: LogLevel;
-  help: boolean;
 }
 
 const FLAGS = {
   kubeconfig: {
-    type: 'string',
-    default: '',
+    ...KUBECONFIG_FLAG,
     help: 'kubeconfig file (the manager is built on it; the webhook makes no API calls); when unset: $KUBECONFIG, in-cluster, then ~/.kube/config',
   },
   'tls-cert-file': {
@@ -65,18 +54,7 @@ const FLAGS = {
     default: DRIVER_NAME,
     help: 'the DRA driver whose opaque device configurations (GpuConfig) are validated',
   },
-  'metrics-bind-address': {
-    type: 'string',
-    default: ':8080',
-    help: "address of /metrics; '0' turns it off",
-  },
-  'health-probe-bind-address': {
-    type: 'string',
-    default: ':8081',
-    help: "address of /healthz and /readyz; '0' turns it off",
-  },
-  'log-level': LOG_LEVEL_FLAG,
-  help: HELP_FLAG,
+  ...PROGRAM_FLAGS,
 } satisfies FlagTable;
 
 /** The `--help` text: every flag with its default. */
@@ -104,10 +82,7 @@ export function parseWebhookFlags(
     ...certificate(values['tls-cert-file'], values['tls-private-key-file'], values['cert-dir']),
     port: values.port,
     driverName: values['driver-name'],
-    metricsBindAddress: values['metrics-bind-address'],
-    healthProbeBindAddress: values['health-probe-bind-address'],
-    logLevel: values['log-level'],
-    help: values.help,
+    ...programFlags(values),
   };
   if (!flags.help && flags.driverName === '')
     throw new InvalidArgumentError('--driver-name', 'must not be empty');
