@@ -21,7 +21,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { codeEntryPoints, publishable, root } from '../workspace/packages.mjs';
+import { codeEntryPoints, publishable, root } from '@ctrlkit/workspace';
 import { tscErrors } from './tsc-output.mjs';
 
 const { values: flags } = parseArgs({

@@ -15,7 +15,7 @@ import { fileURLToPath } from 'node:url';
 import { newKubeClient, startController } from '@ctrlkit/dra-resourceslice';
 import { startControlPlane } from '@ctrlkit/envtest';
 import { startMeasuring, writeResults } from '@ctrlkit/figures';
-import { goProgram } from '../../../tooling/go-interop/programs.mjs';
+import { goProgram } from '@ctrlkit/go-programs';
 
 const started = startMeasuring();
 const here = dirname(fileURLToPath(import.meta.url));

@@ -3,7 +3,7 @@
 import { spawn } from 'node:child_process';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { goProgram } from '../../../tooling/go-interop/programs.mjs';
+import { goProgram } from '@ctrlkit/go-programs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 

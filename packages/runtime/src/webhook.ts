@@ -42,7 +42,6 @@ export type {
   AdmissionResponse,
   AdmissionReview,
   AdmissionStatus,
-  GroupVersionKind,
 } from './webhook/admission-review.js';
 export {
   type AdmissionContext,
@@ -68,7 +67,7 @@ export {
   setConversionData,
   takeConversionData,
 } from './webhook/conversion-webhook.js';
-export { createJsonPatch, type JsonPatchOperation } from './webhook/json-patch.js';
+export { createJsonPatch } from './webhook/json-patch.js';
 export {
   crdConversion,
   mutatingWebhookConfiguration,

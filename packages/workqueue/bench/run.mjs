@@ -7,8 +7,8 @@ import { execFileSync } from 'node:child_process';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startMeasuring, writeResults } from '@ctrlkit/figures';
+import { goProgram } from '@ctrlkit/go-programs';
 import { defaultControllerRateLimiter, newTyped, newTypedDelayingQueue } from '@ctrlkit/workqueue';
-import { goProgram } from '../../../tooling/go-interop/programs.mjs';
 
 const started = startMeasuring();
 const here = dirname(fileURLToPath(import.meta.url));

@@ -164,7 +164,7 @@ describe('entry points', () => {
     );
     const rootNames = exportsOf(root?.source ?? '').names;
     expect(rootNames.filter((name) => !elsewhere.has(name))).toEqual([]);
-    expect(entries.filter((e) => e.specifier.startsWith('@ctrlkit/runtime/')).length).toBe(10);
+    expect(entries.filter((e) => e.specifier.startsWith('@ctrlkit/runtime/')).length).toBe(11);
   });
 });
 

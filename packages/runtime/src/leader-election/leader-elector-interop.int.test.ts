@@ -9,9 +9,9 @@ import { errorMessage } from '@ctrlkit/core';
 import { waitFor } from '@ctrlkit/core/testing';
 import { createTestNamespace } from '@ctrlkit/envtest';
 import { testKubeConfig, testKubeconfigPath } from '@ctrlkit/envtest/vitest';
+import { goProgram } from '@ctrlkit/go-programs';
 import type { V1Lease } from '@kubernetes/client-node';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { goProgram } from '../../../../tooling/go-interop/programs.mjs';
 import { LeaderElector } from './leader-elector.js';
 import { LeaseLock } from './lease-lock.js';
 

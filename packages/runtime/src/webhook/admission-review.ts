@@ -1,11 +1,6 @@
 //! The admission.k8s.io/v1 AdmissionReview wire types a webhook reads and answers.
 
-/** The group, version and kind (or resource) of a request. */
-export interface GroupVersionKind {
-  readonly group: string;
-  readonly version: string;
-  readonly kind: string;
-}
+import type { GroupVersionKind } from '../controller-refs/controller-ref.js';
 
 /** The `request` of an `admission.k8s.io/v1` AdmissionReview, as the apiserver sends it. */
 export interface AdmissionRequest {

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { createJsonPatch, type JsonPatchOperation } from './json-patch.js';
+import type { JsonPatchOperation } from '../apply/object-writer.js';
+import { createJsonPatch } from './json-patch.js';
 
 /** An RFC 6902 applier for add/remove/replace, written from the RFC, independent of the differ. */
 function applyPatch(document: unknown, operations: readonly JsonPatchOperation[]): unknown {

@@ -2,8 +2,6 @@
 
 import type { JsonPatchOperation } from '../apply/object-writer.js';
 
-export type { JsonPatchOperation };
-
 /**
  * The operations that turn `before` into `after` (both plain JSON values: objects, arrays,
  * strings, finite numbers, booleans, null). Objects are compared key by key; arrays index
