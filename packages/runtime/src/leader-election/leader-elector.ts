@@ -1,6 +1,6 @@
 //! Leader election on a lock object, with client-go's timing and semantics (`tools/leaderelection`).
 
-import { type Clock, realClock, sleep } from '@ctrlkit/core';
+import { type Clock, isConflict, realClock, sleep } from '@ctrlkit/core';
 import { type Logger, noopLogger } from '../logger.js';
 import { LeaderElectionError } from './leader-election-error.js';
 import {
@@ -387,7 +387,8 @@ export class LeaderElector {
         await this.#lock.update(record, signal);
       } catch (error) {
         signal.throwIfAborted();
-        if ((error as { code?: unknown }).code !== 409) throw error;
+        // The client reports a 409 as `statusCode` (ApiStatusError), not as `code`.
+        if (!isConflict(error)) throw error;
         this.#logger.debug(
           { lock: this.#name },
           'release conflicted with a late write: reading again',
