@@ -125,6 +125,9 @@ function scratchName(name) {
   return name.replace('@', '').replace('/', '-');
 }
 
+/** The `@types/ws` a TypeScript user of client-node installs beside it (see layOutScratch). */
+const TYPES_WS = '8.18.2';
+
 /**
  * Lays out a scratch pnpm workspace outside the repository with one project per package, each
  * depending on that package alone (and its peers: a user of the subpath that needs an optional
@@ -141,13 +144,15 @@ function layOutScratch(scratch, packages, registry) {
     join(scratch, '.npmrc'),
     `registry=${registry}\nhoist=false\nstrict-peer-dependencies=false\nauto-install-peers=true\n`,
   );
-  // The type-check runs from the scratch root, so `types: ['node']` resolves from there.
+  // The type-check runs from the scratch root, so `types: ['node']` resolves from there. A
+  // TypeScript user of client-node also adds `@types/ws`: client-node's isomorphic-ws declares
+  // `import WebSocket from 'ws'` and neither depends on ws' types (TS7016 without them).
   writeFileSync(
     join(scratch, 'package.json'),
     JSON.stringify({
       name: 'scratch',
       private: true,
-      devDependencies: { '@types/node': typesNode },
+      devDependencies: { '@types/node': typesNode, '@types/ws': TYPES_WS },
     }),
   );
   for (const { manifest } of packages) {

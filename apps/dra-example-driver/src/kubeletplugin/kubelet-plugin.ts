@@ -33,7 +33,7 @@ function deviceNames(options: KubeletPluginOptions): Set<string> {
 
 /**
  * Adds the kubelet plugin to `manager`: a runnable (one per node, no leader election) that
- * creates `<plugins dir>/gpu.example.com`, opens the checkpointed {@link DeviceState}, serves the plugin to the kubelet over its
+ * creates `<plugins dir>/gpu.example.com`, opens the checkpointed `DeviceState`, serves the plugin to the kubelet over its
  * sockets (`<plugins dir>/gpu.example.com/dra.sock`, `<registrar dir>/gpu.example.com-reg.sock`),
  * publishes the node's GPUs, and on shutdown stops serving WITHOUT deleting the slices.
  * `/readyz` reports ready once the sockets are up; `/metrics` has

@@ -43,7 +43,7 @@ export interface ProcessProviderOptions {
   capacity?: ProviderCapacity;
   /** The node's name, in each container's `NODE_ENV_MARKER`. Default: none (no marker, no leftovers found). */
   nodeName?: string;
-  /** What {@link ProcessProvider.ping} runs (file and arguments, no shell). Default {@link DEFAULT_PING_COMMAND}. */
+  /** What {@link ProcessProvider.ping} runs (file and arguments, no shell). Default `DEFAULT_PING_COMMAND` (`node --version`). */
   pingCommand?: readonly string[];
   /** Default: the real clock. */
   clock?: Clock;

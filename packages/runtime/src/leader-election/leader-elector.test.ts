@@ -1,6 +1,6 @@
+import { ApiStatusError } from '@ctrlkit/client';
 import { FakeClock } from '@ctrlkit/core/testing';
 import { describe, expect, it } from 'vitest';
-import { ApiStatusError } from '../informers/errors/api-status-error.js';
 import { LeaderElectionError } from './leader-election-error.js';
 import { LeaderElector } from './leader-elector.js';
 import {
