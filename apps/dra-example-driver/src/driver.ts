@@ -10,7 +10,8 @@ import { DRIVER_NAME, type GpuOptions, gpuResources } from './devices.js';
  * Adds the driver to `manager`: a runnable (no leader election: one per node) that starts
  * the ResourceSlice controller with the node as owner and the simulated GPUs, and stops it
  * on shutdown WITHOUT deleting the slices (as upstream's kubelet plugin helper). `/readyz`
- * reports ready once the controller runs; `/metrics` has
+ * reports ready once the controller runs; its ResourceSlice informer is in the Manager's
+ * informer health (`ctrlkit_informer_*`, `/healthz`); `/metrics` has
  * `dra_example_driver_resourceslice_operations{operation}`.
  */
 export function addDriver(manager: Manager, options: GpuOptions & { logger: Logger }): void {
@@ -43,6 +44,7 @@ export function addDriver(manager: Manager, options: GpuOptions & { logger: Logg
         signal,
         logger,
         errorHandler: (err, message) => logger.error({ err }, `${message}: ${err.message}`),
+        informerTracker: manager,
       });
       logger.info(
         {

@@ -2,6 +2,7 @@
 
 import { type Clock, InvalidArgumentError, type Logger, rejectRenamedOptions } from '@ctrlkit/core';
 import type { ClientSource } from '@ctrlkit/runtime/client';
+import type { InformerTracker } from '@ctrlkit/runtime/manager';
 import type { TypedRateLimitingInterface } from '@ctrlkit/workqueue';
 import type { KubeClient } from './adapter.js';
 import type { DriverResources, Owner } from './driver-resources.js';
@@ -61,6 +62,12 @@ export interface Options {
   clock?: Clock;
   /** Where progress and (by default) errors go. Default: nowhere. */
   logger?: Logger;
+  /**
+   * Where the ResourceSlice informer's watch health is reported while the controller runs:
+   * pass the `Manager`, and its `ctrlkit_informer_*` metrics and `/healthz` cover the
+   * informer. Default: none (nothing outside the controller sees the informer's health).
+   */
+  informerTracker?: InformerTracker;
 }
 
 const optionKeys = new Set([
@@ -75,6 +82,7 @@ const optionKeys = new Set([
   'signal',
   'clock',
   'logger',
+  'informerTracker',
 ]);
 
 /** Whether the owner is a Node (its slices are node-local). */
@@ -140,6 +148,10 @@ export function checkOptions(options: Options): void {
   }
   if (options.errorHandler !== undefined && typeof options.errorHandler !== 'function') {
     throw new InvalidArgumentError('errorHandler', 'must be a function');
+  }
+  const tracker = options.informerTracker;
+  if (tracker !== undefined && typeof tracker?.trackInformer !== 'function') {
+    throw new InvalidArgumentError('informerTracker', 'must have a trackInformer() method');
   }
   if (options.signal !== undefined && !(options.signal instanceof AbortSignal)) {
     throw new InvalidArgumentError('signal', 'must be an AbortSignal');

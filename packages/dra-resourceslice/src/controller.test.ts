@@ -1,4 +1,5 @@
 import { InvalidArgumentError } from '@ctrlkit/core';
+import type { TrackedInformer } from '@ctrlkit/runtime/manager';
 import { KubeConfig } from '@kubernetes/client-node';
 import { describe, expect, it } from 'vitest';
 import { startController } from './controller.js';
@@ -44,6 +45,9 @@ describe('startController options', () => {
     ).toBe('owner.name');
     expect((await rejection({ ...base, extra: 1 } as Partial<Options>)).field).toBe('extra');
     expect((await rejection({ ...base, queue: {} as Options['queue'] })).field).toBe('queue');
+    expect((await rejection({ ...base, informerTracker: {} as never })).field).toBe(
+      'informerTracker',
+    );
   });
 
   it('rejects the old option names, naming the new ones', async () => {
@@ -64,5 +68,33 @@ describe('startController options', () => {
     });
     abort.abort(new Error('shutting down'));
     await expect(started).rejects.toThrow('sync ResourceSlice informer: shutting down');
+  });
+
+  it('reports its informer to informerTracker (the Manager) from the start until it stopped', async () => {
+    const tracked = new Set<TrackedInformer>();
+    const informerTracker = {
+      trackInformer(informer: TrackedInformer) {
+        tracked.add(informer);
+        return () => tracked.delete(informer);
+      },
+    };
+    const abort = new AbortController();
+    const started = startController({
+      kubeClient: kubeConfig,
+      driverName: 'gpu.example.com',
+      owner: { apiVersion: 'v1', kind: 'Node', name: 'node-1', uid: 'u1' },
+      signal: abort.signal,
+      informerTracker,
+    });
+    const [informer] = [...tracked];
+    expect(informer?.name).toBe(
+      'resource.k8s.io/v1/resourceslices (fields spec.driver=gpu.example.com,spec.nodeName=node-1)',
+    );
+    // The apiserver is unreachable: the informer has no watch, and says so.
+    expect(informer?.health()).toMatchObject({ state: 'listing' });
+    expect(informer?.health().unwatchedSinceMs).toBeTypeOf('number');
+    abort.abort(new Error('shutting down'));
+    await expect(started).rejects.toThrow('sync ResourceSlice informer: shutting down');
+    expect(tracked.size).toBe(0);
   });
 });

@@ -7,6 +7,7 @@ import {
   newListWatch,
   SharedIndexInformer,
 } from '@ctrlkit/runtime/informers';
+import type { InformerTracker } from '@ctrlkit/runtime/manager';
 import {
   defaultControllerRateLimiter,
   newTypedRateLimitingQueue,
@@ -60,6 +61,7 @@ export class Controller {
   readonly #errorHandler: ErrorHandler;
   readonly #clock: Clock;
   readonly #logger: Logger;
+  readonly #tracker: InformerTracker | undefined;
   readonly #abort = new AbortController();
   readonly #informer: SharedIndexInformer<Wire<V1ResourceSlice>>;
   readonly #pools: PoolSyncer;
@@ -78,6 +80,7 @@ export class Controller {
       : newKubeClient(options.kubeClient);
     this.#clock = options.clock ?? realClock;
     this.#logger = options.logger ?? noopLogger;
+    this.#tracker = options.informerTracker;
     this.#mutationCacheTTLMs = duration(
       options,
       'mutationCacheTTLMs',
@@ -95,13 +98,14 @@ export class Controller {
       options.errorHandler ??
       ((err, message) => logger.error({ err }, `${message}: ${err.message}`));
     const nodeName = isNodeOwner(this.#owner) ? this.#owner.name : '';
+    const fieldSelector = `spec.driver=${this.#driverName},spec.nodeName=${nodeName}`;
     const indexFunc = (slice: Wire<V1ResourceSlice>): readonly string[] => [poolNameOf(slice)];
     this.#informer = new SharedIndexInformer<Wire<V1ResourceSlice>>({
-      name: 'resource.k8s.io/v1/resourceslices',
+      name: `resource.k8s.io/v1/resourceslices (fields ${fieldSelector})`,
       listWatch: newListWatch<Wire<V1ResourceSlice>>(
         this.#client.client,
         { group: 'resource.k8s.io', version: 'v1', resource: 'resourceslices' },
-        { fieldSelector: `spec.driver=${this.#driverName},spec.nodeName=${nodeName}` },
+        { fieldSelector },
       ),
       indexers: { [POOL_NAME_INDEX]: indexFunc },
       clock: this.#clock,
@@ -150,7 +154,11 @@ export class Controller {
     const abort = this.#abort;
     if (signal?.aborted) abort.abort(signal.reason);
     else signal?.addEventListener('abort', () => abort.abort(signal.reason), { once: true });
-    this.#informerDone = this.#informer.run(abort.signal).finally(() => this.#queue.shutDown());
+    const untrack = this.#tracker?.trackInformer(this.#informer);
+    this.#informerDone = this.#informer.run(abort.signal).finally(() => {
+      this.#queue.shutDown();
+      untrack?.();
+    });
     const synced = await this.#informer.whenSynced(abort.signal);
     if (!synced) {
       await this.#informerDone;

@@ -5,7 +5,8 @@
  *   (`client`: rate limited, named by your program, counted), event recorders
  *   (`getEventRecorder`), the controllers and other {@link Runnable}s, leader election on a
  *   Lease ({@link ManagerLeaderElectionOptions}), `/metrics`, `/healthz` and `/readyz`
- *   ({@link HealthCheck}), and a graceful stop. Options: {@link ManagerOptions}; errors:
+ *   ({@link HealthCheck}; `trackInformer` adds an informer made elsewhere to the informer
+ *   health, {@link InformerTracker}), and a graceful stop. Options: {@link ManagerOptions}; errors:
  *   {@link ManagerError}.
  * - {@link setupSignalHandler}: an `AbortSignal` that aborts on the first SIGTERM or SIGINT.
  *
@@ -31,6 +32,7 @@
  */
 
 export type { HealthCheck } from './manager/health-probes.js';
+export type { InformerTracker, TrackedInformer } from './manager/informer-tracker.js';
 export { Manager } from './manager/manager.js';
 export { ManagerError, type ManagerErrorReason } from './manager/manager-error.js';
 export {

@@ -44,16 +44,9 @@ export async function sampleHealth(endpoints: AppEndpoints): Promise<HealthSampl
   return { at, healthz, states };
 }
 
-/**
- * `/healthz` 200 and every informer watching; with `informers: false` (an app whose informers
- * are not in its Manager's informer health, so `/metrics` shows none) `/healthz` 200 and no
- * informer state at all.
- */
-export const healthy = (s: HealthSample, options: { informers?: boolean } = {}) =>
-  s.healthz === 200 &&
-  (options.informers === false
-    ? s.states.size === 0
-    : s.states.size > 0 && [...s.states.values()].every((v) => v === 'watching'));
+/** `/healthz` 200 and every informer watching (an app that shows no informer state is not healthy). */
+export const healthy = (s: HealthSample) =>
+  s.healthz === 200 && s.states.size > 0 && [...s.states.values()].every((v) => v === 'watching');
 
 /**
  * Polls the app at `endpoints()` (it may change: a restarted process) every `intervalMs` until
@@ -118,12 +111,12 @@ export function healthFigures(samples: readonly HealthSample[]): {
  */
 export async function healthyAfter(
   endpoints: AppEndpoints,
-  options: { informers?: boolean; timeoutMs?: number } = {},
+  options: { timeoutMs?: number } = {},
 ): Promise<HealthSample> {
   const deadline = Date.now() + (options.timeoutMs ?? 20_000);
   for (;;) {
     const sample = await sampleHealth(endpoints);
-    if (healthy(sample, options) || Date.now() > deadline) return sample;
+    if (healthy(sample) || Date.now() > deadline) return sample;
     await sleep(250);
   }
 }

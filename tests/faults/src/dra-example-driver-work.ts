@@ -117,13 +117,9 @@ export class DraDriverWork {
     const slices = final ?? (await this.slicesOf(nodeName));
     await sleep(AFTER_MS);
     // The driver's one informer (its ResourceSlices, made by @ctrlkit/dra-resourceslice's
-    // controller) is not in its Manager's informer health: /metrics shows no
-    // ctrlkit_informer_* and /healthz does not watch it (a gap this suite found, reported).
-    const after = await healthyAfter(options.app.endpoints, { informers: false });
-    expect(
-      healthy(after, { informers: false }),
-      `after ${options.fault}: ${describeSample(after)}`,
-    ).toBe(true);
+    // controller) is tracked by its Manager: /healthz 200 and it is `watching` again.
+    const after = await healthyAfter(options.app.endpoints);
+    expect(healthy(after), `after ${options.fault}: ${describeSample(after)}`).toBe(true);
     const rssAfterMb = await rssMb(options.app);
     const exclude = options.exclude ?? (() => false);
     const requests = (

@@ -27,6 +27,11 @@ import { parseBindAddress } from './bind-address.js';
 import { ManagerEndpoints } from './endpoints.js';
 import type { HealthCheck } from './health-probes.js';
 import { informerHealthCheck } from './informer-health-check.js';
+import {
+  type InformerTracker,
+  type TrackedInformer,
+  TrackedInformers,
+} from './informer-tracker.js';
 import { ManagerError } from './manager-error.js';
 import { newManagerElector } from './manager-leader-election.js';
 import {
@@ -80,7 +85,7 @@ interface StartState {
  * - No global state: each manager has its own prom-client {@link Manager.registry}, API
  *   rate limiter and informers, so two managers in one process do not interfere.
  */
-export class Manager {
+export class Manager implements InformerTracker {
   /** The cluster the manager talks to. */
   readonly kubeConfig: KubeConfigLike;
   /**
@@ -105,6 +110,7 @@ export class Manager {
   readonly #gracefulShutdownTimeoutMs: number;
   readonly #runnables: Runnable[] = [];
   readonly #recorders = new Map<string, EventRecorder>();
+  readonly #tracked = new TrackedInformers();
   readonly #elector: LeaderElector | undefined;
   readonly #webhookServer: WebhookServer | undefined;
   readonly #leaseName: string | undefined;
@@ -163,7 +169,7 @@ export class Manager {
       if (!this.#cachesSynced) throw new Error('informers have not synced');
     });
     this.#webhookServer = this.#useWebhookServer(options.webhookServer);
-    const informerHealth = () => this.informerFactory.health();
+    const informerHealth = () => this.#tracked.addHealthTo(this.informerFactory.health());
     new PrometheusInformerMetrics(this.registry, informerHealth, this.#clock);
     this.#endpoints.addCheck(
       'healthz',
@@ -209,6 +215,16 @@ export class Manager {
       });
     }
     return server;
+  }
+
+  /**
+   * Tracks an informer made outside {@link Manager.informerFactory} (by a library such as
+   * `@ctrlkit/dra-resourceslice`) in `ctrlkit_informer_*` and the `/healthz` check
+   * `informers`, until the returned function is called. Throws an `InvalidArgumentError`
+   * when an informer of that name is already tracked.
+   */
+  trackInformer(informer: TrackedInformer): () => void {
+    return this.#tracked.trackInformer(informer);
   }
 
   /** The event recorder of `component` (one per component; its events are flushed on stop). */
