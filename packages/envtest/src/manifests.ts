@@ -21,8 +21,9 @@ export interface DryRunResult {
  * Reads every `*.yaml` of `dir` (sorted by name, multi-document), first creates its Namespaces
  * for real (an existing one is fine: the rest cannot be created in a namespace a dry run only
  * pretended to make), and sends everything else with `dryRun=All`, so schema, admission and
- * RBAC errors throw. A CRD that already exists (another test installed it) is
- * validated by a dry-run replace at its stored resourceVersion instead. Nothing but the
+ * RBAC errors throw. An object that already exists (another test installed it: a CRD, or an
+ * app's RBAC that a test running the app applied) is validated by a dry-run replace at its
+ * stored resourceVersion instead. Nothing but the
  * Namespaces is stored.
  */
 export async function dryRunManifests(kubeConfig: KubeConfig, dir: string): Promise<DryRunResult> {
@@ -41,8 +42,7 @@ export async function dryRunManifests(kubeConfig: KubeConfig, dir: string): Prom
     try {
       results.push(await client.create(object, undefined, 'All'));
     } catch (error) {
-      if ((error as { code?: number }).code !== 409 || object.kind !== 'CustomResourceDefinition')
-        throw error;
+      if ((error as { code?: number }).code !== 409) throw error;
       const stored = await client.read(object as KubernetesObject & { metadata: { name: string } });
       const metadata = { ...object.metadata, resourceVersion: stored.metadata?.resourceVersion };
       results.push(await client.replace({ ...object, metadata }, undefined, 'All'));

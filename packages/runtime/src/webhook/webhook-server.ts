@@ -3,7 +3,7 @@
 import { once } from 'node:events';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createServer, type Server } from 'node:https';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 import { join } from 'node:path';
 import { InvalidArgumentError, type Logger, noopLogger } from '@ctrlkit/core';
 import { Registry } from 'prom-client';
@@ -75,6 +75,8 @@ export class WebhookServer {
   #markReady: (error?: unknown) => void = () => {};
   #inFlight = 0;
   readonly #drained: Array<() => void> = [];
+  /** Every TCP connection, from before its TLS handshake to its close. */
+  readonly #sockets = new Set<Socket>();
 
   constructor(options: WebhookServerOptions = {}) {
     checkServerOptions(options);
@@ -179,6 +181,10 @@ export class WebhookServer {
         answer(request, response, handler, metrics, limits, this.#logger);
       },
     );
+    server.on('connection', (socket: Socket) => {
+      this.#sockets.add(socket);
+      socket.on('close', () => this.#sockets.delete(socket));
+    });
     server.on('tlsClientError', (error) =>
       this.#logger.debug({ err: error }, 'TLS handshake failed'),
     );
@@ -209,6 +215,9 @@ export class WebhookServer {
     server.closeIdleConnections();
     while (this.#inFlight > 0) await new Promise<void>((resolve) => this.#drained.push(resolve));
     server.closeAllConnections();
+    // Connections the HTTP layer never saw (a TLS handshake under way, or never finished)
+    // would hold the close until the handshake timeout (120 s).
+    for (const socket of this.#sockets) socket.destroy();
     await closed;
   }
 
