@@ -207,6 +207,8 @@ describe('virtual-kubelet under faults', () => {
         fault: '409 from a second writer',
         namespace,
         app: vk,
+        // Converging takes the longest per-item backoff a pod's 409s grew (100 s seen).
+        timeoutMs: 300_000,
         mark,
         faultStartedAt,
         faultEndedAt,
@@ -218,5 +220,5 @@ describe('virtual-kubelet under faults', () => {
     } finally {
       expect(await vk.stop()).toBe(0);
     }
-  });
+  }, 420_000);
 });
