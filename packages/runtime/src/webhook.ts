@@ -82,7 +82,11 @@ export {
   type WebhookErrorReason,
 } from './webhook/webhook-error.js';
 export type { WebhookHandler, WebhookType } from './webhook/webhook-handler.js';
-export { PrometheusWebhookMetrics, type WebhookMetrics } from './webhook/webhook-metrics.js';
+export {
+  PrometheusWebhookMetrics,
+  WEBHOOK_LATENCY_BUCKETS,
+  type WebhookMetrics,
+} from './webhook/webhook-metrics.js';
 export {
   DEFAULT_CERT_DIR,
   DEFAULT_MAX_REQUEST_BYTES,

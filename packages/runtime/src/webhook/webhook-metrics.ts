@@ -2,6 +2,14 @@
 
 import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
 
+/**
+ * The latency histogram's buckets, in seconds: controller-runtime's
+ * `prometheus.ExponentialBuckets(10e-9, 10, 12)`, 10 ns to 1000 s, one per decade.
+ */
+export const WEBHOOK_LATENCY_BUCKETS: readonly number[] = Object.freeze(
+  Array.from({ length: 12 }, (_, i) => Number((1e-8 * 10 ** i).toPrecision(1))),
+);
+
 /** What the webhook server reports for each request; {@link PrometheusWebhookMetrics} by default. */
 export interface WebhookMetrics {
   /** A request to `webhook` (its path) started. */
@@ -12,7 +20,8 @@ export interface WebhookMetrics {
 
 /**
  * controller-runtime's webhook metrics: `controller_runtime_webhook_requests_total{webhook,code}`,
- * `controller_runtime_webhook_latency_seconds{webhook}` (a histogram) and
+ * `controller_runtime_webhook_latency_seconds{webhook}` (a histogram with
+ * {@link WEBHOOK_LATENCY_BUCKETS}) and
  * `controller_runtime_webhook_requests_in_flight{webhook}`; `webhook` is the path.
  */
 export class PrometheusWebhookMetrics implements WebhookMetrics {
@@ -31,7 +40,7 @@ export class PrometheusWebhookMetrics implements WebhookMetrics {
       name: 'controller_runtime_webhook_latency_seconds',
       help: 'Histogram of the latency of processing admission requests',
       labelNames: ['webhook'],
-      buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+      buckets: [...WEBHOOK_LATENCY_BUCKETS],
       registers: [registry],
     });
     this.#inFlight = new Gauge({

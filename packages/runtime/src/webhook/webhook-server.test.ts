@@ -302,6 +302,14 @@ describe('WebhookServer: bad requests', () => {
     expect(text).toMatch(
       /controller_runtime_webhook_latency_seconds_count\{webhook="\/validate-example-com-v1-widget"\} \d+/,
     );
+    // controller-runtime's buckets: ExponentialBuckets(10e-9, 10, 12).
+    const bounds = [
+      ...text.matchAll(/latency_seconds_bucket\{le="([^"]+)",webhook="\/validate-example/g),
+    ].map((m) => m[1]);
+    expect(bounds).toEqual([
+      ...['1e-8', '1e-7', '0.000001', '0.00001', '0.0001', '0.001', '0.01', '0.1'],
+      ...['1', '10', '100', '1000', '+Inf'],
+    ]);
   });
 
   it('refuses TLS below 1.2', async () => {
