@@ -35,6 +35,7 @@ export const GO_PROGRAMS = Object.freeze([
     dir: join(tooling, 'go-bench', 'virtual-kubelet'),
     kind: 'bench',
   },
+  { name: 'bench-webhook', dir: join(tooling, 'go-bench', 'webhook'), kind: 'bench' },
 ]);
 
 /** `<XDG_CACHE_HOME or ~/.cache>/ctrlkit/go-programs`: where the built programs live. */
