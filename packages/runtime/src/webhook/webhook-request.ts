@@ -1,6 +1,6 @@
 //! Answers one HTTP request to the webhook server: checks, body limit, parse, handler with its time limit.
 
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Http2ServerRequest, Http2ServerResponse } from 'node:http2';
 import type { Logger } from '@ctrlkit/core';
 import { InvalidReviewError } from './webhook-error.js';
 import { messageOf, type WebhookHandler } from './webhook-handler.js';
@@ -27,8 +27,8 @@ class BodyError extends Error {
  * handler's path. Never throws and never rejects: every failure is an answer.
  */
 export function answer(
-  request: IncomingMessage,
-  response: ServerResponse,
+  request: Http2ServerRequest,
+  response: Http2ServerResponse,
   handler: WebhookHandler | undefined,
   metrics: WebhookMetrics,
   limits: { maxRequestBytes: number },
@@ -61,7 +61,7 @@ export function answer(
 }
 
 async function compute(
-  request: IncomingMessage,
+  request: Http2ServerRequest,
   handler: WebhookHandler,
   limits: { maxRequestBytes: number },
 ): Promise<Answer> {
@@ -126,7 +126,7 @@ async function run(
   }
 }
 
-function readBody(request: IncomingMessage, maxBytes: number): Promise<string> {
+function readBody(request: Http2ServerRequest, maxBytes: number): Promise<string> {
   const declared = Number(request.headers['content-length']);
   if (declared > maxBytes) {
     request.resume();
@@ -155,8 +155,9 @@ function readBody(request: IncomingMessage, maxBytes: number): Promise<string> {
   });
 }
 
-function write(response: ServerResponse, { code, body }: Answer): void {
-  if (response.headersSent || response.destroyed) return;
+function write(response: Http2ServerResponse, { code, body }: Answer): void {
+  // An HTTP/2 stream the client reset, or a connection (HTTP/1.1 or HTTP/2) that closed.
+  if (response.headersSent || response.stream?.destroyed || response.socket?.destroyed) return;
   const text = JSON.stringify(body);
   response.writeHead(code, {
     'content-type': 'application/json',

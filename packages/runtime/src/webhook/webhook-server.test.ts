@@ -1,4 +1,5 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { type ClientHttp2Session, connect as http2Connect } from 'node:http2';
 import { Agent, request as httpsRequest } from 'node:https';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -402,5 +403,63 @@ describe('WebhookServer: stop', () => {
     expect(performance.now() - stopped).toBeLessThan(2000);
     expect(own.listening).toBe(false);
     agent.destroy();
+  });
+});
+
+/** POSTs `body` to `path` on an HTTP/2 `session`; resolves the status and the review. */
+function post2(session: ClientHttp2Session, path: string, body: string) {
+  return new Promise<{ status: number; body: Reply }>((resolve, reject) => {
+    const stream = session.request({
+      ':method': 'POST',
+      ':path': path,
+      'content-type': 'application/json',
+    });
+    let status = 0;
+    const chunks: Buffer[] = [];
+    stream.on('response', (headers) => {
+      status = Number(headers[':status']);
+    });
+    stream.on('data', (c: Buffer) => chunks.push(c));
+    stream.on('end', () => resolve({ status, body: JSON.parse(Buffer.concat(chunks).toString()) }));
+    stream.on('error', reject);
+    stream.end(body);
+  });
+}
+
+describe('WebhookServer: HTTP/2', () => {
+  it('offers h2 (as controller-runtime) and answers reviews on one connection', async () => {
+    const session = http2Connect(`https://127.0.0.1:${server.port}`, { ca: [ca.certPem] });
+    try {
+      const [first, second] = await Promise.all([
+        post2(session, validator.path, review('CREATE', { spec: {} })),
+        post2(session, defaulter.path, review('CREATE', { spec: {} })),
+      ]);
+      expect(session.alpnProtocol).toBe('h2');
+      expect(first).toMatchObject({ status: 200, body: { response: { allowed: true } } });
+      expect(second.body.response.patch).toBeTruthy();
+    } finally {
+      session.close();
+    }
+  });
+
+  it('on stop, answers the stream in flight, then ends the HTTP/2 connection', async () => {
+    await writePair(serving);
+    const own = new WebhookServer({ host: '127.0.0.1', port: 0, certDir: dir });
+    own.register(validator);
+    const halt = new AbortController();
+    const running = own.start(halt.signal);
+    await own.ready;
+    const session = http2Connect(`https://127.0.0.1:${own.port}`, { ca: [ca.certPem] });
+    const ended = new Promise((resolve) => session.on('close', resolve));
+    session.on('error', () => {});
+    expect((await post2(session, validator.path, review('CREATE', { spec: {} }))).status).toBe(200);
+    const hanging = post2(session, validator.path, review('CREATE', { spec: { hang: true } }));
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const stopped = performance.now();
+    halt.abort();
+    expect((await hanging).body.response.status.code).toBe(504);
+    await running;
+    await ended;
+    expect(performance.now() - stopped).toBeLessThan(2000);
   });
 });

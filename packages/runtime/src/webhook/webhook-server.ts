@@ -1,8 +1,13 @@
 //! The HTTPS server that serves webhooks (controller-runtime's `webhook.Server`).
 
 import { once } from 'node:events';
-import type { IncomingMessage, ServerResponse } from 'node:http';
-import { createServer, type Server } from 'node:https';
+import {
+  createSecureServer,
+  type Http2SecureServer,
+  type Http2ServerRequest,
+  type Http2ServerResponse,
+  type Http2Session,
+} from 'node:http2';
 import type { AddressInfo, Socket } from 'node:net';
 import { join } from 'node:path';
 import { InvalidArgumentError, type Logger, noopLogger } from '@ctrlkit/core';
@@ -43,8 +48,9 @@ export interface WebhookServerOptions {
 }
 
 /**
- * Serves registered webhooks over HTTPS (TLS 1.2 or later), as a manager runnable that every
- * replica runs (`needLeaderElection: false`).
+ * Serves registered webhooks over HTTPS (TLS 1.2 or later; HTTP/2, or HTTP/1.1 for a client
+ * that does not offer `h2`, as controller-runtime), as a manager runnable that every replica
+ * runs (`needLeaderElection: false`).
  *
  * Guarantees:
  * - The certificate and key are read at start (a pair that does not load fails the start)
@@ -69,7 +75,7 @@ export class WebhookServer {
   readonly #handlers = new Map<string, WebhookHandler>();
   readonly #logger: Logger;
   #registry: Registry | undefined;
-  #server: Server | undefined;
+  #server: Http2SecureServer | undefined;
   #started = false;
   #listening = false;
   #markReady: (error?: unknown) => void = () => {};
@@ -77,6 +83,8 @@ export class WebhookServer {
   readonly #drained: Array<() => void> = [];
   /** Every TCP connection, from before its TLS handshake to its close. */
   readonly #sockets = new Set<Socket>();
+  /** Every HTTP/2 connection (a session), to end gracefully on stop. */
+  readonly #sessions = new Set<Http2Session>();
 
   constructor(options: WebhookServerOptions = {}) {
     checkServerOptions(options);
@@ -170,12 +178,13 @@ export class WebhookServer {
     }
   }
 
-  #createServer(pair: { cert: string; key: string }): Server {
+  /** HTTP/2 and HTTP/1.1 (ALPN `h2` first), as controller-runtime's server offers `h2`. */
+  #createServer(pair: { cert: string; key: string }): Http2SecureServer {
     const metrics: WebhookMetrics = new PrometheusWebhookMetrics(this.#registry ?? new Registry());
     const limits = { maxRequestBytes: this.#options.maxRequestBytes ?? DEFAULT_MAX_REQUEST_BYTES };
-    const server = createServer(
-      { ...pair, minVersion: 'TLSv1.2' },
-      (request: IncomingMessage, response: ServerResponse) => {
+    const server = createSecureServer(
+      { ...pair, minVersion: 'TLSv1.2', allowHTTP1: true },
+      (request: Http2ServerRequest, response: Http2ServerResponse) => {
         this.#requestStarted(response);
         const handler = this.#handlers.get(new URL(request.url ?? '/', 'https://webhook').pathname);
         answer(request, response, handler, metrics, limits, this.#logger);
@@ -185,13 +194,17 @@ export class WebhookServer {
       this.#sockets.add(socket);
       socket.on('close', () => this.#sockets.delete(socket));
     });
+    server.on('session', (session: Http2Session) => {
+      this.#sessions.add(session);
+      session.on('close', () => this.#sessions.delete(session));
+    });
     server.on('tlsClientError', (error) =>
       this.#logger.debug({ err: error }, 'TLS handshake failed'),
     );
     return server;
   }
 
-  async #listen(server: Server): Promise<void> {
+  async #listen(server: Http2SecureServer): Promise<void> {
     const port = this.#options.port ?? DEFAULT_WEBHOOK_PORT;
     try {
       server.listen(port, this.#options.host);
@@ -206,22 +219,21 @@ export class WebhookServer {
   }
 
   /**
-   * Stops accepting, waits for the requests in flight to be answered (each is bounded by its
-   * handler's time limit), then closes every connection: a client's keep-alive connections
-   * would otherwise hold the close until they time out.
+   * Stops accepting, tells HTTP/2 clients to open no new streams (GOAWAY), waits for the
+   * requests in flight to be answered (each is bounded by its handler's time limit), then
+   * closes every connection: a client's kept-alive connections, and those still in their
+   * TLS handshake, would otherwise hold the close until they time out.
    */
-  async #close(server: Server): Promise<void> {
+  async #close(server: Http2SecureServer): Promise<void> {
     const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-    server.closeIdleConnections();
+    for (const session of this.#sessions) session.close();
     while (this.#inFlight > 0) await new Promise<void>((resolve) => this.#drained.push(resolve));
-    server.closeAllConnections();
-    // Connections the HTTP layer never saw (a TLS handshake under way, or never finished)
-    // would hold the close until the handshake timeout (120 s).
+    for (const session of this.#sessions) session.destroy();
     for (const socket of this.#sockets) socket.destroy();
     await closed;
   }
 
-  #requestStarted(response: ServerResponse): void {
+  #requestStarted(response: Http2ServerResponse): void {
     this.#inFlight++;
     response.on('close', () => {
       this.#inFlight--;
