@@ -2,7 +2,11 @@ import { writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { InvalidArgumentError } from '@ctrlkit/core';
-import { CustomObjectsApi, type V1CustomResourceDefinition } from '@kubernetes/client-node';
+import {
+  ApiextensionsV1Api,
+  CustomObjectsApi,
+  type V1CustomResourceDefinition,
+} from '@kubernetes/client-node';
 import { describe, expect, it } from 'vitest';
 import { installCRDs } from './crds.js';
 import { createTestNamespace } from './namespace.js';
@@ -100,5 +104,58 @@ spec:
     );
     expect(InvalidArgumentError.isInstance(error)).toBe(true);
     expect(error.field).toBe('crds');
+  });
+
+  it('installs a CRD converted by a webhook whose server is not up, with objects stored', async () => {
+    // The examples' case: a CRD with a conversion webhook (its Service not there yet) and
+    // objects another test left behind at the storage version. A list of the other served
+    // version would call the webhook for them and fail; discovery does not.
+    const kubeConfig = testKubeConfig();
+    const name = 'sprockets.example.ctrlkit.dev';
+    const version = (v: string, storage: boolean) => ({
+      name: v,
+      served: true,
+      storage,
+      schema: { openAPIV3Schema: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } },
+    });
+    const sprockets: V1CustomResourceDefinition = {
+      ...widgets,
+      metadata: { name },
+      spec: {
+        group: 'example.ctrlkit.dev',
+        scope: 'Cluster',
+        names: { plural: 'sprockets', singular: 'sprocket', kind: 'Sprocket' },
+        versions: [version('v1', true), version('v1beta1', false)],
+      },
+    };
+    const custom = kubeConfig.makeApiClient(CustomObjectsApi);
+    try {
+      await installCRDs(kubeConfig, [sprockets]);
+      const body = {
+        apiVersion: 'example.ctrlkit.dev/v1',
+        kind: 'Sprocket',
+        metadata: { name: 's' },
+      };
+      const sprocket = { group: 'example.ctrlkit.dev', version: 'v1', plural: 'sprockets' };
+      await custom.createClusterCustomObject({ ...sprocket, body });
+      const service = { namespace: 'nowhere', name: 'nowhere', path: '/convert' };
+      const conversion = {
+        strategy: 'Webhook',
+        webhook: { conversionReviewVersions: ['v1'], clientConfig: { service } },
+      };
+      const [installed] = await installCRDs(
+        kubeConfig,
+        [{ ...sprockets, spec: { ...sprockets.spec, conversion } }],
+        { timeoutMs: 10_000 },
+      );
+      expect(installed?.spec.conversion?.strategy).toBe('Webhook');
+      const read = await custom.getClusterCustomObject({ ...sprocket, name: 's' });
+      expect(read.metadata.name).toBe('s');
+    } finally {
+      await kubeConfig
+        .makeApiClient(ApiextensionsV1Api)
+        .deleteCustomResourceDefinition({ name })
+        .catch(() => {});
+    }
   });
 });

@@ -8,6 +8,7 @@ import {
   ApiextensionsV1Api,
   CustomObjectsApi,
   type KubeConfig,
+  KubernetesObjectApi,
   loadAllYaml,
   type V1CustomResourceDefinition,
 } from '@kubernetes/client-node';
@@ -24,8 +25,11 @@ export interface InstallCRDsOptions {
 
 /**
  * Creates (or replaces) each CRD and waits until it is `Established` and its resources
- * answer a list, for every served version. A string is a path to a YAML or JSON file
- * (several documents allowed; documents that are not CRDs are rejected).
+ * answer a list, for every served version; for a CRD converted by a webhook (strategy
+ * `Webhook`), whose server usually starts later, until every served version is in discovery
+ * instead, as controller-runtime's envtest does (a list would call the webhook for the
+ * objects stored at another version). A string is a path to a YAML or JSON file (several
+ * documents allowed; documents that are not CRDs are rejected).
  *
  * Errors: `InvalidArgumentError` for a malformed CRD; `NotReadyError` after `timeoutMs`;
  * the client's `ApiException` when the apiserver rejects a CRD.
@@ -45,12 +49,15 @@ export async function installCRDs(
   if (!Array.isArray(crds)) throw new InvalidArgumentError('crds', 'must be an array');
   const definitions = (await Promise.all(crds.map((crd) => load(crd)))).flat();
   const api = kubeConfig.makeApiClient(ApiextensionsV1Api);
-  const custom = kubeConfig.makeApiClient(CustomObjectsApi);
+  const served = {
+    custom: kubeConfig.makeApiClient(CustomObjectsApi),
+    discovery: kubeConfig.makeApiClient(Discovery),
+  };
   for (const crd of definitions) await createOrReplace(api, crd);
   const deadline = performance.now() + timeoutMs;
   const installed: V1CustomResourceDefinition[] = [];
   for (const crd of definitions) {
-    installed.push(await waitEstablished(api, custom, crd, deadline, timeoutMs));
+    installed.push(await waitEstablished(api, served, crd, deadline, timeoutMs));
   }
   return installed;
 }
@@ -108,16 +115,45 @@ async function createOrReplace(
   }
 }
 
+/** Discovery of one group version (KubernetesObjectApi's, which keeps what it found). */
+class Discovery extends KubernetesObjectApi {
+  /** True when `apiVersion`'s discovery lists `kind`. */
+  async lists(apiVersion: string, kind: string): Promise<boolean> {
+    return (await this.resource(apiVersion, kind)) !== undefined;
+  }
+}
+
+/** How `waitEstablished` sees a version served: a list, or discovery. */
+interface Served {
+  readonly custom: CustomObjectsApi;
+  readonly discovery: Discovery;
+}
+
+/** The first served version of `crd` not served yet (see `installCRDs`), or undefined. */
+async function unservedVersion(
+  { custom, discovery }: Served,
+  crd: V1CustomResourceDefinition,
+): Promise<string | undefined> {
+  const { group, names } = crd.spec;
+  const byWebhook = crd.spec.conversion?.strategy === 'Webhook';
+  for (const { name: version } of crd.spec.versions.filter((v) => v.served)) {
+    if (!byWebhook) {
+      await custom.listClusterCustomObject({ group, version, plural: names.plural, limit: 1 });
+    } else if (!(await discovery.lists(`${group}/${version}`, names.kind))) {
+      return version;
+    }
+  }
+  return undefined;
+}
+
 async function waitEstablished(
   api: ApiextensionsV1Api,
-  custom: CustomObjectsApi,
+  served: Served,
   crd: V1CustomResourceDefinition,
   deadline: number,
   timeoutMs: number,
 ): Promise<V1CustomResourceDefinition> {
   const name = crd.metadata!.name!;
-  const { group, names } = crd.spec;
-  const versions = crd.spec.versions.filter((v) => v.served).map((v) => v.name);
   let problem = 'not checked yet';
   for (;;) {
     try {
@@ -130,10 +166,9 @@ async function waitEstablished(
         );
         problem = `not Established yet; conditions: ${reasons.join(', ') || 'none'}`;
       } else {
-        for (const version of versions) {
-          await custom.listClusterCustomObject({ group, version, plural: names.plural, limit: 1 });
-        }
-        return current;
+        const version = await unservedVersion(served, crd);
+        if (version === undefined) return current;
+        problem = `version ${version} is not in discovery yet`;
       }
     } catch (error) {
       problem =
