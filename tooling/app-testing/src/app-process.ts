@@ -18,6 +18,7 @@ import {
   deployRbac,
   type Permission,
   readManifests,
+  type ServiceAccountRef,
   withoutPermission,
 } from './deploy-rbac.js';
 import { describeProblems, processProblems } from './least-privilege.js';
@@ -48,6 +49,12 @@ export interface StartAppOptions {
   readonly bin?: string;
   /** Default: this test run's control plane (`@ctrlkit/envtest/vitest`). */
   readonly cluster?: AppCluster;
+  /**
+   * The ServiceAccount it runs as, with the RBAC deploy/ binds to it (none, when deploy/ binds
+   * none: then any request it makes fails `stop()`). Default: deploy/'s one ServiceAccount.
+   * For a workload of deploy/ that runs as another, e.g. its namespace's `default`.
+   */
+  readonly serviceAccount?: ServiceAccountRef;
   /** Extra environment of the process. */
   readonly env?: Readonly<Record<string, string>>;
   /**
@@ -146,7 +153,7 @@ export async function startApp(
     );
   }
   const bin = binPath(app, options.bin);
-  const shipped = deployRbac(await readManifests(app.deployDir));
+  const shipped = deployRbac(await readManifests(app.deployDir), options.serviceAccount);
   const rbac =
     options.withoutPermission === undefined
       ? shipped

@@ -120,6 +120,18 @@ describe('deployRbac', () => {
   });
 });
 
+describe('deployRbac for another ServiceAccount', () => {
+  it("runs a workload as its namespace's default ServiceAccount, which nothing is bound to", () => {
+    const rbac = deployRbac(manifests as never[], { namespace: 'app', name: 'default' });
+    expect(rbac.username).toBe('system:serviceaccount:app:default');
+    expect(rbac.grants).toEqual([]);
+    expect(rbac.objects).toEqual([
+      { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { namespace: 'app', name: 'default' } },
+    ]);
+    expect(rbac.namespaces.map((n) => n.metadata?.name)).toEqual(['app']);
+  });
+});
+
 describe('withoutPermission', () => {
   it('takes one verb on one resource out of the rules, keeping everything else they grant', () => {
     const full = deployRbac(manifests);

@@ -60,17 +60,19 @@ export async function readManifests(dir: string): Promise<KubernetesObject[]> {
  * The RBAC of `objects` (an app's deploy/) for its ServiceAccount: deploy/ must define
  * exactly one; every binding naming it, the roles they refer to (which deploy/ must
  * define: a test binds exactly what ships), and their rules expanded to grants.
+ * `serviceAccount` names another one instead, e.g. a namespace's `default` that a workload of
+ * deploy/ runs as without RBAC (deploy/ need not define it; then nothing is bound to it).
  */
-export function deployRbac(objects: readonly KubernetesObject[]): DeployRbac {
-  const accounts = objects.filter((o) => o.kind === 'ServiceAccount');
-  if (accounts.length !== 1) {
-    throw new Error(`deploy/ must define one ServiceAccount, found ${accounts.length}`);
-  }
-  const account = accounts[0] as KubernetesObject;
-  const serviceAccount = {
-    namespace: account.metadata?.namespace ?? 'default',
-    name: account.metadata?.name ?? '',
-  };
+export function deployRbac(
+  objects: readonly KubernetesObject[],
+  serviceAccount: ServiceAccountRef = theServiceAccount(objects),
+): DeployRbac {
+  const account = objects.find(
+    (o) =>
+      o.kind === 'ServiceAccount' &&
+      o.metadata?.name === serviceAccount.name &&
+      (o.metadata?.namespace ?? 'default') === serviceAccount.namespace,
+  ) ?? { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { ...serviceAccount } };
   const bindings = (objects as BindingObject[]).filter(
     (o) =>
       (o.kind === 'RoleBinding' || o.kind === 'ClusterRoleBinding') &&
@@ -106,6 +108,19 @@ export function deployRbac(objects: readonly KubernetesObject[]): DeployRbac {
     namespaces: objects.filter((o) => o.kind === 'Namespace'),
     objects: [account, ...roles, ...bindings],
     grants,
+  };
+}
+
+/** deploy/'s one ServiceAccount; throws unless there is exactly one. */
+function theServiceAccount(objects: readonly KubernetesObject[]): ServiceAccountRef {
+  const accounts = objects.filter((o) => o.kind === 'ServiceAccount');
+  if (accounts.length !== 1) {
+    throw new Error(`deploy/ must define one ServiceAccount, found ${accounts.length}`);
+  }
+  const account = accounts[0] as KubernetesObject;
+  return {
+    namespace: account.metadata?.namespace ?? 'default',
+    name: account.metadata?.name ?? '',
   };
 }
 

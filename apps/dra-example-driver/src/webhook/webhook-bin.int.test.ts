@@ -1,12 +1,9 @@
-// The shipped bin, ctrlkit-dra-example-webhook, as a process on the test apiserver: it serves
-// the certificate envtest's installWebhooks made (--cert-dir), reports ready, denies a claim
-// with an invalid GpuConfig with its message, admits a valid one, and exits 0 on SIGTERM.
-import { type ChildProcess, spawn } from 'node:child_process';
-import { once } from 'node:events';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { appPackage } from '@ctrlkit/app-testing';
+// The shipped bin, ctrlkit-dra-example-webhook, as a process on the test apiserver, as the
+// ServiceAccount deploy/webhook.yaml runs it as, with the RBAC deploy/ gives that (none: the
+// audit log must show no request of it): it serves the certificate envtest's installWebhooks
+// made (--cert-dir), reports ready, denies a claim with an invalid GpuConfig with its
+// message, admits a valid one, and exits 0 on SIGTERM.
+import { type AppProcess, appPackage, readManifests, startApp } from '@ctrlkit/app-testing';
 import { waitFor } from '@ctrlkit/core/testing';
 import { createTestNamespace, freePort, installWebhooks } from '@ctrlkit/envtest';
 import { testKubeConfig } from '@ctrlkit/envtest/vitest';
@@ -14,9 +11,21 @@ import { ApiStatusError, createClient } from '@ctrlkit/runtime/client';
 import { expect, it } from 'vitest';
 import { driverWebhookConfiguration } from './webhook-configuration.js';
 
-const bin = appPackage('@ctrlkit/dra-example-driver', import.meta.url).bins[
-  'ctrlkit-dra-example-webhook'
-] as string;
+const app = appPackage('@ctrlkit/dra-example-driver', import.meta.url);
+
+/** The ServiceAccount of deploy/'s webhook Deployment (its namespace's `default` when it names none). */
+async function webhookServiceAccount() {
+  const deployment = (await readManifests(app.deployDir)).find(
+    (o) => o.kind === 'Deployment' && o.metadata?.name === 'dra-example-webhook',
+  ) as {
+    metadata: { namespace: string };
+    spec: { template: { spec: { serviceAccountName?: string } } };
+  };
+  return {
+    namespace: deployment.metadata.namespace,
+    name: deployment.spec.template.spec.serviceAccountName ?? 'default',
+  };
+}
 
 function claim(namespace: string, name: string, interval: string) {
   return {
@@ -42,33 +51,27 @@ function claim(namespace: string, name: string, interval: string) {
   };
 }
 
-it('ctrlkit-dra-example-webhook serves the webhooks: deny, admit, ready, exit 0 on SIGTERM', async () => {
+it('ctrlkit-dra-example-webhook serves the webhooks as its shipped ServiceAccount: deny, admit, ready, exit 0 on SIGTERM, no request', async () => {
   const kubeConfig = testKubeConfig();
   const client = createClient(kubeConfig);
-  const dir = await mkdtemp(join(tmpdir(), 'dra-webhook-bin-'));
-  const kubeconfigPath = join(dir, 'kubeconfig');
-  await writeFile(kubeconfigPath, kubeConfig.exportConfig());
   const installed = await installWebhooks(kubeConfig, {
     validatingWebhookConfigurations: [
       driverWebhookConfiguration({ name: 'bin-dra-example-webhook' }),
     ],
   });
   const probes = `127.0.0.1:${await freePort()}`;
-  let child: ChildProcess | undefined;
+  let webhook: AppProcess | undefined;
   try {
-    child = spawn(
-      process.execPath,
-      [
-        bin,
-        `--kubeconfig=${kubeconfigPath}`,
+    webhook = await startApp(app, {
+      bin: 'ctrlkit-dra-example-webhook',
+      serviceAccount: await webhookServiceAccount(),
+      args: [
         `--cert-dir=${installed.certDir}`,
         `--port=${installed.port}`,
         '--metrics-bind-address=0',
         `--health-probe-bind-address=${probes}`,
       ],
-      { stdio: ['ignore', 'ignore', 'inherit'] },
-    );
-    const exited = once(child, 'exit');
+    });
     await installed.waitReachable();
     await waitFor('the webhook ready', async () => (await fetch(`http://${probes}/readyz`)).ok, {
       timeoutMs: 30_000,
@@ -86,11 +89,11 @@ it('ctrlkit-dra-example-webhook serves the webhooks: deny, admit, ready, exit 0 
       claim(namespace, 'good', 'Short'),
     );
     expect(admitted.metadata?.name).toBe('good');
-    child.kill('SIGTERM');
-    expect((await exited)[0]).toBe(0);
+    // stop(): SIGTERM, then the audit log: a request of the ServiceAccount, which deploy/
+    // grants nothing, would fail it.
+    expect(await webhook.stop()).toBe(0);
   } finally {
-    if (child?.exitCode === null) child.kill('SIGKILL');
+    await webhook?.kill();
     await installed.uninstall();
-    await rm(dir, { recursive: true, force: true });
   }
 });
