@@ -18,10 +18,12 @@ import (
 	"os/signal"
 	"syscall"
 
+	"github.com/go-logr/logr"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	clientgoscheme "k8s.io/client-go/kubernetes/scheme"
+	ctrllog "sigs.k8s.io/controller-runtime/pkg/log"
 	"sigs.k8s.io/controller-runtime/pkg/metrics"
 	"sigs.k8s.io/controller-runtime/pkg/webhook"
 	"sigs.k8s.io/controller-runtime/pkg/webhook/admission"
@@ -72,6 +74,8 @@ func main() {
 	certDir := flag.String("cert-dir", "", "folder holding tls.crt and tls.key")
 	metricsAddr := flag.String("metrics-addr", "127.0.0.1:0", "address of the plain HTTP /metrics")
 	flag.Parse()
+	// No logs, as the ctrlkit server beside it (a no-op logger).
+	ctrllog.SetLogger(logr.Discard())
 
 	scheme := runtime.NewScheme()
 	if err := clientgoscheme.AddToScheme(scheme); err != nil {
