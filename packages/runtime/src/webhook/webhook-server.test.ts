@@ -368,14 +368,20 @@ describe('WebhookServer: certificate reload', () => {
   });
 });
 
+/** A server of the test's own (the validator only), started; `halt` stops it. */
+async function startOwnServer() {
+  await writePair(serving);
+  const own = new WebhookServer({ host: '127.0.0.1', port: 0, certDir: dir });
+  own.register(validator);
+  const halt = new AbortController();
+  const running = own.start(halt.signal);
+  await own.ready;
+  return { own, halt, running };
+}
+
 describe('WebhookServer: stop', () => {
   it('answers the request in flight, then closes kept-alive connections at once', async () => {
-    await writePair(serving);
-    const own = new WebhookServer({ host: '127.0.0.1', port: 0, certDir: dir });
-    own.register(validator);
-    const halt = new AbortController();
-    const running = own.start(halt.signal);
-    await own.ready;
+    const { own, halt, running } = await startOwnServer();
     const agent = new Agent({ keepAlive: true });
     const cas = [ca.certPem];
     const first = await post(
@@ -443,12 +449,7 @@ describe('WebhookServer: HTTP/2', () => {
   });
 
   it('on stop, answers the stream in flight, then ends the HTTP/2 connection', async () => {
-    await writePair(serving);
-    const own = new WebhookServer({ host: '127.0.0.1', port: 0, certDir: dir });
-    own.register(validator);
-    const halt = new AbortController();
-    const running = own.start(halt.signal);
-    await own.ready;
+    const { own, halt, running } = await startOwnServer();
     const session = http2Connect(`https://127.0.0.1:${own.port}`, { ca: [ca.certPem] });
     const ended = new Promise((resolve) => session.on('close', resolve));
     session.on('error', () => {});
