@@ -6,11 +6,14 @@
 //                                after a warm-up of WARM_UP requests
 //   listCpuMs, listMs:           CPU and wall time of one LIST of <objects> ConfigMaps, decoded
 //                                (median of LISTS lists; the first is also the warm-up's)
-//   watchEventCpuUs:             CPU per event of a watch that streams the <objects> ConfigMaps
-//                                as ADDED events (sendInitialEvents), up to its closing BOOKMARK
-//   idleWatchesHeapBytes:        live heap held by IDLE_WATCHES open watches on an empty namespace
+//   watchEventCpuUs:             CPU per event of a plain watch from resourceVersion 0, whose
+//                                first <objects> events are the ConfigMaps (ADDED)
+//   streamedObjectCpuUs:         CPU per object of the streaming list (a watch with
+//                                sendInitialEvents), up to its closing BOOKMARK
+//   idleWatchesHeapBytes:        live heap held by IDLE_WATCHES open watches on a namespace
+//                                holding one ConfigMap, each past its one ADDED event
 import { performance } from 'node:perf_hooks';
-import { isInitialEventsEnd, SIDES } from './sides.mjs';
+import { isInitialEventsEnd, PLAIN_QUERY, SIDES, STREAMING_QUERY } from './sides.mjs';
 
 const [which, kubeconfigPath, namespace, idleNamespace, objectsText, requestsText] =
   process.argv.slice(2);
@@ -18,7 +21,7 @@ const objects = Number(objectsText);
 const requests = Number(requestsText);
 const WARM_UP = 50;
 const LISTS = 3;
-const WATCHES = 3;
+const WATCHES = 5;
 const IDLE_WATCHES = 10;
 const gc = globalThis.gc;
 if (gc === undefined) throw new Error('run with node --expose-gc');
@@ -51,41 +54,54 @@ async function cpuPerCall(count, call) {
   return cpuSince(start) / count;
 }
 
-/** Streams the namespace's objects as a watch's initial events; the CPU per event, in µs. */
-async function streamOnce(client) {
+/**
+ * CPU per event, in µs, of one watch of the namespace's `objects` ConfigMaps: with `streaming`,
+ * the streaming list (sendInitialEvents, gzipped by the apiserver) up to its closing BOOKMARK;
+ * else a plain watch from resourceVersion 0, whose first events are the objects (ADDED) from
+ * the apiserver's watch cache, uncompressed as every plain watch is.
+ */
+async function watchOnce(client, streaming) {
   let events = 0;
   const done = Promise.withResolvers();
   const start = process.cpuUsage();
-  const watch = client.watch(namespace, (type, object) => {
-    if (isInitialEventsEnd(type, object)) done.resolve();
-    else if (type === 'ADDED') events++;
-  });
-  watch.ended.then(
-    () => done.reject(new Error('the watch ended before its initial events did')),
-    done.reject,
-  );
+  const onEvent = (type, object) => {
+    if (streaming && isInitialEventsEnd(type, object)) done.resolve();
+    else if (type === 'ADDED' && ++events === objects && !streaming) done.resolve();
+  };
+  const watch = client.watch(namespace, onEvent, streaming ? STREAMING_QUERY : PLAIN_QUERY);
+  watch.ended.then(() => done.reject(new Error('the watch ended before its events')), done.reject);
   await done.promise;
   const cpu = cpuSince(start);
   await watch.stop();
-  if (events !== objects) throw new Error(`${which}: ${events} initial events, not ${objects}`);
+  if (events !== objects) throw new Error(`${which}: ${events} ADDED events, not ${objects}`);
   return cpu / events;
 }
 
-/** The live heap held by `IDLE_WATCHES` watches, each past its (empty) initial events. */
-async function idleWatchesHeap(client) {
-  const before = liveHeap();
+/** Opens `count` plain watches on the idle namespace; resolves once each saw its one object. */
+async function openIdleWatches(client, count) {
   const watches = [];
   const opened = [];
-  for (let i = 0; i < IDLE_WATCHES; i++) {
-    const synced = Promise.withResolvers();
-    const watch = client.watch(idleNamespace, (type, object) => {
-      if (isInitialEventsEnd(type, object)) synced.resolve();
-    });
-    watch.ended.then(() => synced.reject(new Error('an idle watch ended')), synced.reject);
+  for (let i = 0; i < count; i++) {
+    const seen = Promise.withResolvers();
+    const watch = client.watch(
+      idleNamespace,
+      (type) => type === 'ADDED' && seen.resolve(),
+      PLAIN_QUERY,
+    );
+    watch.ended.then(() => seen.reject(new Error('an idle watch ended')), seen.reject);
     watches.push(watch);
-    opened.push(synced.promise);
+    opened.push(seen.promise);
   }
   await Promise.all(opened);
+  return watches;
+}
+
+/** The live heap held by `IDLE_WATCHES` open watches (after one opened and closed to warm up). */
+async function idleWatchesHeap(client) {
+  for (const watch of await openIdleWatches(client, 1)) await watch.stop();
+  await new Promise((resolve) => setTimeout(resolve, 100));
+  const before = liveHeap();
+  const watches = await openIdleWatches(client, IDLE_WATCHES);
   const held = liveHeap() - before;
   for (const watch of watches) await watch.stop();
   return held;
@@ -98,6 +114,8 @@ async function main() {
   const importMs = performance.now() - importStart;
   const importHeapBytes = liveHeap() - heapBefore;
   const client = side.connect(module, kubeconfigPath);
+  // First, while nothing else the process did is waiting to be collected.
+  const idleWatchesHeapBytes = await idleWatchesHeap(client);
   const getCpuUs = await cpuPerCall(requests, () => client.get(namespace, 'bench-rw'));
   let current = await client.get(namespace, 'bench-rw');
   const putCpuUs = await cpuPerCall(requests, async (i) => {
@@ -113,8 +131,9 @@ async function main() {
     if (count !== objects) throw new Error(`${which}: listed ${count}, not ${objects}`);
   }
   const perEvent = [];
-  for (let i = 0; i < WATCHES; i++) perEvent.push(await streamOnce(client));
-  const idleWatchesHeapBytes = await idleWatchesHeap(client);
+  const perStreamed = [];
+  for (let i = 0; i < WATCHES; i++) perEvent.push(await watchOnce(client, false));
+  for (let i = 0; i < WATCHES; i++) perStreamed.push(await watchOnce(client, true));
   client.close();
   process.stdout.write(
     `${JSON.stringify({
@@ -126,6 +145,7 @@ async function main() {
       listCpuMs: median(lists.map((l) => l.cpuMs)),
       listMs: median(lists.map((l) => l.ms)),
       watchEventCpuUs: median(perEvent),
+      streamedObjectCpuUs: median(perStreamed),
       idleWatchesHeapBytes,
     })}\n`,
   );

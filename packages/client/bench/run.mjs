@@ -7,12 +7,13 @@
 // and PUTs timed per run, 500).
 //
 // 1. Seeds N ConfigMaps of ~1.4 KB of JSON each in the namespace `ctrlkit-bench-client`
-//    (one of them, `bench-rw`, is the object of the GETs and PUTs), and an empty namespace
-//    for the idle watches.
+//    (one of them, `bench-rw`, is the object of the GETs and PUTs), and a namespace holding
+//    one ConfigMap for the idle watches.
 // 2. ROUNDS rounds; in each, each client in a fresh child process (bench/child.mjs, with
 //    --expose-gc), one after the other (the order alternates between rounds), measures:
-//    import heap and time, CPU per GET and per PUT, one LIST of the N decoded, CPU per watch
-//    event (the N streamed as a watch's initial events), heap held by 10 idle watches.
+//    import heap and time, CPU per GET and per PUT, heap held by 10 idle watches, one LIST of
+//    the N decoded, CPU per watch event (a plain watch from resourceVersion 0: the N from the
+//    apiserver's watch cache) and per object of the streaming list (sendInitialEvents).
 //    client-go's shared informer (tooling/go-bench/informer, when `pnpm setup:go` built it)
 //    syncs the same N, by LIST and by the streaming list, beside them.
 // 3. The tables: medians over the rounds with their range, the ratio of each round and its
@@ -76,6 +77,11 @@ async function seed(client) {
       if (error?.statusCode !== 409) throw error;
     });
   }
+  await client
+    .create('configmaps', { metadata: { name: 'marker' } }, { namespace: idleNamespace })
+    .catch((error) => {
+      if (error?.statusCode !== 409) throw error;
+    });
   const names = ['bench-rw', ...Array.from({ length: n - 1 }, (_, i) => `cm-${i}`)];
   const present = new Set(
     (await client.list('configmaps', { namespace })).items.map((c) => c.metadata.name),

@@ -13,6 +13,9 @@ export const STREAMING_QUERY = {
   allowWatchBookmarks: 'true',
 };
 
+/** The query of a plain watch whose first events are the objects the apiserver's cache holds. */
+export const PLAIN_QUERY = { resourceVersion: '0' };
+
 /** True for the BOOKMARK that ends the initial events. */
 export const isInitialEventsEnd = (type, object) =>
   type === 'BOOKMARK' && object?.metadata?.annotations?.[INITIAL_EVENTS_END] === 'true';
@@ -32,10 +35,10 @@ const clientNode = {
       put: (namespace, object) =>
         core.replaceNamespacedConfigMap({ namespace, name: object.metadata.name, body: object }),
       list: async (namespace) => (await core.listNamespacedConfigMap({ namespace })).items.length,
-      watch(namespace, onEvent) {
+      watch(namespace, onEvent, query) {
         const path = `/api/v1/namespaces/${namespace}/configmaps`;
         const ended = Promise.withResolvers();
-        const started = watcher.watch(path, STREAMING_QUERY, onEvent, (error) =>
+        const started = watcher.watch(path, query, onEvent, (error) =>
           error ? ended.reject(error) : ended.resolve(),
         );
         ended.promise.catch(() => {});
@@ -65,13 +68,13 @@ const ctrlkit = {
       get: (namespace, name) => client.get('configmaps', name, { namespace }),
       put: (namespace, object) => client.replace('configmaps', object, { namespace }),
       list: async (namespace) => (await client.list('configmaps', { namespace })).items.length,
-      watch(namespace, onEvent) {
+      watch(namespace, onEvent, query) {
         const stop = new AbortController();
         const path = ck.collectionPath(ck.toGroupVersionResource('configmaps'), namespace);
         const ended = client
           .watch(
             path,
-            STREAMING_QUERY,
+            query,
             'application/json',
             (event) => onEvent(event.type, event.object),
             stop.signal,
