@@ -76,11 +76,12 @@ function installedTree(dir) {
 /**
  * Lays out, installs and checks the project in `dir`; returns the failures (empty when it all
  * held). `registry` is the local registry's URL, `version` the client's, `types` the versions
- * of `@types/node` and `@types/ws` a TypeScript user adds, `root` the workspace (for the
+ * of `@types/node` and `@types/ws` a TypeScript user adds, `compilerOptions` those of the round
+ * trip's type-checks (the module settings are set here), `root` the workspace (for the
  * README's program, `examples/client-first-program/src/main.ts`, and for tsc), `port` one
  * nothing listens on.
  */
-export function checkClientAlone({ dir, registry, version, types, root, port }) {
+export function checkClientAlone({ dir, registry, version, types, compilerOptions, root, port }) {
   const clientNode = JSON.parse(
     readFileSync(join(root, 'packages', 'client', 'package.json'), 'utf8'),
   ).dependencies['@kubernetes/client-node'];
@@ -119,16 +120,7 @@ export function checkClientAlone({ dir, registry, version, types, root, port }) 
   writeFileSync(
     join(dir, 'tsconfig.json'),
     JSON.stringify({
-      compilerOptions: {
-        strict: true,
-        noEmit: true,
-        skipLibCheck: false,
-        target: 'es2023',
-        lib: ['es2023'],
-        types: ['node'],
-        module: 'nodenext',
-        moduleResolution: 'nodenext',
-      },
+      compilerOptions: { ...compilerOptions, module: 'nodenext', moduleResolution: 'nodenext' },
       files: ['first-program.ts', 'small-program.ts'],
     }),
   );

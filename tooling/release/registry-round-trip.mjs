@@ -283,6 +283,7 @@ async function checkAlone(packages, { work, registry, failures, started }) {
     registry,
     version: client.manifest.version,
     types: { node: typesNodeVersion(), ws: TYPES_WS },
+    compilerOptions: TSCONFIG_BASE,
     root,
     port: await freePort(),
   });
