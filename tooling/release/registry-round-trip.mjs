@@ -12,6 +12,9 @@
 //     node16 and bundler, skipLibCheck off (so the shipped .d.ts files are checked too);
 //   - every `bin` runs with `--help` and must exit 0;
 //   - no dependency range of the installed manifest is left as `workspace:`.
+// And @ctrlkit/client alone, as its README's user has it (./client-alone.mjs): a project of its
+// own that installs only it and client-node, holds nothing else of ctrlkit but core (never the
+// runtime), type-checks the README's first program and runs a small program.
 // It fails naming the package and what broke. Run after `pnpm build`.
 //
 // Options: --keep (leave the temp folder and print it), --only <name,...> (a subset).
@@ -22,6 +25,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { codeEntryPoints, publishable, root } from '@ctrlkit/workspace';
+import { checkClientAlone } from './client-alone.mjs';
 import { tscErrors } from './tsc-output.mjs';
 
 const { values: flags } = parseArgs({
@@ -128,6 +132,13 @@ function scratchName(name) {
 /** The `@types/ws` a TypeScript user of client-node installs beside it (see layOutScratch). */
 const TYPES_WS = '8.18.2';
 
+/** The `@types/node` of the workspace, which the scratch projects install too. */
+function typesNodeVersion() {
+  return JSON.parse(
+    readFileSync(join(root, 'node_modules', '@types', 'node', 'package.json'), 'utf8'),
+  ).version;
+}
+
 /**
  * Lays out a scratch pnpm workspace outside the repository with one project per package, each
  * depending on that package alone (and its peers: a user of the subpath that needs an optional
@@ -135,9 +146,7 @@ const TYPES_WS = '8.18.2';
  * installer; one install for all of them (one resolution, one download of the shared tree).
  */
 function layOutScratch(scratch, packages, registry) {
-  const typesNode = JSON.parse(
-    readFileSync(join(root, 'node_modules', '@types', 'node', 'package.json'), 'utf8'),
-  ).version;
+  const typesNode = typesNodeVersion();
   mkdirSync(scratch, { recursive: true });
   writeFileSync(join(scratch, 'pnpm-workspace.yaml'), "packages:\n  - '*'\n");
   writeFileSync(
@@ -265,6 +274,26 @@ function typeCheck(scratch, packages) {
   return { byPackage, program };
 }
 
+/** When `@ctrlkit/client` is among `packages`: its check alone (./client-alone.mjs), into `failures`. */
+async function checkAlone(packages, { work, registry, failures, started }) {
+  const client = packages.find((p) => p.manifest.name === '@ctrlkit/client');
+  if (!client) return;
+  const alone = checkClientAlone({
+    dir: join(work, 'client-alone'),
+    registry,
+    version: client.manifest.version,
+    types: { node: typesNodeVersion(), ws: TYPES_WS },
+    compilerOptions: TSCONFIG_BASE,
+    root,
+    port: await freePort(),
+  });
+  failures.get(client.manifest.name).push(...alone.map((failure) => `alone: ${failure}`));
+  const mark = alone.length === 0 ? '✔' : '✘';
+  console.log(
+    `${mark} @ctrlkit/client installed alone, its programs checked (${elapsed(started)})`,
+  );
+}
+
 function elapsed(since) {
   return `${((Date.now() - since) / 1000).toFixed(1)} s`;
 }
@@ -307,6 +336,7 @@ async function main() {
     console.log(`✔ installed each package in its own project (${elapsed(started)})`);
     const failures = new Map(packages.map((p) => [p.manifest.name, checkInstalled(p, scratch)]));
     console.log(`✔ imported every subpath, ran every bin with --help (${elapsed(started)})`);
+    await checkAlone(packages, { work, registry: registry.url, failures, started });
     const typed = typeCheck(scratch, packages);
     for (const [name, list] of typed.byPackage) failures.get(name)?.push(...list);
     if (typed.program.length > 0) {

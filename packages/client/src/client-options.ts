@@ -48,7 +48,8 @@ export interface ClientOptions {
   /**
    * Ask for uncompressed responses. Default `false`: like client-go, requests carry
    * `Accept-Encoding: gzip`, which the apiserver honours for large responses (LISTs over
-   * 128 KiB; watches are not compressed). On a loopback or a fast LAN `true` may be faster.
+   * 128 KiB, and the streaming list: a watch with `sendInitialEvents`; a plain watch is not
+   * compressed). On a loopback or a fast LAN `true` may be faster.
    */
   disableCompression?: boolean;
   /**

@@ -29,19 +29,27 @@
  *
  * A first program (load the kubeconfig, list pods, watch them, patch one):
  * ```ts
- * import { collectionPath, createClient, loadKubeConfig, toGroupVersionResource } from '@ctrlkit/client';
+ * import {
+ *   collectionPath,
+ *   createClient,
+ *   loadKubeConfig,
+ *   toGroupVersionResource,
+ * } from '@ctrlkit/client';
  * import type { V1Pod } from '@kubernetes/client-node';
  *
- * // The kubeconfig as kubectl finds it: KUBECONFIG, in-cluster, ~/.kube/config.
- * const client = createClient(loadKubeConfig(), { program: { name: 'pods', version: '1.0.0' } });
+ * // The kubeconfig as kubectl finds it (KUBECONFIG, in-cluster, ~/.kube/config), and its namespace.
+ * const kubeConfig = loadKubeConfig();
+ * const namespace =
+ *   kubeConfig.getContextObject(kubeConfig.getCurrentContext())?.namespace ?? 'default';
+ * const client = createClient(kubeConfig, { program: { name: 'pods', version: '1.0.0' } });
  *
- * // List the pods of a namespace.
- * const pods = await client.list<V1Pod>('pods', { namespace: 'default' });
+ * // List the pods of the namespace.
+ * const pods = await client.list<V1Pod>('pods', { namespace });
  * for (const pod of pods.items) console.log(pod.metadata?.name, pod.status?.phase);
  *
- * // Watch them from where the list left off, for ten seconds.
- * const stop = AbortSignal.timeout(10_000);
- * const path = collectionPath(toGroupVersionResource('pods'), 'default');
+ * // Watch them from where the list left off, for five seconds.
+ * const stop = AbortSignal.timeout(5_000);
+ * const path = collectionPath(toGroupVersionResource('pods'), namespace);
  * await client
  *   .watch(
  *     path,
@@ -61,7 +69,7 @@
  *     'pods',
  *     name,
  *     { metadata: { labels: { seen: 'true' } } },
- *     { namespace: 'default' },
+ *     { namespace },
  *   );
  *   console.log(patched.metadata?.labels);
  * }
