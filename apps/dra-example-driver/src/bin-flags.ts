@@ -66,9 +66,9 @@ export const PROGRAM_FLAGS = {
 export interface ApiFlags {
   /** `--kubeconfig`; empty: `$KUBECONFIG`, in-cluster, then `~/.kube/config`. */
   kubeconfig: string;
-  /** `--kube-api-qps` (or `KUBE_API_QPS`): default {@link DEFAULT_KUBE_API_QPS}. */
+  /** `--kube-api-qps` (or `KUBE_API_QPS`): default 5, upstream's. */
   kubeApiQps: number;
-  /** `--kube-api-burst` (or `KUBE_API_BURST`): default {@link DEFAULT_KUBE_API_BURST}. */
+  /** `--kube-api-burst` (or `KUBE_API_BURST`): default 10, upstream's. */
   kubeApiBurst: number;
   /** `--insecure-skip-tls-verify`: do not verify the apiserver's certificate. */
   insecureSkipTlsVerify: boolean;
