@@ -98,6 +98,11 @@ Flags:
     expect(flagOf(['--node-name=a', '--num-devices=x'])).toBe('--num-devices');
     expect(flagOf(['--node-name=a', '--num-devices=200'])).toBe('--num-devices');
     expect(flagOf(['--node-name=a', '--partitions=8'])).toBe('--partitions');
+    // 10 partitioned GPUs are 10 counter sets: more than a slice holds (the apiserver's 8).
+    expect(flagOf(['--node-name=a', '--num-devices=10', '--partitions=2'])).toBe('--num-devices');
+    expect(parseFlags(['--node-name=a', '--num-devices=8', '--partitions=2'], {}).numDevices).toBe(
+      8,
+    );
     expect(flagOf(['--node-name=a', '--log-level=loud'])).toBe('--log-level');
     expect(flagOf(['--node-name=a', '--kube-api-qps=0'])).toBe('--kube-api-qps');
     expect(flagOf(['--node-name=a', '--kube-api-qps=-1'])).toBe('--kube-api-qps');
