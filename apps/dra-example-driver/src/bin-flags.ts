@@ -21,9 +21,27 @@ export const KUBECONFIG_FLAG = {
   help: 'kubeconfig file; when unset: $KUBECONFIG, in-cluster, then ~/.kube/config',
 } as const satisfies FlagSpec<'string'>;
 
+/** `--kube-api-qps`'s default: 5 requests per second, upstream's (client-go's default). */
+export const DEFAULT_KUBE_API_QPS = 5;
+/** `--kube-api-burst`'s default: 10 requests at once, upstream's (client-go's default). */
+export const DEFAULT_KUBE_API_BURST = 10;
+
 /** How a bin reaches the apiserver; the first flags of the driver and the kubelet plugin. */
 export const API_FLAGS = {
   kubeconfig: KUBECONFIG_FLAG,
+  'kube-api-qps': {
+    type: 'number',
+    env: 'KUBE_API_QPS',
+    default: DEFAULT_KUBE_API_QPS,
+    help: 'requests per second to the apiserver (client-side limit; > 0)',
+  },
+  'kube-api-burst': {
+    type: 'integer',
+    env: 'KUBE_API_BURST',
+    default: DEFAULT_KUBE_API_BURST,
+    min: 1,
+    help: 'requests sent to the apiserver at once before --kube-api-qps applies',
+  },
   'insecure-skip-tls-verify': INSECURE_SKIP_TLS_VERIFY_FLAG,
   'kube-api-content-type': KUBE_API_CONTENT_TYPE_FLAG,
 } as const satisfies FlagTable;
@@ -48,6 +66,10 @@ export const PROGRAM_FLAGS = {
 export interface ApiFlags {
   /** `--kubeconfig`; empty: `$KUBECONFIG`, in-cluster, then `~/.kube/config`. */
   kubeconfig: string;
+  /** `--kube-api-qps` (or `KUBE_API_QPS`): default 5, upstream's. */
+  kubeApiQps: number;
+  /** `--kube-api-burst` (or `KUBE_API_BURST`): default 10, upstream's. */
+  kubeApiBurst: number;
   /** `--insecure-skip-tls-verify`: do not verify the apiserver's certificate. */
   insecureSkipTlsVerify: boolean;
   /** `--kube-api-content-type`: the wire format asked for built-in types. */
@@ -66,10 +88,18 @@ export interface ProgramFlags {
   help: boolean;
 }
 
-/** {@link ApiFlags} from a parsed table that has {@link API_FLAGS}. */
+/**
+ * {@link ApiFlags} from a parsed table that has {@link API_FLAGS}. Errors: InvalidArgumentError
+ * naming `--kube-api-qps` when it is not above 0.
+ */
 export function apiFlags(values: FlagValues<typeof API_FLAGS>): ApiFlags {
+  const qps = values['kube-api-qps'];
+  if (!(qps > 0) || !Number.isFinite(qps))
+    throw new InvalidArgumentError('--kube-api-qps', `must be a number above 0, got ${qps}`);
   return {
     kubeconfig: values.kubeconfig,
+    kubeApiQps: qps,
+    kubeApiBurst: values['kube-api-burst'],
     insecureSkipTlsVerify: values['insecure-skip-tls-verify'],
     kubeApiContentType: values['kube-api-content-type'],
   };

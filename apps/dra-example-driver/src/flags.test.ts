@@ -26,6 +26,10 @@ Publishes simulated GPUs of one node as DRA ResourceSlices (driver gpu.example.c
 Flags:
   --kubeconfig string
         kubeconfig file; when unset: $KUBECONFIG, in-cluster, then ~/.kube/config
+  --kube-api-qps float
+        requests per second to the apiserver (client-side limit; > 0) (env KUBE_API_QPS) (default 5)
+  --kube-api-burst int
+        requests sent to the apiserver at once before --kube-api-qps applies (env KUBE_API_BURST) (default 10)
   --insecure-skip-tls-verify
         don't verify the apiserver's certificate (overrides the kubeconfig; insecure: for testing only)
   --kube-api-content-type string
@@ -51,6 +55,8 @@ Flags:
   it('takes defaults and the NODE_NAME / NUM_DEVICES environment', () => {
     expect(parseFlags([], { NODE_NAME: 'n1', NUM_DEVICES: '4' })).toEqual({
       kubeconfig: '',
+      kubeApiQps: 5,
+      kubeApiBurst: 10,
       insecureSkipTlsVerify: false,
       kubeApiContentType: 'application/vnd.kubernetes.protobuf',
       nodeName: 'n1',
@@ -64,6 +70,18 @@ Flags:
     expect(parseFlags(['--node-name=n2', '--num-devices', '2'], { NODE_NAME: 'n1' })).toMatchObject(
       { nodeName: 'n2', numDevices: 2 },
     );
+  });
+
+  it("takes upstream's client rate limit, --kube-api-qps 5 and --kube-api-burst 10, and KUBE_API_QPS / KUBE_API_BURST", () => {
+    expect(parseFlags(['--node-name=a'], {})).toMatchObject({ kubeApiQps: 5, kubeApiBurst: 10 });
+    expect(
+      parseFlags(['--node-name=a'], { KUBE_API_QPS: '0.5', KUBE_API_BURST: '1' }),
+    ).toMatchObject({ kubeApiQps: 0.5, kubeApiBurst: 1 });
+    expect(
+      parseFlags(['--node-name=a', '--kube-api-qps=50', '--kube-api-burst=100'], {
+        KUBE_API_QPS: '0.5',
+      }),
+    ).toMatchObject({ kubeApiQps: 50, kubeApiBurst: 100 });
   });
 
   it('rejects bad values naming the flag', () => {
@@ -80,7 +98,15 @@ Flags:
     expect(flagOf(['--node-name=a', '--num-devices=x'])).toBe('--num-devices');
     expect(flagOf(['--node-name=a', '--num-devices=200'])).toBe('--num-devices');
     expect(flagOf(['--node-name=a', '--partitions=8'])).toBe('--partitions');
+    // 10 partitioned GPUs are 10 counter sets: more than a slice holds (the apiserver's 8).
+    expect(flagOf(['--node-name=a', '--num-devices=10', '--partitions=2'])).toBe('--num-devices');
+    expect(parseFlags(['--node-name=a', '--num-devices=8', '--partitions=2'], {}).numDevices).toBe(
+      8,
+    );
     expect(flagOf(['--node-name=a', '--log-level=loud'])).toBe('--log-level');
+    expect(flagOf(['--node-name=a', '--kube-api-qps=0'])).toBe('--kube-api-qps');
+    expect(flagOf(['--node-name=a', '--kube-api-qps=-1'])).toBe('--kube-api-qps');
+    expect(flagOf(['--node-name=a', '--kube-api-burst=0'])).toBe('--kube-api-burst');
     expect(flagOf(['--node-name=a', '--bogus'])).toBe('flags');
     expect(() => parseFlags(['--node-name=a', '--log-level=loud'], {})).toThrow(
       'invalid --log-level: must be one of trace, debug, info, warn, error, fatal, got "loud"',

@@ -21,6 +21,9 @@ export interface Flags extends ApiFlags, ProgramFlags {
   partitions: number;
 }
 
+/** Counter sets one ResourceSlice may hold (resource.k8s.io/v1's limit): one per partitioned GPU. */
+const MAX_COUNTER_SETS_PER_SLICE = 8;
+
 const FLAGS = {
   ...API_FLAGS,
   'node-name': nodeNameFlag('the node whose GPUs are published (required)'),
@@ -61,6 +64,12 @@ export function parseFlags(argv: readonly string[], env: NodeJS.ProcessEnv = pro
   };
   if (flags.help) return flags;
   checkNodeFlags(flags);
+  if (flags.partitions > 0 && flags.numDevices > MAX_COUNTER_SETS_PER_SLICE) {
+    throw new InvalidArgumentError(
+      '--num-devices',
+      `at most ${MAX_COUNTER_SETS_PER_SLICE} GPUs with --partitions (one counter set per GPU; a ResourceSlice holds at most ${MAX_COUNTER_SETS_PER_SLICE})`,
+    );
+  }
   if (flags.partitions > 0 && flags.numDevices * (flags.partitions + 1) > 64) {
     throw new InvalidArgumentError(
       '--partitions',

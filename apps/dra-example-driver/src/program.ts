@@ -24,7 +24,8 @@ export interface Program<F extends RunProgramFlags> {
 }
 
 /**
- * Runs `program` with `runMain`: a pino logger at `--log-level`, a Manager on the kubeconfig
+ * Runs `program` with `runMain`: a pino logger at `--log-level`, a Manager on the kubeconfig (its
+ * client limited to `--kube-api-qps` and `--kube-api-burst` when the bin has them)
  * with the bin's name, the app's version and the metrics and health addresses, until SIGTERM
  * or SIGINT. Resolves to the exit code.
  */
@@ -47,6 +48,8 @@ export function runProgram<F extends RunProgramFlags>(program: Program<F>): Prom
         logger,
         metricsBindAddress: flags.metricsBindAddress,
         healthProbeBindAddress: flags.healthProbeBindAddress,
+        ...(flags.kubeApiQps !== undefined && { qps: flags.kubeApiQps }),
+        ...(flags.kubeApiBurst !== undefined && { burst: flags.kubeApiBurst }),
         ...(flags.kubeApiContentType !== undefined && { contentType: flags.kubeApiContentType }),
         ...program.managerOptions?.(flags, logger),
       });

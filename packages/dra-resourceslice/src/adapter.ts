@@ -20,8 +20,22 @@ export interface DeletePreconditions {
 export interface KubeClient {
   /** The runtime's client, for the informer's LIST and WATCH. */
   readonly client: Client;
-  createResourceSlice(slice: Wire<V1ResourceSlice>): Promise<Wire<V1ResourceSlice>>;
-  updateResourceSlice(slice: Wire<V1ResourceSlice>): Promise<Wire<V1ResourceSlice>>;
-  deleteResourceSlice(name: string, preconditions: DeletePreconditions): Promise<void>;
-  readNode(name: string): Promise<Wire<V1Node>>;
+  /**
+   * Each call gets the controller's `signal`, aborted by `stop()` (upstream's cancelled
+   * context): a call still waiting for the client's rate limit, or for its answer, is abandoned.
+   */
+  createResourceSlice(
+    slice: Wire<V1ResourceSlice>,
+    options?: { signal?: AbortSignal },
+  ): Promise<Wire<V1ResourceSlice>>;
+  updateResourceSlice(
+    slice: Wire<V1ResourceSlice>,
+    options?: { signal?: AbortSignal },
+  ): Promise<Wire<V1ResourceSlice>>;
+  deleteResourceSlice(
+    name: string,
+    preconditions: DeletePreconditions,
+    options?: { signal?: AbortSignal },
+  ): Promise<void>;
+  readNode(name: string, options?: { signal?: AbortSignal }): Promise<Wire<V1Node>>;
 }

@@ -126,6 +126,7 @@ export class Controller {
       stats: this.#stats,
       resources: () => this.#resources,
       errorHandler: this.#errorHandler,
+      signal: this.#abort.signal,
       clock: this.#clock,
       mutationCacheTTLMs: this.#mutationCacheTTLMs,
     });
@@ -208,6 +209,8 @@ export class Controller {
     try {
       await this.#pools.syncPool(poolName);
     } catch (error) {
+      // A sync abandoned by stop() is not an error of the pool.
+      if (this.#abort.signal.aborted) return;
       const err = error instanceof Error ? error : new Error(String(error));
       this.#errorHandler(err, 'processing ResourceSlice objects');
       throw err;

@@ -14,11 +14,13 @@ export function newKubeClient(source: ClientSource): KubeClient {
   const client = toClient(source);
   return {
     client,
-    createResourceSlice: (body) => client.create(SLICES, body),
-    updateResourceSlice: (body) => client.replace(SLICES, body),
-    deleteResourceSlice: async (name, preconditions) => {
-      await client.delete(SLICES, name, { preconditions });
+    createResourceSlice: (body, options) =>
+      client.create(SLICES, body, { signal: options?.signal }),
+    updateResourceSlice: (body, options) =>
+      client.replace(SLICES, body, { signal: options?.signal }),
+    deleteResourceSlice: async (name, preconditions, options) => {
+      await client.delete(SLICES, name, { preconditions, signal: options?.signal });
     },
-    readNode: (name) => client.get<V1Node>('nodes', name),
+    readNode: (name, options) => client.get<V1Node>('nodes', name, { signal: options?.signal }),
   };
 }

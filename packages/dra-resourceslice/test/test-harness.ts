@@ -29,21 +29,21 @@ export function countingClient(
   return {
     calls,
     client: inner.client,
-    createResourceSlice: async (slice) => {
+    createResourceSlice: async (slice, options) => {
       await count('create');
-      return inner.createResourceSlice(slice);
+      return inner.createResourceSlice(slice, options);
     },
-    updateResourceSlice: async (slice) => {
+    updateResourceSlice: async (slice, options) => {
       await count('update');
-      return inner.updateResourceSlice(slice);
+      return inner.updateResourceSlice(slice, options);
     },
-    deleteResourceSlice: async (name, preconditions) => {
+    deleteResourceSlice: async (name, preconditions, options) => {
       await count('delete');
-      return inner.deleteResourceSlice(name, preconditions);
+      return inner.deleteResourceSlice(name, preconditions, options);
     },
-    readNode: async (name) => {
+    readNode: async (name, options) => {
       await count('readNode');
-      return inner.readNode(name);
+      return inner.readNode(name, options);
     },
   };
 }

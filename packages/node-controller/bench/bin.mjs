@@ -1,13 +1,20 @@
-// pnpm --filter @ctrlkit/node-controller bench:bin [-- --n 1000 --workers 10]
+// pnpm --filter @ctrlkit/node-controller bench:bin [-- --n 1000 --workers 10 --rounds 3]
 //
 // The shipped program, measured as it ships: ctrlkit-virtual-kubelet (the built bin,
 // apps/virtual-kubelet/dist/cli.js, with the node flags of its image) runs as a process with the
 // mock provider on a local control plane; --n pods (default 1000) are created on its node, run
-// and are deleted. Reported: pods/s from creation to Running, the bin's peak V8 heap (sampled
-// inside it by bench/heap-probe.mjs) and its peak RSS (VmHWM), beside Go virtual-kubelet's node
-// package agent (tooling/go-bench/virtual-kubelet) doing the same on the same control plane.
-// Writes bench/bin-results.json (commit, date, load, command and the figures), which the
-// package README's table is made from.
+// and are deleted. Beside it, on the same control plane, Go virtual-kubelet's node package agent
+// (tooling/go-bench/virtual-kubelet) does the same with the settings the bin has: the pod
+// controller's default queue rate limiters (client-go's DefaultTypedControllerRateLimiter, as
+// upstream's nodeutil.NewNode gives the virtual-kubelet binary: per-item backoff and a bucket of
+// 10 qps, burst 100 over every new pod), --workers pod sync workers, no client-side QPS limit.
+// --rounds repeats both, ctrlkit first in odd rounds and Go first in even ones.
+//
+// Reported per program (median over the rounds, and the range): pods/s from creation to
+// Running, the ratio ctrlkit/Go within each round, CPU ms (user + system) and API requests per
+// pod over the whole round (creation, Running, deletion), the peak V8 heap of the bin (sampled
+// inside it by bench/heap-probe.mjs) and the peak RSS (VmHWM). Writes bench/bin-results.json
+// (commit, date, load, command and the table), which the package README's table is made from.
 import { execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
@@ -23,20 +30,47 @@ const here = dirname(fileURLToPath(import.meta.url));
 const args = process.argv.slice(2).filter((arg, i) => !(i === 0 && arg === '--'));
 const { values } = parseArgs({
   args,
-  options: { n: { type: 'string', default: '1000' }, workers: { type: 'string', default: '10' } },
+  options: {
+    n: { type: 'string', default: '1000' },
+    workers: { type: 'string', default: '10' },
+    rounds: { type: 'string', default: '3' },
+  },
 });
 const n = Number(values.n);
 const workers = Number(values.workers);
+const rounds = Number(values.rounds);
 const bin = join(here, '../../../apps/virtual-kubelet/dist/cli.js');
 const notes = [];
+/** Clock ticks per second of /proc/<pid>/stat's CPU times. */
+const clockTicks = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim());
 
 /** KB of a /proc/<pid>/status field (VmHWM: peak RSS). */
 const statusKB = (pid, field) =>
   Number(readFileSync(`/proc/${pid}/status`, 'utf8').match(new RegExp(`${field}:\\s+(\\d+)`))[1]);
 
-/** Starts ctrlkit-virtual-kubelet; `stop()` ends it (SIGTERM) and gives its peak heap and RSS. */
+/** User + system CPU time of process `pid` so far, in ms (/proc/<pid>/stat fields 14 and 15). */
+function cpuMsOf(pid) {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / clockTicks;
+}
+
+/** The sum of `rest_client_requests_total` the bin serves at `metricsAddr`: its API requests so far. */
+async function binRequests(metricsAddr) {
+  const text = await (await fetch(`http://${metricsAddr}/metrics`)).text();
+  let sum = 0;
+  for (const m of text.matchAll(/^rest_client_requests_total\{[^}]*\} (\d+)$/gm))
+    sum += Number(m[1]);
+  return sum;
+}
+
+/**
+ * Starts ctrlkit-virtual-kubelet; `counters()` gives its CPU ms and API requests so far, `stop()`
+ * ends it (SIGTERM) and gives its peak heap and RSS.
+ */
 async function startBin(kubeconfig, nodeName) {
   const probeFile = join(mkdtempSync(join(tmpdir(), 'vk-bin-bench-')), 'heap.json');
+  const metricsAddr = `127.0.0.1:${await freePort()}`;
   const child = spawn(
     process.execPath,
     [
@@ -47,7 +81,7 @@ async function startBin(kubeconfig, nodeName) {
       `--kubeconfig=${kubeconfig}`,
       `--nodename=${nodeName}`,
       '--provider=mock',
-      '--metrics-addr=0',
+      `--metrics-addr=${metricsAddr}`,
       '--healthz-addr=0',
       '--internal-ip=127.0.0.1',
       `--listen-port=${await freePort()}`,
@@ -69,6 +103,9 @@ async function startBin(kubeconfig, nodeName) {
     checkAlive() {
       if (exitCode !== undefined) throw new Error(`ctrlkit-virtual-kubelet exited ${exitCode}`);
     },
+    async counters() {
+      return { cpuMs: cpuMsOf(child.pid), requests: await binRequests(metricsAddr) };
+    },
     async stop() {
       const peakRssMB = statusKB(child.pid, 'VmHWM') / 1024;
       child.kill('SIGTERM');
@@ -80,33 +117,53 @@ async function startBin(kubeconfig, nodeName) {
   };
 }
 
-/** Starts the Go agent (its line protocol: "ready", then "stats" on request, EOF stops it). */
+/**
+ * Starts the Go agent with upstream's default queue rate limiters (its line protocol: "ready",
+ * then "reset" and "stats" on request, EOF stops it).
+ */
 async function startGo(goBinary, kubeconfig, nodeName) {
   const child = spawn(
     goBinary,
-    ['-kubeconfig', kubeconfig, '-nodename', nodeName, '-workers', String(workers)],
+    [
+      '-kubeconfig',
+      kubeconfig,
+      '-nodename',
+      nodeName,
+      '-workers',
+      String(workers),
+      '-limiters',
+      'default',
+    ],
     { stdio: ['pipe', 'pipe', 'inherit'] },
   );
   const next = agentLines(child, 'go agent');
   await next('ready');
+  const ask = (command, kind) => {
+    child.stdin.write(`${command}\n`);
+    return next(kind);
+  };
+  await ask('reset', 'reset');
   return {
     checkAlive() {},
+    async counters() {
+      const stats = await ask('stats', 'stats');
+      return { cpuMs: stats.cpuMs, requests: stats.requests, peakRssMB: stats.peakRssMB };
+    },
     async stop() {
-      child.stdin.write('stats\n');
-      const stats = await next('stats');
+      const { peakRssMB } = await this.counters();
       child.stdin.end();
       await new Promise((resolve) => child.on('exit', resolve));
-      return { peakRssMB: stats.peakRssMB, peakHeapMB: undefined };
+      return { peakRssMB, peakHeapMB: undefined };
     },
   };
 }
 
-/** One side: start it, wait for its node, run the pods through it, stop it. */
-async function runOne(plane, which, goBinary) {
+/** One side in one round: start it, wait for its node, run the pods through it, stop it. */
+async function runOne(plane, which, goBinary, round) {
   const client = createClient(plane.kubeConfig, { qps: Number.POSITIVE_INFINITY });
-  const nodeName = `bench-bin-${which}`;
+  const nodeName = `bench-bin-${which === 'go' ? 'go' : 'ctrlkit'}-r${round}`;
   await client.create('namespaces', { metadata: { name: nodeName } });
-  console.error(`${which}: starting`);
+  console.error(`${which} round ${round}: starting`);
   const agent =
     which === 'go'
       ? await startGo(goBinary, plane.kubeconfigPath, nodeName)
@@ -116,13 +173,24 @@ async function runOne(plane, which, goBinary) {
     if (await client.get('nodes', nodeName).catch(() => undefined)) break;
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
-  console.error(`${which}: node registered, ${n} pods`);
+  console.error(`${which} round ${round}: node registered, ${n} pods`);
+  const before = await agent.counters();
   const { podsPerSecond, seconds } = await podsRound(client, { namespace: nodeName, nodeName, n });
+  const after = await agent.counters();
   const memory = await agent.stop();
   await client.delete('nodes', nodeName).catch(() => {});
   await client.delete('namespaces', nodeName).catch(() => {});
   client.close();
-  return { impl: which, podsPerSecond, seconds, ...memory };
+  console.error(`${which} round ${round}: ${podsPerSecond.toFixed(1)} pods/s`);
+  return {
+    impl: which,
+    round,
+    podsPerSecond,
+    seconds,
+    cpuMsPerPod: (after.cpuMs - before.cpuMs) / n,
+    requestsPerPod: (after.requests - before.requests) / n,
+    ...memory,
+  };
 }
 
 const started = {
@@ -134,14 +202,53 @@ console.error('control plane starting');
 const plane = await startControlPlane({ logger: noopLogger });
 const results = [];
 try {
-  results.push(await runOne(plane, 'ctrlkit-virtual-kubelet', goBinary));
-  if (goBinary) results.push(await runOne(plane, 'go', goBinary));
+  for (let round = 1; round <= rounds; round++) {
+    const sides = goBinary ? ['ctrlkit-virtual-kubelet', 'go'] : ['ctrlkit-virtual-kubelet'];
+    // Odd rounds run ctrlkit first, even rounds Go first: neither always gets the fresher apiserver.
+    for (const which of round % 2 === 1 ? sides : sides.reverse()) {
+      results.push(await runOne(plane, which, goBinary, round));
+    }
+  }
 } finally {
   await plane.stop();
 }
 
+const median = (xs) => {
+  const s = xs.filter((x) => x !== undefined).sort((a, b) => a - b);
+  if (s.length === 0) return undefined;
+  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+};
+const fixed = (x, d) => (x === undefined ? '-' : x.toFixed(d));
+/** "median (min–max)" of `xs` with `d` decimals; the median alone for one round. */
+const spread = (xs, d = 1) => {
+  const s = xs.filter((x) => x !== undefined);
+  if (s.length === 0) return null;
+  const m = fixed(median(s), d);
+  return s.length === 1 ? m : `${m} (${fixed(Math.min(...s), d)}–${fixed(Math.max(...s), d)})`;
+};
+/** ctrlkit/Go pods/s within each round. */
+const ratios = [];
+for (let round = 1; round <= rounds; round++) {
+  const [ours, go] = ['ctrlkit-virtual-kubelet', 'go'].map((impl) =>
+    results.find((r) => r.impl === impl && r.round === round),
+  );
+  if (ours && go) ratios.push(ours.podsPerSecond / go.podsPerSecond);
+}
+const rows = [...new Set(results.map((r) => r.impl))].map((impl) => {
+  const mine = results.filter((r) => r.impl === impl);
+  const pick = (key) => mine.map((r) => r[key]);
+  return [
+    impl,
+    spread(pick('podsPerSecond')),
+    impl === 'go' ? null : spread(ratios, 2),
+    spread(pick('cpuMsPerPod'), 2),
+    spread(pick('requestsPerPod'), 2),
+    spread(pick('peakHeapMB')),
+    spread(pick('peakRssMB')),
+  ];
+});
+
 const repo = join(here, '../../..');
-const round1 = (x) => (x === undefined ? null : Math.round(x * 10) / 10);
 // The results file has @ctrlkit/figures' shape (tooling/figures): command, commit, date, load at
 // the start and end, machine, and named tables a README block renders.
 const report = {
@@ -156,27 +263,28 @@ const report = {
   },
   tables: {
     bin: {
-      columns: ['program', 'pods/s to Running', 'peak heap MB', 'peak RSS MB'],
-      rows: results.map((r) => [
-        r.impl,
-        round1(r.podsPerSecond),
-        round1(r.peakHeapMB),
-        round1(r.peakRssMB),
-      ]),
+      columns: [
+        'program',
+        'pods/s to Running',
+        'pods/s ratio ctrlkit/Go',
+        'CPU ms/pod',
+        'API requests/pod',
+        'peak heap MB',
+        'peak RSS MB',
+      ],
+      rows,
       caption:
         `${n} pods created, Running and deleted on one node with the mock provider, ${workers} pod sync workers, ` +
-        'no client-side QPS limit; heap sampled inside the bin every 20 ms, RSS is VmHWM.' +
+        `${rounds} round${rounds === 1 ? '' : 's'} (median, and the range); both with upstream's default queue rate ` +
+        'limiters (per-item backoff and a bucket of 10 qps, burst 100) and no client-side QPS limit. CPU and ' +
+        'requests per pod over creation, Running and deletion; heap sampled inside the bin every 20 ms, RSS is VmHWM.' +
         (notes.length ? ` ${notes.join(' ')}` : ''),
     },
   },
 };
 writeFileSync(join(here, 'bin-results.json'), `${JSON.stringify(report, null, 2)}\n`);
 
-const f = (x, d = 1) => (x === undefined ? '-' : x.toFixed(d));
-console.log(`\n${n} pods, creation to Running, one node, mock provider, ${workers} workers\n`);
-console.log('| impl | pods/s | peak heap MB | peak RSS MB |');
-console.log('|---|---|---|---|');
-for (const r of results) {
-  console.log(`| ${r.impl} | ${f(r.podsPerSecond)} | ${f(r.peakHeapMB)} | ${f(r.peakRssMB)} |`);
-}
+const { columns } = report.tables.bin;
+console.log(`\n| ${columns.join(' | ')} |\n|${columns.map(() => '---').join('|')}|`);
+for (const row of rows) console.log(`| ${row.map((c) => c ?? '-').join(' | ')} |`);
 for (const note of notes) console.log(`note: ${note}`);

@@ -22,8 +22,8 @@ import { type FaultResult, recordResult } from './results.js';
 const app = appPackage('@ctrlkit/dra-example-driver', import.meta.url);
 /** How long after its restart the apiserver may still refuse requests its RBAC allows. */
 export const RBAC_SYNC_MS = 10_000;
-/** The driver's client budget (the runtime's default 20 QPS), in requests per minute. */
-export const DRA_BUDGET_PER_MIN = 20 * 60;
+/** The driver's client budget (its default `--kube-api-qps`, upstream's 5), in requests per minute. */
+export const DRA_BUDGET_PER_MIN = 5 * 60;
 
 /** ResourceSlices, for the one client. */
 export const SLICES = 'resource.k8s.io/v1/resourceslices';

@@ -1,13 +1,16 @@
 // The DRA example driver as its deploy/ ServiceAccount, publishing a 10-GPU pool that changes,
 // under each fault: every device ends published (0 lost), in no more slices than the pool needs
-// (0 duplicates), its request rate stays low once converged, and its memory comes back.
+// (0 duplicates), the restart and SIGTERM cases hit its pool unpublished, its request rate
+// stays low once converged, and its memory comes back.
 
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { AppProcess } from '@ctrlkit/app-testing';
 import { waitFor } from '@ctrlkit/core/testing';
 import type { ControlPlane } from '@ctrlkit/envtest';
+import type { Wire } from '@ctrlkit/runtime/client';
+import type { V1ResourceSlice } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { pollHealth, sampleHealth } from './app-health.js';
+import { pollHealth } from './app-health.js';
 import {
   DraDriverWork,
   devicesOf,
@@ -36,6 +39,12 @@ afterAll(async () => {
   work?.client.close();
   await plane?.stop();
 });
+
+/**
+ * The driver's client at one request per 2 s, none at once: its slices are written 2 s apart,
+ * so a fault can land between them.
+ */
+const SLOW_PUBLISH = ['--kube-api-qps=0.5', '--kube-api-burst=1'];
 
 /** Resolves once `driver` logged that it started publishing. */
 function publishing(driver: AppProcess): Promise<unknown> {
@@ -145,41 +154,41 @@ describe('dra-example-driver under faults', () => {
     }
   });
 
-  it('SIGTERM mid-work, then a restart with the pool changed (2 partitions per GPU)', async () => {
+  it('SIGTERM mid-publish (one of its two slices written), then a restart: the other slice published once, none twice', async () => {
     const nodeName = await work.newNode('dra-sigterm');
     const mark = await auditMark(plane);
     const faultStartedAt = Date.now();
-    const first = await work.start(nodeName, clusterOf(plane), ['--num-devices=10']);
+    // 8 GPUs (at most 8 counter sets), each whole and in 2 partitions: 24 devices in 2 slices
+    // (the counters first, then the devices), written 2 s apart (SLOW_PUBLISH).
+    const pool = ['--num-devices=8', '--partitions=2'];
+    const first = await work.start(nodeName, clusterOf(plane), [...pool, ...SLOW_PUBLISH]);
     // Before: the first process; after: the second (a restart starts from nothing).
     let rssBeforeMb = 0;
-    let inFlightAtFault = 0;
+    let slicesAtFault: Wire<V1ResourceSlice>[] = [];
     try {
-      // Mid-work: as soon as it serves /healthz (its Manager started, its informer listing,
-      // its pool about to be published). It is paused there (SIGSTOP) so the devices it had
-      // published when the SIGTERM came can be counted, then terminated and resumed.
-      await waitFor(
-        'its /healthz',
-        async () => (await sampleHealth(first.endpoints)).healthz === 200,
-        { intervalMs: 5, timeoutMs: 60_000 },
-      );
+      // Mid-publish: once its first slice is written. It is paused there (SIGSTOP) so what it
+      // had written when the SIGTERM came can be counted, then terminated and resumed.
+      await waitFor('its first slice', () => work.slicesOf(nodeName), {
+        until: (s) => s.length > 0,
+        intervalMs: 5,
+        timeoutMs: 60_000,
+      });
       first.child.kill('SIGSTOP');
       rssBeforeMb = await rssMb(first);
-      inFlightAtFault = 10 - devicesOf(await work.slicesOf(nodeName)).length;
+      slicesAtFault = await work.slicesOf(nodeName);
       first.child.kill('SIGTERM');
       first.child.kill('SIGCONT');
       expect(await first.exited).toBe(0);
     } finally {
       await work.stopDriver(first, mark);
     }
-    const publishedBefore = (await work.slicesOf(nodeName)).length;
-    const second = await work.start(nodeName, clusterOf(plane), [
-      '--num-devices=8',
-      '--partitions=2',
-    ]);
+    // The SIGTERM interrupted its work: one slice of two written (the pool half published)
+    // when it came, and no more once the process had exited.
+    expect(slicesAtFault.length, 'slices written when the SIGTERM came').toBe(1);
+    expect((await work.slicesOf(nodeName)).length, 'slices once it exited').toBe(1);
+    const second = await work.start(nodeName, clusterOf(plane), [...pool, ...SLOW_PUBLISH]);
     const faultEndedAt = Date.now();
     try {
-      // 8 GPUs (at most 8 counter sets), each whole and in 2 partitions: 24 devices, in a
-      // devices slice and a counters slice.
       const result = await work.converge({
         fault: 'SIGTERM mid-work, restart',
         nodeName,
@@ -187,16 +196,16 @@ describe('dra-example-driver under faults', () => {
         mark,
         devices: 24,
         slices: 2,
-        expectedCreates: 2 + publishedBefore,
+        // Each slice created once over both processes: the restart keeps the slice the first
+        // wrote (it updates it) and creates only the missing one.
+        expectedCreates: 2,
         faultStartedAt,
         faultEndedAt,
         rssBeforeMb,
-        inFlightAtFault,
+        inFlightAtFault: 24 - devicesOf(slicesAtFault).length,
       });
       expectPublished(result, 24);
-      // Not asserted: the driver publishes its pool within milliseconds of serving /healthz,
-      // so the pause lands before the first slice in some runs and after it in others (the
-      // column shows which); the apiserver-restart case is the one that hits its pool unpublished.
+      expect(result.inFlightAtFault, 'devices not published when the SIGTERM came').toBe(24);
     } finally {
       await work.stopDriver(second, mark);
     }

@@ -3,6 +3,12 @@
 // so `pnpm --filter @ctrlkit/node-controller bench` can compare it with @ctrlkit/node-controller
 // on the same apiserver.
 //
+// -limiters picks the pod controller's queue rate limiters: "per-item" (the default: per-item
+// exponential 5 ms..1000 s and no overall bucket, as bench/run.mjs gives the TypeScript agent) or
+// "default" (none set, so NewPodController takes client-go's DefaultTypedControllerRateLimiter:
+// that per-item backoff and an overall bucket of 10 qps, burst 100, as upstream's nodeutil.NewNode
+// and so the virtual-kubelet binary; bench/bin.mjs uses it beside ctrlkit-virtual-kubelet).
+//
 // Protocol (one JSON object per line on stdout):
 //
 //	start-up:      registers -nodename, runs the pod controller with -workers workers,
@@ -223,7 +229,11 @@ func main() {
 	kubeconfig := flag.String("kubeconfig", "", "kubeconfig path")
 	nodeName := flag.String("nodename", "vk-go", "node name")
 	workers := flag.Int("workers", 1, "pod sync workers")
+	limiters := flag.String("limiters", "per-item", `queue rate limiters: "per-item" or "default" (upstream's)`)
 	flag.Parse()
+	if *limiters != "per-item" && *limiters != "default" {
+		fail("-limiters: %q is neither \"per-item\" nor \"default\"", *limiters)
+	}
 
 	cfg, err := clientcmd.BuildConfigFromFlags("", *kubeconfig)
 	if err != nil {
@@ -264,21 +274,24 @@ func main() {
 	broadcaster.StartRecordingToSink(&typedcorev1.EventSinkImpl{Interface: client.CoreV1().Events("")})
 	recorder := broadcaster.NewRecorder(scheme.Scheme, corev1.EventSource{Component: *nodeName + "/pod-controller"})
 
-	limiter := func() workqueue.RateLimiter {
-		return workqueue.NewItemExponentialFailureRateLimiter(5*time.Millisecond, 1000*time.Second)
+	pcConfig := node.PodControllerConfig{
+		PodClient:         client.CoreV1(),
+		PodInformer:       podInformers.Core().V1().Pods(),
+		EventRecorder:     recorder,
+		Provider:          &mockProvider{pods: map[string]*corev1.Pod{}},
+		ConfigMapInformer: others.Core().V1().ConfigMaps(),
+		SecretInformer:    others.Core().V1().Secrets(),
+		ServiceInformer:   others.Core().V1().Services(),
 	}
-	pc, err := node.NewPodController(node.PodControllerConfig{
-		PodClient:                            client.CoreV1(),
-		PodInformer:                          podInformers.Core().V1().Pods(),
-		EventRecorder:                        recorder,
-		Provider:                             &mockProvider{pods: map[string]*corev1.Pod{}},
-		ConfigMapInformer:                    others.Core().V1().ConfigMaps(),
-		SecretInformer:                       others.Core().V1().Secrets(),
-		ServiceInformer:                      others.Core().V1().Services(),
-		SyncPodsFromKubernetesRateLimiter:    limiter(),
-		DeletePodsFromKubernetesRateLimiter:  limiter(),
-		SyncPodStatusFromProviderRateLimiter: limiter(),
-	})
+	if *limiters == "per-item" {
+		limiter := func() workqueue.RateLimiter {
+			return workqueue.NewItemExponentialFailureRateLimiter(5*time.Millisecond, 1000*time.Second)
+		}
+		pcConfig.SyncPodsFromKubernetesRateLimiter = limiter()
+		pcConfig.DeletePodsFromKubernetesRateLimiter = limiter()
+		pcConfig.SyncPodStatusFromProviderRateLimiter = limiter()
+	}
+	pc, err := node.NewPodController(pcConfig)
 	if err != nil {
 		fail("pod controller: %v", err)
 	}

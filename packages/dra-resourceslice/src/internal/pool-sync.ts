@@ -39,6 +39,8 @@ export interface PoolSyncOptions {
   clock: Clock;
   /** TTL of the mutation cache in ms: a pool with recent adds is synced again after it. */
   mutationCacheTTLMs: number;
+  /** Aborted when the controller stops: every API call in flight is abandoned. */
+  signal: AbortSignal;
 }
 
 /** Syncs one pool at a time (the controller's single worker calls it). */
@@ -91,7 +93,7 @@ export class PoolSyncer {
     if (!isNodeOwner(owner)) return '';
     if (!owner.uid) {
       try {
-        const node = await this.#o.client.readNode(owner.name);
+        const node = await this.#o.client.readNode(owner.name, { signal: this.#o.signal });
         owner.uid = node.metadata?.uid ?? '';
       } catch (error) {
         throw new ResourceSliceApiError(
@@ -128,7 +130,7 @@ export class PoolSyncer {
       );
       let actual: Wire<V1ResourceSlice>;
       try {
-        actual = await this.#o.client.updateResourceSlice(slice);
+        actual = await this.#o.client.updateResourceSlice(slice, { signal: this.#o.signal });
       } catch (error) {
         throw apiError('update resource slice', error);
       }
@@ -151,7 +153,7 @@ export class PoolSyncer {
       const slice = this.#newSlice(pool, desiredSlices[i] as Slice, plan, nodeName);
       let actual: Wire<V1ResourceSlice>;
       try {
-        actual = await this.#o.client.createResourceSlice(slice);
+        actual = await this.#o.client.createResourceSlice(slice, { signal: this.#o.signal });
       } catch (error) {
         throw apiError('create resource slice', error);
       }
@@ -215,10 +217,11 @@ export class PoolSyncer {
   async #removeSlices(slices: readonly Wire<V1ResourceSlice>[]): Promise<void> {
     for (const slice of slices) {
       try {
-        await this.#o.client.deleteResourceSlice(slice.metadata?.name ?? '', {
-          uid: slice.metadata?.uid,
-          resourceVersion: slice.metadata?.resourceVersion,
-        });
+        await this.#o.client.deleteResourceSlice(
+          slice.metadata?.name ?? '',
+          { uid: slice.metadata?.uid, resourceVersion: slice.metadata?.resourceVersion },
+          { signal: this.#o.signal },
+        );
         this.#o.stats.numDeletes++;
       } catch (error) {
         if (statusCode(error) === 404) continue;
