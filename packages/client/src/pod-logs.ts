@@ -39,11 +39,13 @@ export interface PodLogOptions {
 export class PodLogStream implements AsyncIterable<string> {
   readonly #body: Readable;
   readonly #request: string;
+  readonly #signal: AbortSignal | undefined;
 
   /** @internal Made by {@link streamPodLogs}. */
-  constructor(body: Readable, request: string) {
+  constructor(body: Readable, request: string, signal?: AbortSignal) {
     this.#body = body;
     this.#request = request;
+    this.#signal = signal;
     body.setEncoding('utf8');
   }
 
@@ -51,7 +53,7 @@ export class PodLogStream implements AsyncIterable<string> {
     try {
       for await (const chunk of this.#body) yield chunk as string;
     } catch (error) {
-      if ((error as Error)?.name === 'AbortError') throw error;
+      this.#signal?.throwIfAborted();
       throw new StreamClosedError(`${this.#request}: ${(error as Error)?.message}`, {
         cause: error,
       });
@@ -101,7 +103,7 @@ export async function streamPodLogs(
     logQuery(options),
   );
   const body = await toClient(client).stream(path, { signal: options.signal });
-  return new PodLogStream(body, `GET ${path}`);
+  return new PodLogStream(body, `GET ${path}`, options.signal);
 }
 
 /** The query of `pods/log` for `options`, validated. */

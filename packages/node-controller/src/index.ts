@@ -41,6 +41,7 @@ export {
   type PodLifecycleHandler,
   type PodNotifier,
 } from './adapter.js';
+export type { AttachIO, ContainerExecProvider, TermSize } from './container-exec.js';
 export {
   ReasonFailedToReadMandatoryConfigMap,
   ReasonFailedToReadMandatorySecret,
