@@ -15,15 +15,15 @@ export interface PodLogOptions {
   readonly follow?: boolean;
   /** The previous (terminated) run's output; 400 when there is none. Default false. */
   readonly previous?: boolean;
-  /** Only output of the last this many seconds (integer >= 1); not with `sinceTime`. */
+  /** Only output of the last this many seconds (an integer, at least 1); not with `sinceTime`. */
   readonly sinceSeconds?: number;
   /** Only output since this time (RFC 3339 or a Date); not with `sinceSeconds`. */
   readonly sinceTime?: string | Date;
   /** Prefix each line with its RFC 3339 time. Default false. */
   readonly timestamps?: boolean;
-  /** Only the last this many lines (integer >= 0). Default: all. */
+  /** Only the last this many lines (an integer, at least 0). Default: all. */
   readonly tailLines?: number;
-  /** Stop after this many bytes (integer >= 1); the last line may be cut. Default: no limit. */
+  /** Stop after this many bytes (an integer, at least 1); the last line may be cut. Default: no limit. */
   readonly limitBytes?: number;
   /** Closes the stream: iteration rejects with its reason. */
   readonly signal?: AbortSignal;
