@@ -73,6 +73,7 @@ export async function openWebSocket(
     perMessageDeflate: false,
   };
   const socket = new WebSocket(url, [...protocols], socketOptions);
+  holdMessages(socket);
   const started = performance.now();
   const host = url.host;
   const observe = (code: string): void =>
@@ -114,4 +115,32 @@ export async function openWebSocket(
       reject(TlsVerificationError.wrap(error, cluster.server));
     });
   });
+}
+
+/** Messages that came before their reader listened, per socket, and the listener that kept them. */
+const held = new WeakMap<WebSocket, { messages: Buffer[]; keep: (data: Buffer) => void }>();
+
+/**
+ * Keeps `socket`'s messages until {@link onMessages} takes them: a server may write right
+ * after the upgrade, in the same packet, and ws emits those messages before a caller awaiting
+ * the `open` event could listen.
+ */
+export function holdMessages(socket: WebSocket): void {
+  const messages: Buffer[] = [];
+  const keep = (data: Buffer): void => {
+    messages.push(data);
+  };
+  socket.on('message', keep);
+  held.set(socket, { messages, keep });
+}
+
+/** Calls `listener` with each message of `socket`: first those held since it opened, then the rest. */
+export function onMessages(socket: WebSocket, listener: (data: Buffer) => void): void {
+  const hold = held.get(socket);
+  if (hold !== undefined) {
+    held.delete(socket);
+    socket.off('message', hold.keep);
+    for (const message of hold.messages) listener(message);
+  }
+  socket.on('message', listener);
 }

@@ -3,6 +3,7 @@
 import type { Writable } from 'node:stream';
 import type WebSocket from 'ws';
 import { StreamClosedError } from '../errors/stream-closed-error.js';
+import { onMessages } from '../internal/open-web-socket.js';
 import {
   decodeFrame,
   encodeCloseFrame,
@@ -48,7 +49,7 @@ export function streamRemoteCommand(
     };
     if (streams.signal?.aborted) onAbort();
     streams.signal?.addEventListener('abort', onAbort, { once: true });
-    socket.on('message', (message: Buffer) => {
+    onMessages(socket, (message) => {
       try {
         const { channel, data } = decodeFrame(message);
         if (channel === StreamChannel.stdout) streams.stdout.write(data);
