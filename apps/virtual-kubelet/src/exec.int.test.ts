@@ -1,13 +1,13 @@
-// Logs, exec and attach with @ctrlkit/client through the apiserver into containers of the
+// Logs and exec with @ctrlkit/client through the apiserver into containers of the
 // process provider: the node declares ExtendWebSocketsToKubelet, so kube-apiserver proxies
 // the client's v5.channel.k8s.io WebSocket to the virtual kubelet's API as it is.
-import { readdirSync, readFileSync } from 'node:fs';
-import { type AppProcess, appPackage, startApp } from '@ctrlkit/app-testing';
+import { type AppProcess, appPackage, runningProcesses, startApp } from '@ctrlkit/app-testing';
 import {
   ApiStatusError,
   type Client,
   createClient,
   exec,
+  portForward,
   StreamClosedError,
   streamPodLogs,
 } from '@ctrlkit/client';
@@ -18,22 +18,10 @@ import type { V1Node, V1Pod } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 const NODE = 'vk-exec';
+/** The port of the echo server the pod runs (process provider containers share the node's network). */
+const ECHO_PORT = 20_000 + (process.pid % 20_000);
 /** A number of seconds no other process sleeps for: the aborted command's marker in /proc. */
 const MARKER = String(172_800 + (process.pid % 10_000));
-
-/** How many `sleep <marker>` processes run on this machine. */
-function sleepers(marker: string): number {
-  let count = 0;
-  for (const pid of readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
-    try {
-      const argv = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
-      if (argv[0]?.endsWith('sleep') && argv[1] === marker) count++;
-    } catch {
-      // gone meanwhile
-    }
-  }
-  return count;
-}
 
 /** The error `promise` rejects with. */
 async function rejection(promise: Promise<unknown>): Promise<unknown> {
@@ -81,6 +69,15 @@ describe('streaming through the apiserver into a process-provider container', ()
             env: [{ name: 'GREETING', value: 'hello from the container' }],
           },
           { name: 'idle', image: 'none', command: ['sleep', '86400'] },
+          {
+            name: 'echo',
+            image: 'none',
+            command: [
+              process.execPath,
+              '-e',
+              `require('node:net').createServer((s) => s.pipe(s)).listen(${ECHO_PORT}, '127.0.0.1')`,
+            ],
+          },
         ],
       },
     });
@@ -157,12 +154,12 @@ describe('streaming through the apiserver into a process-provider container', ()
         signal: controller.signal,
       }),
     );
-    await waitFor('the command running on the node', () => sleepers(MARKER), {
+    await waitFor('the command running on the node', () => runningProcesses('sleep', MARKER), {
       until: (n) => n === 1,
     });
     controller.abort(new Error('caller went'));
     expect(await running).toBe(controller.signal.reason);
-    await waitFor('the command ended on the node', () => sleepers(MARKER), {
+    await waitFor('the command ended on the node', () => runningProcesses('sleep', MARKER), {
       until: (n) => n === 0,
     });
   });
@@ -199,5 +196,24 @@ describe('streaming through the apiserver into a process-provider container', ()
     );
     expect(ApiStatusError.isInstance(previous)).toBe(true);
     expect((previous as ApiStatusError).statusCode).toBeGreaterThanOrEqual(400);
+  });
+
+  it('port-forward: one connection to the pod port, echoed back; a closed port reports the node error', async () => {
+    const reply = await waitFor('the echo server answering', async () => {
+      const duplex = await portForward(client, namespace, 'box', ECHO_PORT);
+      try {
+        duplex.write('ping');
+        for await (const chunk of duplex) return String(chunk);
+        return undefined;
+      } finally {
+        duplex.destroy();
+      }
+    });
+    expect(reply).toBe('ping');
+
+    const closed = await portForward(client, namespace, 'box', 1);
+    const error = await rejection(closed.toArray());
+    expect(StreamClosedError.isInstance(error)).toBe(true);
+    expect((error as Error).message).toContain('ECONNREFUSED');
   });
 });

@@ -262,6 +262,7 @@ function addKubeletApi(
         provider,
         ...(provider instanceof ProcessProvider && {
           exec: new ProcessExecProvider(provider, flags.nodename),
+          portForward: new ProcessExecProvider(provider, flags.nodename),
         }),
         cert,
         port: flags.listenPort,

@@ -28,7 +28,8 @@
  *   clients); {@link formatTime} and {@link formatMicroTime} write such strings.
  * - **Streaming**: {@link streamPodLogs} (a container's log, followed or not, as text or
  *   lines), {@link exec} and {@link attach} over WebSocket (`v5.channel.k8s.io`, else v4:
- *   stdin, stdout, stderr, resize, the exit status); the channel framing
+ *   stdin, stdout, stderr, resize, the exit status), {@link portForward} (one connection to a
+ *   pod's port as a Duplex); the channel framing
  *   ({@link encodeFrame}, {@link decodeFrame}, {@link StreamChannel}) for a server that
  *   speaks it; {@link StreamClosedError} for a stream closed mid-way.
  *
@@ -121,6 +122,7 @@ export {
   NON_ZERO_EXIT_CODE_REASON,
   parseExecStatus,
 } from './remote-command/exec-status.js';
+export { type PortForwardOptions, portForward } from './remote-command/port-forward.js';
 export type {
   DeleteOptions,
   ListOptions,

@@ -1,6 +1,6 @@
 //! What a provider implements to serve exec and attach (virtual-kubelet's `node/api` `AttachIO` and `ContainerExecHandlerFunc`).
 
-import type { Readable, Writable } from 'node:stream';
+import type { Duplex, Readable, Writable } from 'node:stream';
 
 /** A terminal's size in character cells (virtual-kubelet's `api.TermSize`). */
 export interface TermSize {
@@ -54,5 +54,24 @@ export interface ContainerExecProvider {
     podName: string,
     containerName: string,
     attach: AttachIO,
+  ): Promise<void>;
+}
+
+/**
+ * A provider that connects clients to its pods' ports (virtual-kubelet's `PortForward`),
+ * served by the kubelet API at `/portForward`.
+ */
+export interface PortForwardProvider {
+  /**
+   * Connects `stream` to `port` of the pod and pipes both ways until either side ends;
+   * rejects when it cannot connect (the client gets the message). `signal` aborts when the
+   * client goes.
+   */
+  portForward(
+    signal: AbortSignal,
+    namespace: string,
+    podName: string,
+    port: number,
+    stream: Duplex,
   ): Promise<void>;
 }

@@ -41,7 +41,12 @@ export {
   type PodLifecycleHandler,
   type PodNotifier,
 } from './adapter.js';
-export type { AttachIO, ContainerExecProvider, TermSize } from './container-exec.js';
+export type {
+  AttachIO,
+  ContainerExecProvider,
+  PortForwardProvider,
+  TermSize,
+} from './container-exec.js';
 export {
   ReasonFailedToReadMandatoryConfigMap,
   ReasonFailedToReadMandatorySecret,

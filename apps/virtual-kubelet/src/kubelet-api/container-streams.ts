@@ -1,4 +1,4 @@
-//! The kubelet's /exec and /attach over WebSocket (`v5.channel.k8s.io`, `v4.channel.k8s.io`), as the apiserver proxies them to a node that declares `ExtendWebSocketsToKubelet`.
+//! The kubelet's /exec and /attach (and the way to /portForward) over WebSocket (`v5.channel.k8s.io`, `v4.channel.k8s.io`), as the apiserver proxies them to a node that declares `ExtendWebSocketsToKubelet`.
 
 import type { IncomingMessage } from 'node:http';
 import { STATUS_CODES } from 'node:http';
@@ -14,8 +14,14 @@ import {
   StreamChannel,
 } from '@ctrlkit/client';
 import type { Logger } from '@ctrlkit/core';
-import type { AttachIO, ContainerExecProvider, TermSize } from '@ctrlkit/node-controller';
+import type {
+  AttachIO,
+  ContainerExecProvider,
+  PortForwardProvider,
+  TermSize,
+} from '@ctrlkit/node-controller';
 import { type WebSocket, WebSocketServer } from 'ws';
+import { PORT_FORWARD_PATH, portForwardServer, portForwardUpgrade } from './port-forward-stream.js';
 
 /** The node feature that makes the apiserver proxy exec, attach and port-forward WebSockets to the kubelet as they are (Kubernetes 1.36+). */
 export const EXTEND_WEB_SOCKETS_TO_KUBELET = 'ExtendWebSocketsToKubelet';
@@ -37,7 +43,8 @@ interface StreamRequest {
 }
 
 /**
- * Answers a WebSocket upgrade to `/exec/…` or `/attach/…` on the kubelet API: parses the
+ * Answers a WebSocket upgrade to `/exec/…` or `/attach/…` (`/portForward/…` through `ports`,
+ * {@link portForwardUpgrade}) on the kubelet API: parses the
  * request (400 for a bad one, 501 when `provider` does not serve it, 404 for another
  * path), accepts `v5.channel.k8s.io` (else v4), runs the command through `provider` with
  * the streams, and writes its exit status on stream 3 before closing. When the client
@@ -45,6 +52,7 @@ interface StreamRequest {
  */
 export function streamUpgradeHandler(
   provider: ContainerExecProvider | undefined,
+  ports: PortForwardProvider | undefined,
   logger: Logger,
 ): (req: IncomingMessage, socket: Duplex, head: Buffer) => void {
   const server = new WebSocketServer({
@@ -57,8 +65,18 @@ export function streamUpgradeHandler(
           ? STREAM_PROTOCOL_V4
           : false,
   });
+  const forwarding = portForwardServer();
+  const portForward = portForwardUpgrade(ports, logger);
   return (req, socket, head) => {
     const url = new URL(req.url ?? '/', 'https://localhost');
+    const forwarded = PORT_FORWARD_PATH.exec(url.pathname);
+    if (forwarded !== null) {
+      const refused = portForward(req, forwarded, (serve) =>
+        forwarding.handleUpgrade(req, socket, head, serve),
+      );
+      if (refused !== undefined) writeRefusal(socket, refused.status, refused.message);
+      return;
+    }
     const refusal = refuse(url, req, provider);
     if (typeof refusal === 'object' && 'status' in refusal) {
       writeRefusal(socket, refusal.status, refusal.message);

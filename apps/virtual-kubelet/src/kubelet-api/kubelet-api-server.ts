@@ -4,7 +4,7 @@ import type { ServerResponse } from 'node:http';
 import { createServer, type Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { InvalidArgumentError, type Logger } from '@ctrlkit/core';
-import type { ContainerExecProvider } from '@ctrlkit/node-controller';
+import type { ContainerExecProvider, PortForwardProvider } from '@ctrlkit/node-controller';
 import type { Wire } from '@ctrlkit/runtime/client';
 import type { V1Pod } from '@kubernetes/client-node';
 import type { StatsSummary } from '../providers/stats-summary.js';
@@ -32,6 +32,8 @@ export interface KubeletApiOptions {
   provider: KubeletApiProvider;
   /** Serves `/exec` and `/attach` (WebSocket). Default: none (501). */
   exec?: ContainerExecProvider;
+  /** Serves `/portForward` (WebSocket). Default: none (501). */
+  portForward?: PortForwardProvider;
   cert: ServingCert;
   /** Default `0.0.0.0`. */
   host?: string;
@@ -65,7 +67,7 @@ export async function startKubeletApiServer(
       });
     },
   );
-  server.on('upgrade', streamUpgradeHandler(options.exec, options.logger));
+  server.on('upgrade', streamUpgradeHandler(options.exec, options.portForward, options.logger));
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port, options.host ?? '0.0.0.0', () => {

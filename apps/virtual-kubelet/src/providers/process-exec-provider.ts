@@ -1,6 +1,13 @@
 //! Exec and attach for the `process` provider: a command runs beside the container's process, with its environment.
 
-import type { AttachIO, ContainerExecProvider } from '@ctrlkit/node-controller';
+import { connect } from 'node:net';
+import type { Duplex } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import type {
+  AttachIO,
+  ContainerExecProvider,
+  PortForwardProvider,
+} from '@ctrlkit/node-controller';
 import type { Wire } from '@ctrlkit/runtime/client';
 import type { V1Container, V1Pod } from '@kubernetes/client-node';
 import { execProcess } from './process-exec.js';
@@ -13,9 +20,9 @@ export type ProcessPods = Pick<ProcessProvider, 'getPod' | 'followContainerLogs'
  * virtual-kubelet's `RunInContainer` and `AttachToContainer` for the {@link ProcessProvider}:
  * a command runs as a child process with the container's environment (its `env`, `PATH`
  * and the node's marker, so `killLeftovers` finds it too); attach streams the container's
- * output. Both need the container running.
+ * output. Both need the container running. Port-forward connects to the port on the loopback.
  */
-export class ProcessExecProvider implements ContainerExecProvider {
+export class ProcessExecProvider implements ContainerExecProvider, PortForwardProvider {
   readonly #pods: ProcessPods;
   readonly #nodeName: string | undefined;
 
@@ -74,6 +81,38 @@ export class ProcessExecProvider implements ContainerExecProvider {
         { once: true },
       );
     });
+  }
+
+  /**
+   * Connects `stream` to `port` on the loopback (a process provider's containers share the
+   * node's network) while the pod is known, and pipes both ways until either side ends.
+   */
+  async portForward(
+    signal: AbortSignal,
+    namespace: string,
+    podName: string,
+    port: number,
+    stream: Duplex,
+  ): Promise<void> {
+    await this.#pods.getPod(signal, namespace, podName);
+    // one-client: not the API server (the pod's port, on the loopback)
+    const socket = connect({ host: '127.0.0.1', port });
+    await new Promise<void>((resolve, reject) => {
+      socket.once('connect', resolve);
+      socket.once('error', reject);
+    });
+    const stop = (): void => {
+      socket.destroy();
+    };
+    signal.addEventListener('abort', stop, { once: true });
+    try {
+      await Promise.all([
+        pipeline(stream, socket).catch(() => undefined),
+        pipeline(socket, stream).catch(() => undefined),
+      ]);
+    } finally {
+      signal.removeEventListener('abort', stop);
+    }
   }
 
   /** The container's spec; NotFound (from the provider) for an unknown pod, an error when the container is unknown or not running. */
