@@ -43,8 +43,8 @@ export async function portForward(
   return connectionOf(socket, port, `PORTFORWARD ${path}`, options.signal);
 }
 
-/** The Duplex over an open port-forward WebSocket. */
-function connectionOf(
+/** The Duplex over an open port-forward WebSocket to `port` (exported for its tests; not re-exported). */
+export function connectionOf(
   socket: WebSocket,
   port: number,
   request: string,
