@@ -11,9 +11,11 @@ import type { V1Node, V1Pod } from '@kubernetes/client-node';
 import { Gauge } from 'prom-client';
 import packageJson from '../package.json' with { type: 'json' };
 import type { Flags } from './flags.js';
+import { EXTEND_WEB_SOCKETS_TO_KUBELET } from './kubelet-api/container-streams.js';
 import { startKubeletApiServer } from './kubelet-api/kubelet-api-server.js';
 import { selfSignedCert } from './kubelet-api/self-signed-cert.js';
 import { MockProvider } from './providers/mock-provider.js';
+import { ProcessExecProvider } from './providers/process-exec-provider.js';
 import { ProcessProvider } from './providers/process-provider.js';
 
 /** What `runVirtualKubelet` built, for tests and embedding. */
@@ -183,7 +185,8 @@ function newProvider(flags: Flags, internalIP: string): MockProvider | ProcessPr
 /**
  * The virtual Node: virtual-kubelet's labels (the OS of `--os`, lower case), and its taint
  * (`--taint*`/`VKUBELET_TAINT_*`, none with `--disable-taint`) so only pods that tolerate the
- * provider land on it, and upstream mock's `providerID` from `--provider-config`.
+ * provider land on it, and upstream mock's `providerID` from `--provider-config`; it declares
+ * `ExtendWebSocketsToKubelet` (its kubelet API serves exec and attach over WebSocket).
  */
 function virtualNode(flags: Flags): Wire<V1Node> {
   const os = flags.operatingSystem.toLowerCase();
@@ -206,6 +209,8 @@ function virtualNode(flags: Flags): Wire<V1Node> {
       }),
       ...(flags.taint !== undefined && { taints: [{ ...flags.taint }] }),
     },
+    // The kubelet API takes exec and attach WebSockets as they are: the apiserver then proxies them.
+    status: { declaredFeatures: [EXTEND_WEB_SOCKETS_TO_KUBELET] },
   };
 }
 
@@ -255,6 +260,10 @@ function addKubeletApi(
       const { server } = await startKubeletApiServer({
         nodeName: flags.nodename,
         provider,
+        ...(provider instanceof ProcessProvider && {
+          exec: new ProcessExecProvider(provider, flags.nodename),
+          portForward: new ProcessExecProvider(provider, flags.nodename),
+        }),
         cert,
         port: flags.listenPort,
         logger,

@@ -3,11 +3,11 @@
 // is placed on it by kube-scheduler and runs, with the mock and with the process provider;
 // scaled to 0, every pod is gone from the provider. The kubelet API answers through the
 // apiserver's node proxy and pods/log. The app runs as deploy/'s ServiceAccount.
-import { readdirSync, readFileSync } from 'node:fs';
 import {
   type AppCluster,
   type AppProcess,
   appPackage,
+  runningProcesses,
   SERVICE_ACCOUNT_AUDIT_POLICY,
   startApp,
 } from '@ctrlkit/app-testing';
@@ -79,20 +79,6 @@ function deployment(name: string, provider: string, marker: string): V1Deploymen
       },
     },
   };
-}
-
-/** Processes of this machine running `sleep <marker>`. */
-function sleepers(marker: string): number {
-  let count = 0;
-  for (const pid of readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
-    try {
-      const argv = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
-      if (argv[0]?.endsWith('sleep') && argv[1] === marker) count++;
-    } catch {
-      // gone meanwhile
-    }
-  }
-  return count;
 }
 
 describe.each(['mock', 'process'] as const)('the %s provider', (provider) => {
@@ -169,7 +155,7 @@ describe.each(['mock', 'process'] as const)('the %s provider', (provider) => {
     expect((await providerPods()).map((p) => p.metadata?.uid).sort()).toEqual(
       running.map((p) => p.metadata?.uid).sort(),
     );
-    if (provider === 'process') expect(sleepers(marker)).toBe(REPLICAS);
+    if (provider === 'process') expect(runningProcesses('sleep', marker)).toBe(REPLICAS);
   });
 
   it('answers /stats/summary and /metrics/resource through the node proxy, /containerLogs through pods/log', async () => {
@@ -212,7 +198,7 @@ describe.each(['mock', 'process'] as const)('the %s provider', (provider) => {
     await waitFor('no pod left', pods, { ...WAIT, until: (items) => items.length === 0 });
     expect(await providerPods()).toEqual([]);
     if (provider === 'process') {
-      await waitFor('no container process left', () => sleepers(marker), {
+      await waitFor('no container process left', () => runningProcesses('sleep', marker), {
         ...WAIT,
         until: (n) => n === 0,
       });

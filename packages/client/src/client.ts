@@ -1,6 +1,7 @@
 //! The one way to the API server: rate limited, retried after the server's delay, counted, named, over one pool of kept-alive connections.
 
 import type { IncomingHttpHeaders } from 'node:http';
+import type { Readable } from 'node:stream';
 import { sleep } from '@ctrlkit/core';
 import type { KubernetesObject } from '@kubernetes/client-node';
 import {
@@ -14,6 +15,7 @@ import {
   type ListBodyParserOptions,
   type ParsedList,
 } from './internal/list-body-parser.js';
+import { registerWebSocketTarget } from './internal/open-web-socket.js';
 import { objectPath, type Query, withQuery } from './paths.js';
 import { decodeProtobufList } from './protobuf-list.js';
 import {
@@ -81,6 +83,8 @@ export class Client {
     this.userAgent = this.#options.userAgent;
     this.#transport = new Transport(kubeConfig, this.#options);
     this.#throttle = new RequestThrottle(this.#options);
+    const { userAgent, metrics } = this.#options;
+    registerWebSocketTarget(this, { kubeConfig, userAgent, metrics });
   }
 
   /** The object `name` of `resource` (`'pods'`, `'apps/v1/deployments'`, a GroupVersionResource). */
@@ -240,6 +244,28 @@ export class Client {
     } catch (error) {
       throw idleError() ?? error;
     }
+  }
+
+  /**
+   * GETs `path` and returns the 2xx answer's body as it arrives (gunzipped), for a log or
+   * another stream of no fixed end; `signal` closes it. Rate limited; no idle timeout (a
+   * followed log may stay silent). Throws the status error of any other answer.
+   */
+  async stream(
+    path: string,
+    options: { signal?: AbortSignal; accept?: string } = {},
+  ): Promise<Readable> {
+    const { response, body } = await this.#send({
+      verb: 'get',
+      method: 'GET',
+      url: path,
+      headers: { Accept: options.accept ?? '*/*' },
+      signal: options.signal,
+    });
+    const code = response.statusCode ?? 0;
+    if (code < 200 || code > 299)
+      throw statusError(code, await readBody(body), `GET ${path}`, response.headers);
+    return body;
   }
 
   /**

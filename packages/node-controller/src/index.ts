@@ -41,6 +41,12 @@ export {
   type PodLifecycleHandler,
   type PodNotifier,
 } from './adapter.js';
+export type {
+  AttachIO,
+  ContainerExecProvider,
+  PortForwardProvider,
+  TermSize,
+} from './container-exec.js';
 export {
   ReasonFailedToReadMandatoryConfigMap,
   ReasonFailedToReadMandatorySecret,

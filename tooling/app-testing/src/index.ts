@@ -73,3 +73,4 @@ export {
   requestsOf,
   unusedGrants,
 } from './rbac-usage.js';
+export { runningProcesses } from './running-processes.js';

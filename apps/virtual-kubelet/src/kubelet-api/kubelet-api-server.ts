@@ -1,9 +1,10 @@
-//! The kubelet HTTPS API of virtual-kubelet's node/api: /pods, /runningpods/, /stats/summary, /metrics/resource.
+//! The kubelet HTTPS API of virtual-kubelet's node/api: /pods, /runningpods/, /stats/summary, /metrics/resource, /containerLogs, /exec and /attach.
 
 import type { ServerResponse } from 'node:http';
 import { createServer, type Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { InvalidArgumentError, type Logger } from '@ctrlkit/core';
+import type { ContainerExecProvider, PortForwardProvider } from '@ctrlkit/node-controller';
 import type { Wire } from '@ctrlkit/runtime/client';
 import type { V1Pod } from '@kubernetes/client-node';
 import type { StatsSummary } from '../providers/stats-summary.js';
@@ -12,6 +13,7 @@ import {
   parseContainerLogQuery,
   serveContainerLogs,
 } from './container-logs.js';
+import { streamUpgradeHandler } from './container-streams.js';
 import type { ServingCert } from './self-signed-cert.js';
 
 /** What the API reads from the provider. */
@@ -28,6 +30,10 @@ export interface KubeletApiProvider {
 export interface KubeletApiOptions {
   nodeName: string;
   provider: KubeletApiProvider;
+  /** Serves `/exec` and `/attach` (WebSocket). Default: none (501). */
+  exec?: ContainerExecProvider;
+  /** Serves `/portForward` (WebSocket). Default: none (501). */
+  portForward?: PortForwardProvider;
   cert: ServingCert;
   /** Default `0.0.0.0`. */
   host?: string;
@@ -61,6 +67,7 @@ export async function startKubeletApiServer(
       });
     },
   );
+  server.on('upgrade', streamUpgradeHandler(options.exec, options.portForward, options.logger));
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port, options.host ?? '0.0.0.0', () => {
@@ -100,6 +107,8 @@ async function route(
     const target: [string, string, string] = [logs[1] ?? '', logs[2] ?? '', logs[3] ?? ''];
     return replyContainerLogs(provider, target, url, res, reply);
   }
+  if (options.exec !== undefined && (path.startsWith('/exec/') || path.startsWith('/attach/')))
+    return reply(400, JSON.stringify({ error: 'Upgrade request required' }));
   if (
     path.startsWith('/containerLogs/') ||
     path.startsWith('/exec/') ||
