@@ -64,3 +64,6 @@ export function plotPath(path: string, name: string): string;
 
 /** The SVG of one curve of a results file, with the run's command, commit and date in a caption. */
 export function renderPlot(results: ResultsFile, name: string): string;
+
+/** The point of a curve at size `x` from the rounds measured there: their median, lowest and highest. */
+export function pointOf(x: number, rounds: readonly number[]): Required<FiguresPoint>;

@@ -52,6 +52,21 @@ export function writeResults(path, { command, tables, curves, started }) {
 }
 
 /**
+ * The point of a curve at size `x` from the rounds measured there: their median, lowest and highest.
+ * @param {number} x
+ * @param {readonly number[]} rounds
+ */
+export function pointOf(x, rounds) {
+  if (rounds.length === 0 || !rounds.every(Number.isFinite)) {
+    throw new TypeError(`pointOf: the rounds at ${x} must be finite numbers, at least one`);
+  }
+  const sorted = [...rounds].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  const y = sorted.length % 2 === 1 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+  return { x, y, min: sorted[0], max: sorted[sorted.length - 1] };
+}
+
+/**
  * Where the SVG of curve `name` of the results file `path` lives: beside it, as
  * `<results file name without .json>-<name>.svg`.
  * @param {string} path

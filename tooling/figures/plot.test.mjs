@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { checkFigures } from './check.mjs';
-import { plotPath, renderPlot, writeResults } from './index.mjs';
+import { plotPath, pointOf, renderPlot, writeResults } from './index.mjs';
 
 const curve = {
   title: 'Adds per second',
@@ -159,5 +159,17 @@ describe('checkFigures with plots', () => {
     expect(checkFigures(root).problems).toEqual([
       expect.stringMatching(/^pkg\/README\.md:3: the image differs/),
     ]);
+  });
+});
+
+describe('pointOf', () => {
+  it('takes the median of the rounds and their lowest and highest', () => {
+    expect(pointOf(10, [3, 1, 2])).toEqual({ x: 10, y: 2, min: 1, max: 3 });
+    expect(pointOf(10, [4, 1, 2, 3])).toEqual({ x: 10, y: 2.5, min: 1, max: 4 });
+  });
+
+  it('refuses no rounds or a round that is not a number', () => {
+    expect(() => pointOf(5, [])).toThrow(/the rounds at 5 must be finite numbers/);
+    expect(() => pointOf(5, [1, Number.NaN])).toThrow(/the rounds at 5/);
   });
 });

@@ -115,10 +115,45 @@ func when(items []string, calls int) float64 {
 	return float64(time.Since(start).Nanoseconds()) / float64(calls)
 }
 
+// pending: heap per item of a queue holding n distinct keys that no worker takes.
+func pending(items []string) float64 {
+	before := heapAlloc()
+	q := workqueue.NewTyped[string]()
+	for _, k := range items {
+		q.Add(k)
+	}
+	after := heapAlloc()
+	if q.Len() != len(items) {
+		panic(fmt.Sprintf("pending: %d of %d", q.Len(), len(items)))
+	}
+	q.ShutDown()
+	runtime.KeepAlive(q)
+	return float64(after-before) / float64(len(items))
+}
+
+// scale: one round of the scale curves (issue 36): contended adds at 1, 4, 16 workers, and heap
+// per pending item at 10k, 100k and n distinct keys.
+func scale(items []string) {
+	n := len(items)
+	produce(items[:100], n/10, 4) // warm-up, dropped
+	for _, w := range []int{1, 4, 16} {
+		rate, _ := produce(items[:100], n, w)
+		emit(row{fmt.Sprintf("contended %d", w), rate, "adds/s"})
+	}
+	for _, size := range []int{10_000, 100_000, n} {
+		emit(row{fmt.Sprintf("pending %d", size), pending(items[:size]), "B"})
+	}
+}
+
 func main() {
 	n := flag.Int("n", 1_000_000, "items per workload")
+	scaleMode := flag.Bool("scale", false, "one round of the scale curves instead of the table")
 	flag.Parse()
 	items := keys(*n)
+	if *scaleMode {
+		scale(items)
+		return
+	}
 	// Warm up on a tenth of the work, as the TypeScript side does; these figures are dropped.
 	produce(items[:*n/10], *n/10, 1)
 	produce(items[:100], *n/10, 4)
