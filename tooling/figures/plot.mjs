@@ -53,6 +53,7 @@ export function renderPlot(results, name) {
   }
   const frame = scales(curve);
   const body = [
+    `<title>${escapeXml(curve.title)}</title>`,
     `<rect width="${WIDTH}" height="${HEIGHT}" fill="#fff"/>`,
     text(WIDTH / 2, 22, curve.title, 'middle', 15, 'bold'),
     ...axes(curve, frame),
@@ -61,7 +62,7 @@ export function renderPlot(results, name) {
     ...caption(results, curve),
   ];
   return [
-    `<svg xmlns="http://www.w3.org/2000/svg" width="${WIDTH}" height="${HEIGHT}" viewBox="0 0 ${WIDTH} ${HEIGHT}" font-family="sans-serif">`,
+    `<svg xmlns="http://www.w3.org/2000/svg" width="${WIDTH}" height="${HEIGHT}" viewBox="0 0 ${WIDTH} ${HEIGHT}" font-family="sans-serif" role="img">`,
     ...body.map((element) => `  ${element}`),
     '</svg>',
     '',

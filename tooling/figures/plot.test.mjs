@@ -48,6 +48,7 @@ describe('renderPlot', () => {
 
   it('labels both axes, names each series in a legend and puts the run in a caption', () => {
     expect(svg).toMatch(/^<svg xmlns="http:\/\/www.w3.org\/2000\/svg"/);
+    expect(svg).toContain('<title>Adds per second</title>');
     expect(svg).toContain('>workers (log scale)</text>');
     expect(svg).toContain('>adds/s</text>');
     expect(svg).toContain('>ctrlkit</text>');
