@@ -3,8 +3,11 @@
 // The output depends only on the results file, so a check can render it again and compare.
 
 const WIDTH = 640;
-const HEIGHT = 400;
-const MARGIN = { left: 78, right: 150, top: 40, bottom: 92 };
+/** The plot's frame; the caption's lines go below it, so the SVG's height grows with them. */
+const FRAME_HEIGHT = 340;
+const MARGIN = { left: 78, right: 150, top: 40, bottom: 72 };
+/** Characters a caption line holds (10 px sans-serif over the SVG's width). */
+const CAPTION_CHARS = 100;
 const COLOURS = ['#1f77b4', '#ff7f0e', '#2ca02c', '#9467bd', '#8c564b', '#7f7f7f'];
 
 /**
@@ -52,17 +55,21 @@ export function renderPlot(results, name) {
     throw new Error(`the results file has no curve "${name}" (it has: ${known})`);
   }
   const frame = scales(curve);
+  const notes = captionLines(results, curve);
+  const height = FRAME_HEIGHT + notes.length * 14 + 8;
   const body = [
     `<title>${escapeXml(curve.title)}</title>`,
-    `<rect width="${WIDTH}" height="${HEIGHT}" fill="#fff"/>`,
+    `<rect width="${WIDTH}" height="${height}" fill="#fff"/>`,
     text(WIDTH / 2, 22, curve.title, 'middle', 15, 'bold'),
     ...axes(curve, frame),
     ...curve.series.flatMap((series, i) => line(series, COLOURS[i % COLOURS.length], frame)),
     ...legend(curve.series),
-    ...caption(results, curve),
+    ...notes.map((line, i) =>
+      text(12, FRAME_HEIGHT + 8 + i * 14, line, 'start', 10, 'normal', '#555'),
+    ),
   ];
   return [
-    `<svg xmlns="http://www.w3.org/2000/svg" width="${WIDTH}" height="${HEIGHT}" viewBox="0 0 ${WIDTH} ${HEIGHT}" font-family="sans-serif" role="img">`,
+    `<svg xmlns="http://www.w3.org/2000/svg" width="${WIDTH}" height="${height}" viewBox="0 0 ${WIDTH} ${height}" font-family="sans-serif" role="img">`,
     ...body.map((element) => `  ${element}`),
     '</svg>',
     '',
@@ -82,7 +89,7 @@ function scales(curve) {
   const left = MARGIN.left;
   const width = WIDTH - MARGIN.left - MARGIN.right;
   const top = MARGIN.top;
-  const height = HEIGHT - MARGIN.top - MARGIN.bottom;
+  const height = FRAME_HEIGHT - MARGIN.top - MARGIN.bottom;
   const yTop = niceTop(Math.max(0, ...points.map((p) => p.max ?? p.y)));
   return {
     xs,
@@ -162,15 +169,27 @@ function legend(series) {
   });
 }
 
-/** Where the figures come from (and what the bars mean), under the plot. */
-function caption(results, curve) {
-  const lines = [
-    `${results.command} at ${results.commit} on ${results.date.slice(0, 10)}, load ${results.load.start.join(' / ')} → ${results.load.end.join(' / ')}`,
+/** Where the figures come from (and what the bars mean), wrapped into lines under the plot. */
+function captionLines(results, curve) {
+  const load = `load ${results.load.start.join(' / ')} → ${results.load.end.join(' / ')}`;
+  return [
+    `${results.command}`,
+    `at ${results.commit} on ${results.date.slice(0, 10)}, ${load}`,
     curve.caption ?? 'dots: median of the rounds; bars: lowest to highest round',
-  ];
-  return lines.map((l, i) =>
-    text(MARGIN.left, HEIGHT - 26 + i * 15, l, 'start', 10, 'normal', '#555'),
-  );
+  ].flatMap(wrap);
+}
+
+/** Splits `line` at spaces into lines of at most {@link CAPTION_CHARS} characters (a longer word stays whole). */
+function wrap(line) {
+  const lines = [];
+  let current = '';
+  for (const word of line.split(' ')) {
+    if (current !== '' && current.length + 1 + word.length > CAPTION_CHARS) {
+      lines.push(current);
+      current = word;
+    } else current = current === '' ? word : `${current} ${word}`;
+  }
+  return [...lines, current];
 }
 
 function text(x, y, content, anchor, size, weight = 'normal', fill = '#222') {

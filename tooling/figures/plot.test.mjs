@@ -53,9 +53,8 @@ describe('renderPlot', () => {
     expect(svg).toContain('>adds/s</text>');
     expect(svg).toContain('>ctrlkit</text>');
     expect(svg).toContain('>client-go</text>');
-    expect(svg).toContain(
-      `pnpm bench -- --scale at ${results.commit} on ${results.date.slice(0, 10)}`,
-    );
+    expect(svg).toContain('>pnpm bench -- --scale</text>');
+    expect(svg).toContain(`>at ${results.commit} on ${results.date.slice(0, 10)}, load `);
     expect(svg).toContain('>Adds per second</text>');
   });
 
@@ -172,5 +171,26 @@ describe('pointOf', () => {
   it('refuses no rounds or a round that is not a number', () => {
     expect(() => pointOf(5, [])).toThrow(/the rounds at 5 must be finite numbers/);
     expect(() => pointOf(5, [1, Number.NaN])).toThrow(/the rounds at 5/);
+  });
+});
+
+describe('renderPlot captions', () => {
+  it('wraps a long caption into lines the width holds and grows the SVG to fit them', () => {
+    const words = Array.from({ length: 60 }, (_, i) => `word${i}`).join(' ');
+    const results = writeResults(join(mkdtempSync(join(tmpdir(), 'plots-')), 'r.json'), {
+      command: 'pnpm bench',
+      tables: {},
+      curves: { adds: { ...curve, caption: words } },
+    });
+    const svg = renderPlot(results, 'adds');
+    const lines = [...svg.matchAll(/fill="#555">([^<]*)<\/text>/g)].map((m) => m[1]);
+    expect(lines.length).toBeGreaterThan(3);
+    for (const line of lines) expect(line.length).toBeLessThanOrEqual(100);
+    expect(lines.join(' ')).toContain(words);
+    const height = Number(/height="(\d+)" viewBox/.exec(svg)?.[1]);
+    const lastY = Math.max(
+      ...[...svg.matchAll(/y="([\d.]+)"[^>]*fill="#555"/g)].map((m) => Number(m[1])),
+    );
+    expect(lastY).toBeLessThan(height);
   });
 });
