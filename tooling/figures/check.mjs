@@ -5,11 +5,14 @@
 // of the repository must hold exactly what `renderTable` makes of that results file's table. The
 // check fails, naming the file and line, on a block that differs (a figure typed or edited by hand,
 // or a results file rewritten by a newer run and not shown), on a missing results file or table, and
-// on an unclosed block. `--write` renders every block anew from its results file.
+// on an unclosed block. A block may name a curve instead of a table: it then shows the curve's SVG
+// (`![title](…svg)`), and the SVG file beside the results file must hold what `renderPlot` makes of
+// the curve (the check fails on an SVG missing or edited). `--write` renders every block (and SVG)
+// anew from its results file.
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { renderTable } from './index.mjs';
+import { plotPath, renderPlot, renderTable } from './index.mjs';
 
 const OPEN = /^<!-- figures: (\S+?)#(\S+) -->$/;
 const CLOSE = '<!-- /figures -->';
@@ -28,7 +31,7 @@ export function checkFigures(root, { write = false } = {}) {
     const text = readFileSync(file, 'utf8');
     if (!text.includes('<!-- figures:')) continue;
     const name = relative(root, file);
-    const { output, found, errors } = renderBlocks(text, dirname(file), name);
+    const { output, found, errors } = renderBlocks(text, dirname(file), name, { write });
     blocks += found;
     problems.push(...errors.filter((e) => !write || !e.includes('differs')));
     if (write && output !== text) writeFileSync(file, output);
@@ -36,8 +39,11 @@ export function checkFigures(root, { write = false } = {}) {
   return { blocks, problems };
 }
 
-/** Renders the blocks of one Markdown text; `errors` name the file and line of each problem. */
-export function renderBlocks(text, dir, name) {
+/**
+ * Renders the blocks of one Markdown text; `errors` name the file and line of each problem. With
+ * `write`, the SVG of each curve shown is written anew.
+ */
+export function renderBlocks(text, dir, name, { write = false } = {}) {
   const lines = text.split('\n');
   const out = [];
   const errors = [];
@@ -60,7 +66,7 @@ export function renderBlocks(text, dir, name) {
       .trim();
     let rendered;
     try {
-      rendered = renderFrom(resolve(dir, open[1]), open[2]);
+      rendered = renderFrom(dir, open[1], open[2], write);
     } catch (error) {
       errors.push(`${name}:${i + 1}: ${error.message}`);
       out.push(...lines.slice(i + 1, end));
@@ -69,7 +75,7 @@ export function renderBlocks(text, dir, name) {
     }
     if (rendered !== current) {
       errors.push(
-        `${name}:${i + 1}: the table differs from ${open[1]}#${open[2]} (run pnpm figures:update after the measuring program wrote it; never edit figures by hand)`,
+        `${name}:${i + 1}: the ${rendered.startsWith('![') ? 'image' : 'table'} differs from ${open[1]}#${open[2]} (run pnpm figures:update after the measuring program wrote it; never edit figures by hand)`,
       );
     }
     out.push('', rendered, '');
@@ -78,9 +84,24 @@ export function renderBlocks(text, dir, name) {
   return { output: out.join('\n'), found, errors };
 }
 
-function renderFrom(path, table) {
+/** The Markdown of a block: the table, or the image of the curve (whose SVG is checked or written). */
+function renderFrom(dir, file, name, write) {
+  const path = resolve(dir, file);
   if (!existsSync(path)) throw new Error(`results file ${path} is missing`);
-  return renderTable(JSON.parse(readFileSync(path, 'utf8')), table);
+  const results = JSON.parse(readFileSync(path, 'utf8'));
+  const curve = results.curves?.[name];
+  if (curve === undefined) return renderTable(results, name);
+  const svg = plotPath(path, name);
+  const expected = renderPlot(results, name);
+  if (write) writeFileSync(svg, expected);
+  else if (!existsSync(svg))
+    throw new Error(`the plot ${relative(dir, svg)} is missing (run pnpm figures:update)`);
+  else if (readFileSync(svg, 'utf8') !== expected) {
+    throw new Error(
+      `the plot ${relative(dir, svg)} differs from ${file}#${name} (run pnpm figures:update after the measuring program wrote it; never edit a plot by hand)`,
+    );
+  }
+  return `![${curve.title}](${relative(dir, svg)})`;
 }
 
 function* markdownFiles(dir) {

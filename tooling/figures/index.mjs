@@ -4,7 +4,10 @@
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, totalmem } from 'node:os';
-import { dirname } from 'node:path';
+import { basename, dirname, join } from 'node:path';
+import { checkCurve, renderPlot } from './plot.mjs';
+
+export { renderPlot };
 
 /** @returns {{ load: number[], date: string }} */
 export function startMeasuring() {
@@ -13,13 +16,19 @@ export function startMeasuring() {
 
 /**
  * @param {string} path
- * @param {{ command: string, tables: Record<string, import('./index.d.ts').FiguresTable>, started?: { load: number[], date: string } }} options
+ * @param {{ command: string, tables: Record<string, import('./index.d.ts').FiguresTable>, curves?: Record<string, import('./index.d.ts').FiguresCurve>, started?: { load: number[], date: string } }} options
  */
-export function writeResults(path, { command, tables, started }) {
+export function writeResults(path, { command, tables, curves, started }) {
   if (typeof command !== 'string' || command.length === 0) {
     throw new TypeError('writeResults: `command` must name the command that measured the figures');
   }
   for (const [name, table] of Object.entries(tables ?? {})) checkTable(name, table);
+  for (const [name, curve] of Object.entries(curves ?? {})) {
+    if (Object.hasOwn(tables ?? {}, name)) {
+      throw new TypeError(`writeResults: "${name}" names both a table and a curve`);
+    }
+    checkCurve(name, curve);
+  }
   const begun = started ?? startMeasuring();
   mkdirSync(dirname(path), { recursive: true });
   const results = {
@@ -33,9 +42,38 @@ export function writeResults(path, { command, tables, started }) {
       node: process.version,
     },
     tables,
+    ...(curves === undefined ? {} : { curves }),
   };
   writeFileSync(path, `${JSON.stringify(results, null, 2)}\n`);
+  for (const name of Object.keys(curves ?? {})) {
+    writeFileSync(plotPath(path, name), renderPlot(results, name));
+  }
   return results;
+}
+
+/**
+ * The point of a curve at size `x` from the rounds measured there: their median, lowest and highest.
+ * @param {number} x
+ * @param {readonly number[]} rounds
+ */
+export function pointOf(x, rounds) {
+  if (rounds.length === 0 || !rounds.every(Number.isFinite)) {
+    throw new TypeError(`pointOf: the rounds at ${x} must be finite numbers, at least one`);
+  }
+  const sorted = [...rounds].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  const y = sorted.length % 2 === 1 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+  return { x, y, min: sorted[0], max: sorted[sorted.length - 1] };
+}
+
+/**
+ * Where the SVG of curve `name` of the results file `path` lives: beside it, as
+ * `<results file name without .json>-<name>.svg`.
+ * @param {string} path
+ * @param {string} name
+ */
+export function plotPath(path, name) {
+  return join(dirname(path), `${basename(path, '.json')}-${name}.svg`);
 }
 
 /**

@@ -53,10 +53,14 @@ function command(which, mode, { plane, goBinary, namespace, n }) {
       ],
     ];
   }
+  // DRIVER_NODE_FLAGS: extra node flags for the Node informers' processes (e.g. --cpu-prof
+  // --cpu-prof-dir=/tmp/prof, or --trace-gc) to profile them where they run.
+  const flags = (process.env.DRIVER_NODE_FLAGS ?? '').split(' ').filter((f) => f !== '');
   return [
     process.execPath,
     [
       '--expose-gc',
+      ...flags,
       join(here, 'driver.mjs'),
       which,
       mode,
@@ -83,7 +87,9 @@ export function child(which, mode, setup, timeoutMs = 120_000) {
     for (let i = buffer.indexOf('\n'); i >= 0; i = buffer.indexOf('\n')) {
       const line = buffer.slice(0, i).trim();
       buffer = buffer.slice(i + 1);
-      if (line) queue.push(JSON.parse(line));
+      // A line that is not a JSON object is a trace of DRIVER_NODE_FLAGS: shown, not parsed.
+      if (line.startsWith('{')) queue.push(JSON.parse(line));
+      else if (line) console.error(`[${which}] ${line}`);
     }
     wake?.();
   });

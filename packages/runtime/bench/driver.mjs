@@ -50,7 +50,14 @@ function cpuSince(start) {
   return (user + system) / 1000;
 }
 
+/**
+ * The heap (after gc) and RSS now. Only in sync mode: in events mode a forced gc() would set V8's
+ * heap growth low for the stream that follows (it reads back-to-back collections as a mutator
+ * starved by GC), and the update stream would then pay for major collections no informer run
+ * without gc() pays.
+ */
 function memory() {
+  if (mode !== 'sync') return { heap: 0, rss: 0 };
   const heap = liveHeap();
   return { heap, rss: process.memoryUsage().rss };
 }

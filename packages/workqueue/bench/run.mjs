@@ -3,43 +3,25 @@
 // printed as one table with the ratio ctrlkit / client-go for each row, and written with the
 // run's commit, date and load to bench/results/workqueue.json (the README's table).
 // Run: pnpm --filter @ctrlkit/workqueue bench   (N=... to change the item count)
-import { execFileSync } from 'node:child_process';
+// `-- --scale` runs the scale curves instead (bench/scale.mjs).
+import { execFileSync, spawnSync } from 'node:child_process';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startMeasuring, writeResults } from '@ctrlkit/figures';
 import { goProgram } from '@ctrlkit/go-programs';
-import { defaultControllerRateLimiter, newTyped, newTypedDelayingQueue } from '@ctrlkit/workqueue';
+import { defaultControllerRateLimiter, newTypedDelayingQueue } from '@ctrlkit/workqueue';
+import { produce } from './produce.mjs';
+
+if (process.argv.includes('--scale')) {
+  await import('./scale.mjs');
+  process.exit(0);
+}
 
 const started = startMeasuring();
 const here = dirname(fileURLToPath(import.meta.url));
 const n = Number(process.env.N ?? 1_000_000);
 const gc = globalThis.gc ?? (() => {});
 const items = Array.from({ length: n }, (_, i) => `key-${i}`);
-const batch = 1000;
-const yieldToWorkers = () => new Promise((resolve) => setImmediate(resolve));
-
-/** One producer adds `adds` times over `keys` (yielding every `batch` adds) while `workers` take them. */
-async function produce(keys, adds, workers) {
-  const start = performance.now();
-  const q = newTyped();
-  let got = 0;
-  const worker = async () => {
-    for (;;) {
-      const next = await q.get();
-      if (next.shutdown) return;
-      got++;
-      q.done(next.item);
-    }
-  };
-  const running = Array.from({ length: workers }, worker);
-  for (let i = 0; i < adds; i++) {
-    q.add(keys[i % keys.length]);
-    if (i % batch === batch - 1) await yieldToWorkers();
-  }
-  q.shutDown();
-  await Promise.all(running);
-  return { rate: adds / ((performance.now() - start) / 1000), got };
-}
 
 async function delayed() {
   gc();

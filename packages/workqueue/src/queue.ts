@@ -101,6 +101,8 @@ export function newTyped<T>(config: QueueConfig<T> = {}): TypedInterface<T> {
 
 class TypedQueue<T> implements TypedInterface<T> {
   readonly #store: Queue<T>;
+  /** Whether the store wants {@link Queue.touch} (the default FIFO does not). */
+  readonly #touches: boolean;
   readonly #keyOf: ((item: T) => unknown) | undefined;
   /** Items that need processing, by key; the value is the item to hand out. */
   readonly #dirty = new Map<unknown, T>();
@@ -112,6 +114,7 @@ class TypedQueue<T> implements TypedInterface<T> {
 
   constructor(config: QueueConfig<T>) {
     this.#store = config.queue ?? new Fifo<T>();
+    this.#touches = config.queue !== undefined;
     this.#keyOf = config.keyFunc;
     if (config.name !== undefined && config.name !== '') {
       const provider = config.metricsProvider ?? globalMetricsProvider();
@@ -123,7 +126,8 @@ class TypedQueue<T> implements TypedInterface<T> {
     if (this.#shuttingDown) return;
     const key = this.#keyOf === undefined ? item : this.#keyOf(item);
     if (this.#dirty.has(key)) {
-      if (!this.#processing.has(key)) this.#store.touch(item);
+      // The hot path of a contended queue: skip the processing lookup when touch does nothing.
+      if (this.#touches && !this.#processing.has(key)) this.#store.touch(item);
       return;
     }
     this.#metrics?.add(key);

@@ -10,6 +10,7 @@ import (
 	"os"
 	"runtime"
 	"sync"
+	"syscall"
 	"time"
 
 	"k8s.io/client-go/util/workqueue"
@@ -115,10 +116,58 @@ func when(items []string, calls int) float64 {
 	return float64(time.Since(start).Nanoseconds()) / float64(calls)
 }
 
+// pending: heap per item of a queue holding n distinct keys that no worker takes.
+func pending(items []string) float64 {
+	before := heapAlloc()
+	q := workqueue.NewTyped[string]()
+	for _, k := range items {
+		q.Add(k)
+	}
+	after := heapAlloc()
+	if q.Len() != len(items) {
+		panic(fmt.Sprintf("pending: %d of %d", q.Len(), len(items)))
+	}
+	q.ShutDown()
+	runtime.KeepAlive(q)
+	return float64(after-before) / float64(len(items))
+}
+
+// cpuSeconds: the CPU time (user + system, all threads) of this process so far.
+func cpuSeconds() float64 {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		panic(err)
+	}
+	return float64(ru.Utime.Nano()+ru.Stime.Nano()) / 1e9
+}
+
+// scale: one round of the scale curves (issue 36): contended adds at 1, 4, 16 workers, and heap
+// per pending item at 10k, 100k and n distinct keys.
+func scale(items []string) {
+	n := len(items)
+	for _, w := range []int{1, 4, 16} {
+		produce(items[:100], n/10, w) // warm-up, dropped, as the TypeScript side does
+	}
+	for _, w := range []int{1, 4, 16} {
+		cpu := cpuSeconds()
+		rate, _ := produce(items[:100], n, w)
+		emit(row{fmt.Sprintf("contended %d", w), rate, "adds/s"})
+		emit(row{fmt.Sprintf("contended-cpu %d", w), float64(n) / (cpuSeconds() - cpu), "adds/CPU s"})
+	}
+	for _, size := range []int{10_000, 100_000, n} {
+		emit(row{fmt.Sprintf("pending %d", size), pending(items[:size]), "B"})
+	}
+}
+
 func main() {
 	n := flag.Int("n", 1_000_000, "items per workload")
+	scaleMode := flag.Bool("scale", false, "one round of the scale curves instead of the table")
 	flag.Parse()
 	items := keys(*n)
+	if *scaleMode {
+		scale(items)
+		return
+	}
 	// Warm up on a tenth of the work, as the TypeScript side does; these figures are dropped.
 	produce(items[:*n/10], *n/10, 1)
 	produce(items[:100], *n/10, 4)
