@@ -7,7 +7,9 @@ import { fileURLToPath } from 'node:url';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const args = process.argv.slice(2).filter((arg) => arg !== '--');
-const scripts = args.includes('--scale') ? ['scale.mjs'] : ['run.mjs', 'sharding.mjs', 'webhook.mjs'];
+const scripts = args.includes('--scale')
+  ? ['scale.mjs']
+  : ['run.mjs', 'sharding.mjs', 'webhook.mjs'];
 for (const script of scripts) {
   const { status, signal } = spawnSync(
     process.execPath,
