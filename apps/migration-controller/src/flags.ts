@@ -1,5 +1,6 @@
 //! The command line of ctrlkit-migration-controller: every flag with its default and help.
 
+import { basename, dirname, resolve } from 'node:path';
 import { InvalidArgumentError } from '@ctrlkit/core';
 import { GROUP, MAX_VM_INFLIGHT } from '@ctrlkit/plan-migration';
 import { API_GROUPS, type ApiGroup } from '@ctrlkit/plan-migration/api';
@@ -20,6 +21,7 @@ import {
   DEFAULT_METRICS_BIND_ADDRESS,
 } from '@ctrlkit/runtime/manager';
 import { checkRingName } from '@ctrlkit/runtime/sharding';
+import { DEFAULT_CERT_DIR } from '@ctrlkit/runtime/webhook';
 
 /** The Lease name used with `--leader-elect` by default. */
 export const DEFAULT_LEADER_ELECTION_ID = 'ctrlkit-migration-controller';
@@ -193,4 +195,132 @@ export function parseFlags(argv: readonly string[], env: NodeJS.ProcessEnv = pro
     logLevel: values['log-level'],
     help: values.help,
   };
+}
+
+/** The port ctrlkit-forklift-api serves its webhooks on by default: 8443, as forklift-api (`API_PORT`). */
+export const DEFAULT_FORKLIFT_API_PORT = 8443;
+
+/** The parsed flags of ctrlkit-forklift-api. */
+export interface ForkliftApiFlags
+  extends Pick<
+    Flags,
+    | 'kubeconfig'
+    | 'insecureSkipTlsVerify'
+    | 'kubeApiContentType'
+    | 'apiGroup'
+    | 'metricsBindAddress'
+    | 'healthProbeBindAddress'
+    | 'logLevel'
+    | 'help'
+  > {
+  /** The folder of the serving certificate and key (`--cert-dir`, or the folder of `--tls-cert-file`). */
+  certDir: string;
+  /** The certificate's file name in `certDir`. */
+  certName: string;
+  /** The key's file name in `certDir`. */
+  keyName: string;
+  port: number;
+}
+
+/** Every flag of ctrlkit-forklift-api: the controller's connection, group, address and log flags, and the webhook server's. */
+export const FORKLIFT_API_FLAGS = {
+  kubeconfig: FLAGS.kubeconfig,
+  'insecure-skip-tls-verify': INSECURE_SKIP_TLS_VERIFY_FLAG,
+  'kube-api-content-type': KUBE_API_CONTENT_TYPE_FLAG,
+  'api-group': {
+    ...FLAGS['api-group'],
+    help: 'API group of the Plans, Providers, Hooks and Migrations admitted',
+  },
+  'tls-cert-file': {
+    type: 'string',
+    default: '',
+    env: 'API_TLS_CERTIFICATE',
+    help: "serving certificate (PEM), as forklift-api's API_TLS_CERTIFICATE; reloaded when it changes; overrides --cert-dir",
+  },
+  'tls-private-key-file': {
+    type: 'string',
+    default: '',
+    env: 'API_TLS_KEY',
+    help: "its private key (PEM) in the same folder, as forklift-api's API_TLS_KEY; required with --tls-cert-file",
+  },
+  'cert-dir': {
+    type: 'string',
+    default: DEFAULT_CERT_DIR,
+    help: 'folder of tls.crt and tls.key (a mounted kubernetes.io/tls Secret), when --tls-cert-file is unset',
+  },
+  port: {
+    type: 'integer',
+    default: DEFAULT_FORKLIFT_API_PORT,
+    min: 1,
+    max: 65535,
+    env: 'API_PORT',
+    help: 'port of the HTTPS webhook server',
+  },
+  'metrics-bind-address': FLAGS['metrics-bind-address'],
+  'health-probe-bind-address': FLAGS['health-probe-bind-address'],
+  'log-level': LOG_LEVEL_FLAG,
+  help: HELP_FLAG,
+} satisfies FlagTable;
+
+/** The text of ctrlkit-forklift-api's `--help`. */
+export function forkliftApiUsage(): string {
+  return flagUsage(FORKLIFT_API_FLAGS, {
+    header: [
+      'Usage: ctrlkit-forklift-api [flags]',
+      '',
+      "Serves Forklift's forklift-api admission webhooks: the Plan, Provider, Migration and Hook",
+      'admitters and the Plan and Provider mutators, over HTTPS.',
+    ],
+  });
+}
+
+/**
+ * Parses ctrlkit-forklift-api's `argv`, falling back to `env` (`API_TLS_CERTIFICATE`,
+ * `API_TLS_KEY`, `API_PORT`) and the defaults; throws InvalidArgumentError naming a bad flag.
+ */
+export function parseForkliftApiFlags(
+  argv: readonly string[],
+  env: NodeJS.ProcessEnv = process.env,
+): ForkliftApiFlags {
+  const values = parseFlagTable(FORKLIFT_API_FLAGS, argv, env);
+  return {
+    kubeconfig: values.kubeconfig,
+    insecureSkipTlsVerify: values['insecure-skip-tls-verify'],
+    kubeApiContentType: values['kube-api-content-type'],
+    apiGroup: values['api-group'],
+    ...servingCertificate(
+      values['tls-cert-file'],
+      values['tls-private-key-file'],
+      values['cert-dir'],
+    ),
+    port: values.port,
+    metricsBindAddress: values['metrics-bind-address'],
+    healthProbeBindAddress: values['health-probe-bind-address'],
+    logLevel: values['log-level'],
+    help: values.help,
+  };
+}
+
+/** The certificate files: both named (one folder), or `tls.crt` and `tls.key` in the cert folder. */
+function servingCertificate(
+  certFile: string,
+  keyFile: string,
+  certDir: string,
+): Pick<ForkliftApiFlags, 'certDir' | 'certName' | 'keyName'> {
+  if (certFile === '' && keyFile === '')
+    return { certDir, certName: 'tls.crt', keyName: 'tls.key' };
+  if (certFile === '' || keyFile === '') {
+    const missing = certFile === '' ? '--tls-cert-file' : '--tls-private-key-file';
+    throw new InvalidArgumentError(
+      missing,
+      'both --tls-cert-file and --tls-private-key-file, or neither',
+    );
+  }
+  if (resolve(dirname(keyFile)) !== resolve(dirname(certFile))) {
+    throw new InvalidArgumentError(
+      '--tls-private-key-file',
+      `${keyFile} is not in the folder of --tls-cert-file (${dirname(certFile)})`,
+    );
+  }
+  return { certDir: dirname(certFile), certName: basename(certFile), keyName: basename(keyFile) };
 }
