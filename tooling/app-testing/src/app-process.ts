@@ -46,6 +46,8 @@ export interface StartAppOptions {
   readonly args?: readonly string[];
   /** Which bin of the package. Default: its only one, else the one named like the package (or `…-<package>`). */
   readonly bin?: string;
+  /** Which of deploy/'s ServiceAccounts it runs as (the one its Deployment names). Default: deploy/'s only one. */
+  readonly serviceAccount?: string;
   /** Default: this test run's control plane (`@ctrlkit/envtest/vitest`). */
   readonly cluster?: AppCluster;
   /** Extra environment of the process. */
@@ -146,7 +148,7 @@ export async function startApp(
     );
   }
   const bin = binPath(app, options.bin);
-  const shipped = deployRbac(await readManifests(app.deployDir));
+  const shipped = deployRbac(await readManifests(app.deployDir), options.serviceAccount);
   const rbac =
     options.withoutPermission === undefined
       ? shipped

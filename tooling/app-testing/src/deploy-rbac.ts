@@ -57,14 +57,26 @@ export async function readManifests(dir: string): Promise<KubernetesObject[]> {
 }
 
 /**
- * The RBAC of `objects` (an app's deploy/) for its ServiceAccount: deploy/ must define
- * exactly one; every binding naming it, the roles they refer to (which deploy/ must
- * define: a test binds exactly what ships), and their rules expanded to grants.
+ * The RBAC of `objects` (an app's deploy/) for its ServiceAccount `serviceAccountName`
+ * (default: deploy/'s only one; an app with several bins may ship one per Deployment): every
+ * binding naming it, the roles they refer to (which deploy/ must define: a test binds
+ * exactly what ships), and their rules expanded to grants.
  */
-export function deployRbac(objects: readonly KubernetesObject[]): DeployRbac {
-  const accounts = objects.filter((o) => o.kind === 'ServiceAccount');
+export function deployRbac(
+  objects: readonly KubernetesObject[],
+  serviceAccountName?: string,
+): DeployRbac {
+  const all = objects.filter((o) => o.kind === 'ServiceAccount');
+  const accounts =
+    serviceAccountName === undefined
+      ? all
+      : all.filter((o) => o.metadata?.name === serviceAccountName);
   if (accounts.length !== 1) {
-    throw new Error(`deploy/ must define one ServiceAccount, found ${accounts.length}`);
+    throw new Error(
+      serviceAccountName === undefined
+        ? `deploy/ must define one ServiceAccount, found ${accounts.length} (name the one to use when there are several)`
+        : `deploy/ defines no ServiceAccount ${serviceAccountName} (it defines: ${all.map((o) => o.metadata?.name).join(', ') || 'none'})`,
+    );
   }
   const account = accounts[0] as KubernetesObject;
   const serviceAccount = {
@@ -107,6 +119,11 @@ export function deployRbac(objects: readonly KubernetesObject[]): DeployRbac {
     objects: [account, ...roles, ...bindings],
     grants,
   };
+}
+
+/** The names of the ServiceAccounts `objects` (an app's deploy/) define, in order. */
+export function deployServiceAccounts(objects: readonly KubernetesObject[]): string[] {
+  return objects.filter((o) => o.kind === 'ServiceAccount').map((o) => o.metadata?.name ?? '');
 }
 
 /** One permission: a verb on a resource of an API group (`''`: the core group). */
