@@ -16,6 +16,7 @@ import { appEnding } from './app-ending.js';
 import {
   type DeployRbac,
   deployRbac,
+  deployServiceAccounts,
   type Permission,
   readManifests,
   withoutPermission,
@@ -46,7 +47,10 @@ export interface StartAppOptions {
   readonly args?: readonly string[];
   /** Which bin of the package. Default: its only one, else the one named like the package (or `…-<package>`). */
   readonly bin?: string;
-  /** Which of deploy/'s ServiceAccounts it runs as (the one its Deployment names). Default: deploy/'s only one. */
+  /**
+   * Which of deploy/'s ServiceAccounts it runs as (the one its Deployment names). Default:
+   * deploy/'s only one; when deploy/ defines several, the one named like the bin.
+   */
   readonly serviceAccount?: string;
   /** Default: this test run's control plane (`@ctrlkit/envtest/vitest`). */
   readonly cluster?: AppCluster;
@@ -112,10 +116,10 @@ export function appPackage(name: string, from: string | URL = `${process.cwd()}/
 }
 
 /**
- * The path of `app`'s bin `name`; without a name, its only bin, or the one named for the
- * app (`virtual-kubelet`, `ctrlkit-virtual-kubelet`). Throws naming the bins there are.
+ * The name and path of `app`'s bin `name`; without a name, its only bin, or the one named
+ * for the app (`virtual-kubelet`, `ctrlkit-virtual-kubelet`). Throws naming the bins there are.
  */
-function binPath(app: AppPackage, name: string | undefined): string {
+function binPath(app: AppPackage, name: string | undefined): { name: string; path: string } {
   const binNames = Object.keys(app.bins);
   const short = app.name.split('/').pop() ?? app.name;
   const binName =
@@ -126,7 +130,7 @@ function binPath(app: AppPackage, name: string | undefined): string {
   const bin = app.bins[binName ?? ''];
   if (bin === undefined)
     throw new Error(`${app.name} has no bin ${binName} (${binNames.join(', ')})`);
-  return bin;
+  return { name: binName ?? '', path: bin };
 }
 
 /**
@@ -148,7 +152,10 @@ export async function startApp(
     );
   }
   const bin = binPath(app, options.bin);
-  const shipped = deployRbac(await readManifests(app.deployDir), options.serviceAccount);
+  const manifests = await readManifests(app.deployDir);
+  const serviceAccount =
+    options.serviceAccount ?? (deployServiceAccounts(manifests).length > 1 ? bin.name : undefined);
+  const shipped = deployRbac(manifests, serviceAccount);
   const rbac =
     options.withoutPermission === undefined
       ? shipped
@@ -162,7 +169,7 @@ export async function startApp(
   const logs: string[] = [];
   const child = spawn(
     process.execPath,
-    [bin, '--kubeconfig', login.kubeconfigPath, ...(options.args ?? [])],
+    [bin.path, '--kubeconfig', login.kubeconfigPath, ...(options.args ?? [])],
     { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...options.env } },
   );
   const collect = (chunk: Buffer) => logs.push(...chunk.toString().split('\n').filter(Boolean));
