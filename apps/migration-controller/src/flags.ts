@@ -1,11 +1,11 @@
 //! The command line of ctrlkit-migration-controller: every flag with its default and help.
 
-import { basename, dirname, resolve } from 'node:path';
 import { InvalidArgumentError } from '@ctrlkit/core';
 import { GROUP, MAX_VM_INFLIGHT } from '@ctrlkit/plan-migration';
 import { API_GROUPS, type ApiGroup } from '@ctrlkit/plan-migration/api';
 import { DEFAULT_VIRT_V2V_IMAGE } from '@ctrlkit/plan-migration/kubevirt';
 import {
+  CERT_DIR_FLAG,
   type FlagTable,
   flagUsage,
   HELP_FLAG,
@@ -14,6 +14,9 @@ import {
   LOG_LEVEL_FLAG,
   type LogLevel,
   parseFlagTable,
+  servingCertificateFiles,
+  TLS_CERT_FILE_FLAG,
+  TLS_PRIVATE_KEY_FILE_FLAG,
 } from '@ctrlkit/runtime/cli';
 import type { ContentType } from '@ctrlkit/runtime/client';
 import {
@@ -21,7 +24,6 @@ import {
   DEFAULT_METRICS_BIND_ADDRESS,
 } from '@ctrlkit/runtime/manager';
 import { checkRingName } from '@ctrlkit/runtime/sharding';
-import { DEFAULT_CERT_DIR } from '@ctrlkit/runtime/webhook';
 
 /** The Lease name used with `--leader-elect` by default. */
 export const DEFAULT_LEADER_ELECTION_ID = 'ctrlkit-migration-controller';
@@ -231,23 +233,9 @@ export const FORKLIFT_API_FLAGS = {
     ...FLAGS['api-group'],
     help: 'API group of the Plans, Providers, Hooks and Migrations admitted',
   },
-  'tls-cert-file': {
-    type: 'string',
-    default: '',
-    env: 'API_TLS_CERTIFICATE',
-    help: "serving certificate (PEM), as forklift-api's API_TLS_CERTIFICATE; reloaded when it changes; overrides --cert-dir",
-  },
-  'tls-private-key-file': {
-    type: 'string',
-    default: '',
-    env: 'API_TLS_KEY',
-    help: "its private key (PEM) in the same folder, as forklift-api's API_TLS_KEY; required with --tls-cert-file",
-  },
-  'cert-dir': {
-    type: 'string',
-    default: DEFAULT_CERT_DIR,
-    help: 'folder of tls.crt and tls.key (a mounted kubernetes.io/tls Secret), when --tls-cert-file is unset',
-  },
+  'tls-cert-file': { ...TLS_CERT_FILE_FLAG, env: 'API_TLS_CERTIFICATE' },
+  'tls-private-key-file': { ...TLS_PRIVATE_KEY_FILE_FLAG, env: 'API_TLS_KEY' },
+  'cert-dir': CERT_DIR_FLAG,
   port: {
     type: 'integer',
     default: DEFAULT_FORKLIFT_API_PORT,
@@ -288,7 +276,7 @@ export function parseForkliftApiFlags(
     insecureSkipTlsVerify: values['insecure-skip-tls-verify'],
     kubeApiContentType: values['kube-api-content-type'],
     apiGroup: values['api-group'],
-    ...servingCertificate(
+    ...servingCertificateFiles(
       values['tls-cert-file'],
       values['tls-private-key-file'],
       values['cert-dir'],
@@ -299,28 +287,4 @@ export function parseForkliftApiFlags(
     logLevel: values['log-level'],
     help: values.help,
   };
-}
-
-/** The certificate files: both named (one folder), or `tls.crt` and `tls.key` in the cert folder. */
-function servingCertificate(
-  certFile: string,
-  keyFile: string,
-  certDir: string,
-): Pick<ForkliftApiFlags, 'certDir' | 'certName' | 'keyName'> {
-  if (certFile === '' && keyFile === '')
-    return { certDir, certName: 'tls.crt', keyName: 'tls.key' };
-  if (certFile === '' || keyFile === '') {
-    const missing = certFile === '' ? '--tls-cert-file' : '--tls-private-key-file';
-    throw new InvalidArgumentError(
-      missing,
-      'both --tls-cert-file and --tls-private-key-file, or neither',
-    );
-  }
-  if (resolve(dirname(keyFile)) !== resolve(dirname(certFile))) {
-    throw new InvalidArgumentError(
-      '--tls-private-key-file',
-      `${keyFile} is not in the folder of --tls-cert-file (${dirname(certFile)})`,
-    );
-  }
-  return { certDir: dirname(certFile), certName: basename(certFile), keyName: basename(keyFile) };
 }
