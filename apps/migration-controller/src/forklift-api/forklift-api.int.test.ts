@@ -166,6 +166,29 @@ describe('plan admitter', () => {
     );
     expect(read.metadata.annotations?.populatorLabels).toBe('True');
   });
+
+  it('lets a plan being deleted lose its finalizer after its destination provider is gone', async () => {
+    await create('Provider', 'gone', { type: 'openshift' });
+    const spec = planSpec('dynamic', {
+      provider: { ...pair(), destination: { name: 'gone', namespace } },
+    });
+    await admin.create(
+      of('Plan'),
+      {
+        apiVersion: API_VERSION,
+        kind: 'Plan',
+        metadata: { name: 'deleting', namespace, finalizers: ['test.ctrlkit.dev/hold'] },
+        spec,
+      },
+      { namespace },
+    );
+    await admin.delete(of('Provider'), 'gone', { namespace });
+    await admin.delete(of('Plan'), 'deleting', { namespace });
+    await admin.patch(of('Plan'), 'deleting', { metadata: { finalizers: null } }, { namespace });
+    await expect(admin.get(of('Plan'), 'deleting', { namespace })).rejects.toMatchObject({
+      statusCode: 404,
+    });
+  });
 });
 
 describe('provider and hook webhooks', () => {

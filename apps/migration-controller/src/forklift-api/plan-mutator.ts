@@ -21,11 +21,14 @@ export const NETWORK_ATTACHMENT_DEFINITIONS = 'k8s.cni.cncf.io/v1/network-attach
  * plan gets that network if its NetworkAttachmentDefinition exists (a missing one leaves the
  * plan alone). The destination must be readable (else code 400, as Forklift). Forklift also
  * looks the network up in a remote destination cluster; this webhook reads the host cluster
- * only, and leaves a plan to a remote destination without a default.
+ * only, and leaves a plan to a remote destination without a default. A Plan being deleted is
+ * left alone.
  */
 export function planMutator(context: ForkliftApiContext): CustomDefaulter<Plan> {
   return {
     async default(plan, { request }) {
+      // A Plan being deleted gets no defaults: its finalizer must be removable whatever became of its providers.
+      if (plan.metadata.deletionTimestamp) return;
       const namespace = plan.metadata.namespace || request.namespace || '';
       if (plan.spec.transferNetwork === undefined) {
         const network = await defaultTransferNetwork(context, plan, namespace);
