@@ -129,9 +129,10 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
+  // The configurations go first, so that no request reaches a stopped server.
+  await uninstall?.();
   stop.abort();
   await done;
-  await uninstall?.();
   for (const name of [dynamicClass, staticClass])
     await admin.delete('storage.k8s.io/v1/storageclasses', name).catch(() => undefined);
   admin.close();
