@@ -2,7 +2,9 @@
 // configurations pointed at an in-process server on a Manager): a cold Plan into the host
 // cluster with a static storage class is denied with Forklift's message, and so are a warm
 // plan from OpenStack, LUKS disks from oVirt, a bad vSphere SDK endpoint and a Hook with a bad
-// image; a valid Plan and a vSphere Provider are admitted and defaulted (visible on read); a
+// image, while a static class passes where Forklift lets it (warm, from vSphere) and so does an
+// archived plan whose source is gone; a valid Plan and a vSphere Provider are admitted and
+// defaulted (visible on read); a Plan being deleted keeps a removable finalizer; a
 // Migration is refused to a user who may create Migrations but not VirtualMachines in the
 // plan's target namespace (the SubjectAccessReview's answer) and allowed to one who may.
 
@@ -143,6 +145,27 @@ describe('plan admitter', () => {
     expect(await denial(create('Plan', 'static', planSpec('static')))).toContain(
       `Static storage class(es) found: [${staticClass}]`,
     );
+  });
+
+  it('admits a static storage class where Forklift does: warm, or from vSphere; and an archived plan whose source is gone', async () => {
+    await create('Provider', 'vsphere-source', {
+      type: 'vsphere',
+      url: 'https://vcenter.example.com/sdk',
+    });
+    await create('Plan', 'static-warm', planSpec('static', { warm: true }));
+    await create(
+      'Plan',
+      'static-vsphere',
+      planSpec('static', { provider: pair('vsphere-source') }),
+    );
+    await create(
+      'Plan',
+      'archived',
+      planSpec('static', { provider: pair('nowhere'), archived: true }),
+    );
+    expect(
+      await denial(create('Plan', 'no-source', planSpec('dynamic', { provider: pair('nowhere') }))),
+    ).toContain('"nowhere" not found');
   });
 
   it('denies warm migration from OpenStack and LUKS disks from oVirt', async () => {
