@@ -6,10 +6,12 @@
 // archived plan whose source is gone; a valid Plan and a vSphere Provider are admitted and
 // defaulted (visible on read); a Plan being deleted keeps a removable finalizer; a
 // Migration is refused to a user who may create Migrations but not VirtualMachines in the
-// plan's target namespace (the SubjectAccessReview's answer) and allowed to one who may.
+// plan's target namespace (the SubjectAccessReview's answer) and allowed to one who may; from
+// the host cluster, also refused until the user may get the source VM.
 
 import { ApiStatusError, type Client, createClient } from '@ctrlkit/client';
 import { noopLogger } from '@ctrlkit/core';
+import { waitFor } from '@ctrlkit/core/testing';
 import { createTestNamespace, installCRDs, installWebhooks } from '@ctrlkit/envtest';
 import { testKubeConfig } from '@ctrlkit/envtest/vitest';
 import { API_VERSION, forkliftCrds, GROUP, PLURALS, VERSION } from '@ctrlkit/plan-migration';
@@ -268,6 +270,20 @@ describe('migration admitter (SubjectAccessReview)', () => {
       });
     await bind(namespace, 'migrate', ['alice', 'bob']);
     await bind(target, 'create-vms', ['bob']);
+    // The apiserver's RBAC authorizer reads the bindings from a cache: wait until it has them.
+    const mayCreate = (user: string, ns: string, group: string, resource: string) =>
+      waitFor(`${user} may create ${resource} in ${ns}`, async () => {
+        const review = (await admin.create('authorization.k8s.io/v1/subjectaccessreviews', {
+          apiVersion: 'authorization.k8s.io/v1',
+          kind: 'SubjectAccessReview',
+          metadata: {},
+          spec: { user, resourceAttributes: { group, resource, namespace: ns, verb: 'create' } },
+        })) as { status?: { allowed?: boolean } };
+        return review.status?.allowed === true;
+      });
+    await mayCreate('alice', namespace, GROUP, 'migrations');
+    await mayCreate('bob', namespace, GROUP, 'migrations');
+    await mayCreate('bob', target, 'kubevirt.io', 'virtualmachines');
     await create('Plan', 'to-migrate', planSpec('dynamic'));
     const spec = { plan: { name: 'to-migrate', namespace } };
     const alice = clientAs('alice');
@@ -278,6 +294,31 @@ describe('migration admitter (SubjectAccessReview)', () => {
       );
       const created = await create('Migration', 'by-bob', spec, bob);
       expect(created.metadata?.name).toBe('by-bob');
+      // From the host cluster, the user must also be allowed to get each source VM.
+      const fromHost = {
+        source: { name: 'host', namespace },
+        destination: { name: 'host', namespace },
+      };
+      await create(
+        'Plan',
+        'from-host',
+        planSpec('dynamic', { provider: fromHost, vms: [{ name: 'vm-a', namespace }] }),
+      );
+      const fromHostSpec = { plan: { name: 'from-host', namespace } };
+      expect(await denial(create('Migration', 'host-by-bob', fromHostSpec, bob))).toContain(
+        `Action is forbidden: User "bob" cannot get resource "virtualmachines/vm-a" in API group "kubevirt.io" in the namespace "${namespace}"`,
+      );
+      await admin.create(`${rbac}/roles`, {
+        metadata: { name: 'read-vms', namespace },
+        rules: [{ apiGroups: ['kubevirt.io'], resources: ['virtualmachines'], verbs: ['get'] }],
+      });
+      await bind(namespace, 'read-vms', ['bob']);
+      await waitFor('bob may get the source VM', async () =>
+        create('Migration', 'host-by-bob', fromHostSpec, bob).then(
+          () => true,
+          () => false,
+        ),
+      );
     } finally {
       alice.close();
       bob.close();
