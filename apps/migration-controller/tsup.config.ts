@@ -1,3 +1,8 @@
 import { ctrlkitTsupConfig } from '@ctrlkit/tsup-config';
 
-export default ctrlkitTsupConfig(['src/index.ts', 'src/main.ts', 'src/migrate.ts']);
+export default ctrlkitTsupConfig([
+  'src/index.ts',
+  'src/main.ts',
+  'src/migrate.ts',
+  'src/forklift-api-main.ts',
+]);

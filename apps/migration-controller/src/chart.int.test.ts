@@ -1,6 +1,7 @@
 // The Helm chart (chart/): the chart tests every app runs (describeChart of
 // @ctrlkit/app-testing: lint, deploy/ = the render of release "ctrlkit" with crds/, a dry run
-// with other values, two releases side by side), and what these values must change.
+// with other values, two releases side by side), and what these values must change, for the
+// controller and for ctrlkit-forklift-api.
 import { join } from 'node:path';
 import { describeChart } from '@ctrlkit/app-testing';
 import { expect } from 'vitest';
@@ -17,7 +18,9 @@ await describeChart({
     apiGroup: 'forklift.konveyor.io',
   },
   async checkRendered(rendered, render) {
-    const deployment = rendered.find((o) => o.kind === 'Deployment') as {
+    const deployment = rendered.find(
+      (o) => o.kind === 'Deployment' && o.metadata?.name === 'ctrlkit-migration-controller',
+    ) as {
       spec: {
         replicas: number;
         template: { spec: { containers: Array<Record<string, unknown>> } };
@@ -40,12 +43,38 @@ await describeChart({
       /replicas > 1 needs leaderElection.enabled/,
     );
     const sharded = await render({ shardsRing: 'plans' });
-    const shardedDeployment = sharded.find((o) => o.kind === 'Deployment') as typeof deployment;
+    const shardedDeployment = sharded.find(
+      (o) => o.kind === 'Deployment' && o.metadata?.name === 'ctrlkit-migration-controller',
+    ) as typeof deployment;
     expect(shardedDeployment.spec.template.spec.containers[0]?.args).toEqual(
       expect.arrayContaining(['--leader-elect', '--shards-ring=plans']),
     );
     await expect(
       render({ replicas: 1, 'leaderElection.enabled': false, shardsRing: 'plans' }),
     ).rejects.toThrow(/shardsRing needs leaderElection.enabled/);
+    // ctrlkit-forklift-api serves the chart's group: its flag, and its webhooks' names and rules.
+    const forkliftApi = rendered.find(
+      (o) => o.kind === 'Deployment' && o.metadata?.name === 'ctrlkit-forklift-api',
+    ) as typeof deployment;
+    expect(forkliftApi.spec.template.spec.containers[0]?.args).toContain(
+      '--api-group=forklift.konveyor.io',
+    );
+    const validating = rendered.find((o) => o.kind === 'ValidatingWebhookConfiguration') as {
+      metadata: { annotations?: Record<string, string> };
+      webhooks: Array<{ name: string; rules: Array<{ apiGroups: string[] }> }>;
+    };
+    expect(validating.webhooks.map((w) => w.name)).toContain('plans.forklift.konveyor.io');
+    expect(validating.webhooks[0]?.rules[0]?.apiGroups).toEqual(['forklift.konveyor.io']);
+    expect(validating.metadata.annotations).toBeUndefined();
+    // cert-manager's CA injector, when asked, on both configurations.
+    const injected = await render({ 'forkliftApi.certManager.injectCA': true });
+    for (const kind of ['ValidatingWebhookConfiguration', 'MutatingWebhookConfiguration']) {
+      const annotations = injected.find((o) => o.kind === kind)?.metadata?.annotations;
+      expect(annotations?.['cert-manager.io/inject-ca-from']).toMatch(
+        /^[a-z0-9-]+\/ctrlkit-forklift-api-cert$/,
+      );
+    }
+    const without = await render({ 'forkliftApi.enabled': false });
+    expect(without.filter((o) => o.metadata?.name?.endsWith('forklift-api'))).toEqual([]);
   },
 });

@@ -1,4 +1,5 @@
-// The deploy/ manifests, validated by the real apiserver: the namespace is created, the rest
+// The deploy/ manifests (the controller's, and ctrlkit-forklift-api's with its generated webhook
+// configurations), validated by the real apiserver: the namespace is created, the rest
 // with a server-side dry run (dryRun=All), so schema and RBAC errors fail here. The CRDs in
 // deploy/ are the package's, byte for byte.
 import { readFile } from 'node:fs/promises';
@@ -25,13 +26,20 @@ it('the deploy manifests pass a server-side dry run', async () => {
   const { objects, results } = await dryRunManifests(kubeConfig, deploy);
   expect(objects.map((o) => o.kind).sort()).toEqual([
     'ClusterRole',
+    'ClusterRole',
+    'ClusterRoleBinding',
     'ClusterRoleBinding',
     ...Array(6).fill('CustomResourceDefinition'),
     'Deployment',
+    'Deployment',
+    'MutatingWebhookConfiguration',
     'Namespace',
     'Role',
     'RoleBinding',
+    'Service',
     'ServiceAccount',
+    'ServiceAccount',
+    'ValidatingWebhookConfiguration',
   ]);
   expect(results.map((o) => o.metadata?.name)).toEqual(
     objects.filter((o) => o.kind !== 'Namespace').map((o) => o.metadata?.name),

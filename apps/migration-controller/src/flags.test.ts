@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { FLAGS, parseFlags, usage } from './flags.js';
+import {
+  DEFAULT_FORKLIFT_API_PORT,
+  FLAGS,
+  FORKLIFT_API_FLAGS,
+  forkliftApiUsage,
+  parseFlags,
+  parseForkliftApiFlags,
+  usage,
+} from './flags.js';
 
 const flagOf = (argv: string[], env: NodeJS.ProcessEnv = {}) => {
   try {
@@ -139,5 +147,52 @@ Flags:
     expect(() => parseFlags(['--destination=vsphere'], {})).toThrow(
       'invalid --destination: must be one of kubevirt, configmap, got "vsphere"',
     );
+  });
+});
+
+describe('ctrlkit-forklift-api flags', () => {
+  it("--help lists every flag; the defaults are forklift-api's (port 8443) and controller-runtime's cert dir", () => {
+    const text = forkliftApiUsage();
+    for (const name of Object.keys(FORKLIFT_API_FLAGS))
+      expect(text).toMatch(new RegExp(`\\n  --${name}[ ,\\n]`));
+    const flags = parseForkliftApiFlags([], {});
+    expect(flags).toMatchObject({
+      port: DEFAULT_FORKLIFT_API_PORT,
+      certDir: '/tmp/k8s-webhook-server/serving-certs',
+      certName: 'tls.crt',
+      keyName: 'tls.key',
+      apiGroup: 'forklift.ctrlkit.dev',
+    });
+  });
+
+  it("reads forklift-api's API_TLS_CERTIFICATE, API_TLS_KEY and API_PORT", () => {
+    const flags = parseForkliftApiFlags([], {
+      API_TLS_CERTIFICATE: '/var/run/secrets/forklift-api-serving-cert/tls.crt',
+      API_TLS_KEY: '/var/run/secrets/forklift-api-serving-cert/tls.key',
+      API_PORT: '9443',
+    });
+    expect(flags).toMatchObject({
+      certDir: '/var/run/secrets/forklift-api-serving-cert',
+      certName: 'tls.crt',
+      keyName: 'tls.key',
+      port: 9443,
+    });
+  });
+
+  it('refuses half a certificate, a key in another folder, and a bad port, naming the flag', () => {
+    const fieldOf = (argv: string[]) => {
+      try {
+        parseForkliftApiFlags(argv, {});
+      } catch (error) {
+        return (error as { field?: string }).field;
+      }
+      return undefined;
+    };
+    expect(fieldOf(['--tls-cert-file=/a/tls.crt'])).toBe('--tls-private-key-file');
+    expect(fieldOf(['--tls-private-key-file=/a/tls.key'])).toBe('--tls-cert-file');
+    expect(fieldOf(['--tls-cert-file=/a/tls.crt', '--tls-private-key-file=/b/tls.key'])).toBe(
+      '--tls-private-key-file',
+    );
+    expect(fieldOf(['--port=0'])).toBe('--port');
   });
 });

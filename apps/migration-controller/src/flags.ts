@@ -5,6 +5,7 @@ import { GROUP, MAX_VM_INFLIGHT } from '@ctrlkit/plan-migration';
 import { API_GROUPS, type ApiGroup } from '@ctrlkit/plan-migration/api';
 import { DEFAULT_VIRT_V2V_IMAGE } from '@ctrlkit/plan-migration/kubevirt';
 import {
+  CERT_DIR_FLAG,
   type FlagTable,
   flagUsage,
   HELP_FLAG,
@@ -13,6 +14,9 @@ import {
   LOG_LEVEL_FLAG,
   type LogLevel,
   parseFlagTable,
+  servingCertificateFiles,
+  TLS_CERT_FILE_FLAG,
+  TLS_PRIVATE_KEY_FILE_FLAG,
 } from '@ctrlkit/runtime/cli';
 import type { ContentType } from '@ctrlkit/runtime/client';
 import {
@@ -190,6 +194,96 @@ export function parseFlags(argv: readonly string[], env: NodeJS.ProcessEnv = pro
     ovaCatalogPath,
     destination: values.destination,
     virtV2vImage,
+    logLevel: values['log-level'],
+    help: values.help,
+  };
+}
+
+/** The port ctrlkit-forklift-api serves its webhooks on by default: 8443, as forklift-api (`API_PORT`). */
+export const DEFAULT_FORKLIFT_API_PORT = 8443;
+
+/** The parsed flags of ctrlkit-forklift-api. */
+export interface ForkliftApiFlags
+  extends Pick<
+    Flags,
+    | 'kubeconfig'
+    | 'insecureSkipTlsVerify'
+    | 'kubeApiContentType'
+    | 'apiGroup'
+    | 'metricsBindAddress'
+    | 'healthProbeBindAddress'
+    | 'logLevel'
+    | 'help'
+  > {
+  /** The folder of the serving certificate and key (`--cert-dir`, or the folder of `--tls-cert-file`). */
+  certDir: string;
+  /** The certificate's file name in `certDir`. */
+  certName: string;
+  /** The key's file name in `certDir`. */
+  keyName: string;
+  port: number;
+}
+
+/** Every flag of ctrlkit-forklift-api: the controller's connection, group, address and log flags, and the webhook server's. */
+export const FORKLIFT_API_FLAGS = {
+  kubeconfig: FLAGS.kubeconfig,
+  'insecure-skip-tls-verify': INSECURE_SKIP_TLS_VERIFY_FLAG,
+  'kube-api-content-type': KUBE_API_CONTENT_TYPE_FLAG,
+  'api-group': {
+    ...FLAGS['api-group'],
+    help: 'API group of the Plans, Providers, Hooks and Migrations admitted',
+  },
+  'tls-cert-file': { ...TLS_CERT_FILE_FLAG, env: 'API_TLS_CERTIFICATE' },
+  'tls-private-key-file': { ...TLS_PRIVATE_KEY_FILE_FLAG, env: 'API_TLS_KEY' },
+  'cert-dir': CERT_DIR_FLAG,
+  port: {
+    type: 'integer',
+    default: DEFAULT_FORKLIFT_API_PORT,
+    min: 1,
+    max: 65535,
+    env: 'API_PORT',
+    help: 'port of the HTTPS webhook server',
+  },
+  'metrics-bind-address': FLAGS['metrics-bind-address'],
+  'health-probe-bind-address': FLAGS['health-probe-bind-address'],
+  'log-level': LOG_LEVEL_FLAG,
+  help: HELP_FLAG,
+} satisfies FlagTable;
+
+/** The text of ctrlkit-forklift-api's `--help`. */
+export function forkliftApiUsage(): string {
+  return flagUsage(FORKLIFT_API_FLAGS, {
+    header: [
+      'Usage: ctrlkit-forklift-api [flags]',
+      '',
+      "Serves Forklift's forklift-api admission webhooks: the Plan, Provider, Migration and Hook",
+      'admitters and the Plan and Provider mutators, over HTTPS.',
+    ],
+  });
+}
+
+/**
+ * Parses ctrlkit-forklift-api's `argv`, falling back to `env` (`API_TLS_CERTIFICATE`,
+ * `API_TLS_KEY`, `API_PORT`) and the defaults; throws InvalidArgumentError naming a bad flag.
+ */
+export function parseForkliftApiFlags(
+  argv: readonly string[],
+  env: NodeJS.ProcessEnv = process.env,
+): ForkliftApiFlags {
+  const values = parseFlagTable(FORKLIFT_API_FLAGS, argv, env);
+  return {
+    kubeconfig: values.kubeconfig,
+    insecureSkipTlsVerify: values['insecure-skip-tls-verify'],
+    kubeApiContentType: values['kube-api-content-type'],
+    apiGroup: values['api-group'],
+    ...servingCertificateFiles(
+      values['tls-cert-file'],
+      values['tls-private-key-file'],
+      values['cert-dir'],
+    ),
+    port: values.port,
+    metricsBindAddress: values['metrics-bind-address'],
+    healthProbeBindAddress: values['health-probe-bind-address'],
     logLevel: values['log-level'],
     help: values.help,
   };

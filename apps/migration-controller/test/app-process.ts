@@ -8,7 +8,7 @@ const dist = join(dirname(fileURLToPath(import.meta.url)), '../dist');
 
 /** Runs `dist/<bin>.js` to its end: exit code, stdout, stderr. */
 export async function runBin(
-  bin: 'main' | 'migrate',
+  bin: 'main' | 'migrate' | 'forklift-api-main',
   args: readonly string[],
 ): Promise<{ code: number | null; stdout: string; stderr: string }> {
   const child = spawn(process.execPath, [join(dist, `${bin}.js`), ...args], {

@@ -8,7 +8,9 @@
  * - {@link INSECURE_SKIP_TLS_VERIFY_FLAG}: kubectl's `--insecure-skip-tls-verify`, and
  *   {@link KUBE_API_CONTENT_TYPE_FLAG}: kube-controller-manager's `--kube-api-content-type`,
  *   for the table of a program that talks to a cluster; {@link LOG_LEVEL_FLAG} and
- *   {@link HELP_FLAG}, which every program has.
+ *   {@link HELP_FLAG}, which every program has; {@link TLS_CERT_FILE_FLAG},
+ *   {@link TLS_PRIVATE_KEY_FILE_FLAG} and {@link CERT_DIR_FLAG} for a webhook server's
+ *   certificate, resolved by {@link servingCertificateFiles}.
  * - {@link runMain}: the skeleton of `main` ({@link MainProgram}): flags, `--help`, a
  *   logger, signals, exit codes.
  *
@@ -48,3 +50,10 @@ export {
 export { INSECURE_SKIP_TLS_VERIFY_FLAG, KUBE_API_CONTENT_TYPE_FLAG } from './cli/kube-flags.js';
 export { type MainIo, type MainProgram, runMain } from './cli/main.js';
 export { HELP_FLAG, LOG_LEVEL_FLAG, LOG_LEVELS, type LogLevel } from './cli/program-flags.js';
+export {
+  CERT_DIR_FLAG,
+  type ServingCertificateFiles,
+  servingCertificateFiles,
+  TLS_CERT_FILE_FLAG,
+  TLS_PRIVATE_KEY_FILE_FLAG,
+} from './cli/serving-certificate-flags.js';

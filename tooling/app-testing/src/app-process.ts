@@ -16,6 +16,7 @@ import { appEnding } from './app-ending.js';
 import {
   type DeployRbac,
   deployRbac,
+  deployServiceAccounts,
   type Permission,
   readManifests,
   type ServiceAccountRef,
@@ -51,10 +52,11 @@ export interface StartAppOptions {
   readonly cluster?: AppCluster;
   /**
    * The ServiceAccount it runs as, with the RBAC deploy/ binds to it (none, when deploy/ binds
-   * none: then any request it makes fails `stop()`). Default: deploy/'s one ServiceAccount.
-   * For a workload of deploy/ that runs as another, e.g. its namespace's `default`.
+   * none: then any request it makes fails `stop()`): a name of one of deploy/'s (the one its
+   * Deployment names), or a reference to any, e.g. its namespace's `default` that a workload of
+   * deploy/ runs as. Default: deploy/'s only one; when it defines several, the one named like the bin.
    */
-  readonly serviceAccount?: ServiceAccountRef;
+  readonly serviceAccount?: string | ServiceAccountRef;
   /** Extra environment of the process. */
   readonly env?: Readonly<Record<string, string>>;
   /**
@@ -117,10 +119,10 @@ export function appPackage(name: string, from: string | URL = `${process.cwd()}/
 }
 
 /**
- * The path of `app`'s bin `name`; without a name, its only bin, or the one named for the
- * app (`virtual-kubelet`, `ctrlkit-virtual-kubelet`). Throws naming the bins there are.
+ * The name and path of `app`'s bin `name`; without a name, its only bin, or the one named
+ * for the app (`virtual-kubelet`, `ctrlkit-virtual-kubelet`). Throws naming the bins there are.
  */
-function binPath(app: AppPackage, name: string | undefined): string {
+function binPath(app: AppPackage, name: string | undefined): { name: string; path: string } {
   const binNames = Object.keys(app.bins);
   const short = app.name.split('/').pop() ?? app.name;
   const binName =
@@ -131,7 +133,7 @@ function binPath(app: AppPackage, name: string | undefined): string {
   const bin = app.bins[binName ?? ''];
   if (bin === undefined)
     throw new Error(`${app.name} has no bin ${binName} (${binNames.join(', ')})`);
-  return bin;
+  return { name: binName ?? '', path: bin };
 }
 
 /**
@@ -153,7 +155,10 @@ export async function startApp(
     );
   }
   const bin = binPath(app, options.bin);
-  const shipped = deployRbac(await readManifests(app.deployDir), options.serviceAccount);
+  const manifests = await readManifests(app.deployDir);
+  const serviceAccount =
+    options.serviceAccount ?? (deployServiceAccounts(manifests).length > 1 ? bin.name : undefined);
+  const shipped = deployRbac(manifests, serviceAccount);
   const rbac =
     options.withoutPermission === undefined
       ? shipped
@@ -167,7 +172,7 @@ export async function startApp(
   const logs: string[] = [];
   const child = spawn(
     process.execPath,
-    [bin, '--kubeconfig', login.kubeconfigPath, ...(options.args ?? [])],
+    [bin.path, '--kubeconfig', login.kubeconfigPath, ...(options.args ?? [])],
     { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...options.env } },
   );
   const collect = (chunk: Buffer) => logs.push(...chunk.toString().split('\n').filter(Boolean));

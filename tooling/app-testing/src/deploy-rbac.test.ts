@@ -1,6 +1,6 @@
 import { loadAllYaml } from '@kubernetes/client-node';
 import { describe, expect, it } from 'vitest';
-import { deployRbac, withoutPermission } from './deploy-rbac.js';
+import { deployRbac, deployServiceAccounts, withoutPermission } from './deploy-rbac.js';
 
 const manifests = loadAllYaml(`
 apiVersion: v1
@@ -117,6 +117,40 @@ describe('deployRbac', () => {
     expect(() => deployRbac(dangling)).toThrow(
       'refers to Role lease, which deploy/ does not define',
     );
+  });
+
+  it('with several ServiceAccounts, takes the one named, with only the roles bound to it', () => {
+    const webhook = [
+      { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: 'hook', namespace: 'ns' } },
+      {
+        apiVersion: 'rbac.authorization.k8s.io/v1',
+        kind: 'ClusterRole',
+        metadata: { name: 'reviews' },
+        rules: [
+          {
+            apiGroups: ['authorization.k8s.io'],
+            resources: ['subjectaccessreviews'],
+            verbs: ['create'],
+          },
+        ],
+      },
+      {
+        apiVersion: 'rbac.authorization.k8s.io/v1',
+        kind: 'ClusterRoleBinding',
+        metadata: { name: 'reviews' },
+        roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'reviews' },
+        subjects: [{ kind: 'ServiceAccount', name: 'hook', namespace: 'ns' }],
+      },
+    ];
+    const both = [...manifests, ...webhook];
+    expect(deployServiceAccounts(both)).toHaveLength(2);
+    expect(() => deployRbac(both)).toThrow('one ServiceAccount, found 2');
+    const hook = deployRbac(both, 'hook');
+    expect(hook.username).toBe('system:serviceaccount:ns:hook');
+    expect(hook.grants.map((g) => `${g.apiGroup}/${g.resource}:${g.verb}`)).toEqual([
+      'authorization.k8s.io/subjectaccessreviews:create',
+    ]);
+    expect(() => deployRbac(both, 'nobody')).toThrow('defines no ServiceAccount nobody');
   });
 });
 

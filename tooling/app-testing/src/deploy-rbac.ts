@@ -57,30 +57,36 @@ export async function readManifests(dir: string): Promise<KubernetesObject[]> {
 }
 
 /**
- * The RBAC of `objects` (an app's deploy/) for its ServiceAccount: deploy/ must define
- * exactly one; every binding naming it, the roles they refer to (which deploy/ must
- * define: a test binds exactly what ships), and their rules expanded to grants.
- * `serviceAccount` names another one instead, e.g. a namespace's `default` that a workload of
- * deploy/ runs as without RBAC (deploy/ need not define it; then nothing is bound to it).
+/**
+ * The RBAC of `objects` (an app's deploy/) for one ServiceAccount: every binding naming it,
+ * the roles they refer to (which deploy/ must define: a test binds exactly what ships), and
+ * their rules expanded to grants. `serviceAccount`: deploy/'s only one by default (an app
+ * with several bins may ship one per Deployment: then name it); a name picks one deploy/
+ * defines; a reference names any, e.g. a namespace's `default` that a workload of deploy/
+ * runs as without RBAC (deploy/ need not define it; then nothing is bound to it).
  */
 export function deployRbac(
   objects: readonly KubernetesObject[],
-  serviceAccount: ServiceAccountRef = theServiceAccount(objects),
+  serviceAccount?: string | ServiceAccountRef,
 ): DeployRbac {
+  const ref =
+    typeof serviceAccount === 'object'
+      ? serviceAccount
+      : definedServiceAccount(objects, serviceAccount);
   const account = objects.find(
     (o) =>
       o.kind === 'ServiceAccount' &&
-      o.metadata?.name === serviceAccount.name &&
-      (o.metadata?.namespace ?? 'default') === serviceAccount.namespace,
-  ) ?? { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { ...serviceAccount } };
+      o.metadata?.name === ref.name &&
+      (o.metadata?.namespace ?? 'default') === ref.namespace,
+  ) ?? { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { ...ref } };
   const bindings = (objects as BindingObject[]).filter(
     (o) =>
       (o.kind === 'RoleBinding' || o.kind === 'ClusterRoleBinding') &&
       (o.subjects ?? []).some(
         (s) =>
           s.kind === 'ServiceAccount' &&
-          s.name === serviceAccount.name &&
-          (s.namespace ?? o.metadata?.namespace) === serviceAccount.namespace,
+          s.name === ref.name &&
+          (s.namespace ?? o.metadata?.namespace) === ref.namespace,
       ),
   );
   const roles: RoleObject[] = [];
@@ -103,25 +109,38 @@ export function deployRbac(
     grants.push(...ruleGrants(role, bindingNamespace));
   }
   return {
-    serviceAccount,
-    username: `system:serviceaccount:${serviceAccount.namespace}:${serviceAccount.name}`,
+    serviceAccount: ref,
+    username: `system:serviceaccount:${ref.namespace}:${ref.name}`,
     namespaces: objects.filter((o) => o.kind === 'Namespace'),
     objects: [account, ...roles, ...bindings],
     grants,
   };
 }
 
-/** deploy/'s one ServiceAccount; throws unless there is exactly one. */
-function theServiceAccount(objects: readonly KubernetesObject[]): ServiceAccountRef {
-  const accounts = objects.filter((o) => o.kind === 'ServiceAccount');
+/** deploy/'s ServiceAccount named `name`, or its only one; throws naming what deploy/ defines. */
+function definedServiceAccount(
+  objects: readonly KubernetesObject[],
+  name: string | undefined,
+): ServiceAccountRef {
+  const all = objects.filter((o) => o.kind === 'ServiceAccount');
+  const accounts = name === undefined ? all : all.filter((o) => o.metadata?.name === name);
   if (accounts.length !== 1) {
-    throw new Error(`deploy/ must define one ServiceAccount, found ${accounts.length}`);
+    throw new Error(
+      name === undefined
+        ? `deploy/ must define one ServiceAccount, found ${accounts.length} (name the one to use when there are several)`
+        : `deploy/ defines no ServiceAccount ${name} (it defines: ${all.map((o) => o.metadata?.name).join(', ') || 'none'})`,
+    );
   }
   const account = accounts[0] as KubernetesObject;
   return {
     namespace: account.metadata?.namespace ?? 'default',
     name: account.metadata?.name ?? '',
   };
+}
+
+/** The names of the ServiceAccounts `objects` (an app's deploy/) define, in order. */
+export function deployServiceAccounts(objects: readonly KubernetesObject[]): string[] {
+  return objects.filter((o) => o.kind === 'ServiceAccount').map((o) => o.metadata?.name ?? '');
 }
 
 /** One permission: a verb on a resource of an API group (`''`: the core group). */

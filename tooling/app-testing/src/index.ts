@@ -19,6 +19,7 @@ export { SERVICE_ACCOUNT_AUDIT_POLICY } from './audit-policy.js';
 export {
   type DeployRbac,
   deployRbac,
+  deployServiceAccounts,
   type Grant,
   type Permission,
   readManifests,

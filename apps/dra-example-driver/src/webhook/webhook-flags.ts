@@ -1,9 +1,16 @@
 //! Command-line flags of ctrlkit-dra-example-webhook (upstream dra-example-webhook's, and the app's probe and metrics flags).
 
-import { basename, dirname, resolve } from 'node:path';
 import { InvalidArgumentError } from '@ctrlkit/core';
-import { type FlagTable, flagUsage, parseFlagTable } from '@ctrlkit/runtime/cli';
-import { DEFAULT_CERT_DIR, DEFAULT_WEBHOOK_PORT } from '@ctrlkit/runtime/webhook';
+import {
+  CERT_DIR_FLAG,
+  type FlagTable,
+  flagUsage,
+  parseFlagTable,
+  servingCertificateFiles,
+  TLS_CERT_FILE_FLAG,
+  TLS_PRIVATE_KEY_FILE_FLAG,
+} from '@ctrlkit/runtime/cli';
+import { DEFAULT_WEBHOOK_PORT } from '@ctrlkit/runtime/webhook';
 import { KUBECONFIG_FLAG, PROGRAM_FLAGS, type ProgramFlags, programFlags } from '../bin-flags.js';
 import { DRIVER_NAME } from '../devices.js';
 
@@ -26,21 +33,9 @@ const FLAGS = {
     ...KUBECONFIG_FLAG,
     help: 'kubeconfig file (the manager is built on it; the webhook makes no API calls); when unset: $KUBECONFIG, in-cluster, then ~/.kube/config',
   },
-  'tls-cert-file': {
-    type: 'string',
-    default: '',
-    help: 'serving certificate (PEM, CA certificates after it); reloaded when it changes; overrides --cert-dir',
-  },
-  'tls-private-key-file': {
-    type: 'string',
-    default: '',
-    help: 'private key of --tls-cert-file (PEM), in the same folder; required with it',
-  },
-  'cert-dir': {
-    type: 'string',
-    default: DEFAULT_CERT_DIR,
-    help: 'folder of tls.crt and tls.key (a mounted kubernetes.io/tls Secret), when --tls-cert-file is unset',
-  },
+  'tls-cert-file': TLS_CERT_FILE_FLAG,
+  'tls-private-key-file': TLS_PRIVATE_KEY_FILE_FLAG,
+  'cert-dir': CERT_DIR_FLAG,
   port: {
     type: 'integer',
     default: DEFAULT_WEBHOOK_PORT,
@@ -79,7 +74,11 @@ export function parseWebhookFlags(
   const values = parseFlagTable(FLAGS, argv, env);
   const flags: WebhookFlags = {
     kubeconfig: values.kubeconfig,
-    ...certificate(values['tls-cert-file'], values['tls-private-key-file'], values['cert-dir']),
+    ...servingCertificateFiles(
+      values['tls-cert-file'],
+      values['tls-private-key-file'],
+      values['cert-dir'],
+    ),
     port: values.port,
     driverName: values['driver-name'],
     ...programFlags(values),
@@ -87,26 +86,4 @@ export function parseWebhookFlags(
   if (!flags.help && flags.driverName === '')
     throw new InvalidArgumentError('--driver-name', 'must not be empty');
   return flags;
-}
-
-function certificate(
-  certFile: string,
-  keyFile: string,
-  certDir: string,
-): Pick<WebhookFlags, 'certDir' | 'certName' | 'keyName'> {
-  if (certFile === '' && keyFile === '')
-    return { certDir, certName: 'tls.crt', keyName: 'tls.key' };
-  if (certFile === '' || keyFile === '') {
-    throw new InvalidArgumentError(
-      certFile === '' ? '--tls-cert-file' : '--tls-private-key-file',
-      'is required with --tls-cert-file and --tls-private-key-file: give both or neither',
-    );
-  }
-  if (resolve(dirname(certFile)) !== resolve(dirname(keyFile))) {
-    throw new InvalidArgumentError(
-      '--tls-private-key-file',
-      `must be in the folder of --tls-cert-file (${dirname(certFile)}), got ${keyFile}`,
-    );
-  }
-  return { certDir: dirname(certFile), certName: basename(certFile), keyName: basename(keyFile) };
 }

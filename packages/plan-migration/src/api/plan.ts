@@ -45,6 +45,8 @@ export const PlanVMSchema = Type.Object({
   volumeNameTemplate: Type.Optional(Type.String()),
   networkNameTemplate: Type.Optional(Type.String()),
   deleteVmOnFailMigration: Type.Optional(Type.Boolean()),
+  /** The Secret holding the passphrases of the VM's LUKS-encrypted disks (vsphere and ova sources only). */
+  luks: Type.Optional(ObjectReferenceSchema),
 });
 
 /** `Plan.spec`. */
