@@ -62,6 +62,8 @@ export class DraManager implements PodResourcePreparer {
   readonly #logger: Logger;
   readonly #claims = new Map<string, ClaimInfo>();
   readonly #waiting = new Map<string, Set<() => void>>();
+  /** Prepares in flight, by claim UID. */
+  readonly #inFlight = new Map<string, Promise<void>>();
   readonly #queue: TypedRateLimitingInterface<string>;
 
   constructor(options: DraManagerOptions) {
@@ -114,21 +116,36 @@ export class DraManager implements PodResourcePreparer {
         this.#claims.set(uid, info);
       }
       info.pods.add(podUid);
-      if (!info.prepared) await this.#prepare(info, requeue);
+      if (!info.prepared) await this.#prepareOnce(info, requeue);
       byEntry.set(podClaimName, info);
     }
     return { cdiDevices: containerCdiDevices(pod, byEntry) };
   }
 
-  async #prepare(info: ClaimInfo, requeue: () => void): Promise<void> {
+  /** Prepares `info` unless a prepare of it is in flight (pods sharing a claim sync at once): then waits for that one. */
+  async #prepareOnce(info: ClaimInfo, requeue: () => void): Promise<void> {
+    const inFlight = this.#inFlight.get(info.claim.uid) ?? this.#prepare(info);
+    this.#inFlight.set(info.claim.uid, inFlight);
+    try {
+      await inFlight;
+    } catch (error) {
+      if (DraError.isInstance(error) && error.reason === 'DriverNotRegistered' && error.driver) {
+        const waiters = this.#waiting.get(error.driver) ?? new Set();
+        waiters.add(requeue);
+        this.#waiting.set(error.driver, waiters);
+      }
+      throw error;
+    } finally {
+      if (this.#inFlight.get(info.claim.uid) === inFlight) this.#inFlight.delete(info.claim.uid);
+    }
+  }
+
+  async #prepare(info: ClaimInfo): Promise<void> {
     const ref = claimRef(info.claim);
     const devices: WireDevice[] = [];
     for (const driver of info.drivers) {
       const plugin = this.#plugins.plugin(driver);
       if (plugin === undefined) {
-        const waiters = this.#waiting.get(driver) ?? new Set();
-        waiters.add(requeue);
-        this.#waiting.set(driver, waiters);
         throw new DraError('DriverNotRegistered', ref, `driver ${driver} is not registered`, {
           driver,
         });
