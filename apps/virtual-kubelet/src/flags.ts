@@ -6,9 +6,9 @@ import { CDI_DEFAULT_SPEC_DIRS } from '@ctrlkit/dra-kubeletplugin';
 import {
   DEFAULT_LEASE_DURATION_SECONDS,
   DEFAULT_PING_INTERVAL_MS,
-  DEFAULT_PLUGINS_REGISTRY_DIR,
   DEFAULT_STATUS_UPDATE_INTERVAL_MS,
 } from '@ctrlkit/node-controller';
+import { DEFAULT_PLUGINS_REGISTRY_DIR } from '@ctrlkit/node-controller/dra';
 import {
   type FlagTable,
   flagUsage,

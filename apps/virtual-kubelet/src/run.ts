@@ -3,7 +3,8 @@
 import { readFileSync } from 'node:fs';
 import { networkInterfaces } from 'node:os';
 import { CtrlkitError, type Logger } from '@ctrlkit/core';
-import { DraManager, NodeController, PluginWatcher, PodController } from '@ctrlkit/node-controller';
+import { NodeController, PodController } from '@ctrlkit/node-controller';
+import { DraManager, PluginWatcher } from '@ctrlkit/node-controller/dra';
 import { loadKubeConfig, Manager } from '@ctrlkit/runtime';
 import type { Wire } from '@ctrlkit/runtime/client';
 import type { SharedIndexInformer } from '@ctrlkit/runtime/informers';

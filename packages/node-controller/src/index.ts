@@ -11,10 +11,10 @@
  *   its status three-way and renews its Lease in `kube-node-lease`.
  * - **The pods**: {@link PodController} watches the pods bound to the node and drives the
  *   provider (env resolved from ConfigMaps, Secrets and field refs before each create).
- * - **DRA, the node side**: {@link PluginWatcher} registers the DRA kubelet plugins whose
- *   sockets appear in the registration directory; {@link DraManager}, the pod controller's
- *   `resourcePreparer`, prepares a pod's claims over gRPC before `createPod` (which then gets
- *   each container's CDI devices, {@link PodResources}) and unprepares them once unused.
+ * - **DRA, the node side** (`@ctrlkit/node-controller/dra`): a `PluginWatcher` registers the
+ *   DRA kubelet plugins; a `DraManager`, given as the pod controller's `resourcePreparer`
+ *   ({@link PodResourcePreparer}), prepares a pod's claims before `createPod`, which then
+ *   gets each container's CDI devices ({@link PodResources}).
  * - **Provider errors**: {@link notFound}, {@link invalidInput}, {@link ErrdefsError}, so the
  *   controllers know what is done and what to retry; {@link NodeControllerError}.
  *
@@ -46,50 +46,6 @@ export {
   type PodNotifier,
   type PodResources,
 } from './adapter.js';
-export { type ClaimInfo, containerCdiDevices } from './dra/claim-info.js';
-export {
-  hasResourceClaims,
-  type PodClaimName,
-  podClaimNames,
-  RESOURCE_CLAIMS,
-  readReservedClaim,
-} from './dra/claim-resolver.js';
-export {
-  DraError,
-  type DraErrorReason,
-  ReasonFailedPrepareDynamicResources,
-} from './dra/dra-error.js';
-export { DraManager, type DraManagerOptions } from './dra/dra-manager.js';
-export {
-  DRA_PLUGIN_CALL_TIMEOUT_MS,
-  DraPluginClient,
-  pickDraService,
-  registerPluginSocket,
-  SUPPORTED_DRA_SERVICES,
-} from './dra/dra-plugin-client.js';
-export {
-  DEFAULT_PLUGIN_RESCAN_INTERVAL_MS,
-  DEFAULT_PLUGINS_REGISTRY_DIR,
-  PluginWatcher,
-  type PluginWatcherOptions,
-  type RegisteredPlugin,
-  validatePluginInfo,
-} from './dra/plugin-watcher.js';
-export {
-  ReasonFailedToReadMandatoryConfigMap,
-  ReasonFailedToReadMandatorySecret,
-  ReasonFailedToReadOptionalConfigMap,
-  ReasonFailedToReadOptionalSecret,
-  ReasonInvalidEnvironmentVariableNames,
-  ReasonMandatoryConfigMapKeyNotFound,
-  ReasonMandatoryConfigMapNotFound,
-  ReasonMandatorySecretKeyNotFound,
-  ReasonMandatorySecretNotFound,
-  ReasonOptionalConfigMapKeyNotFound,
-  ReasonOptionalConfigMapNotFound,
-  ReasonOptionalSecretKeyNotFound,
-  ReasonOptionalSecretNotFound,
-} from './env-event-reasons.js';
 export {
   asInvalidInput,
   asNotFound,
