@@ -322,15 +322,29 @@ it('the plugin restarted between prepare and unprepare, and the virtual kubelet 
   const claim = await allocate('restart', GPU, 'gpu-5', [pod]);
   const uid = claim.metadata?.uid ?? '';
   await output('restart');
+  // Another pod ends while the virtual kubelet is down (its status written here, as if it had
+  // been reported): after the restart its claim is found from the pods and unprepared.
+  await createClaim('ended');
+  const ended = await createPod('ended', ['ended']);
+  const endedClaim = await allocate('ended', GPU, 'gpu-6', [ended]);
+  await output('ended');
 
   // The plugin restarts: its socket goes and comes back; the virtual kubelet registers it again.
   await helpers.shift()?.stop();
   await startDriver(GPU);
   // The virtual kubelet restarts: the pod runs again (the process provider starts it afresh).
   expect(await vk.stop()).toBe(0);
+  const endedNow = await client.get<V1Pod>('pods', 'ended', { namespace });
+  await client.replace<Wire<V1Pod>>(
+    'pods',
+    { ...endedNow, status: { ...endedNow.status, phase: 'Succeeded' } },
+    { subresource: 'status' },
+  );
   await rm(join(dir, 'out', 'restart'));
   vk = await startVirtualKubelet();
   expect(await output('restart')).toContain('GPU_DEVICE_0=gpu-5');
+  await waitFor("the ended pod's claim unprepared", () => !existsSync(specFile(endedClaim)), WAIT);
+  expect(calls.get(GPU)?.prepare).not.toContain(endedClaim.metadata?.uid);
 
   await deletePod('restart');
   await waitFor('the claim unprepared', () => !existsSync(specFile(claim)), WAIT);

@@ -178,6 +178,10 @@ export class DraManager implements PodResourcePreparer {
    */
   async run(signal: AbortSignal): Promise<void> {
     if (!(await this.#informer.whenSynced(signal))) return;
+    // Pods already terminal when this process started: their claims may still be prepared.
+    for (const pod of this.#informer.indexer.list() as Wire<V1Pod>[]) {
+      if (hasResourceClaims(pod) && isTerminal(pod)) void this.#recover(pod);
+    }
     const registration = this.#informer.addEventHandler({
       onAdd: (pod) => this.#podChanged(pod),
       onUpdate: (_old, pod) => this.#podChanged(pod),
@@ -203,16 +207,12 @@ export class DraManager implements PodResourcePreparer {
 
   #podGone(pod: Wire<V1Pod>): void {
     const uid = pod.metadata?.uid ?? '';
-    let known = false;
     for (const info of this.#claims.values()) {
-      if (!info.pods.has(uid)) continue;
-      known = true;
-      this.#queue.add(info.claim.uid);
+      if (info.pods.has(uid)) this.#queue.add(info.claim.uid);
     }
-    if (!known && hasResourceClaims(pod) && isTerminal(pod)) void this.#recover(pod);
   }
 
-  /** A terminal pod this process did not prepare for (it restarted): learns its claims from the API. */
+  /** A pod found terminal at start (this process restarted): learns its claims from the API and queues them. */
   async #recover(pod: Wire<V1Pod>): Promise<void> {
     const namespace = pod.metadata?.namespace ?? '';
     let names: ReturnType<typeof podClaimNames>;
