@@ -142,6 +142,7 @@ export class DraManager implements PodResourcePreparer {
 
   async #prepare(info: ClaimInfo): Promise<void> {
     const ref = claimRef(info.claim);
+    const started = this.#clock.now();
     const devices: WireDevice[] = [];
     for (const driver of info.drivers) {
       const plugin = this.#plugins.plugin(driver);
@@ -169,7 +170,11 @@ export class DraManager implements PodResourcePreparer {
     }
     info.devices = devices;
     info.prepared = true;
-    this.#logger.info({ claim: ref, uid: info.claim.uid, devices: devices.length }, 'prepared');
+    const prepareMs = this.#clock.now() - started;
+    this.#logger.info(
+      { claim: ref, uid: info.claim.uid, devices: devices.length, prepareMs },
+      'prepared',
+    );
   }
 
   /**
