@@ -1,3 +1,3 @@
 import { ctrlkitTsupConfig } from '@ctrlkit/tsup-config';
 
-export default ctrlkitTsupConfig(['src/index.ts', 'src/testing.ts']);
+export default ctrlkitTsupConfig(['src/index.ts', 'src/dra.ts', 'src/testing.ts']);

@@ -68,7 +68,7 @@ it('runs every part to its expected outcome and leaves nothing behind', async ()
     /✔ scheduling +kube-scheduler placed 6\/6 pods on vk-demo; 6 running as local processes/,
   );
   expect(output).toMatch(
-    /✔ dra +claim one-gpu allocated vk-demo\/gpu-\d; its pod Running on vk-demo/,
+    /✔ dra +claim one-gpu allocated vk-demo\/gpu-(\d), prepared by the kubelet plugin; its pod on vk-demo printed GPU_DEVICE_0=gpu-\1/,
   );
   expect(output).toMatch(
     /✔ migration +Plan move-all Succeeded: 5\/5 VMs migrated, 5 VirtualMachines created/,
@@ -89,7 +89,7 @@ it('Ctrl-C mid-run stops the apps, their pods and the cluster, and removes its f
     // been started (its part has not handed it back yet).
     await waitFor('the DRA driver started', () => demo.output(), {
       timeoutMs: 300_000,
-      until: (output) => output.includes('ctrlkit-dra-example-driver --node-name'),
+      until: (output) => output.includes('ctrlkit-dra-example-kubeletplugin --node-name'),
     });
     demo.child.kill('SIGINT');
     expect(await demo.exited).toBe(130);

@@ -1,6 +1,8 @@
-// Part 3: apps/dra-example-driver publishes the simulated GPUs of the virtual node as DRA
-// ResourceSlices; kube-scheduler allocates a ResourceClaim from them and binds its pod there.
-import { readFile } from 'node:fs/promises';
+// Part 3: apps/dra-example-driver's kubelet plugin publishes the simulated GPUs of the virtual
+// node as DRA ResourceSlices and registers with the virtual kubelet; kube-scheduler allocates a
+// ResourceClaim from them and binds its pod there; the virtual kubelet has the plugin prepare
+// the claim and starts the pod's process with the CDI spec's environment (GPU_DEVICE_0).
+import { mkdir, readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { waitFor } from '@ctrlkit/core/testing';
 import { createTestNamespace } from '@ctrlkit/envtest';
@@ -8,11 +10,11 @@ import { createClient } from '@ctrlkit/runtime/client';
 import { loadYaml } from '@kubernetes/client-node';
 import { binOf, startApp } from './apps.mjs';
 import { say } from './say.mjs';
-import { sleepSeconds, toleration } from './virtual-node.mjs';
+import { draDirs, sleepSeconds, toleration } from './virtual-node.mjs';
 
 const NUM_DEVICES = 8;
 
-/** Starts the DRA example driver for `nodeName`, runs a pod with one GPU; returns the app. */
+/** Starts the DRA example driver's kubelet plugin for `nodeName`, runs a pod with one GPU; returns the app. */
 export async function gpuDemo(plane, logDir, nodeName, outcomes) {
   const client = createClient(plane.kubeConfig, { program: { name: 'ctrlkit-demo' } });
   const { app, deviceClass } = await startDriver(client, plane, logDir, nodeName);
@@ -34,33 +36,56 @@ export async function gpuDemo(plane, logDir, nodeName, outcomes) {
   say(
     `  kube-scheduler allocated ${devices.join(', ')} from our slice; trainer Running on ${pod.spec.nodeName}`,
   );
+  const printed = await processOutput(client, namespace);
+  say(`  the plugin prepared the claim; trainer's process printed: ${printed}`);
+  const device = devices[0]?.split('/')[1];
   outcomes.push({
     what: 'dra',
-    ok: devices.length === 1 && pod.spec.nodeName === nodeName,
-    detail: `claim one-gpu allocated ${devices.join(', ') || 'nothing'}; its pod Running on ${pod.spec.nodeName}`,
+    ok:
+      devices.length === 1 &&
+      pod.spec.nodeName === nodeName &&
+      printed === `GPU_DEVICE_0=${device}`,
+    detail: `claim one-gpu allocated ${devices.join(', ') || 'nothing'}, prepared by the kubelet plugin; its pod on ${pod.spec.nodeName} printed ${printed}`,
   });
   return app;
 }
 
-/** Creates the driver's DeviceClass and starts the driver; returns the app and the class. */
+/** The first line trainer's process printed (its log, through the virtual kubelet's kubelet API). */
+async function processOutput(client, namespace) {
+  const log = await waitFor(
+    "trainer's output",
+    async () =>
+      (
+        await client.getBody(`/api/v1/namespaces/${namespace}/pods/trainer/log`, {}, '*/*')
+      ).toString(),
+    { timeoutMs: 30_000, until: (text) => text.includes('\n') },
+  );
+  return log.split('\n')[0];
+}
+
+/** Creates the driver's DeviceClass and starts its kubelet plugin; returns the app and the class. */
 async function startDriver(client, plane, logDir, nodeName) {
-  const bin = binOf('@ctrlkit/dra-example-driver', 'ctrlkit-dra-example-driver');
+  const bin = binOf('@ctrlkit/dra-example-driver', 'ctrlkit-dra-example-kubeletplugin');
   const deviceClass = loadYaml(
     await readFile(join(dirname(bin), '../deploy/deviceclass.yaml'), 'utf8'),
   );
   await client.create('resource.k8s.io/v1/deviceclasses', deviceClass);
-  const logPath = join(logDir, 'dra-example-driver.log');
+  const dra = draDirs(logDir);
+  await mkdir(dra.plugins, { recursive: true });
+  const logPath = join(logDir, 'dra-example-kubeletplugin.log');
   const app = startApp(
     bin,
     [
       ...['--kubeconfig', plane.kubeconfigPath, '--node-name', nodeName],
-      ...['--num-devices', String(NUM_DEVICES)],
+      ...['--num-devices', String(NUM_DEVICES), '--cdi-root', dra.cdi],
+      ...['--kubelet-registrar-directory-path', dra.registry],
+      ...['--kubelet-plugins-directory-path', dra.plugins],
       ...['--metrics-bind-address', '0', '--health-probe-bind-address', '0'],
     ],
     logPath,
   );
   say(
-    `ctrlkit-dra-example-driver --node-name ${nodeName} --num-devices ${NUM_DEVICES} (log: ${logPath})`,
+    `ctrlkit-dra-example-kubeletplugin --node-name ${nodeName} --num-devices ${NUM_DEVICES} (log: ${logPath})`,
   );
   return { app, deviceClass };
 }
@@ -121,7 +146,11 @@ async function runGpuPod(client, namespace, deviceClass) {
           {
             name: 'main',
             image: 'cuda',
-            command: ['sleep', String(sleepSeconds)],
+            command: [
+              '/bin/sh',
+              '-c',
+              `echo GPU_DEVICE_0=$GPU_DEVICE_0; exec sleep ${sleepSeconds}`,
+            ],
             resources: { claims: [{ name: 'gpu' }] },
           },
         ],

@@ -100,7 +100,7 @@ try {
   apps.push(vk);
   const web = await virtualNodeDemo(plane, vk, outcomes);
 
-  print("\n── 3. apps/dra-example-driver: the node's GPUs as DRA ResourceSlices, one allocated");
+  print("\n── 3. apps/dra-example-driver: the node's GPUs as DRA ResourceSlices, one prepared");
   apps.push(await gpuDemo(plane, workDir, nodeName, outcomes));
 
   print(

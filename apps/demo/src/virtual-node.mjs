@@ -19,13 +19,27 @@ export const sleepSeconds = 86_400 + (process.pid % 10_000);
 export const toleration = { key: 'virtual-kubelet.io/provider', operator: 'Exists' };
 
 /**
+ * The node's DRA folders under the demo's `workDir`, as the kubelet's under /var/lib/kubelet
+ * and /var/run/cdi: where kubelet plugins register, keep their sockets, and write CDI specs.
+ */
+export function draDirs(workDir) {
+  return {
+    registry: join(workDir, 'plugins_registry'),
+    plugins: join(workDir, 'plugins'),
+    cdi: join(workDir, 'cdi'),
+  };
+}
+
+/**
  * The virtual kubelet as a restartable process: `start()` runs it (again), `kill()` SIGKILLs
  * it, `stop()` sends SIGTERM.
  */
 export async function virtualKubelet(plane, logDir) {
   const logPath = join(logDir, 'virtual-kubelet.log');
+  const dra = draDirs(logDir);
   const args = [
     ...['--kubeconfig', plane.kubeconfigPath, '--nodename', nodeName, '--provider', 'process'],
+    ...['--plugins-registry-dir', dra.registry, '--cdi-spec-dirs', dra.cdi],
     ...['--node-lease-duration-seconds', String(LEASE_SECONDS), '--internal-ip', '127.0.0.1'],
     ...['--metrics-addr', '0', '--healthz-addr', '0', '--listen-port', String(await freePort())],
   ];

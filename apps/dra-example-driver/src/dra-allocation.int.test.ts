@@ -22,6 +22,7 @@ import {
 } from '@ctrlkit/envtest';
 import { type Client, createClient, type Wire } from '@ctrlkit/runtime/client';
 import {
+  type CoreV1Event,
   type KubernetesObject,
   loadAllYaml,
   type ResourceV1ResourceClaim,
@@ -149,14 +150,31 @@ const devicesOf = (c: Wire<ResourceV1ResourceClaim>) =>
 const scheduled = (pod: Wire<V1Pod>) =>
   pod.status?.conditions?.find((c) => c.type === 'PodScheduled');
 
-it('kube-scheduler allocates a claim for one GPU from our ResourceSlice and binds its pod to the virtual node', async () => {
+it('kube-scheduler allocates a claim for one GPU from our ResourceSlice and binds its pod to the virtual node, which waits for the driver to prepare it', async () => {
   await claim('one', 1);
   await podFor('one');
-  const pod = await waitFor('the pod Running on the virtual node', () => readPod('one'), {
+  const pod = await waitFor('the pod bound to the virtual node', () => readPod('one'), {
     ...WAIT,
-    until: (p) => p.spec?.nodeName === NODE && p.status?.phase === 'Running',
+    until: (p) => p.spec?.nodeName === NODE,
   });
   expect(scheduled(pod)?.status).toBe('True');
+  // No kubelet plugin runs in this file (node-prepare.int.test.ts has one): the virtual kubelet
+  // keeps the pod Pending and says why.
+  const events = await waitFor(
+    'the prepare event',
+    async () =>
+      (
+        await core.list<CoreV1Event>('events', {
+          namespace,
+          fieldSelector: 'involvedObject.name=one,reason=FailedPrepareDynamicResources',
+        })
+      ).items.map((e) => e.message),
+    { ...WAIT, until: (m) => m.length > 0 },
+  );
+  expect(events[0]).toBe(
+    `Failed to prepare dynamic resources: claim ${namespace}/one: driver ${DRIVER} is not registered`,
+  );
+  expect((await readPod('one')).status?.phase).toBe('Pending');
   const allocated = await readClaim('one');
   expect(allocated.status?.allocation?.devices?.results).toEqual([
     expect.objectContaining({

@@ -98,6 +98,10 @@ Flags:
         mock provider: fraction (0..1) of pod creations that fail
   --mock-hang-rate float
         mock provider: fraction (0..1) of pod creations that never return (until --provider-timeout abandons them)
+  --plugins-registry-dir string
+        directory watched for DRA kubelet plugins' registration sockets, as the kubelet's (created when missing) (default "/var/lib/kubelet/plugins_registry")
+  --cdi-spec-dirs string
+        comma-separated CDI spec directories, lowest priority first: the process provider resolves the CDI devices of DRA claims there (default "/etc/cdi,/var/run/cdi")
   --provider-timeout duration
         time each provider call of the pod sync may take before it is abandoned and the pod marked ProviderFailed (retried); when unset: no limit
   --kube-api-qps float
@@ -125,7 +129,10 @@ Flags:
       listenPort: 10250,
       logLevel: 'info',
       help: false,
+      pluginsRegistryDir: '/var/lib/kubelet/plugins_registry',
+      cdiSpecDirs: ['/etc/cdi', '/var/run/cdi'],
     });
+    expect(parseFlags(['--cdi-spec-dirs=/a, /b'], {}).cdiSpecDirs).toEqual(['/a', '/b']);
   });
 
   it("defaults the upstream CLI's flags as virtual-kubelet does", () => {
@@ -176,6 +183,8 @@ Flags:
       [['--node-ping-interval=0s'], '--node-ping-interval'],
       [['--node-ping-timeout=0'], '--node-ping-timeout'],
       [['--provider-timeout=0'], '--provider-timeout'],
+      [['--cdi-spec-dirs=/etc/cdi,,/x'], '--cdi-spec-dirs'],
+      [['--plugins-registry-dir='], '--plugins-registry-dir'],
       [['--full-resync-period=-1m'], '--full-resync-period'],
       [['--startup-timeout=soon'], '--startup-timeout'],
       [['--node-status-update-interval=1 m'], '--node-status-update-interval'],

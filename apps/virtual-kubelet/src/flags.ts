@@ -2,11 +2,13 @@
 
 import { hostname } from 'node:os';
 import { InvalidArgumentError } from '@ctrlkit/core';
+import { CDI_DEFAULT_SPEC_DIRS } from '@ctrlkit/dra-kubeletplugin';
 import {
   DEFAULT_LEASE_DURATION_SECONDS,
   DEFAULT_PING_INTERVAL_MS,
   DEFAULT_STATUS_UPDATE_INTERVAL_MS,
 } from '@ctrlkit/node-controller';
+import { DEFAULT_PLUGINS_REGISTRY_DIR } from '@ctrlkit/node-controller/dra';
 import {
   type FlagTable,
   flagUsage,
@@ -75,6 +77,10 @@ export interface Flags {
   mockCreateFailureRate: number;
   mockHangRate: number;
   providerTimeoutMs: number | undefined;
+  /** `--plugins-registry-dir`: where DRA kubelet plugins register. */
+  pluginsRegistryDir: string;
+  /** `--cdi-spec-dirs`: CDI spec directories, lowest priority first. */
+  cdiSpecDirs: string[];
   kubeApiQps: number;
   kubeApiBurst: number;
   logLevel: LogLevel;
@@ -232,6 +238,16 @@ export const FLAGS = {
     max: 1,
     help: 'mock provider: fraction (0..1) of pod creations that never return (until --provider-timeout abandons them)',
   },
+  'plugins-registry-dir': {
+    type: 'string',
+    default: DEFAULT_PLUGINS_REGISTRY_DIR,
+    help: "directory watched for DRA kubelet plugins' registration sockets, as the kubelet's (created when missing)",
+  },
+  'cdi-spec-dirs': {
+    type: 'string',
+    default: CDI_DEFAULT_SPEC_DIRS.join(','),
+    help: 'comma-separated CDI spec directories, lowest priority first: the process provider resolves the CDI devices of DRA claims there',
+  },
   'provider-timeout': {
     type: 'duration',
     default: undefined,
@@ -253,6 +269,24 @@ export const FLAGS = {
   'log-level': LOG_LEVEL_FLAG,
   help: HELP_FLAG,
 } satisfies FlagTable;
+
+/** `value`, unless it is empty. */
+function nonEmpty(flag: string, value: string): string {
+  if (value.trim() === '') throw new InvalidArgumentError(flag, 'must not be empty');
+  return value;
+}
+
+/** The directories of `--cdi-spec-dirs`: comma-separated, each non-empty. */
+function cdiSpecDirs(value: string): string[] {
+  const dirs = value.split(',').map((d) => d.trim());
+  if (dirs.some((d) => d === '')) {
+    throw new InvalidArgumentError(
+      '--cdi-spec-dirs',
+      `"${value}" has an empty directory; give comma-separated paths`,
+    );
+  }
+  return dirs;
+}
 
 /** The text of `--help`. */
 export function usage(): string {
@@ -318,6 +352,8 @@ export function parseFlags(argv: string[], env: NodeJS.ProcessEnv = process.env)
     mockCreateFailureRate: values['mock-create-failure-rate'],
     mockHangRate: values['mock-hang-rate'],
     providerTimeoutMs: values['provider-timeout'],
+    pluginsRegistryDir: nonEmpty('--plugins-registry-dir', values['plugins-registry-dir']),
+    cdiSpecDirs: cdiSpecDirs(values['cdi-spec-dirs']),
     kubeApiQps: values['kube-api-qps'],
     kubeApiBurst: values['kube-api-burst'],
     logLevel: values['log-level'],

@@ -33,6 +33,7 @@ export {
 } from './kubelet-api/kubelet-api-server.js';
 export { type ServingCert, selfSignedCert } from './kubelet-api/self-signed-cert.js';
 export { type ProviderConfig, readProviderConfig } from './provider-config.js';
+export type { CdiOptions } from './providers/cdi-edits.js';
 export { MockProvider, type MockProviderOptions } from './providers/mock-provider.js';
 export {
   INITIAL_RESTART_BACKOFF_MS,

@@ -4,6 +4,7 @@ import { readFileSync } from 'node:fs';
 import { networkInterfaces } from 'node:os';
 import { CtrlkitError, type Logger } from '@ctrlkit/core';
 import { NodeController, PodController } from '@ctrlkit/node-controller';
+import { DraManager, PluginWatcher } from '@ctrlkit/node-controller/dra';
 import { loadKubeConfig, Manager } from '@ctrlkit/runtime';
 import type { Wire } from '@ctrlkit/runtime/client';
 import type { SharedIndexInformer } from '@ctrlkit/runtime/informers';
@@ -26,6 +27,10 @@ export interface VirtualKubelet {
   podController: PodController;
   /** The informer of the pods bound to the node. */
   podInformer: SharedIndexInformer<Wire<V1Pod>>;
+  /** The DRA plugins registered in `--plugins-registry-dir`. */
+  pluginWatcher: PluginWatcher;
+  /** Prepares the pods' DRA claims. */
+  draManager: DraManager;
 }
 
 /** `--startup-timeout` passed before the informers and the pod controller were ready. */
@@ -63,7 +68,7 @@ export function buildVirtualKubelet(flags: Flags, logger: Logger): VirtualKubele
   const { client } = manager;
   warnIgnoredSettings(flags, logger);
   const internalIP = flags.internalIP ?? defaultInternalIP();
-  const provider = newProvider(flags, internalIP);
+  const provider = newProvider(flags, internalIP, logger);
   const node = virtualNode(flags);
   provider.configureNode(node);
   const nodeController = new NodeController({
@@ -89,6 +94,8 @@ export function buildVirtualKubelet(flags: Flags, logger: Logger): VirtualKubele
     fieldSelector: `spec.nodeName=${flags.nodename}`,
     resyncPeriodMs,
   });
+  const pluginWatcher = new PluginWatcher({ dir: flags.pluginsRegistryDir, logger });
+  const draManager = new DraManager({ client, plugins: pluginWatcher, podInformer, logger });
   const podController = new PodController({
     podClient: client,
     podInformer,
@@ -97,6 +104,7 @@ export function buildVirtualKubelet(flags: Flags, logger: Logger): VirtualKubele
     serviceInformer: factory.forResource('services', { resyncPeriodMs }),
     eventRecorder: manager.getEventRecorder(`${flags.nodename}/pod-controller`),
     provider,
+    resourcePreparer: draManager,
     ...(flags.providerTimeoutMs !== undefined && { providerTimeoutMs: flags.providerTimeoutMs }),
     metricsProvider: manager.metricsProvider,
     logger,
@@ -106,7 +114,16 @@ export function buildVirtualKubelet(flags: Flags, logger: Logger): VirtualKubele
   addControllers(manager, flags, nodeController, podController, () =>
     killLeftovers(provider, logger),
   );
-  return { manager, provider, nodeController, podController, podInformer };
+  addDra(manager, pluginWatcher, draManager);
+  return {
+    manager,
+    provider,
+    nodeController,
+    podController,
+    podInformer,
+    pluginWatcher,
+    draManager,
+  };
 }
 
 /**
@@ -161,7 +178,11 @@ function warnIgnoredSettings(flags: Flags, logger: Logger): void {
 }
 
 /** The provider `--provider` names: `process` runs containers as processes, else the mock. */
-function newProvider(flags: Flags, internalIP: string): MockProvider | ProcessProvider {
+function newProvider(
+  flags: Flags,
+  internalIP: string,
+  logger: Logger,
+): MockProvider | ProcessProvider {
   const capacity = flags.providerConfig?.capacity;
   return flags.provider === 'process'
     ? new ProcessProvider({
@@ -169,6 +190,7 @@ function newProvider(flags: Flags, internalIP: string): MockProvider | ProcessPr
         daemonEndpointPort: flags.listenPort,
         nodeName: flags.nodename,
         ...(capacity !== undefined && { capacity }),
+        cdi: { specDirs: flags.cdiSpecDirs, logger },
       })
     : new MockProvider({
         internalIP,
@@ -274,6 +296,20 @@ function addKubeletApi(
       });
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
+  });
+}
+
+/** The DRA node side as runnables: the plugin watcher (`--plugins-registry-dir`) and the unprepare loop. */
+function addDra(manager: Manager, pluginWatcher: PluginWatcher, draManager: DraManager): void {
+  manager.add({
+    name: 'dra-plugin-watcher',
+    needLeaderElection: false,
+    start: (signal) => pluginWatcher.run(signal),
+  });
+  manager.add({
+    name: 'dra-manager',
+    needLeaderElection: false,
+    start: (signal) => draManager.run(signal),
   });
 }
 

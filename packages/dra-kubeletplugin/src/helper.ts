@@ -8,6 +8,9 @@ import { Server } from '@grpc/grpc-js';
 import type { DRAPlugin } from './dra-plugin.js';
 import { listenUnix, type UnixGrpcServer } from './internal/grpc-server.js';
 import { healthServiceHandlers } from './internal/health-service.js';
+import { nodeServiceHandlers } from './internal/node-service.js';
+import { RegistrationService } from './internal/registration-service.js';
+import { Serializer } from './internal/serializer.js';
 import {
   DRA_V1_SERVICE,
   DRA_V1BETA1_SERVICE,
@@ -15,10 +18,7 @@ import {
   HEALTH_V1ALPHA1_SERVICE,
   REGISTRATION_SERVICE,
   SERVICE_NAMES,
-} from './internal/kubelet-grpc.js';
-import { nodeServiceHandlers } from './internal/node-service.js';
-import { RegistrationService } from './internal/registration-service.js';
-import { Serializer } from './internal/serializer.js';
+} from './kubelet-grpc.js';
 import {
   type PluginOptions,
   type RegistrationStatus,

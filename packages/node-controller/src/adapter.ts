@@ -20,13 +20,29 @@ export interface NodeProvider {
 }
 
 /**
+ * What the node prepared for a pod, given to `createPod` besides the pod: for now the CDI
+ * devices of its DRA claims (the kubelet's `ContainerInfo.CDIDevices`).
+ */
+export interface PodResources {
+  /**
+   * Fully qualified CDI device IDs (`vendor/class=name`) by container name, from the
+   * container's `resources.claims`; containers without devices are left out.
+   */
+  readonly cdiDevices: Readonly<Record<string, readonly string[]>>;
+}
+
+/**
  * The backend that runs the node's pods (virtual-kubelet's `PodLifecycleHandler`). Errors
  * should be classified with `notFound(...)` / `invalidInput(...)` so the controller knows
  * what is done and what to retry.
  */
 export interface PodLifecycleHandler {
-  /** Deploys `pod` (its env already resolved). */
-  createPod(signal: AbortSignal, pod: Wire<V1Pod>): Promise<void>;
+  /**
+   * Deploys `pod` (its env already resolved). `resources` is what the node prepared for it
+   * (CDI devices of its DRA claims); undefined for a pod without claims or a controller
+   * without a `resourcePreparer`. A provider that ignores it still type-checks.
+   */
+  createPod(signal: AbortSignal, pod: Wire<V1Pod>, resources?: PodResources): Promise<void>;
   /** Updates `pod` in the backend. */
   updatePod(signal: AbortSignal, pod: Wire<V1Pod>): Promise<void>;
   /**

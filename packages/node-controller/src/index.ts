@@ -11,6 +11,10 @@
  *   its status three-way and renews its Lease in `kube-node-lease`.
  * - **The pods**: {@link PodController} watches the pods bound to the node and drives the
  *   provider (env resolved from ConfigMaps, Secrets and field refs before each create).
+ * - **DRA, the node side** (`@ctrlkit/node-controller/dra`): a `PluginWatcher` registers the
+ *   DRA kubelet plugins; a `DraManager`, given as the pod controller's `resourcePreparer`
+ *   ({@link PodResourcePreparer}), prepares a pod's claims before `createPod`, which then
+ *   gets each container's CDI devices ({@link PodResources}).
  * - **Provider errors**: {@link notFound}, {@link invalidInput}, {@link ErrdefsError}, so the
  *   controllers know what is done and what to retry; {@link NodeControllerError}.
  *
@@ -40,6 +44,7 @@ export {
   type NodeProvider,
   type PodLifecycleHandler,
   type PodNotifier,
+  type PodResources,
 } from './adapter.js';
 export type {
   AttachIO,
@@ -47,21 +52,6 @@ export type {
   PortForwardProvider,
   TermSize,
 } from './container-exec.js';
-export {
-  ReasonFailedToReadMandatoryConfigMap,
-  ReasonFailedToReadMandatorySecret,
-  ReasonFailedToReadOptionalConfigMap,
-  ReasonFailedToReadOptionalSecret,
-  ReasonInvalidEnvironmentVariableNames,
-  ReasonMandatoryConfigMapKeyNotFound,
-  ReasonMandatoryConfigMapNotFound,
-  ReasonMandatorySecretKeyNotFound,
-  ReasonMandatorySecretNotFound,
-  ReasonOptionalConfigMapKeyNotFound,
-  ReasonOptionalConfigMapNotFound,
-  ReasonOptionalSecretKeyNotFound,
-  ReasonOptionalSecretNotFound,
-} from './env-event-reasons.js';
 export {
   asInvalidInput,
   asNotFound,
@@ -108,5 +98,6 @@ export {
   POD_STATUS_UPDATE_POLL_INTERVAL_MS,
   type PodControllerConfig,
   type PodEventFilterFunc,
+  type PodResourcePreparer,
 } from './pod-controller-config.js';
 export { ProviderTimeoutError } from './provider-timeout-error.js';

@@ -6,7 +6,7 @@ import type { EventRecorderLike } from '@ctrlkit/runtime/events';
 import type { SharedIndexInformer } from '@ctrlkit/runtime/informers';
 import type { MetricsProvider, ShouldRetryFunc, TypedRateLimiter } from '@ctrlkit/workqueue';
 import type { V1ConfigMap, V1Pod, V1Secret, V1Service } from '@kubernetes/client-node';
-import type { PodLifecycleHandler } from './adapter.js';
+import type { PodLifecycleHandler, PodResources } from './adapter.js';
 import type { PodsClient } from './kube-clients.js';
 import type { ProviderTimeoutError } from './provider-timeout-error.js';
 
@@ -22,6 +22,20 @@ export type InformerLike<
 
 /** Decides whether the controller handles an event for `pod` (the seed's `PodEventFilterFunc`); true to handle it. */
 export type PodEventFilterFunc = (signal: AbortSignal, pod: Wire<V1Pod>) => boolean;
+
+/**
+ * Prepares what a pod needs from the node before the provider creates it (DRA claims:
+ * `DraManager`). Throwing keeps the pod Pending: the controller records a Warning event
+ * `FailedPrepareDynamicResources` with the error's message and retries with backoff.
+ */
+export interface PodResourcePreparer {
+  /**
+   * Prepares `pod`'s resources; called before each create of a pod with
+   * `spec.resourceClaims`. `requeue` syncs the pod again soon, for a preparer that learns
+   * when a missing piece arrived.
+   */
+  preparePod(signal: AbortSignal, pod: Wire<V1Pod>, requeue: () => void): Promise<PodResources>;
+}
 
 /** Configuration of `PodController` (the seed's `PodControllerConfig`). */
 export interface PodControllerConfig {
@@ -61,6 +75,8 @@ export interface PodControllerConfig {
    * no limit (as virtual-kubelet). `0` is rejected.
    */
   providerTimeoutMs?: number;
+  /** Prepares pods with `spec.resourceClaims` before they are created. Default: none (they are created as is). */
+  resourcePreparer?: PodResourcePreparer;
   /** Pass pods to the provider without resolving env (ConfigMaps, Secrets, field refs). Default false. */
   skipDownwardAPIResolution?: boolean;
   /** Where the queues' metrics go (queue names `syncPodsFromKubernetes`, ...). Default: the workqueue's global provider. */

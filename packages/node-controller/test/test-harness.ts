@@ -6,7 +6,7 @@ import { SharedIndexInformer } from '@ctrlkit/runtime/informers';
 import { FakeRecorder } from '@ctrlkit/runtime/testing';
 import { newItemExponentialFailureRateLimiter } from '@ctrlkit/workqueue';
 import type { V1ConfigMap, V1Pod, V1PodStatus, V1Secret, V1Service } from '@kubernetes/client-node';
-import type { PodLifecycleHandler, PodNotifier } from '../src/adapter.js';
+import type { PodLifecycleHandler, PodNotifier, PodResources } from '../src/adapter.js';
 import { notFound } from '../src/errdefs.js';
 import { PodController } from '../src/pod-controller.js';
 import type { PodControllerConfig } from '../src/pod-controller-config.js';
@@ -15,13 +15,26 @@ import { FakeKube, type FakeResource } from '../src/testing/fake-kube.js';
 /** A provider that keeps pods in memory and runs them at once, like virtual-kubelet's mock. */
 export class MemoryProvider implements PodLifecycleHandler {
   readonly pods = new Map<string, Wire<V1Pod>>();
-  readonly calls: Array<{ op: 'create' | 'update' | 'delete'; pod: Wire<V1Pod> }> = [];
+  readonly calls: Array<{
+    op: 'create' | 'update' | 'delete';
+    pod: Wire<V1Pod>;
+    resources?: PodResources;
+  }> = [];
   createError: Error | undefined;
   deleteError: Error | undefined;
   protected notify: ((pod: Wire<V1Pod>) => void) | undefined;
 
-  async createPod(_signal: AbortSignal, pod: Wire<V1Pod>): Promise<void> {
-    this.calls.push({ op: 'create', pod: structuredClone(pod) });
+  async createPod(
+    _signal: AbortSignal,
+    pod: Wire<V1Pod>,
+    ...rest: [resources?: PodResources]
+  ): Promise<void> {
+    // Records the third argument only when it was given (a controller may pass two).
+    this.calls.push({
+      op: 'create',
+      pod: structuredClone(pod),
+      ...(rest.length > 0 && { resources: rest[0] }),
+    });
     if (this.createError) throw this.createError;
     const running = structuredClone(pod);
     const now = formatTime(Date.now());

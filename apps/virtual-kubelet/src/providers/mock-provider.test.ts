@@ -16,6 +16,15 @@ const pod: Wire<V1Pod> = {
 };
 
 describe('MockProvider', () => {
+  it('records the CDI devices createPod was given, until the pod is deleted', async () => {
+    const provider = new MockProvider({ internalIP: '192.168.1.2' });
+    const resources = { cdiDevices: { a: ['k8s.gpu.example.com/gpu=gpu-0'] } };
+    await provider.createPod(signal, pod, resources);
+    expect(provider.podResources('ns', 'p')).toEqual(resources);
+    await provider.deletePod(signal, pod);
+    expect(provider.podResources('ns', 'p')).toBeUndefined();
+  });
+
   it('runs a created pod at once, as upstream mock reports it, and notifies', async () => {
     const provider = new MockProvider({ internalIP: '192.168.1.2' });
     const seen: Wire<V1Pod>[] = [];

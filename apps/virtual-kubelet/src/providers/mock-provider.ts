@@ -6,6 +6,7 @@ import {
   notFound,
   type PodLifecycleHandler,
   type PodNotifier,
+  type PodResources,
 } from '@ctrlkit/node-controller';
 import { formatTime, type Wire } from '@ctrlkit/runtime/client';
 import type { V1Node, V1NodeCondition, V1Pod, V1PodStatus } from '@kubernetes/client-node';
@@ -63,6 +64,8 @@ export class MockProvider implements PodLifecycleHandler, PodNotifier, NodeProvi
   /** createPod calls, and container starts, per pod UID (or namespace/name without one). */
   readonly #creates = new Map<string, number>();
   readonly #starts = new Map<string, number>();
+  /** What createPod was given besides each pod (CDI devices of its claims), by namespace/name. */
+  readonly #resources = new Map<string, PodResources>();
   #notify: (pod: Wire<V1Pod>) => void = () => {};
 
   constructor(options: MockProviderOptions) {
@@ -147,7 +150,10 @@ export class MockProvider implements PodLifecycleHandler, PodNotifier, NodeProvi
     this.#notify = callback;
   }
 
-  async createPod(signal: AbortSignal, pod: Wire<V1Pod>): Promise<void> {
+  /** Records `resources` (the CDI devices of the pod's claims, see {@link podResources}) and runs the pod. */
+  async createPod(signal: AbortSignal, pod: Wire<V1Pod>, resources?: PodResources): Promise<void> {
+    if (resources !== undefined)
+      this.#resources.set(key(pod.metadata?.namespace, pod.metadata?.name), resources);
     const id = pod.metadata?.uid ?? key(pod.metadata?.namespace, pod.metadata?.name);
     const create = (this.#creates.get(id) ?? 0) + 1;
     this.#creates.set(id, create);
@@ -215,10 +221,16 @@ export class MockProvider implements PodLifecycleHandler, PodNotifier, NodeProvi
     this.#notify(structuredClone(updated));
   }
 
+  /** What the last createPod of the pod was given besides it (CDI devices by container); undefined when nothing. */
+  podResources(namespace: string, name: string): PodResources | undefined {
+    return this.#resources.get(key(namespace, name));
+  }
+
   async deletePod(_signal: AbortSignal, pod: Wire<V1Pod>): Promise<void> {
     const k = key(pod.metadata?.namespace, pod.metadata?.name);
     if (!this.#pods.has(k)) throw notFound(`pod "${k}" is not known to the provider`);
     this.#pods.delete(k);
+    this.#resources.delete(k);
     this.#cpu.forget(`${k}/`);
     const now = formatTime(Date.now());
     const deleted = structuredClone(pod);

@@ -7,9 +7,11 @@ import {
   notFound,
   type PodLifecycleHandler,
   type PodNotifier,
+  type PodResources,
 } from '@ctrlkit/node-controller';
 import { formatTime, type Wire } from '@ctrlkit/runtime/client';
 import type { V1Node, V1Pod, V1PodStatus } from '@kubernetes/client-node';
+import { addCdiEnv, type CdiOptions } from './cdi-edits.js';
 import { ContainerLog, type ContainerLogOptions } from './container-log.js';
 import { CpuCounters } from './cpu-counters.js';
 import { killMarkedProcesses } from './marked-processes.js';
@@ -45,6 +47,8 @@ export interface ProcessProviderOptions {
   nodeName?: string;
   /** What {@link ProcessProvider.ping} runs (file and arguments, no shell). Default `DEFAULT_PING_COMMAND` (`node --version`). */
   pingCommand?: readonly string[];
+  /** Where `createPod`'s CDI devices are resolved. Default: {@link CdiOptions}' defaults. */
+  cdi?: CdiOptions;
   /** Default: the real clock. */
   clock?: Clock;
 }
@@ -79,6 +83,7 @@ export class ProcessProvider implements PodLifecycleHandler, PodNotifier, NodePr
   readonly #clock: Clock;
   readonly #nodeName: string | undefined;
   readonly #pingCommand: readonly string[];
+  readonly #cdi: CdiOptions;
   readonly #startTime = new Date();
   readonly #cpu = new CpuCounters();
   #notify: (pod: Wire<V1Pod>) => void = () => {};
@@ -97,6 +102,7 @@ export class ProcessProvider implements PodLifecycleHandler, PodNotifier, NodePr
       throw new InvalidArgumentError('pingCommand', 'must name a program to run');
     }
     this.#pingCommand = pingCommand;
+    this.#cdi = options.cdi ?? {};
   }
 
   /**
@@ -149,11 +155,14 @@ export class ProcessProvider implements PodLifecycleHandler, PodNotifier, NodePr
     this.#notify = callback;
   }
 
-  async createPod(_signal: AbortSignal, pod: Wire<V1Pod>): Promise<void> {
+  /** Runs `pod`; each container's CDI devices in `resources` add their env (`addCdiEnv`). */
+  async createPod(_signal: AbortSignal, pod: Wire<V1Pod>, resources?: PodResources): Promise<void> {
     const k = key(pod.metadata?.namespace, pod.metadata?.name);
     if (this.#pods.has(k)) return;
     const initContainers = (pod.spec?.initContainers ?? []).map((c) => newContainer(c, true));
     const containers = (pod.spec?.containers ?? []).map((c) => newContainer(c, false));
+    await addCdiEnv([...initContainers, ...containers], resources, this.#cdi);
+    if (this.#pods.has(k)) return;
     const running: RunningPod = {
       pod: structuredClone(pod),
       initContainers,

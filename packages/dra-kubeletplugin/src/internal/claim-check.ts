@@ -5,7 +5,7 @@ import { type Client, DEFAULT_BACKOFF, onError, type RetryBackoff } from '@ctrlk
 import type { ResourceV1ResourceClaim } from '@kubernetes/client-node';
 import { ClaimError } from '../claim-error.js';
 import type { ResourceClaim } from '../dra-plugin.js';
-import type { WireClaim } from './kubelet-grpc.js';
+import type { WireClaim } from '../kubelet-grpc.js';
 
 /** The claim resource of `resource.k8s.io/v1`. */
 const CLAIMS = { group: 'resource.k8s.io', version: 'v1', resource: 'resourceclaims' } as const;

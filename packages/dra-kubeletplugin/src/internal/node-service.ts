@@ -8,13 +8,13 @@ import {
   type UntypedServiceImplementation,
 } from '@grpc/grpc-js';
 import type { Device, DRAPlugin, NamespacedObject, ResourceClaim } from '../dra-plugin.js';
-import { type CheckedClaim, checkClaim } from './claim-check.js';
 import type {
   WireClaim,
   WireDevice,
   WirePrepareResponse,
   WireUnprepareResponse,
-} from './kubelet-grpc.js';
+} from '../kubelet-grpc.js';
+import { type CheckedClaim, checkClaim } from './claim-check.js';
 import type { Serializer } from './serializer.js';
 
 /** What the node service needs of the helper. */

@@ -5,6 +5,7 @@ import {
   type ServiceError,
   type UntypedServiceImplementation,
 } from '@grpc/grpc-js';
+import { DRA_PLUGIN_TYPE } from '../kubelet-grpc.js';
 import type { RegistrationStatus } from '../plugin-options.js';
 
 /** What GetInfo answers. */
@@ -35,7 +36,7 @@ export class RegistrationService {
     return {
       GetInfo: (_call: unknown, callback: (error: null, value: unknown) => void) => {
         callback(null, {
-          type: 'DRAPlugin',
+          type: DRA_PLUGIN_TYPE,
           name: this.#info.driverName,
           endpoint: this.#info.endpoint,
           supportedVersions: [...this.#info.supportedVersions],

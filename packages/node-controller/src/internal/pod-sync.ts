@@ -3,6 +3,8 @@
 import { errorMessage, isNotFound } from '@ctrlkit/core';
 import type { Wire } from '@ctrlkit/runtime/client';
 import type { V1Pod } from '@kubernetes/client-node';
+import type { PodResources } from '../adapter.js';
+import { ReasonFailedPrepareDynamicResources } from '../dra/dra-error.js';
 import { deepCopy } from './deep-copy.js';
 import { populateEnvironmentVariables } from './env.js';
 import { isRunning, type PodControllerContext, podKey } from './pod-controller-context.js';
@@ -107,13 +109,43 @@ async function createOrUpdatePod(c: PodControllerContext, pod: Wire<V1Pod>): Pro
     c.recorder.event(pod, 'Normal', 'ProviderUpdateSuccess', 'Update pod in provider successfully');
     return;
   }
+  const resources = await prepareResources(c, pod);
   try {
-    await callProvider(c, 'createPod', (signal) => c.provider.createPod(signal, resolved));
+    await callProvider(c, 'createPod', (signal) =>
+      resources === undefined
+        ? c.provider.createPod(signal, resolved)
+        : c.provider.createPod(signal, resolved, resources),
+    );
   } catch (error) {
     await handleProviderError(c, pod, error, 'ProviderCreateFailed');
     throw error;
   }
   c.recorder.event(pod, 'Normal', 'ProviderCreateSuccess', 'Create pod in provider successfully');
+}
+
+/**
+ * Prepares the pod's DRA claims with the configured preparer (none, or no claims: undefined).
+ * On failure the pod stays Pending: a Warning event names the claim and the reason, and the
+ * error goes back to the queue, which retries with backoff.
+ */
+async function prepareResources(
+  c: PodControllerContext,
+  pod: Wire<V1Pod>,
+): Promise<PodResources | undefined> {
+  const preparer = c.config.resourcePreparer;
+  if (preparer === undefined || (pod.spec?.resourceClaims?.length ?? 0) === 0) return undefined;
+  const key = podKey(pod);
+  try {
+    return await preparer.preparePod(c.signal, pod, () => c.syncQueue.add(key));
+  } catch (error) {
+    c.recorder.event(
+      pod,
+      'Warning',
+      ReasonFailedPrepareDynamicResources,
+      `Failed to prepare dynamic resources: ${errorMessage(error)}`,
+    );
+    throw error;
+  }
 }
 
 /** Resolves the pod's env (ConfigMaps, Secrets, field refs, service links) in place, sorted. */

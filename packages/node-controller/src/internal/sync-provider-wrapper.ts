@@ -5,7 +5,7 @@ import { isNotFound, sleep } from '@ctrlkit/core';
 import { formatTime, type Wire } from '@ctrlkit/runtime/client';
 import type { Lister } from '@ctrlkit/runtime/informers';
 import type { V1ContainerStatus, V1Pod, V1PodStatus } from '@kubernetes/client-node';
-import type { PodLifecycleHandler, PodNotifier } from '../adapter.js';
+import type { PodLifecycleHandler, PodNotifier, PodResources } from '../adapter.js';
 import { deepCopy } from './deep-copy.js';
 
 /** How often the wrapper polls pod statuses, in ms. */
@@ -48,8 +48,10 @@ export class SyncProviderWrapper implements PodLifecycleHandler, PodNotifier {
     this.#deleted.delete(key);
   }
 
-  createPod(signal: AbortSignal, pod: Wire<V1Pod>): Promise<void> {
-    return this.#provider.createPod(signal, pod);
+  createPod(signal: AbortSignal, pod: Wire<V1Pod>, resources?: PodResources): Promise<void> {
+    return resources === undefined
+      ? this.#provider.createPod(signal, pod)
+      : this.#provider.createPod(signal, pod, resources);
   }
 
   updatePod(signal: AbortSignal, pod: Wire<V1Pod>): Promise<void> {

@@ -2,7 +2,7 @@
 
 import type { ServiceDefinition } from '@grpc/grpc-js';
 import { fromJSON, type PackageDefinition } from '@grpc/proto-loader';
-import { KUBELET_PROTOS } from './kubelet-protos.generated.js';
+import { KUBELET_PROTOS } from './internal/kubelet-protos.generated.js';
 
 /** How messages become objects: camelCase fields, defaults filled, enums as names, int64 as numbers. */
 const LOADER_OPTIONS = { longs: Number, enums: String, defaults: true, oneofs: true } as const;
@@ -48,6 +48,18 @@ export const SERVICE_NAMES = {
   healthV1: 'v1.DRAResourceHealth',
   healthV1alpha1: 'v1alpha1.DRAResourceHealth',
 } as const;
+
+/** The plugin type a DRA driver registers as (`PluginInfo.type`). */
+export const DRA_PLUGIN_TYPE = 'DRAPlugin';
+
+/** `PluginInfo`: what `GetInfo` answers. */
+export interface WirePluginInfo {
+  type: string;
+  name: string;
+  /** The plugin's own socket; empty when the registration socket serves it too. */
+  endpoint: string;
+  supportedVersions: string[];
+}
 
 /** `Claim` of the DRA API: what the kubelet asks to prepare or unprepare. */
 export interface WireClaim {
