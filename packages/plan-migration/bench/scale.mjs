@@ -12,7 +12,7 @@
 // Measured per round:
 // - reconciles until the plan settles, and Plan status writes (one per reconcile that computed
 //   a status, as Forklift's updatePlanStatus), per VM;
-// - wall time of the run, per VM;
+// - wall time and CPU time (user + system, GC included) of the run, per VM;
 // - peak heap: V8's used heap after a full GC before the run, and the highest used heap seen
 //   after any reconcile; per VM = (peak - baseline) / VMs;
 // - retained heap: after a full GC at the end (the plan, its status, the simulators);
@@ -45,6 +45,7 @@ async function round(n, sizes) {
   let statusBytes = 0;
   let putBytes = 0; // bytes of every status write (each PUTs the whole Plan)
   const t0 = performance.now();
+  const cpu0 = process.cpuUsage();
   for (let pass = 0; pass < 1_000_000; pass++) {
     const writes = h.statusWrites;
     const reQ = await h.reconcile();
@@ -60,6 +61,7 @@ async function round(n, sizes) {
     clock.step(reQ);
   }
   const ms = performance.now() - t0;
+  const cpu = process.cpuUsage(cpu0);
   globalThis.gc();
   const retained = process.memoryUsage().heapUsed;
   const ok = h.plan.status.migration.vms.filter((v) =>
@@ -71,6 +73,7 @@ async function round(n, sizes) {
     passes: h.passes,
     statusWrites: h.statusWrites,
     ms,
+    cpuMs: (cpu.user + cpu.system) / 1000,
     heapPeakMiB: (peak - baseline) / 2 ** 20,
     heapRetainedMiB: (retained - baseline) / 2 ** 20,
     planBytes,
@@ -140,6 +143,7 @@ export async function scaleTables() {
       spread(per('passes'), 3),
       spread(per('statusWrites'), 3),
       spread(per('ms'), 3),
+      spread(per('cpuMs'), 3),
       spread(
         runs.map((x) => x.heapPeakMiB),
         1,
@@ -173,6 +177,7 @@ export async function scaleTables() {
       'reconciles/VM',
       'status writes/VM',
       'ms/VM',
+      'CPU ms/VM',
       'peak heap MiB',
       'peak heap KiB/VM',
       'retained KiB/VM',
