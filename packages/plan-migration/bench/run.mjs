@@ -35,7 +35,15 @@ const started = startMeasuring();
 if (process.argv.includes('--scale')) {
   // One Plan of 10 / 100 / 1,000 VMs (bench/scale.mjs): its own table and results file.
   const { scaleTables } = await import('./scale.mjs');
-  const scaleKnobs = ['SCALE_SIZES', 'DISKS', 'DISK_MIB', 'RATE', 'REPEATS'];
+  const scaleKnobs = [
+    'SCALE_SIZES',
+    'DISKS',
+    'DISK_MIB',
+    'RATE',
+    'REPEATS',
+    'BASELINE_DIST',
+    'BASELINE_LABEL',
+  ];
   writeResults(join(dirname(fileURLToPath(import.meta.url)), 'results/plan-migration-scale.json'), {
     command: [
       ...scaleKnobs

@@ -6,7 +6,9 @@
 //
 // Run: pnpm --filter @ctrlkit/plan-migration bench -- --scale   (build first)
 // Knobs (environment): SCALE_SIZES ("10,100,1000"), REPEATS (3), DISKS (2), DISK_MIB (2048),
-// RATE (MiB/s per disk, 1024). Each round runs in its own Node process (--expose-gc), so the
+// RATE (MiB/s per disk, 1024); BASELINE_DIST (another build's dist folder, e.g. an earlier
+// commit's copied to .baseline-dist/, gitignored) and BASELINE_LABEL (what it is): its rounds
+// run alternating with this build's, a row each, for before/after in one table. Each round runs in its own Node process (--expose-gc), so the
 // heap of one round does not carry into the next. Writes bench/results/plan-migration-scale.json.
 //
 // Measured per round:
@@ -21,26 +23,30 @@
 //   of `status` alone.
 // There is no Go peer: Forklift's plan controller needs real hypervisors (vSphere, oVirt, …).
 import { spawn } from 'node:child_process';
+import { join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const disks = Number(process.env.DISKS ?? 2);
 const diskMiB = Number(process.env.DISK_MIB ?? 2048);
 const rate = Number(process.env.RATE ?? 1024);
 
 /**
- * One round of `n` VMs in this process; returns its figures. With `sizes`, also serializes the
- * Plan after every reconcile (then time and heap are not reported: the JSON would skew them).
+ * One round of `n` VMs in this process, on the build in `dist` or this package's; returns its
+ * figures. With `sizes`, also serializes the Plan after every reconcile (then time and heap are
+ * not reported: the JSON would skew them).
  */
-async function round(n, sizes) {
+async function round(n, sizes, dist) {
   const { FakeClock } = await import('@ctrlkit/core/testing');
-  const { PlanHarness } = await import('@ctrlkit/plan-migration/testing');
+  const { PlanHarness } = await import(
+    dist ? pathToFileURL(join(resolve(dist), 'testing.js')).href : '@ctrlkit/plan-migration/testing'
+  );
   const clock = new FakeClock(Date.parse('2026-01-01T00:00:00Z'));
   const h = new PlanHarness({ clock, vms: n, disks, diskMiB, copyRateMiBPerSecond: rate });
   h.addMigration();
   globalThis.gc();
-  const baseline = process.memoryUsage().heapUsed;
-  let peak = baseline;
+  const heap0 = process.memoryUsage().heapUsed;
+  let peak = heap0;
   let planBytes = 0;
   let statusBytes = 0;
   let putBytes = 0; // bytes of every status write (each PUTs the whole Plan)
@@ -74,8 +80,8 @@ async function round(n, sizes) {
     statusWrites: h.statusWrites,
     ms,
     cpuMs: (cpu.user + cpu.system) / 1000,
-    heapPeakMiB: (peak - baseline) / 2 ** 20,
-    heapRetainedMiB: (retained - baseline) / 2 ** 20,
+    heapPeakMiB: (peak - heap0) / 2 ** 20,
+    heapRetainedMiB: (retained - heap0) / 2 ** 20,
     planBytes,
     statusBytes,
     putBytes,
@@ -97,13 +103,17 @@ function partsOf(status) {
   };
 }
 
-/** Runs one round of `n` VMs in a child Node process with --expose-gc (`sizes`: see round). */
-function child(n, sizes = false) {
+/**
+ * Runs one round of `n` VMs in a child Node process with --expose-gc (`sizes`: see round), on
+ * this build or, with `baseline`, on the build in BASELINE_DIST.
+ */
+function child(n, sizes = false, baseline = false) {
   const args = [
     '--expose-gc',
     fileURLToPath(import.meta.url),
     String(n),
-    ...(sizes ? ['sizes'] : []),
+    sizes ? 'sizes' : 'timed',
+    ...(baseline ? [process.env.BASELINE_DIST] : []),
   ];
   return new Promise((resolve, reject) => {
     const p = spawn(process.execPath, args, {
@@ -126,40 +136,50 @@ const quantile = (xs, q) => [...xs].sort((a, b) => a - b)[Math.round((xs.length 
 const spread = (xs, d) =>
   `${quantile(xs, 0.5).toFixed(d)} (${Math.min(...xs).toFixed(d)}–${Math.max(...xs).toFixed(d)})`;
 
-/** Runs every size `repeats` times and returns the scale table and the status bytes by part. */
+/** The scale table's row of `n` VMs on `build` from its timed `runs` and its sizing round. */
+function rowOf(n, build, runs, sized) {
+  const per = (k) => runs.map((x) => x[k] / n);
+  const kibPerVM = (k) => runs.map((x) => (x[k] * 1024) / n);
+  return [
+    n,
+    build,
+    spread(per('passes'), 3),
+    spread(per('statusWrites'), 3),
+    spread(per('ms'), 3),
+    spread(per('cpuMs'), 3),
+    spread(
+      runs.map((x) => x.heapPeakMiB),
+      1,
+    ),
+    spread(kibPerVM('heapPeakMiB'), 1),
+    spread(kibPerVM('heapRetainedMiB'), 2),
+    (sized.statusBytes / 1024).toFixed(1),
+    (sized.planBytes / 1024).toFixed(1),
+    (sized.putBytes / n / 1024).toFixed(1),
+  ];
+}
+
+/**
+ * Runs every size `repeats` times (and, with BASELINE_DIST, as many rounds of that build,
+ * alternating) and returns the scale table and the status bytes by part.
+ */
 export async function scaleTables() {
   const sizes = (process.env.SCALE_SIZES ?? '10,100,1000').split(',').map(Number);
   const repeats = Number(process.env.REPEATS ?? 3);
+  const baseline = process.env.BASELINE_DIST !== undefined;
   const rows = [];
   const parts = [];
   for (const n of sizes) {
     const runs = [];
-    for (let r = 0; r < repeats; r++) runs.push(await child(n));
+    const baseRuns = [];
+    for (let r = 0; r < repeats; r++) {
+      if (baseline) baseRuns.push(await child(n, false, true));
+      runs.push(await child(n));
+    }
     // Sizes are deterministic (a fake clock, the same inputs): one sizing round per size.
     const sized = await child(n, true);
-    const per = (k) => runs.map((x) => x[k] / n);
-    rows.push([
-      n,
-      spread(per('passes'), 3),
-      spread(per('statusWrites'), 3),
-      spread(per('ms'), 3),
-      spread(per('cpuMs'), 3),
-      spread(
-        runs.map((x) => x.heapPeakMiB),
-        1,
-      ),
-      spread(
-        runs.map((x) => (x.heapPeakMiB * 1024) / n),
-        1,
-      ),
-      spread(
-        runs.map((x) => (x.heapRetainedMiB * 1024) / n),
-        2,
-      ),
-      (sized.statusBytes / 1024).toFixed(1),
-      (sized.planBytes / 1024).toFixed(1),
-      (sized.putBytes / n / 1024).toFixed(1),
-    ]);
+    if (baseline) rows.push(rowOf(n, 'baseline', baseRuns, await child(n, true, true)));
+    rows.push(rowOf(n, 'this commit', runs, sized));
     parts.push([
       n,
       ...['vm', 'steps', 'tasks', 'conditions', 'planLevel'].map((k) => Math.round(sized.parts[k])),
@@ -174,6 +194,7 @@ export async function scaleTables() {
   const scale = {
     columns: [
       'VMs',
+      'build',
       'reconciles/VM',
       'status writes/VM',
       'ms/VM',
@@ -186,13 +207,14 @@ export async function scaleTables() {
       'KiB PUT/VM',
     ],
     rows,
-    caption: `One Plan on the simulated source (${disks} disks × ${diskMiB} MiB per VM at ${rate} MiB/s, on a fake clock), driven reconcile by reconcile; median (min–max) of ${repeats} rounds, each in its own process; the sizes (deterministic) from one more round that serializes the Plan after every reconcile. Peak heap: the highest used heap after any reconcile, above the heap after a full GC before the run (garbage included); retained: after a full GC at the end (the plan and its status). Status and Plan KiB: the JSON the status PUT sends and etcd stores, the largest over the run; KiB PUT/VM: the bytes of all status writes (each PUTs the whole Plan) per VM. No Go peer: Forklift needs real hypervisors.`,
+    caption: `One Plan on the simulated source (${disks} disks × ${diskMiB} MiB per VM at ${rate} MiB/s, on a fake clock), driven reconcile by reconcile; median (min–max) of ${repeats} rounds, each in its own process; the sizes (deterministic) from one more round that serializes the Plan after every reconcile. Peak heap: the highest used heap after any reconcile, above the heap after a full GC before the run (garbage included); retained: after a full GC at the end (the plan and its status). Status and Plan KiB: the JSON the status PUT sends and etcd stores, the largest over the run; KiB PUT/VM: the bytes of all status writes (each PUTs the whole Plan) per VM. ${baseline ? `Baseline: the build in BASELINE_DIST (${process.env.BASELINE_LABEL ?? 'unlabelled'}), its rounds alternating with this commit's. ` : ''}No Go peer: Forklift needs real hypervisors.`,
   };
   return { scale, statusParts };
 }
 
 if (process.argv[2] !== undefined && /^\d+$/.test(process.argv[2])) {
-  await round(10, false); // warm-up (JIT), not reported
-  const figures = await round(Number(process.argv[2]), process.argv[3] === 'sizes');
+  await round(10, false, process.argv[4]); // warm-up (JIT), not reported
+  const [n, mode, baseline] = process.argv.slice(2);
+  const figures = await round(Number(n), mode === 'sizes', baseline);
   process.stdout.write(JSON.stringify(figures));
 }
