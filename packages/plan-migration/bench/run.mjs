@@ -35,6 +35,11 @@ const started = startMeasuring();
 if (process.argv.includes('--scale')) {
   // One Plan of 10 / 100 / 1,000 VMs (bench/scale.mjs): its own table and results file.
   const { scaleTables } = await import('./scale.mjs');
+  const { storedTable } = await import('./scale-stored.mjs');
+  const scaleSizes = (process.env.SCALE_SIZES ?? '10,100,1000').split(',').map(Number);
+  const scaleDisks = Number(process.env.DISKS ?? 2);
+  const scaleDiskMiB = Number(process.env.DISK_MIB ?? 2048);
+  const scaleRate = Number(process.env.RATE ?? 1024);
   const scaleKnobs = [
     'SCALE_SIZES',
     'DISKS',
@@ -52,7 +57,10 @@ if (process.argv.includes('--scale')) {
       'pnpm --filter @ctrlkit/plan-migration bench -- --scale',
     ].join(' '),
     started,
-    tables: await scaleTables(),
+    tables: {
+      ...(await scaleTables()),
+      stored: await storedTable(scaleSizes, scaleDisks, scaleDiskMiB, scaleRate),
+    },
   });
   process.exit(0);
 }
