@@ -3,6 +3,7 @@
 // reconcilePlan, MigrationRunner and scheduler), on a fake clock stepped by the requeue delay.
 //
 // Run: pnpm --filter @ctrlkit/plan-migration bench   (build first: pnpm --filter @ctrlkit/plan-migration build)
+// With -- --scale: one Plan of 10 / 100 / 1,000 VMs instead (bench/scale.mjs).
 // Knobs (environment): SIZES (comma list, "10,100,200"), API_SIZES (the sizes of part 2,
 // against the apiserver, "10,100": 200 VMs there take several minutes), DISKS (per VM, 2),
 // DISK_MIB (2048), RATE (MiB/s per disk, 1024), REPEATS (3; the table shows medians),
@@ -31,6 +32,38 @@ import { BaseMigrator } from '@ctrlkit/plan-migration/pipeline';
 import { PlanHarness } from '@ctrlkit/plan-migration/testing';
 
 const started = startMeasuring();
+if (process.argv.includes('--scale')) {
+  // One Plan of 10 / 100 / 1,000 VMs (bench/scale.mjs): its own table and results file.
+  const { scaleTables } = await import('./scale.mjs');
+  const { storedTable } = await import('./scale-stored.mjs');
+  const scaleSizes = (process.env.SCALE_SIZES ?? '10,100,1000').split(',').map(Number);
+  const scaleDisks = Number(process.env.DISKS ?? 2);
+  const scaleDiskMiB = Number(process.env.DISK_MIB ?? 2048);
+  const scaleRate = Number(process.env.RATE ?? 1024);
+  const scaleKnobs = [
+    'SCALE_SIZES',
+    'DISKS',
+    'DISK_MIB',
+    'RATE',
+    'REPEATS',
+    'BASELINE_DIST',
+    'BASELINE_LABEL',
+  ];
+  writeResults(join(dirname(fileURLToPath(import.meta.url)), 'results/plan-migration-scale.json'), {
+    command: [
+      ...scaleKnobs
+        .filter((k) => process.env[k] !== undefined)
+        .map((k) => `${k}=${process.env[k]}`),
+      'pnpm --filter @ctrlkit/plan-migration bench -- --scale',
+    ].join(' '),
+    started,
+    tables: {
+      ...(await scaleTables()),
+      stored: await storedTable(scaleSizes, scaleDisks, scaleDiskMiB, scaleRate),
+    },
+  });
+  process.exit(0);
+}
 const KNOBS = ['SIZES', 'API_SIZES', 'DISKS', 'DISK_MIB', 'RATE', 'REPEATS', 'POLL_MS'];
 const command = [
   ...KNOBS.filter((k) => process.env[k] !== undefined).map((k) => `${k}=${process.env[k]}`),

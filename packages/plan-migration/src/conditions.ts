@@ -231,6 +231,11 @@ function copy(c: NewCondition): NewCondition {
   return out;
 }
 
+/** Same items in the same order (no JSON: this runs for every condition set on every pass). */
+function sameItems(a: readonly string[], b: readonly string[]): boolean {
+  return a.length === b.length && a.every((item, i) => item === b[i]);
+}
+
 function equal(a: Condition, b: NewCondition): boolean {
   return (
     a.type === b.type &&
@@ -240,6 +245,6 @@ function equal(a: Condition, b: NewCondition): boolean {
     (a.message ?? '') === (b.message ?? '') &&
     (a.suggestion ?? '') === (b.suggestion ?? '') &&
     (a.durable ?? false) === (b.durable ?? false) &&
-    JSON.stringify(a.items ?? []) === JSON.stringify(b.items ?? [])
+    sameItems(a.items ?? [], b.items ?? [])
   );
 }

@@ -1,6 +1,7 @@
 //! The generic VM scheduler: at most `maxInFlight` VMs migrate at once per source provider (Forklift's plan/scheduler).
 
 import type { Clock } from '@ctrlkit/core';
+import type { Condition } from './api/condition.js';
 import { type Plan, planStatus, type VMStatus } from './api/plan.js';
 import { ConditionType } from './condition-types.js';
 import { Category, conditionsOf, READY, True } from './conditions.js';
@@ -52,22 +53,40 @@ export function nextVM(
   );
 }
 
+/** Whether `conditions` hold the scheduler's durable `Pending` with `message`, as set below. */
+function queuedWith(conditions: readonly Condition[] | undefined, message: string): boolean {
+  return (conditions ?? []).some(
+    (c) =>
+      c.type === ConditionType.Pending &&
+      c.status === True &&
+      c.category === Category.Advisory &&
+      c.message === message &&
+      c.durable === true &&
+      c.reason === undefined &&
+      c.suggestion === undefined &&
+      c.items === undefined,
+  );
+}
+
 /**
  * Gives every VM still waiting a durable `Pending` condition, and the plan a `Ready`
  * message counting them. Returns how many wait.
  */
 export function markSchedulerQueuedVMs(plan: Plan, limit: number, clock: Clock): number {
   let queued = 0;
+  const message = schedulerQueuedMessage(limit);
   for (const vm of plan.status?.migration?.vms ?? []) {
     const cnd = conditionsOf(vm, clock);
     if (markedStarted(vm) || markedCompleted(vm) || cnd.hasCondition(ConditionType.Canceled))
       continue;
     queued++;
+    // Already queued (durable, so kept by staging): every pass walks every waiting VM.
+    if (queuedWith(vm.conditions, message)) continue;
     cnd.setCondition({
       type: ConditionType.Pending,
       status: True,
       category: Category.Advisory,
-      message: schedulerQueuedMessage(limit),
+      message,
       durable: true,
     });
   }
