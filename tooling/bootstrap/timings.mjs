@@ -18,9 +18,11 @@ export function timingsDir(env = process.env) {
   return env.CTRLKIT_TIMINGS_DIR || join(repoRoot, '.ci', 'out');
 }
 
-/** Each package's test task from turbo's run summary: package, seconds, exit code. */
-export function packageTimes(summary) {
-  return (summary?.tasks ?? [])
+/** Each package's test task from turbo's run summaries (one or several): package, seconds, exit code. */
+export function packageTimes(summaries) {
+  return [summaries]
+    .flat()
+    .flatMap((summary) => summary?.tasks ?? [])
     .filter((t) => t.execution?.startTime !== undefined && t.execution?.endTime !== undefined)
     .map((t) => ({
       package: t.package,
@@ -39,15 +41,19 @@ export function slowFiles(results, root, minSeconds) {
     .sort((a, b) => b.seconds - a.seconds);
 }
 
-/** The newest run summary turbo wrote (`--summarize`) under `<root>/.turbo/runs`, or undefined. */
-export function newestTurboSummary(root = repoRoot) {
+/**
+ * The run summaries turbo wrote (`--summarize`) under `<root>/.turbo/runs` since `sinceMs` (epoch
+ * ms), oldest first: one per turbo run, and a test command may start several at once.
+ */
+export function turboSummariesSince(sinceMs, root = repoRoot) {
   const dir = join(root, '.turbo', 'runs');
-  if (!existsSync(dir)) return undefined;
-  const newest = readdirSync(dir)
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir)
     .filter((f) => f.endsWith('.json'))
     .map((f) => ({ path: join(dir, f), at: statSync(join(dir, f)).mtimeMs }))
-    .sort((a, b) => b.at - a.at)[0];
-  return newest && JSON.parse(readFileSync(newest.path, 'utf8'));
+    .filter((f) => f.at >= sinceMs)
+    .sort((a, b) => a.at - b.at)
+    .map((f) => JSON.parse(readFileSync(f.path, 'utf8')));
 }
 
 /** Parses steps.tsv (`name<TAB>seconds<TAB>status` lines). */
