@@ -33,6 +33,17 @@ const manifest = JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')
 const nodeVersion = manifest.devEngines.runtime.version;
 const pnpmVersion = manifest.packageManager.replace(/^pnpm@/, '');
 
+/**
+ * The packages whose tests run in a stream of their own, beside the others: the fault suite,
+ * whose files run side by side (three at a time, each with its control plane) and mostly wait.
+ */
+const OWN_STREAM = ['@ctrlkit/tests-faults'];
+/**
+ * How many of the other packages' test tasks run at once: their integration files share one
+ * control plane per package (plus their own side-by-side ones), and mostly wait on it.
+ */
+const TEST_CONCURRENCY = 2;
+
 /** The commands this bootstrap knows, and what each runs once the toolchain is ready. */
 const jobs = {
   start: {
@@ -125,17 +136,6 @@ try {
   console.error(`\n✘ ${error.message}`);
   process.exitCode = error.exitCode ?? 1;
 }
-
-/**
- * The packages whose tests run in a stream of their own, beside the others: the fault suite,
- * whose files run side by side (three at a time, each with its control plane) and mostly wait.
- */
-const OWN_STREAM = ['@ctrlkit/tests-faults'];
-/**
- * How many of the other packages' test tasks run at once: their integration files share one
- * control plane per package (plus their own side-by-side ones), and mostly wait on it.
- */
-const TEST_CONCURRENCY = 2;
 
 /**
  * Runs every package's tests, then prints where the time went (each package, each file of 30 s
