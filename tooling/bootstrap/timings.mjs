@@ -81,7 +81,7 @@ export function formatTimings({ steps, packages, files }) {
 
 /**
  * The README lines of one run (timings.json): its total, the set-up, the tests, the slowest
- * packages and files; `kind` says which run it was (fresh machine or binaries cached).
+ * packages and files (of every package, slowest first); `kind` says which run it was (fresh machine or binaries cached).
  */
 export function readmeSummary(kind, timings, load) {
   const s = (n) => `${Math.round(n)} s`;
@@ -94,7 +94,10 @@ export function readmeSummary(kind, timings, load) {
     '| --- | ---: |',
     ...timings.steps.filter((t) => t !== total).map((t) => `| ${t.name} | ${s(t.seconds)} |`),
     ...timings.packages.slice(0, 8).map((p) => `| tests: ${p.package} | ${s(p.seconds)} |`),
-    ...timings.files.slice(0, 8).map((f) => `| file: ${f.file} | ${s(f.seconds)} |`),
+    ...[...timings.files]
+      .sort((a, b) => b.seconds - a.seconds)
+      .slice(0, 8)
+      .map((f) => `| file: ${f.file} | ${s(f.seconds)} |`),
   ];
   return lines;
 }

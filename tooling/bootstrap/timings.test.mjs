@@ -117,3 +117,18 @@ test('a run summary replaces only its own README block', () => {
   assert.ok(out.startsWith('a\n') && out.endsWith('<!-- /ci-timings:warm -->\nb\n'));
   assert.throws(() => replaceBlock(readme, 'fresh', lines), /no <!-- ci-timings:fresh -->/);
 });
+
+test('the README summary lists the slowest files of every package, slowest first', () => {
+  const files = [
+    { file: 'packages/a/src/x.int.test.ts', seconds: 40 },
+    { file: 'tests/faults/src/y.test.ts', seconds: 200 },
+  ];
+  const lines = readmeSummary('warm', { steps: [], packages: [], files }, '1 1 1');
+  assert.deepEqual(
+    lines.filter((l) => l.startsWith('| file:')),
+    [
+      '| file: tests/faults/src/y.test.ts | 200 s |',
+      '| file: packages/a/src/x.int.test.ts | 40 s |',
+    ],
+  );
+});
