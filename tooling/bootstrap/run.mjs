@@ -5,7 +5,7 @@
 // Runs on any Node >= 18 (a fresh machine has Node 20 and npm): the pinned Node and pnpm
 // come from the npm registry's `node` and `pnpm` packages, installed once into a cache
 // outside the repository. Every step is idempotent and quick the second time.
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import {
   appendFileSync,
   existsSync,
@@ -21,10 +21,10 @@ import { delimiter, dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
   formatTimings,
-  newestTurboSummary,
   packageTimes,
   slowFiles,
   timingsDir,
+  turboSummariesSince,
 } from './timings.mjs';
 import { formatTotals, totals } from './totals.mjs';
 
@@ -32,6 +32,17 @@ const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const manifest = JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8'));
 const nodeVersion = manifest.devEngines.runtime.version;
 const pnpmVersion = manifest.packageManager.replace(/^pnpm@/, '');
+
+/**
+ * The packages whose tests run in a stream of their own, beside the others: the fault suite,
+ * whose files run side by side (three at a time, each with its control plane) and mostly wait.
+ */
+const OWN_STREAM = ['@ctrlkit/tests-faults'];
+/**
+ * How many of the other packages' test tasks run at once: their integration files share one
+ * control plane per package (plus their own side-by-side ones), and mostly wait on it.
+ */
+const TEST_CONCURRENCY = 2;
 
 /** The commands this bootstrap knows, and what each runs once the toolchain is ready. */
 const jobs = {
@@ -120,7 +131,7 @@ try {
       run(join(binDir, 'node'), [join(repoRoot, 'tooling', 'go-interop', 'build.mjs'), '--tests']),
     );
   }
-  job.run();
+  await job.run();
 } catch (error) {
   console.error(`\n✘ ${error.message}`);
   process.exitCode = error.exitCode ?? 1;
@@ -129,8 +140,10 @@ try {
 /**
  * Runs every package's tests, then prints where the time went (each package, each file of 30 s
  * or more; also written to tests.json in the timings folder) and the totals (totals.mjs).
+ * Everything is built first; then the fault suite and the other packages (two at a time) run
+ * as two turbo runs at once (`--only`: neither rebuilds what the other may be reading).
  */
-function runTests() {
+async function runTests() {
   const packages = ['packages', 'apps', 'examples', 'tests', 'tooling'].flatMap((group) => {
     const dir = join(repoRoot, group);
     if (!existsSync(dir)) return [];
@@ -143,12 +156,21 @@ function runTests() {
   });
   const resultsOf = (dir) => join(dir, '.vitest', 'results.json');
   for (const dir of packages) rmSync(resultsOf(dir), { force: true });
-  let failure;
+  run(pnpm, ['exec', 'turbo', 'run', 'build', '--output-logs=errors-only']);
+  const startedAt = Date.now();
+  const test = ['exec', 'turbo', 'run', 'test', '--only', '--continue', '--summarize'];
+  const own = runAsync(pnpm, [...test, ...OWN_STREAM.map((p) => `--filter=${p}`)]);
+  const failures = [];
   try {
-    run(pnpm, ['exec', 'turbo', 'run', 'test', '--concurrency=1', '--continue', '--summarize']);
+    run(pnpm, [
+      ...test,
+      `--concurrency=${TEST_CONCURRENCY}`,
+      ...OWN_STREAM.map((p) => `--filter=!${p}`),
+    ]);
   } catch (error) {
-    failure = error;
+    failures.push(error);
   }
+  await own.catch((error) => failures.push(error));
   const runs = packages.map((dir) => ({
     package: relative(repoRoot, dir),
     results: existsSync(resultsOf(dir))
@@ -156,7 +178,7 @@ function runTests() {
       : undefined,
   }));
   const times = {
-    packages: packageTimes(newestTurboSummary(repoRoot)),
+    packages: packageTimes(turboSummariesSince(startedAt, repoRoot)),
     files: runs.flatMap((r) => slowFiles(r.results, repoRoot, 30)),
   };
   const out = timingsDir();
@@ -165,7 +187,7 @@ function runTests() {
   console.log(`\n${formatTimings({ steps: [], ...times }).join('\n')}`);
   const sum = totals(runs, repoRoot);
   console.log(formatTotals(sum).join('\n'));
-  if (failure) throw failure;
+  if (failures.length > 0) throw failures[0];
   if (sum.failed > 0 || sum.setupFailures.length > 0) {
     throw Object.assign(new Error(`${sum.failed} tests failed`), { exitCode: 1 });
   }
@@ -285,6 +307,20 @@ function step(title, fn, name = title) {
   }
   record('ok');
   console.log(`✔ ${title} (${seconds()} s)`);
+}
+
+/** `run` without waiting: resolves when the command exits 0, rejects otherwise. */
+function runAsync(command, args) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { cwd: repoRoot, stdio: 'inherit', env: process.env });
+    child.on('error', reject);
+    child.on('exit', (code, signal) => {
+      if (code === 0) return resolve(0);
+      const error = new Error(`${command} ${args.join(' ')} exited with ${code ?? signal}`);
+      error.exitCode = code ?? 1;
+      reject(error);
+    });
+  });
 }
 
 function run(command, args) {

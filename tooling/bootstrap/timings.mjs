@@ -18,9 +18,11 @@ export function timingsDir(env = process.env) {
   return env.CTRLKIT_TIMINGS_DIR || join(repoRoot, '.ci', 'out');
 }
 
-/** Each package's test task from turbo's run summary: package, seconds, exit code. */
-export function packageTimes(summary) {
-  return (summary?.tasks ?? [])
+/** Each package's test task from turbo's run summaries (one or several): package, seconds, exit code. */
+export function packageTimes(summaries) {
+  return [summaries]
+    .flat()
+    .flatMap((summary) => summary?.tasks ?? [])
     .filter((t) => t.execution?.startTime !== undefined && t.execution?.endTime !== undefined)
     .map((t) => ({
       package: t.package,
@@ -39,15 +41,19 @@ export function slowFiles(results, root, minSeconds) {
     .sort((a, b) => b.seconds - a.seconds);
 }
 
-/** The newest run summary turbo wrote (`--summarize`) under `<root>/.turbo/runs`, or undefined. */
-export function newestTurboSummary(root = repoRoot) {
+/**
+ * The run summaries turbo wrote (`--summarize`) under `<root>/.turbo/runs` since `sinceMs` (epoch
+ * ms), oldest first: one per turbo run, and a test command may start several at once.
+ */
+export function turboSummariesSince(sinceMs, root = repoRoot) {
   const dir = join(root, '.turbo', 'runs');
-  if (!existsSync(dir)) return undefined;
-  const newest = readdirSync(dir)
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir)
     .filter((f) => f.endsWith('.json'))
     .map((f) => ({ path: join(dir, f), at: statSync(join(dir, f)).mtimeMs }))
-    .sort((a, b) => b.at - a.at)[0];
-  return newest && JSON.parse(readFileSync(newest.path, 'utf8'));
+    .filter((f) => f.at >= sinceMs)
+    .sort((a, b) => a.at - b.at)
+    .map((f) => JSON.parse(readFileSync(f.path, 'utf8')));
 }
 
 /** Parses steps.tsv (`name<TAB>seconds<TAB>status` lines). */
@@ -75,7 +81,7 @@ export function formatTimings({ steps, packages, files }) {
 
 /**
  * The README lines of one run (timings.json): its total, the set-up, the tests, the slowest
- * packages and files; `kind` says which run it was (fresh machine or binaries cached).
+ * packages and files (of every package, slowest first); `kind` says which run it was (fresh machine or binaries cached).
  */
 export function readmeSummary(kind, timings, load) {
   const s = (n) => `${Math.round(n)} s`;
@@ -88,7 +94,10 @@ export function readmeSummary(kind, timings, load) {
     '| --- | ---: |',
     ...timings.steps.filter((t) => t !== total).map((t) => `| ${t.name} | ${s(t.seconds)} |`),
     ...timings.packages.slice(0, 8).map((p) => `| tests: ${p.package} | ${s(p.seconds)} |`),
-    ...timings.files.slice(0, 8).map((f) => `| file: ${f.file} | ${s(f.seconds)} |`),
+    ...[...timings.files]
+      .sort((a, b) => b.seconds - a.seconds)
+      .slice(0, 8)
+      .map((f) => `| file: ${f.file} | ${s(f.seconds)} |`),
   ];
   return lines;
 }

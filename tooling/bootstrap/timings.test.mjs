@@ -1,6 +1,9 @@
 // Unit tests of the timings table (node --test): turbo's run summary, vitest's per-file times,
 // the steps file, and the README block a run's summary goes into.
 import assert from 'node:assert/strict';
+import { mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { test } from 'node:test';
 import {
   formatTimings,
@@ -9,6 +12,7 @@ import {
   readmeSummary,
   replaceBlock,
   slowFiles,
+  turboSummariesSince,
 } from './timings.mjs';
 
 test('packageTimes reads each task of a turbo summary, slowest first', () => {
@@ -31,6 +35,47 @@ test('packageTimes reads each task of a turbo summary, slowest first', () => {
     { package: '@ctrlkit/runtime', task: 'test', seconds: 540, exitCode: 1 },
     { package: '@ctrlkit/core', task: 'test', seconds: 2, exitCode: 0 },
   ]);
+});
+
+test('packageTimes merges the summaries of turbo runs that ran at once', () => {
+  const task = (pkg, ms) => ({
+    package: pkg,
+    task: 'test',
+    execution: { startTime: 0, endTime: ms, exitCode: 0 },
+  });
+  const faults = { tasks: [task('@ctrlkit/tests-faults', 400_000)] };
+  const rest = { tasks: [task('@ctrlkit/core', 2_000), task('@ctrlkit/runtime', 250_000)] };
+  assert.deepEqual(
+    packageTimes([rest, faults]).map((p) => [p.package, p.seconds]),
+    [
+      ['@ctrlkit/tests-faults', 400],
+      ['@ctrlkit/runtime', 250],
+      ['@ctrlkit/core', 2],
+    ],
+  );
+});
+
+test('turboSummariesSince reads the summaries written since a time, oldest first', () => {
+  const root = mkdtempSync(join(tmpdir(), 'timings-test-'));
+  try {
+    const runs = join(root, '.turbo', 'runs');
+    mkdirSync(runs, { recursive: true });
+    const write = (name, atSeconds) => {
+      writeFileSync(join(runs, `${name}.json`), JSON.stringify({ id: name }));
+      utimesSync(join(runs, `${name}.json`), atSeconds, atSeconds);
+    };
+    write('before', 1_000);
+    write('second', 3_000);
+    write('first', 2_000);
+    writeFileSync(join(runs, 'notes.txt'), 'not a summary');
+    assert.deepEqual(
+      turboSummariesSince(1_500_000, root).map((s) => s.id),
+      ['first', 'second'],
+    );
+    assert.deepEqual(turboSummariesSince(0, join(root, 'nowhere')), []);
+  } finally {
+    rmSync(root, { recursive: true, force: true });
+  }
 });
 
 test('slowFiles keeps the files at or over the threshold, relative to the root', () => {
@@ -71,4 +116,19 @@ test('a run summary replaces only its own README block', () => {
   assert.ok(!out.includes('old'));
   assert.ok(out.startsWith('a\n') && out.endsWith('<!-- /ci-timings:warm -->\nb\n'));
   assert.throws(() => replaceBlock(readme, 'fresh', lines), /no <!-- ci-timings:fresh -->/);
+});
+
+test('the README summary lists the slowest files of every package, slowest first', () => {
+  const files = [
+    { file: 'packages/a/src/x.int.test.ts', seconds: 40 },
+    { file: 'tests/faults/src/y.test.ts', seconds: 200 },
+  ];
+  const lines = readmeSummary('warm', { steps: [], packages: [], files }, '1 1 1');
+  assert.deepEqual(
+    lines.filter((l) => l.startsWith('| file:')),
+    [
+      '| file: tests/faults/src/y.test.ts | 200 s |',
+      '| file: packages/a/src/x.int.test.ts | 40 s |',
+    ],
+  );
 });
