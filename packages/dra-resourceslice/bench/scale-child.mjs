@@ -2,8 +2,8 @@
 // runs in its own: the same flags and the same JSON line as tooling/go-bench/dra-resourceslice
 // -scale (scale.go). `--nodes N`: N node-local drivers (one controller each, owner Node
 // node-%04d, one pool named for the node); `--nodes 0`: one network-attached driver with
-// `--pools` pools. Each pool has one slice of `--devices` devices. One client for all, without
-// a rate limit (Go's QPS -1). `--module <dist folder>` runs another build of this package (the
+// `--pools` pools. Each pool has one slice of `--devices` devices. Clients without a rate limit (Go's QPS
+// -1), one per 100 controllers (CONTROLLERS_PER_CLIENT). `--module <dist folder>` runs another build of this package (the
 // scale bench's --baseline). Run with --expose-gc.
 import { loadavg } from 'node:os';
 import { resolve } from 'node:path';
@@ -32,7 +32,19 @@ if (globalThis.gc === undefined) throw new Error('scale-child: run with node --e
 
 const kubeConfig = new KubeConfig();
 kubeConfig.loadFromFile(flag('kubeconfig'));
-const kubeClient = newKubeClient(createClient(kubeConfig, { qps: Number.POSITIVE_INFINITY }));
+/**
+ * Controllers per client. @ctrlkit/client sends every watch of a client on one HTTP/2
+ * connection, and kube-apiserver allows 100 streams on one: the 101st watch waits for a
+ * stream that never frees, so 1,000 controllers on one client never sync. Go's HTTP/2 transport
+ * dials another connection instead; a client per 100 controllers does the same here.
+ */
+const CONTROLLERS_PER_CLIENT = 100;
+const clients = [];
+const kubeClientFor = (n) => {
+  const at = Math.floor(n / CONTROLLERS_PER_CLIENT);
+  clients[at] ??= newKubeClient(createClient(kubeConfig, { qps: Number.POSITIVE_INFINITY }));
+  return clients[at];
+};
 const slice = () => ({
   devices: Array.from({ length: devices }, (_, d) => ({
     name: `dev-${d}`,
@@ -51,7 +63,7 @@ if (nodes > 0) {
     starting.push(
       startController({
         driverName,
-        kubeClient,
+        kubeClient: kubeClientFor(n),
         owner: { apiVersion: 'v1', kind: 'Node', name },
         resources: { pools: { [name]: { slices: [slice()] } } },
         errorHandler,
@@ -63,7 +75,12 @@ if (nodes > 0) {
   const all = {};
   for (let p = 0; p < pools; p++) all[`pool-${String(p).padStart(4, '0')}`] = { slices: [slice()] };
   controllers.push(
-    await startController({ driverName, kubeClient, resources: { pools: all }, errorHandler }),
+    await startController({
+      driverName,
+      kubeClient: kubeClientFor(0),
+      resources: { pools: all },
+      errorHandler,
+    }),
   );
 }
 const total = () => {
