@@ -16,6 +16,8 @@
 //	where creates/updates/deletes are GetStats deltas and writes/reads count the HTTP
 //	requests of the step (writes: POST, PUT, PATCH, DELETE; reads: GET, LIST, WATCH).
 //
+// With -scale, the program instead runs the scale workload described in scale.go.
+//
 // The client is not rate limited (QPS -1), as the TypeScript side is not.
 package main
 
@@ -86,6 +88,8 @@ func main() {
 	devices := flag.Int("devices", 100, "devices per pool (one slice per pool)")
 	changeEvery := flag.Int("change-every", 100, "change every n-th device in the change step")
 	quiet := flag.Duration("quiet", 2*time.Second, "wait this long after a step for further calls")
+	scale := flag.Bool("scale", false, "run the -scale mode (scale.go) instead of the two steps")
+	nodes := flag.Int("nodes", 0, "with -scale: node-local drivers, one controller per node (0: one network-attached driver with -pools pools)")
 	flag.Parse()
 
 	config, err := clientcmd.BuildConfigFromFlags("", *kubeconfig)
@@ -100,6 +104,10 @@ func main() {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
+	if *scale {
+		runScale(ctx, client, *driver, *nodes, *pools, *devices, *quiet)
+		return
+	}
 
 	touched := 0
 	for n := 0; n < *pools**devices; n += *changeEvery {
