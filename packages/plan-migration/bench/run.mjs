@@ -33,9 +33,10 @@ import { PlanHarness } from '@ctrlkit/plan-migration/testing';
 
 const started = startMeasuring();
 if (process.argv.includes('--scale')) {
-  // One Plan of 10 / 100 / 1,000 VMs (bench/scale.mjs): its own table and results file.
+  // One Plan of 10 / 100 / 1,000 VMs (bench/scale.mjs): its own tables, curves, results file.
   const { scaleTables } = await import('./scale.mjs');
   const { storedTable } = await import('./scale-stored.mjs');
+  const { tables, curves } = await scaleTables();
   const scaleSizes = (process.env.SCALE_SIZES ?? '10,100,1000').split(',').map(Number);
   const scaleDisks = Number(process.env.DISKS ?? 2);
   const scaleDiskMiB = Number(process.env.DISK_MIB ?? 2048);
@@ -58,9 +59,10 @@ if (process.argv.includes('--scale')) {
     ].join(' '),
     started,
     tables: {
-      ...(await scaleTables()),
+      ...tables,
       stored: await storedTable(scaleSizes, scaleDisks, scaleDiskMiB, scaleRate),
     },
+    curves,
   });
   process.exit(0);
 }

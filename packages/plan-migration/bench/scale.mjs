@@ -9,7 +9,8 @@
 // RATE (MiB/s per disk, 1024); BASELINE_DIST (another build's dist folder, e.g. an earlier
 // commit's copied to .baseline-dist/, gitignored) and BASELINE_LABEL (what it is): its rounds
 // run alternating with this build's, a row each, for before/after in one table. Each round runs in its own Node process (--expose-gc), so the
-// heap of one round does not carry into the next. Writes bench/results/plan-migration-scale.json.
+// heap of one round does not carry into the next. Writes bench/results/plan-migration-scale.json
+// and an SVG per curve beside it (bench/scale-curves.mjs).
 //
 // Measured per round:
 // - reconciles until the plan settles, and Plan status writes (one per reconcile that computed
@@ -26,6 +27,7 @@ import { spawn } from 'node:child_process';
 import { join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { scaleCurves } from './scale-curves.mjs';
 
 const disks = Number(process.env.DISKS ?? 2);
 const diskMiB = Number(process.env.DISK_MIB ?? 2048);
@@ -161,7 +163,8 @@ function rowOf(n, build, runs, sized) {
 
 /**
  * Runs every size `repeats` times (and, with BASELINE_DIST, as many rounds of that build,
- * alternating) and returns the scale table and the status bytes by part.
+ * alternating) and returns the scale table, the status bytes by part and the curves
+ * (bench/scale-curves.mjs).
  */
 export async function scaleTables() {
   const sizes = (process.env.SCALE_SIZES ?? '10,100,1000').split(',').map(Number);
@@ -169,6 +172,8 @@ export async function scaleTables() {
   const baseline = process.env.BASELINE_DIST !== undefined;
   const rows = [];
   const parts = [];
+  const ours = { build: 'this commit', points: [] };
+  const before = { build: 'baseline', points: [] };
   for (const n of sizes) {
     const runs = [];
     const baseRuns = [];
@@ -178,8 +183,13 @@ export async function scaleTables() {
     }
     // Sizes are deterministic (a fake clock, the same inputs): one sizing round per size.
     const sized = await child(n, true);
-    if (baseline) rows.push(rowOf(n, 'baseline', baseRuns, await child(n, true, true)));
+    if (baseline) {
+      const baseSized = await child(n, true, true);
+      rows.push(rowOf(n, 'baseline', baseRuns, baseSized));
+      before.points.push({ n, runs: baseRuns, sized: baseSized });
+    }
     rows.push(rowOf(n, 'this commit', runs, sized));
+    ours.points.push({ n, runs, sized });
     parts.push([
       n,
       ...['vm', 'steps', 'tasks', 'conditions', 'planLevel'].map((k) => Math.round(sized.parts[k])),
@@ -209,7 +219,9 @@ export async function scaleTables() {
     rows,
     caption: `One Plan on the simulated source (${disks} disks × ${diskMiB} MiB per VM at ${rate} MiB/s, on a fake clock), driven reconcile by reconcile; median (min–max) of ${repeats} rounds, each in its own process; the sizes (deterministic) from one more round that serializes the Plan after every reconcile. Peak heap: the highest used heap after any reconcile, above the heap after a full GC before the run (garbage included); retained: after a full GC at the end (the plan and its status). Status and Plan KiB: the JSON the status PUT sends and etcd stores, the largest over the run; KiB PUT/VM: the bytes of all status writes (each PUTs the whole Plan) per VM. ${baseline ? `Baseline: the build in BASELINE_DIST (${process.env.BASELINE_LABEL ?? 'unlabelled'}), its rounds alternating with this commit's. ` : ''}No Go peer: Forklift needs real hypervisors.`,
   };
-  return { scale, statusParts };
+  // The baseline first, so that where the two lines coincide this commit's is drawn on top.
+  const curves = scaleCurves(baseline ? [before, ours] : [ours]);
+  return { tables: { scale, statusParts }, curves };
 }
 
 if (process.argv[2] !== undefined && /^\d+$/.test(process.argv[2])) {
