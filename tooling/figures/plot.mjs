@@ -90,12 +90,19 @@ function scales(curve) {
   const width = WIDTH - MARGIN.left - MARGIN.right;
   const top = MARGIN.top;
   const height = FRAME_HEIGHT - MARGIN.top - MARGIN.bottom;
-  const yTop = niceTop(Math.max(0, ...points.map((p) => p.max ?? p.y)));
+  const highest = Math.max(0, ...points.map((p) => p.max ?? p.y));
+  // A spread below zero (e.g. heap retained, less than before, in one noisy round) gets an axis
+  // below zero in steps of the same size, so its bar stays inside the frame.
+  const lowest = Math.min(0, ...points.map((p) => p.min ?? p.y));
+  const step = lowest < 0 ? niceTop((highest - lowest) / 5) : niceTop(highest) / 5;
+  const yBottom = Math.floor(lowest / step) * step;
+  const yTop = lowest < 0 ? Math.ceil(highest / step) * step : niceTop(highest);
+  const ticks = Math.round((yTop - yBottom) / step);
   return {
     xs,
-    yTicks: Array.from({ length: 6 }, (_, i) => (yTop * i) / 5),
+    yTicks: Array.from({ length: ticks + 1 }, (_, i) => yBottom + step * i),
     x: (v) => left + width * (xs.length > 1 ? (f(v) - lo) / span : pad),
-    y: (v) => top + height * (1 - v / yTop),
+    y: (v) => top + height * (1 - (v - yBottom) / (yTop - yBottom)),
     left,
     right: left + width,
     top,

@@ -79,6 +79,30 @@ describe('renderPlot', () => {
     expect(svg).toContain('>40M</text>');
   });
 
+  it('extends the axis below zero when a spread goes there, so every bar stays in the frame', () => {
+    const spread = { x: 1, y: 5, min: -33, max: 7 };
+    const low = renderPlot(
+      writeResults(join(mkdtempSync(join(tmpdir(), 'plots-')), 'r.json'), {
+        command: 'pnpm bench -- --scale',
+        tables: {},
+        curves: { adds: { ...curve, series: [{ name: 'ctrlkit', points: [spread] }] } },
+      }),
+      'adds',
+    );
+    const frameBottom = Math.max(
+      ...[
+        ...low.matchAll(/<line x1="[\d.]+" y1="([\d.]+)" x2="[\d.]+" y2="\1" stroke="#333"\/>/g),
+      ].map((m) => Number(m[1])),
+    );
+    const bar = /<line x1="([\d.]+)" y1="([\d.]+)" x2="\1" y2="([\d.]+)" stroke="#1f77b4"\/>/.exec(
+      low,
+    );
+    expect(bar).not.toBeNull();
+    expect(Math.max(Number(bar?.[2]), Number(bar?.[3]))).toBeLessThanOrEqual(frameBottom);
+    expect(low).toContain('>-40</text>');
+    expect(low).toContain('>0</text>');
+  });
+
   it('escapes text and renders the same SVG from the same results', () => {
     const odd = { ...curve, title: 'a < b & c' };
     const again = { ...results, curves: { adds: odd } };
