@@ -25,9 +25,12 @@ export interface NodeProvider {
  * what is done and what to retry.
  */
 export interface PodLifecycleHandler {
-  /** Deploys `pod` (its env already resolved). */
+  /**
+   * Deploys `pod` (its env already resolved). The controller passes a copy it keeps no
+   * reference to: the provider may keep it (as upstream's providers keep the pointer).
+   */
   createPod(signal: AbortSignal, pod: Wire<V1Pod>): Promise<void>;
-  /** Updates `pod` in the backend. */
+  /** Updates `pod` in the backend; like `createPod`'s, `pod` is the provider's to keep. */
   updatePod(signal: AbortSignal, pod: Wire<V1Pod>): Promise<void>;
   /**
    * Deletes `pod`; may be called more than once. Afterwards the provider reports a terminal
