@@ -38,12 +38,14 @@ export interface PodResources {
  */
 export interface PodLifecycleHandler {
   /**
-   * Deploys `pod` (its env already resolved). `resources` is what the node prepared for it
-   * (CDI devices of its DRA claims); undefined for a pod without claims or a controller
-   * without a `resourcePreparer`. A provider that ignores it still type-checks.
+   * Deploys `pod` (its env already resolved). The controller passes a copy it keeps no
+   * reference to: the provider may keep it (as upstream's providers keep the pointer).
+   * `resources` is what the node prepared for it (CDI devices of its DRA claims); undefined for
+   * a pod without claims or a controller without a `resourcePreparer`. A provider that ignores
+   * it still type-checks.
    */
   createPod(signal: AbortSignal, pod: Wire<V1Pod>, resources?: PodResources): Promise<void>;
-  /** Updates `pod` in the backend. */
+  /** Updates `pod` in the backend; like `createPod`'s, `pod` is the provider's to keep. */
   updatePod(signal: AbortSignal, pod: Wire<V1Pod>): Promise<void>;
   /**
    * Deletes `pod`; may be called more than once. Afterwards the provider reports a terminal

@@ -42,6 +42,24 @@ describe('MockProvider', () => {
     expect(seen).toHaveLength(1);
   });
 
+  it('keeps and notifies the pod it is given, without a copy per pod, and leaves the given pod as it was', async () => {
+    const provider = new MockProvider({ internalIP: '192.168.1.2' });
+    const seen: Wire<V1Pod>[] = [];
+    provider.notifyPods(signal, (p) => seen.push(p));
+    const given = structuredClone(pod);
+    await provider.createPod(signal, given);
+    // the controller hands the provider a copy of its own: the mock keeps its spec and
+    // metadata (as upstream's mock keeps the pointer), which halves the bin's pod memory
+    expect(seen[0]?.spec).toBe(given.spec);
+    expect(seen[0]?.metadata).toBe(given.metadata);
+    expect(given.status).toBeUndefined();
+    const deleting = { ...seen[0], status: seen[0]?.status };
+    await provider.deletePod(signal, deleting);
+    expect(seen[1]?.spec).toBe(given.spec);
+    expect(seen[1]?.status?.phase).toBe('Succeeded');
+    expect(deleting.status?.phase).toBe('Running');
+  });
+
   it('names in each containerID the createPod call that started it; a hung call abandoned and retried starts the containers once', async () => {
     let draws = [0.1];
     const provider = new MockProvider({

@@ -186,7 +186,10 @@ export class MockProvider implements PodLifecycleHandler, PodNotifier, NodeProvi
     this.#starts.set(id, restartCount + 1);
     const containerID = `mock://${pod.metadata?.namespace ?? ''}/${pod.metadata?.name ?? ''}/create-${create}`;
     const now = formatTime(Date.now());
-    const running = structuredClone(pod);
+    // `pod` is the provider's (the controller passes a copy it keeps no reference to), and the
+    // objects notified are read-only to the callback: the mock keeps and reports them as they
+    // are, as upstream's mock keeps the pointer it is given, without a copy per pod.
+    const running: Wire<V1Pod> = { ...pod };
     running.status = {
       phase: 'Running',
       hostIP: '1.2.3.4',
@@ -210,15 +213,15 @@ export class MockProvider implements PodLifecycleHandler, PodNotifier, NodeProvi
       })),
     };
     this.#pods.set(key(pod.metadata?.namespace, pod.metadata?.name), running);
-    this.#notify(structuredClone(running));
+    this.#notify(running);
   }
 
   async updatePod(_signal: AbortSignal, pod: Wire<V1Pod>): Promise<void> {
     const k = key(pod.metadata?.namespace, pod.metadata?.name);
     const old = this.#pods.get(k);
-    const updated = { ...structuredClone(pod), status: old?.status ?? pod.status };
+    const updated = { ...pod, status: old?.status ?? pod.status };
     this.#pods.set(k, updated);
-    this.#notify(structuredClone(updated));
+    this.#notify(updated);
   }
 
   /** What the last createPod of the pod was given besides it (CDI devices by container); undefined when nothing. */
@@ -233,12 +236,12 @@ export class MockProvider implements PodLifecycleHandler, PodNotifier, NodeProvi
     this.#resources.delete(k);
     this.#cpu.forget(`${k}/`);
     const now = formatTime(Date.now());
-    const deleted = structuredClone(pod);
+    const deleted: Wire<V1Pod> = { ...pod };
     deleted.status = {
-      ...deleted.status,
+      ...pod.status,
       phase: 'Succeeded',
       reason: 'MockProviderPodDeleted',
-      containerStatuses: (deleted.status?.containerStatuses ?? []).map((cs) => ({
+      containerStatuses: (pod.status?.containerStatuses ?? []).map((cs) => ({
         ...cs,
         ready: false,
         state: {
