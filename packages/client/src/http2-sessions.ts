@@ -149,9 +149,9 @@ export class Http2Sessions {
 
   /**
    * The least-loaded session for `origin` and `tls` with room for one more stream (counted
-   * in it on return), once its
-   * peer's SETTINGS are known; a new session when every one is full. Sessions for another
-   * server or TLS material (a rotated certificate) are closed: their streams finish on them.
+   * in it on return), once its peer's SETTINGS are known; a new session when every one is
+   * full. Sessions for another server or TLS material (a rotated certificate) are closed:
+   * their streams finish on them.
    */
   async #placed(
     origin: string,
