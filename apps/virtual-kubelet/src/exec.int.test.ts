@@ -2,15 +2,8 @@
 // process provider: the node declares ExtendWebSocketsToKubelet, so kube-apiserver proxies
 // the client's v5.channel.k8s.io WebSocket to the virtual kubelet's API as it is.
 import { type AppProcess, appPackage, runningProcesses, startApp } from '@ctrlkit/app-testing';
-import {
-  ApiStatusError,
-  type Client,
-  createClient,
-  exec,
-  portForward,
-  StreamClosedError,
-  streamPodLogs,
-} from '@ctrlkit/client';
+import { ApiStatusError, type Client, createClient } from '@ctrlkit/client';
+import { exec, portForward, StreamClosedError, streamPodLogs } from '@ctrlkit/client/streaming';
 import { waitFor } from '@ctrlkit/core/testing';
 import { createTestNamespace, freePort } from '@ctrlkit/envtest';
 import { testKubeConfig } from '@ctrlkit/envtest/vitest';

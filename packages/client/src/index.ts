@@ -26,12 +26,8 @@
  *   they are), whether it came as JSON or, for built-in types, as protobuf (the default
  *   {@link ClientOptions.contentType}, {@link CONTENT_TYPE_PROTOBUF}, as client-go's typed
  *   clients); {@link formatTime} and {@link formatMicroTime} write such strings.
- * - **Streaming**: {@link streamPodLogs} (a container's log, followed or not, as text or
- *   lines), {@link exec} and {@link attach} over WebSocket (`v5.channel.k8s.io`, else v4:
- *   stdin, stdout, stderr, resize, the exit status), {@link portForward} (one connection to a
- *   pod's port as a Duplex); the channel framing
- *   ({@link encodeFrame}, {@link decodeFrame}, {@link StreamChannel}) for a server that
- *   speaks it; {@link StreamClosedError} for a stream closed mid-way.
+ * - **Streaming** lives in `@ctrlkit/client/streaming`: a container's log, exec and attach
+ *   over WebSocket, port-forward.
  *
  * A first program (load the kubeconfig, list pods, watch them, patch one):
  * ```ts
@@ -97,7 +93,6 @@ export {
 export { type ApiStatus, ApiStatusError } from './errors/api-status-error.js';
 export { InformerError, type InformerErrorReason } from './errors/informer-error.js';
 export { ResourceExpiredError } from './errors/resource-expired-error.js';
-export { StreamClosedError } from './errors/stream-closed-error.js';
 export { WatchStreamError } from './errors/watch-stream-error.js';
 export { HTTP2_PING_TIMEOUT_MS, HTTP2_READ_IDLE_TIMEOUT_MS } from './http2-sessions.js';
 export { KubeConfigError, type KubeConfigErrorReason } from './kube-config-error.js';
@@ -108,29 +103,7 @@ export {
 } from './load-kube-config.js';
 export { type KubeConfigData, LoadedKubeConfig } from './loaded-kube-config.js';
 export { objectPath, type Query, withQuery } from './paths.js';
-export { type PodLogOptions, PodLogStream, streamPodLogs } from './pod-logs.js';
 export { peekProtobufContinueToken } from './protobuf-list.js';
-export {
-  type ChannelFrame,
-  closedChannel,
-  decodeFrame,
-  encodeCloseFrame,
-  encodeFrame,
-  encodeResizeFrame,
-  STREAM_PROTOCOL_V4,
-  STREAM_PROTOCOL_V5,
-  STREAM_PROTOCOLS,
-  StreamChannel,
-  type TerminalSize,
-} from './remote-command/channel-protocol.js';
-export { attach, type ExecOptions, type ExecOutput, exec } from './remote-command/exec.js';
-export {
-  EXIT_CODE_CAUSE_TYPE,
-  type ExecResult,
-  NON_ZERO_EXIT_CODE_REASON,
-  parseExecStatus,
-} from './remote-command/exec-status.js';
-export { type PortForwardOptions, portForward } from './remote-command/port-forward.js';
 export type {
   DeleteOptions,
   ListOptions,

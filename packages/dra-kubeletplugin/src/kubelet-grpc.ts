@@ -4,6 +4,8 @@ import type { ServiceDefinition } from '@grpc/grpc-js';
 import { fromJSON, type PackageDefinition } from '@grpc/proto-loader';
 import { KUBELET_PROTOS } from './internal/kubelet-protos.generated.js';
 
+export { KUBELET_PROTO_VERSION } from './internal/kubelet-protos.generated.js';
+
 /** How messages become objects: camelCase fields, defaults filled, enums as names, int64 as numbers. */
 const LOADER_OPTIONS = { longs: Number, enums: String, defaults: true, oneofs: true } as const;
 

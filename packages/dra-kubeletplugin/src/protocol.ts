@@ -16,13 +16,13 @@
  * @packageDocumentation
  */
 
-export { KUBELET_PROTO_VERSION } from './internal/kubelet-protos.generated.js';
 export {
   DRA_PLUGIN_TYPE,
   DRA_V1_SERVICE,
   DRA_V1BETA1_SERVICE,
   HEALTH_V1_SERVICE,
   HEALTH_V1ALPHA1_SERVICE,
+  KUBELET_PROTO_VERSION,
   REGISTRATION_SERVICE,
   SERVICE_NAMES,
   type WireClaim,

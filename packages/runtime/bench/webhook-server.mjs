@@ -7,13 +7,13 @@
 // Prints one JSON line on stdout once it serves: {"ready":true,"metricsAddr":"host:port"}.
 import { once } from 'node:events';
 import { createServer } from 'node:http';
-import { Registry } from 'prom-client';
 import {
   AdmissionDeniedError,
   mutatingWebhookFor,
   validatingWebhookFor,
   WebhookServer,
-} from '../dist/webhook.js';
+} from '@ctrlkit/runtime/webhook';
+import { Registry } from 'prom-client';
 import { benchWebhookOptions } from './webhook-handlers.mjs';
 
 const [host, port, certDir] = process.argv.slice(2);

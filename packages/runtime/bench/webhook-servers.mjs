@@ -13,7 +13,7 @@ import {
   mutatingWebhookFor,
   validatingWebhookConfiguration,
   validatingWebhookFor,
-} from '../dist/webhook.js';
+} from '@ctrlkit/runtime/webhook';
 import { benchWebhookOptions } from './webhook-handlers.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));

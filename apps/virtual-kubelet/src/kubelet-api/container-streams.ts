@@ -12,7 +12,7 @@ import {
   STREAM_PROTOCOL_V4,
   STREAM_PROTOCOL_V5,
   StreamChannel,
-} from '@ctrlkit/client';
+} from '@ctrlkit/client/streaming';
 import type { Logger } from '@ctrlkit/core';
 import type {
   AttachIO,

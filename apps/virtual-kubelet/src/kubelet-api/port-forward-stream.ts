@@ -2,7 +2,7 @@
 
 import type { IncomingMessage } from 'node:http';
 import { Duplex } from 'node:stream';
-import { decodeFrame, encodeFrame, STREAM_PROTOCOL_V4 } from '@ctrlkit/client';
+import { decodeFrame, encodeFrame, STREAM_PROTOCOL_V4 } from '@ctrlkit/client/streaming';
 import type { Logger } from '@ctrlkit/core';
 import type { PortForwardProvider } from '@ctrlkit/node-controller';
 import { type WebSocket, WebSocketServer } from 'ws';
