@@ -108,9 +108,6 @@ export class Controller {
         { fieldSelector },
       ),
       indexers: { [POOL_NAME_INDEX]: indexFunc },
-      // As client-go v0.35 (WatchListClient on by default): one streaming WATCH per
-      // controller instead of a LIST and a WATCH, falling back to a LIST where it fails.
-      initialListMode: 'auto',
       clock: this.#clock,
       logger: this.#logger,
     });

@@ -22,13 +22,11 @@ afterAll(() => api.close());
 describe('ResourceSlice controller stop()', () => {
   it('abandons the write in flight, as upstream cancels its context: the slice waiting for a rate-limit token is never created', async () => {
     const driverName = `stop-${Math.random().toString(36).slice(2, 8)}.example.com`;
-    // One request at once, then one per 10 s: a GET takes the one, so the create waits (the
-    // informer's streaming WATCH is not rate limited).
+    // One request at once (the informer's LIST takes it), then one per 10 s: the create waits.
     const throttled = createClient(testKubeConfig(), {
       qps: 1_000 / TOKEN_INTERVAL_MS,
       burst: 1,
     });
-    await throttled.get('namespaces', 'default');
     const kubeClient = countingClient(newKubeClient(throttled));
     const errors: string[] = [];
     try {
