@@ -76,10 +76,11 @@ function ownerOf(kind: Scenario['owner'], env: Env): Owner | undefined {
 export async function listSlices(
   kubeConfig: KubeConfig,
   driver: string,
+  resourceVersion?: string,
 ): Promise<V1ResourceSlice[]> {
   const list = await toClient(kubeConfig).list<V1ResourceSlice>(
     'resource.k8s.io/v1/resourceslices',
-    { fieldSelector: `spec.driver=${driver}` },
+    { fieldSelector: `spec.driver=${driver}`, resourceVersion },
   );
   // Sorted by name; typed as the scenarios write them (JSON names, as client-node's models do not).
   return (list.items as unknown as V1ResourceSlice[]).sort((a, b) =>
@@ -133,6 +134,18 @@ export async function runScenario(kubeConfig: KubeConfig, scenario: Scenario): P
         ...spec,
       } as NonNullable<Wire<V1ResourceSlice>['spec']>, // the scenarios write JSON names (`int`)
     });
+  }
+  // The informer's first list is served from the apiserver's watch cache (resourceVersion
+  // "0", as client-go's reflector), which may not hold a slice created a moment ago: the
+  // controller would then create it again. The scenario's initial state is what the controller
+  // can see, so wait until that list has it (a run once saw the cache a create behind).
+  const initial = scenario.initial?.(env).length ?? 0;
+  if (initial > 0) {
+    await waitFor(
+      'the initial slices in the watch cache',
+      async () => (await listSlices(kubeConfig, env.driver, '0')).length === initial,
+      { timeoutMs: 20_000 },
+    );
   }
   const clock = new FakeClock();
   const queue = trackingQueue(clock);
