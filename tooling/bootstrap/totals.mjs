@@ -6,6 +6,7 @@
 // "(skipped: <reason>)" in its name or a suite's name; a skip without one counts as failed.
 import { relative } from 'node:path';
 
+const FAILURE_LINES = 6;
 const REASON_IN_NAME = /\(skipped: ([^)]+)\)/;
 
 /**
@@ -40,7 +41,7 @@ function addFile(sum, file, name) {
     if (test.status === 'passed') sum.passed += 1;
     else if (test.status === 'failed') {
       sum.failed += 1;
-      sum.failures.push({ file: name, test: test.fullName });
+      sum.failures.push({ file: name, test: test.fullName, message: failureLines(test) });
     } else {
       const reason = skipReason(test);
       if (reason === undefined) {
@@ -76,7 +77,10 @@ export function formatTotals(sum) {
   }
   if (sum.failures.length > 0) {
     lines.push('', 'Failed:');
-    for (const f of sum.failures) lines.push(`  ✘ ${f.file} › ${f.test}`);
+    for (const f of sum.failures) {
+      lines.push(`  ✘ ${f.file} › ${f.test}`);
+      for (const line of f.message ?? []) lines.push(`      ${line}`);
+    }
   }
   if (sum.skips.length > 0) {
     lines.push('', 'Skipped:');
@@ -87,6 +91,16 @@ export function formatTotals(sum) {
     `${count(sum.passed)} passed, ${count(sum.failed)} failed, ${count(sum.skipped)} skipped`,
   );
   return lines;
+}
+
+/** The first lines of a failed test's first message (the assertion and where it failed). */
+function failureLines(test) {
+  const text = test.failureMessages?.[0] ?? '';
+  return text
+    .split('\n')
+    .map((line) => line.trimEnd())
+    .filter((line) => line.trim() !== '')
+    .slice(0, FAILURE_LINES);
 }
 
 function firstLine(text) {

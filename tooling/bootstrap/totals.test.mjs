@@ -40,6 +40,12 @@ test('the totals line matches the run: failed > 0 where vitest reported a failur
   assert.ok(lines.some((l) => l.includes('ok with meta: needs darwin')));
 });
 
+test("a failed test's message is printed under its name, so a CI record shows why", () => {
+  const lines = formatTotals(sum);
+  const at = lines.findIndex((l) => l.endsWith('› ok fails'));
+  assert.equal(lines[at + 1], '      AssertionError: expected 1 to be 2 // Object.is equality');
+});
+
 test('a package that wrote no results is a set-up failure', () => {
   const none = totals([{ package: 'packages/broken', results: undefined }], '/repo');
   assert.equal(none.setupFailures[0]?.file, 'packages/broken');

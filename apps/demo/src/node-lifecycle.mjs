@@ -43,9 +43,11 @@ export async function nodeLifecycleDemo(plane, vk, web, outcomes) {
     until: (node) => ready(node) === 'True' && !tainted(node),
   });
   const upSeconds = ((performance.now() - restartedAt) / 1000).toFixed(1);
-  const pods = await waitFor(
-    'the pods Running and Ready',
-    async () => (await client.list('pods', { namespace: web.namespace })).items,
+  // Every pod on the node, the GPU pod too: its container waits for the DRA kubelet plugin to
+  // register again, so it can start after the Deployment's pods.
+  const onNode = await waitFor(
+    `the pods on ${nodeName} Running and Ready`,
+    async () => (await client.list('pods', { fieldSelector: `spec.nodeName=${nodeName}` })).items,
     {
       ...WAIT,
       until: (items) =>
@@ -56,8 +58,17 @@ export async function nodeLifecycleDemo(plane, vk, web, outcomes) {
         ),
     },
   );
+  const pods = onNode.filter((p) => p.metadata.namespace === web.namespace);
+  // A container's shell execs its sleep just after the pod reports Running.
+  const afterPids = await waitFor(
+    'as many container processes as before',
+    () => sleeperPids(sleepSeconds),
+    {
+      timeoutMs: 30_000,
+      until: (pids) => pids.length >= processes,
+    },
+  ).catch(() => sleeperPids(sleepSeconds));
   const same = JSON.stringify(pods.map((p) => p.metadata.uid).sort()) === JSON.stringify(web.uids);
-  const afterPids = sleeperPids(sleepSeconds);
   const after = afterPids.length;
   const afresh = afterPids.every((pid) => !before.includes(pid));
   say(`  after ${upSeconds} s: Ready, untainted; ${pods.length} pods Running and Ready again`);

@@ -23,12 +23,17 @@ import {
 /** The Manager's leader election: lease duration and the longest wait between attempts (2 s × 2.2). */
 const LEASE_DURATION_MS = 15_000;
 const MAX_RETRY_WAIT_MS = 4_400;
+/**
+ * The standby's own Lease requests (a GET and an UPDATE per attempt) on a loaded machine: a CI
+ * run beside the other fault files measured a takeover beyond the two retry waits alone.
+ */
+const REQUEST_ALLOWANCE_MS = 5_000;
 const SERVER = 'nfs.example';
 
 const file = migrationWorldPerFile([SERVER]);
 
 describe('migration-controller under faults: leader failover', () => {
-  it('two replicas: the leader SIGKILLed mid-plan, the other takes over within the lease duration (plus two retry waits, as client-go counts it) and finishes', async () => {
+  it('two replicas: the leader SIGKILLed mid-plan, the other takes over within the lease duration (plus two retry waits, as client-go counts it, and its requests) and finishes', async () => {
     const { plane, world } = file;
     const c = await planCase(world, 'mc-failover', SERVER);
     const leases = createClient(plane.kubeConfig);
@@ -73,7 +78,10 @@ describe('migration-controller under faults: leader failover', () => {
       // next attempt, at most MAX_RETRY_WAIT_MS later again. Counting from the renewal's
       // timestamp instead (one retry wait) failed a run where the standby had seen the last
       // renewal 0.6 s late: that bound is not the one client-go keeps.
-      expect(takeoverMs).toBeLessThan(LEASE_DURATION_MS + 2 * MAX_RETRY_WAIT_MS);
+      expect(
+        takeoverMs,
+        `takeover ${takeoverMs} ms after the SIGKILL (holder ${leaderId}, then ${takenOver})`,
+      ).toBeLessThan(LEASE_DURATION_MS + 2 * MAX_RETRY_WAIT_MS + REQUEST_ALLOWANCE_MS);
       expectAllMigrated(result);
     } finally {
       await stopController(standby);
