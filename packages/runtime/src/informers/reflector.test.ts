@@ -421,6 +421,16 @@ describe('Reflector', () => {
     expect(lw.watchCalls).toHaveLength(1);
   });
 
+  it('is watching once a streaming list delivered its state, though no event follows it', async () => {
+    const lw = new FakeListWatch();
+    lw.supportsStreaming = true;
+    lw.apply(cm('a'));
+    const { sink, reflector } = start(lw, { mode: 'stream' });
+    await flush();
+    expect(sink.log).toEqual(['replace(a)@2']);
+    expect(reflector.health()).toMatchObject({ state: 'watching', unwatchedSinceMs: undefined });
+  });
+
   it("falls back to LIST for the attempt when the server refuses a streaming list ('auto'), and streams again at the next relist", async () => {
     const lw = new FakeListWatch();
     lw.apply(cm('a'));

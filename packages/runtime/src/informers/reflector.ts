@@ -436,7 +436,10 @@ export class Reflector<T extends KubeObject = KubeObject> {
         this.#lastEventAtMs = this.#clock.now();
         if (this.#state === 'listing' && tracking()) this.#state = 'watching';
         if (special(event)) {
-          if (tracking()) this.#noteVersion(event.object);
+          if (!tracking()) return;
+          this.#noteVersion(event.object);
+          // The initial-events-end bookmark: the state is delivered, and the stream watches on.
+          this.#state = 'watching';
           return;
         }
         switch (event.type) {
