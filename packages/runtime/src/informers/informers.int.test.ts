@@ -228,7 +228,16 @@ describe('SharedInformerFactory against a real apiserver', () => {
     informer.addEventHandler({ onUpdate: (_old, obj) => sizes.push(obj.spec.size) });
     factory.start(stop.signal);
     await factory.waitForCacheSync(stop.signal);
-    expect(informer.indexer.getByKey(`${namespace}/w1`)?.kind).toBe('Widget');
+    // The first list is at resourceVersion 0, which the watch cache answers: a cache a create
+    // behind (a CI run saw it for the new CRD's cache) delivers w1 by the watch just after.
+    const w1 = await waitFor(
+      'w1 in the cache',
+      () => informer.indexer.getByKey(`${namespace}/w1`),
+      {
+        timeoutMs: waitMs,
+      },
+    );
+    expect(w1?.kind).toBe('Widget');
     await core.patch(gvr, 'w1', [{ op: 'replace', path: '/spec/size', value: 2 }], {
       namespace,
       type: 'json',
