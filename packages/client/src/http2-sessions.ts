@@ -54,6 +54,8 @@ interface Session {
   known: boolean;
   /** Streams in flight (a watch holds one for as long as it runs). */
   streams: number;
+  /** Requests waiting for this session's SETTINGS. */
+  waiters: number;
   /** The peer's `SETTINGS_MAX_CONCURRENT_STREAMS` once {@link Session.known}. */
   maxStreams: number;
   /** Closes the session once it has been idle for `idleTimeoutMs`, while it is not the only one. */
@@ -75,8 +77,10 @@ const UNSET_SETTING = 2 ** 32 - 1;
  * stream goes on the least-loaded session with room under the peer's
  * `SETTINGS_MAX_CONCURRENT_STREAMS` (kube-apiserver's `--http2-max-streams-per-connection`);
  * when every session is full, another is opened, as Go's HTTP/2 transport does (client-go,
- * `StrictMaxConcurrentStreams` false). A session other than the last one left that has had
- * no stream for `idleTimeoutMs` is closed. A session silent for `readIdleTimeoutMs` is
+ * `StrictMaxConcurrentStreams` false). A session keeps the process alive while a stream is
+ * in flight on it or a request waits for its SETTINGS, and only then; one other than the
+ * last one left that has had no stream for `idleTimeoutMs` is closed. A session that got a
+ * GOAWAY or failed takes no new stream: the next goes on another. A session silent for `readIdleTimeoutMs` is
  * pinged; when the ping is not answered within `pingTimeoutMs`, the session is destroyed
  * with a {@link WatchStreamError}, which fails its streams: their watches are opened again
  * on another connection. A quiet but healthy session answers the ping and stays.
@@ -149,9 +153,10 @@ export class Http2Sessions {
 
   /**
    * The least-loaded session for `origin` and `tls` with room for one more stream (counted
-   * in it on return), once its peer's SETTINGS are known; a new session when every one is
-   * full. Sessions for another server or TLS material (a rotated certificate) are closed:
-   * their streams finish on them.
+   * in it on return). When none has room, waits for the session being opened (or opens
+   * one) and looks again once its peer's SETTINGS are known: one session is dialled at a
+   * time, as Go's HTTP/2 transport does. Sessions for another server or TLS material (a
+   * rotated certificate) are closed: their streams finish on them.
    */
   async #placed(
     origin: string,
@@ -161,30 +166,38 @@ export class Http2Sessions {
     for (;;) {
       for (const entry of [...this.#sessions])
         if (entry.origin !== origin || !sameTls(entry.tls, tls)) this.#drop(entry);
-      const waiting = this.#sessions.find((entry) => !entry.known);
-      if (waiting !== undefined) {
-        await abortable(waiting.settled, signal);
-        continue;
-      }
-      let best: Session | undefined;
-      for (const entry of this.#sessions)
-        if (
-          entry.streams < entry.maxStreams &&
-          (best === undefined || entry.streams < best.streams)
-        )
-          best = entry;
+      const best = this.#leastLoaded();
       if (best !== undefined) {
-        // Counted now, not after the caller resumes: the requests waiting with this one see it.
-        if (best.streams++ === 0) {
-          // Like a socket of the HTTP/1.1 pool, the session keeps the process alive while in use only.
-          best.session.ref();
-          clearTimeout(best.idleTimer);
-          best.idleTimer = undefined;
-        }
+        // Counted now, not after the caller resumes: the requests placed after this one see it.
+        best.streams++;
+        this.#used(best);
         return best;
       }
-      await abortable(this.#open(origin, tls).settled, signal);
+      const pending = this.#sessions.find((entry) => !entry.known) ?? this.#open(origin, tls);
+      pending.waiters++;
+      this.#used(pending);
+      try {
+        await abortable(pending.settled, signal);
+      } finally {
+        pending.waiters--;
+        this.#unused(pending);
+      }
     }
+  }
+
+  /** The open session whose peer's SETTINGS are known with the fewest streams, if one has room. */
+  #leastLoaded(): Session | undefined {
+    let best: Session | undefined;
+    for (const entry of this.#sessions)
+      if (
+        entry.known &&
+        !entry.session.closed &&
+        !entry.session.destroyed &&
+        entry.streams < entry.maxStreams &&
+        (best === undefined || entry.streams < best.streams)
+      )
+        best = entry;
+    return best;
   }
 
   /** Opens a session and adds it to the pool; `settled` tells when it can take streams. */
@@ -206,6 +219,7 @@ export class Http2Sessions {
       settled,
       known: false,
       streams: 0,
+      waiters: 0,
       maxStreams: HTTP2_DEFAULT_MAX_CONCURRENT_STREAMS,
       idleTimer: undefined,
     };
@@ -227,25 +241,43 @@ export class Http2Sessions {
         new WatchStreamError(`the HTTP/2 session to ${origin} closed before its SETTINGS`),
       );
     });
-    // No new streams after a GOAWAY: the ones in flight finish.
+    // No new streams after a GOAWAY: the ones in flight finish (Node then closes the session).
     session.on('goaway', () => this.#forget(entry));
-    session.unref();
     this.#watchLiveness(session);
     return entry;
   }
 
   /** One stream of `entry` ended. */
   #release(entry: Session): void {
-    if (--entry.streams === 0 && !entry.session.destroyed) this.#idle(entry);
+    entry.streams--;
+    this.#unused(entry);
   }
 
-  /** A session without streams: closed after `idleTimeoutMs` unless it is the only one left. */
-  #idle(entry: Session): void {
+  /**
+   * `entry` took a stream or a waiting request. A session in use (a stream in flight, or a
+   * request waiting for its SETTINGS) keeps the process alive, as a busy socket of the
+   * HTTP/1.1 pool does; a new session is in use from the start, by the request that opened it.
+   */
+  #used(entry: Session): void {
+    if (entry.streams + entry.waiters !== 1) return;
+    entry.session.ref();
+    clearTimeout(entry.idleTimer);
+    entry.idleTimer = undefined;
+  }
+
+  /**
+   * `entry` lost a stream or a waiting request. Once it has neither it no longer keeps the
+   * process alive, and, still in the pool, is closed after `idleTimeoutMs` unless it is
+   * then the only one left.
+   */
+  #unused(entry: Session): void {
+    if (entry.streams + entry.waiters !== 0 || entry.session.destroyed) return;
     entry.session.unref();
+    if (!this.#sessions.includes(entry)) return; // out of the pool: already closing
     clearTimeout(entry.idleTimer);
     entry.idleTimer = setTimeout(() => {
       entry.idleTimer = undefined;
-      if (entry.streams === 0 && this.#sessions.length > 1) this.#drop(entry);
+      if (entry.streams + entry.waiters === 0 && this.#sessions.length > 1) this.#drop(entry);
     }, this.#timing.idleTimeoutMs ?? IDLE_CONNECTION_TIMEOUT_MS);
     entry.idleTimer.unref();
   }
