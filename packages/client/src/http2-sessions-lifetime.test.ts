@@ -36,23 +36,29 @@ async function delayingProxy(
   delaysMs: readonly number[],
 ): Promise<{ origin: string; close: () => Promise<unknown> }> {
   const sockets = new Set<Socket>();
+  const timers = new Set<NodeJS.Timeout>();
   let accepted = 0;
   const server = createServer((client) => {
     client.pause();
     sockets.add(client);
-    setTimeout(() => {
+    // A reset connection just ends: the client under test sees it.
+    client.on('error', () => {});
+    const timer = setTimeout(() => {
+      timers.delete(timer);
       // one-client: not the API server (a test's TCP proxy in front of a local HTTP/2 server)
       const upstream = connect(targetPort, '127.0.0.1');
       sockets.add(upstream);
-      for (const socket of [client, upstream]) socket.on('error', () => {});
+      upstream.on('error', () => client.destroy());
       client.pipe(upstream).pipe(client);
     }, delaysMs[accepted++] ?? 0);
+    timers.add(timer);
   });
   server.listen(0, '127.0.0.1');
   await once(server, 'listening');
   return {
     origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     close: () => {
+      for (const timer of timers) clearTimeout(timer);
       for (const socket of sockets) socket.destroy();
       return new Promise((resolve) => server.close(resolve));
     },
@@ -61,8 +67,9 @@ async function delayingProxy(
 
 /**
  * A program that sends one GET through a fresh `Http2Sessions` (this package's source,
- * loaded by Node's type stripping), prints the status and body, and returns without
- * closing anything: it must exit by itself once the answer is read, and not before.
+ * loaded by Node's type stripping), aborted after `argv[3]` ms if given, prints the status
+ * and body (or the error's name), and returns without closing anything: it must exit by
+ * itself once the request is over, and not before.
  */
 const ONE_REQUEST_PROGRAM = `
 import { registerHooks } from 'node:module';
@@ -77,11 +84,27 @@ registerHooks({
   },
 });
 const { Http2Sessions } = await import(process.argv[1]);
-const answer = await new Http2Sessions().request(process.argv[2], {}, '/one', {}, undefined);
-let body = '';
-for await (const chunk of answer.stream) body += chunk;
-console.log(answer.statusCode, body);
+const [origin, abortAfterMs] = process.argv.slice(2);
+const signal = abortAfterMs === undefined ? undefined : AbortSignal.timeout(Number(abortAfterMs));
+try {
+  const answer = await new Http2Sessions().request(origin, {}, '/one', {}, signal);
+  let body = '';
+  for await (const chunk of answer.stream) body += chunk;
+  console.log(answer.statusCode, body);
+} catch (error) {
+  console.log(error.name);
+}
 `;
+
+/** Runs {@link ONE_REQUEST_PROGRAM}; killed after 15 s if it does not exit by itself (a session kept referenced). */
+function runOneRequest(args: string[]) {
+  const module = new URL('./http2-sessions.ts', import.meta.url).href;
+  return promisify(execFile)(
+    process.execPath,
+    ['--input-type=module', '-e', ONE_REQUEST_PROGRAM, module, ...args],
+    { timeout: 15_000 },
+  );
+}
 
 const cleanups: Array<() => unknown> = [];
 afterEach(async () => {
@@ -97,16 +120,24 @@ describe('Http2Sessions keeps a process alive while a session is in use, and onl
     cleanups.push(server.close);
     const proxy = await delayingProxy(server.port, [500]);
     cleanups.push(proxy.close);
-    const module = new URL('./http2-sessions.ts', import.meta.url).href;
-    const run = promisify(execFile)(
-      process.execPath,
-      ['--input-type=module', '-e', ONE_REQUEST_PROGRAM, module, proxy.origin],
-      // Killed if it does not exit by itself (a session kept referenced once idle).
-      { timeout: 15_000 },
-    );
+    const run = runOneRequest([proxy.origin]);
     const { stdout } = await run;
     expect(stdout).toBe('200 hello\n');
     expect(run.child.exitCode).toBe(0);
+  }, 20_000);
+
+  it('lets a program exit once its one request, aborted while the session waits for the SETTINGS, has given up', async () => {
+    const server = await h2Server(100, (stream) => stream.respond({ ':status': 200 }));
+    cleanups.push(server.close);
+    const proxy = await delayingProxy(server.port, [10_000]);
+    cleanups.push(proxy.close);
+    const started = performance.now();
+    const run = runOneRequest([proxy.origin, '200']);
+    const { stdout } = await run;
+    expect(stdout).toBe('TimeoutError\n');
+    expect(run.child.exitCode).toBe(0);
+    // Well before the proxy forwards anything: the abandoned session no longer held it.
+    expect(performance.now() - started).toBeLessThan(8_000);
   }, 20_000);
 });
 
