@@ -87,7 +87,7 @@ const UNSET_SETTING = 2 ** 32 - 1;
  */
 export class Http2Sessions {
   readonly #timing: Http2Timing;
-  #sessions: Session[] = [];
+  readonly #sessions: Session[] = [];
 
   constructor(
     timing: Http2Timing = {
