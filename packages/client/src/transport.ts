@@ -130,7 +130,7 @@ export class Transport {
     }
   }
 
-  /** Closes the pool's idle connections and the HTTP/2 session of the watches. */
+  /** Closes the pool's idle connections and the HTTP/2 sessions of the watches. */
   close(): void {
     this.#pool.close();
     this.#http2.close();
@@ -259,7 +259,7 @@ export class Transport {
     return parsed;
   }
 
-  /** A GET (a watch) on the HTTP/2 session, reported to the metrics as {@link Transport.send}. */
+  /** A GET (a watch) on an HTTP/2 session with room for it, reported to the metrics as {@link Transport.send}. */
   async #sendHttp2(
     request: TransportRequest,
     server: ServerAddress,
