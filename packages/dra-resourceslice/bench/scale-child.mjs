@@ -2,9 +2,9 @@
 // runs in its own: the same flags and the same JSON line as tooling/go-bench/dra-resourceslice
 // -scale (scale.go). `--nodes N`: N node-local drivers (one controller each, owner Node
 // node-%04d, one pool named for the node); `--nodes 0`: one network-attached driver with
-// `--pools` pools. Each pool has one slice of `--devices` devices. Clients without a rate limit (Go's QPS
-// -1), one per 100 controllers (CONTROLLERS_PER_CLIENT). `--module <dist folder>` runs another build of this package (the
-// scale bench's --baseline). Run with --expose-gc.
+// `--pools` pools. Each pool has one slice of `--devices` devices. One client without a rate limit
+// (Go's QPS -1) for all controllers, as Go's share one clientset. `--module <dist folder>` runs
+// another build of this package (the scale bench's --baseline). Run with --expose-gc.
 import { loadavg } from 'node:os';
 import { resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -33,18 +33,10 @@ if (globalThis.gc === undefined) throw new Error('scale-child: run with node --e
 const kubeConfig = new KubeConfig();
 kubeConfig.loadFromFile(flag('kubeconfig'));
 /**
- * Controllers per client. @ctrlkit/client sends every watch of a client on one HTTP/2
- * connection, and kube-apiserver allows 100 streams on one: the 101st watch waits for a
- * stream that never frees, so 1,000 controllers on one client never sync. Go's HTTP/2 transport
- * dials another connection instead; a client per 100 controllers does the same here.
+ * One client, as Go's controllers share one clientset: its watches go over HTTP/2 connections,
+ * another dialled when one carries the apiserver's limit of concurrent streams (100 here).
  */
-const CONTROLLERS_PER_CLIENT = 100;
-const clients = [];
-const kubeClientFor = (n) => {
-  const at = Math.floor(n / CONTROLLERS_PER_CLIENT);
-  clients[at] ??= newKubeClient(createClient(kubeConfig, { qps: Number.POSITIVE_INFINITY }));
-  return clients[at];
-};
+const kubeClient = newKubeClient(createClient(kubeConfig, { qps: Number.POSITIVE_INFINITY }));
 const slice = () => ({
   devices: Array.from({ length: devices }, (_, d) => ({
     name: `dev-${d}`,
@@ -63,7 +55,7 @@ if (nodes > 0) {
     starting.push(
       startController({
         driverName,
-        kubeClient: kubeClientFor(n),
+        kubeClient,
         owner: { apiVersion: 'v1', kind: 'Node', name },
         resources: { pools: { [name]: { slices: [slice()] } } },
         errorHandler,
@@ -77,7 +69,7 @@ if (nodes > 0) {
   controllers.push(
     await startController({
       driverName,
-      kubeClient: kubeClientFor(0),
+      kubeClient,
       resources: { pools: all },
       errorHandler,
     }),

@@ -4,8 +4,8 @@
 // tooling/go-bench/dra-resourceslice -scale) in the same run. Two kinds of driver, each at 100
 // and 1,000 pools of one slice of 8 devices: node-local (one controller per node, as kubelet
 // plugins run; all of one side in one process, 100 or 1,000 controllers sharing one client)
-// and network-attached (one controller, no owner, 100 or 1,000 pools). Go shares one clientset;
-// ours a client per 100 controllers (scale-child.mjs says why). Each round runs, per
+// and network-attached (one controller, no owner, 100 or 1,000 pools). Go shares one clientset,
+// ours one client. Each round runs, per
 // point, the Go program, then ours (scale-child.mjs), each in its own process with its own
 // driver name, against one local control plane (@ctrlkit/envtest) with the Nodes created
 // beforehand. Figures per run: time until every slice is created (the controllers' stats),
@@ -191,7 +191,7 @@ function tableOf(kind) {
   ]);
   const what =
     kind === 'node-local'
-      ? `Node-local drivers, one controller per node (all of a side in one process; Go: one clientset, whose HTTP/2 transport dials a connection per 100 watches; ctrlkit: one client per 100 controllers, as its client keeps one HTTP/2 connection and the 101st watch would wait forever), one pool of ${DEVICES} devices per node`
+      ? `Node-local drivers, one controller per node (all of a side in one process; Go: one clientset, ctrlkit: one client, each dialling another HTTP/2 connection when one carries the apiserver's 100 concurrent streams), one pool of ${DEVICES} devices per node`
       : `One network-attached driver, one pool of ${DEVICES} devices per size unit`;
   const before = baseline
     ? ' ctrlkit baseline: the build before the fix, in the same rounds (before/after).'
