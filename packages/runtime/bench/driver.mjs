@@ -16,7 +16,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { CoreV1Api, KubeConfig, makeInformer } from '@kubernetes/client-node';
+import { loadKubeConfig } from '@ctrlkit/client';
 import {
   BASELINE_VARIANTS,
   baselineModule,
@@ -70,8 +70,20 @@ function memory() {
   return { heap, rss: process.memoryUsage().rss };
 }
 
-const kubeConfig = new KubeConfig();
-kubeConfig.loadFromFile(kubeconfigPath);
+/**
+ * The kubeconfig as the informer's own library reads it. ctrlkit's is @ctrlkit/client's
+ * loader: @kubernetes/client-node's index (its API classes and models, ~20 MB of heap) is
+ * loaded only in the processes that use it (bare, client-node), as a ctrlkit program does
+ * not load it; in the ctrlkit processes it would be heap every major GC marks again.
+ */
+async function kubeConfigOf(clientNode) {
+  if (!clientNode) return loadKubeConfig({ kubeconfig: kubeconfigPath });
+  const { KubeConfig } = await import('@kubernetes/client-node');
+  const config = new KubeConfig();
+  config.loadFromFile(kubeconfigPath);
+  return config;
+}
+const kubeConfig = await kubeConfigOf(which === 'bare' || which === 'client-node');
 
 // Update events, counted between "start" and "stop".
 const counter = { on: false, events: 0, first: 0, last: 0 };
@@ -123,6 +135,7 @@ async function bare() {
 
 /** @kubernetes/client-node's makeInformer on listNamespacedConfigMap. */
 async function clientNode() {
+  const { CoreV1Api, makeInformer } = await import('@kubernetes/client-node');
   const api = kubeConfig.makeApiClient(CoreV1Api);
   const before = memory();
   const start = performance.now();
