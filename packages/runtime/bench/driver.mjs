@@ -17,6 +17,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { loadKubeConfig } from '@ctrlkit/client';
+import { cpuMsOfStat } from './apiserver-cpu.mjs';
 import {
   BASELINE_VARIANTS,
   baselineModule,
@@ -229,26 +230,24 @@ async function ctrlkit() {
  * workers: concurrent GC and compilation), `other` (libuv's pool, the inspector, ...).
  */
 function threadCpu() {
-  const ticks = { main: 0, v8: 0, other: 0 };
+  const ms = { main: 0, v8: 0, other: 0 };
   let tasks;
   try {
     tasks = readdirSync('/proc/self/task');
   } catch {
-    return ticks;
+    return ms;
   }
   for (const tid of tasks) {
     try {
       const stat = readFileSync(`/proc/self/task/${tid}/stat`, 'utf8');
       const comm = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
-      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
       const kind = tid === String(process.pid) ? 'main' : comm.startsWith('V8') ? 'v8' : 'other';
-      // utime and stime, in USER_HZ (100 per second).
-      ticks[kind] += (Number(fields[11]) + Number(fields[12])) * 10;
+      ms[kind] += cpuMsOfStat(stat);
     } catch {
       // The thread ended meanwhile.
     }
   }
-  return ticks;
+  return ms;
 }
 
 /** Events mode: the update stream's counters, then the heap and relist commands. */
