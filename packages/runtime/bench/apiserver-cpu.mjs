@@ -6,6 +6,13 @@ import { readdirSync, readFileSync } from 'node:fs';
 /** Clock ticks per second of /proc/<pid>/stat (USER_HZ, 100 on Linux). */
 const TICKS_PER_SECOND = 100;
 
+/** The CPU time (user + system, ms) in the text of a /proc/<pid>[/task/<tid>]/stat file. */
+export function cpuMsOfStat(stat) {
+  // Fields after the command name in parentheses; utime and stime are 14 and 15.
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / TICKS_PER_SECOND;
+}
+
 /** The pid of the kube-apiserver serving on `port`, or undefined (no /proc, not found). */
 function apiServerPid(port) {
   let entries;
@@ -41,10 +48,7 @@ export function apiServerCpu(port) {
     read() {
       if (pid === undefined) return undefined;
       try {
-        const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-        // Fields after the command name in parentheses; utime and stime are 14 and 15.
-        const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-        return ((Number(fields[11]) + Number(fields[12])) * 1000) / TICKS_PER_SECOND;
+        return cpuMsOfStat(readFileSync(`/proc/${pid}/stat`, 'utf8'));
       } catch {
         return undefined;
       }

@@ -36,7 +36,7 @@ export function buildClientGo(notes) {
 }
 
 /** The command line of one informer's process. */
-function command(which, mode, { plane, goBinary, namespace, n }) {
+function command(which, mode, { plane, goBinary, namespace, n, resource = 'configmaps' }) {
   if (isGo(which)) {
     return [
       goBinary,
@@ -49,6 +49,8 @@ function command(which, mode, { plane, goBinary, namespace, n }) {
         namespace,
         '-expect',
         `${n}`,
+        '-resource',
+        resource,
         ...GO_VARIANTS[which],
       ],
     ];
@@ -67,13 +69,15 @@ function command(which, mode, { plane, goBinary, namespace, n }) {
       plane.kubeconfigPath,
       namespace,
       String(n),
+      resource,
     ],
   ];
 }
 
 /**
  * Spawns one informer's process; `next()` resolves its JSON lines one by one, `send(text)`
- * writes a line to its stdin, `exited` resolves at exit (rejects on a failure).
+ * writes a line to its stdin, `end()` closes its stdin, `exited` resolves at exit (rejects on
+ * a failure).
  */
 export function child(which, mode, setup, timeoutMs = 120_000) {
   const [file, args] = command(which, mode, setup);
@@ -116,5 +120,11 @@ export function child(which, mode, setup, timeoutMs = 120_000) {
     }
     return queue.shift();
   };
-  return { next, send: (text) => proc.stdin.write(`${text}\n`), exited, kill: () => proc.kill() };
+  return {
+    next,
+    send: (text) => proc.stdin.write(`${text}\n`),
+    end: () => proc.stdin.end(),
+    exited,
+    kill: () => proc.kill(),
+  };
 }

@@ -48,19 +48,22 @@ export function baselineModule() {
 }
 
 /**
- * Starts ctrlkit's shared informer on the ConfigMaps of `namespace` with its defaults (the
+ * Starts ctrlkit's shared informer on the ConfigMaps (or pods) of `namespace` with its defaults (the
  * default transform, which drops managedFields), as a controller would, and registers
  * the two handlers. `variant` names an entry of {@link CTRLKIT_VARIANTS}.
  *
  * @param runtime the module `@ctrlkit/runtime/informers` (or a baseline build's index.js)
- * @param options `{ kubeConfig, namespace, onAdd(obj), onUpdate(oldObj, newObj) }`
- * @returns `{ synced: Promise<void>, size(): number, stop(): Promise<void> | void }`:
+ * @param options `{ kubeConfig, namespace, onAdd(obj), onUpdate(oldObj, newObj), resource }`
+ *   (`resource`: `'configmaps'`, the default, or `'pods'`)
+ * @returns `{ synced: Promise<void>, size(): number, lastSyncResourceVersion(): string,
+ *   stop(): Promise<void> | void }`:
  *   `synced` resolves once the informer has synced (its `hasSynced()` turned true, or
- *   `waitForCacheSync` resolved), `size()` is the number of objects in its store.
+ *   `waitForCacheSync` resolved), `size()` is the number of objects in its store,
+ *   `lastSyncResourceVersion()` the version it last synced to.
  */
 export async function startCtrlkitInformer(
   runtime,
-  { kubeConfig, namespace, onAdd, onUpdate, variant = 'ctrlkit' },
+  { kubeConfig, namespace, onAdd, onUpdate, resource = 'configmaps', variant = 'ctrlkit' },
 ) {
   const { SharedInformerFactory } = runtime;
   if (typeof SharedInformerFactory !== 'function') {
@@ -78,13 +81,14 @@ export async function startCtrlkitInformer(
     ? (await import('@ctrlkit/runtime/client')).createClient(kubeConfig, { contentType })
     : kubeConfig;
   const factory = new SharedInformerFactory(source, { ...extra, ...options, namespace });
-  const informer = factory.forResource('v1/configmaps', { metadataOnly });
+  const informer = factory.forResource(`v1/${resource}`, { metadataOnly });
   informer.addEventHandler({ onAdd, onUpdate });
   const controller = new AbortController();
   factory.start(controller.signal);
   return {
     synced: informer.whenSynced(controller.signal),
     size: () => informer.indexer.size,
+    lastSyncResourceVersion: () => informer.lastSyncResourceVersion,
     stop: async () => {
       // A reason without a stack: Node keeps the first request of a kept-alive socket (and
       // with it its signal) reachable, and the stack of a default AbortError would hold this

@@ -1,5 +1,5 @@
 // One informer in a fresh process, so that heaps don't mix: run.mjs spawns
-//   node --expose-gc driver.mjs <bare|client-node|ctrlkit[ variant]> <sync|events> <kubeconfig> <namespace> <expect>
+//   node --expose-gc driver.mjs <bare|client-node|ctrlkit[ variant]> <sync|events> <kubeconfig> <namespace> <expect> [configmaps|pods]
 // (the ctrlkit variants are CTRLKIT_VARIANTS of ctrlkit-informer.mjs, and BASELINE: the
 // defaults on the build in BASELINE_DIST)
 // and reads JSON lines from stdout, as from tooling/go-bench/informer:
@@ -7,11 +7,17 @@
 //           "rssMB":..,"freedPerObject":..}
 //   events: {"kind":"ready"}, then on stdin "start" (reset the counters) and
 //           "stop <writes>" (wait until <writes> update events were handled, or 3 s
-//           without one): {"kind":"events","events":..,"seconds":..,"cpuMs":..}
+//           without one): {"kind":"events","events":..,"seconds":..,"cpuMs":..,
+//           "threadsCpuMs":{"main":..,"v8":..,"other":..}}; then "heap"
+//           ({"kind":"heap","heap":..,"version":..}) and "relist <rv>" (ctrlkit: wait until the informer
+//           synced past <rv>, a second more, {"kind":"relist","heap":..,"waitedMs":..}), as
+//           tooling/go-bench/informer; the process exits at the end of stdin.
 //   {"kind":"skip","reason":..} when the informer is not available.
+import { readdirSync, readFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { CoreV1Api, KubeConfig, makeInformer } from '@kubernetes/client-node';
+import { loadKubeConfig } from '@ctrlkit/client';
+import { cpuMsOfStat } from './apiserver-cpu.mjs';
 import {
   BASELINE_VARIANTS,
   baselineModule,
@@ -20,8 +26,11 @@ import {
   startCtrlkitInformer,
 } from './ctrlkit-informer.mjs';
 import { call, connect } from './kube.mjs';
+import { RESOURCES } from './objects.mjs';
 
-const [which, mode, kubeconfigPath, namespace, expectText] = process.argv.slice(2);
+const [which, mode, kubeconfigPath, namespace, expectText, resource = 'configmaps'] =
+  process.argv.slice(2);
+if (!RESOURCES.includes(resource)) throw new Error(`unknown resource ${resource}`);
 const expect = Number(expectText);
 const gc = globalThis.gc;
 if (gc === undefined) throw new Error('run with node --expose-gc');
@@ -62,8 +71,20 @@ function memory() {
   return { heap, rss: process.memoryUsage().rss };
 }
 
-const kubeConfig = new KubeConfig();
-kubeConfig.loadFromFile(kubeconfigPath);
+/**
+ * The kubeconfig as the informer's own library reads it. ctrlkit's is @ctrlkit/client's
+ * loader: @kubernetes/client-node's index (its API classes and models, ~20 MB of heap) is
+ * loaded only in the processes that use it (bare, client-node), as a ctrlkit program does
+ * not load it; in the ctrlkit processes it would be heap every major GC marks again.
+ */
+async function kubeConfigOf(clientNode) {
+  if (!clientNode) return loadKubeConfig({ kubeconfig: kubeconfigPath });
+  const { KubeConfig } = await import('@kubernetes/client-node');
+  const config = new KubeConfig();
+  config.loadFromFile(kubeconfigPath);
+  return config;
+}
+const kubeConfig = await kubeConfigOf(which === 'bare' || which === 'client-node');
 
 // Update events, counted between "start" and "stop".
 const counter = { on: false, events: 0, first: 0, last: 0 };
@@ -83,7 +104,7 @@ async function bare() {
   const { status, body, headersAt } = await call(
     conn,
     'GET',
-    `/api/v1/namespaces/${namespace}/configmaps`,
+    `/api/v1/namespaces/${namespace}/${resource}`,
   );
   const receivedAt = performance.now();
   if (status !== 200) throw new Error(`LIST: HTTP ${status}`);
@@ -115,6 +136,7 @@ async function bare() {
 
 /** @kubernetes/client-node's makeInformer on listNamespacedConfigMap. */
 async function clientNode() {
+  const { CoreV1Api, makeInformer } = await import('@kubernetes/client-node');
   const api = kubeConfig.makeApiClient(CoreV1Api);
   const before = memory();
   const start = performance.now();
@@ -122,8 +144,10 @@ async function clientNode() {
   let adds = 0;
   let syncedAt = 0;
   let cpuMs;
-  const informer = makeInformer(kubeConfig, `/api/v1/namespaces/${namespace}/configmaps`, () =>
-    api.listNamespacedConfigMap({ namespace }),
+  const informer = makeInformer(kubeConfig, `/api/v1/namespaces/${namespace}/${resource}`, () =>
+    resource === 'pods'
+      ? api.listNamespacedPod({ namespace })
+      : api.listNamespacedConfigMap({ namespace }),
   );
   // The list's objects are added to the cache one by one, each with an `add` callback:
   // the cache is complete at the last one. start() resolves a little later, once the
@@ -181,6 +205,7 @@ async function ctrlkit() {
     namespace,
     onAdd: () => {},
     onUpdate,
+    resource,
     variant: BASELINE_VARIANTS[which] ?? which,
   });
   await informer.synced;
@@ -194,41 +219,105 @@ async function ctrlkit() {
     objects,
     ...memoryFigures,
     keep: informer,
+    lastSyncResourceVersion: informer.lastSyncResourceVersion,
     stop: () => informer.stop(),
   };
 }
 
+/**
+ * CPU time (ms) per kind of thread of this process, from /proc/self/task (Linux; empty
+ * elsewhere): `main` (JavaScript, and the HTTP/2 and TLS work it does), `v8` (V8's
+ * workers: concurrent GC and compilation), `other` (libuv's pool, the inspector, ...).
+ */
+function threadCpu() {
+  const ms = { main: 0, v8: 0, other: 0 };
+  let tasks;
+  try {
+    tasks = readdirSync('/proc/self/task');
+  } catch {
+    return ms;
+  }
+  for (const tid of tasks) {
+    try {
+      const stat = readFileSync(`/proc/self/task/${tid}/stat`, 'utf8');
+      const comm = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+      const kind = tid === String(process.pid) ? 'main' : comm.startsWith('V8') ? 'v8' : 'other';
+      ms[kind] += cpuMsOfStat(stat);
+    } catch {
+      // The thread ended meanwhile.
+    }
+  }
+  return ms;
+}
+
+/** Events mode: the update stream's counters, then the heap and relist commands. */
 async function events(informer) {
   emit({ kind: 'ready' });
   let cpuStart;
+  let threadsStart;
   for await (const line of createInterface({ input: process.stdin })) {
     const [command, arg] = line.trim().split(/\s+/);
     if (command === 'start') {
       Object.assign(counter, { on: true, events: 0, first: 0, last: 0 });
       cpuStart = process.cpuUsage();
+      threadsStart = threadCpu();
     } else if (command === 'stop') {
-      const writes = Number(arg ?? 0);
-      let seen = counter.events;
-      let idleSince = performance.now();
-      while (counter.events < writes && performance.now() - idleSince < 3000) {
-        await sleep(10);
-        if (counter.events !== seen) {
-          seen = counter.events;
-          idleSince = performance.now();
-        }
-      }
+      await counted(Number(arg ?? 0));
       counter.on = false;
       const cpu = process.cpuUsage(cpuStart);
+      const threads = threadCpu();
+      for (const kind of Object.keys(threads)) threads[kind] -= threadsStart[kind];
       emit({
         kind: 'events',
         events: counter.events,
         seconds: (counter.last - counter.first) / 1000,
         cpuMs: (cpu.user + cpu.system) / 1000,
+        threadsCpuMs: threads,
       });
-      break;
+    } else if (command === 'heap') {
+      emit({ kind: 'heap', heap: liveHeap(), version: informer.lastSyncResourceVersion?.() });
+    } else if (command === 'relist') {
+      emit(await relisted(informer, BigInt(arg)));
     }
   }
   await informer.stop?.();
+}
+
+/** Waits until `writes` update events were counted, or 3 s without one. */
+async function counted(writes) {
+  let seen = counter.events;
+  let idleSince = performance.now();
+  while (counter.events < writes && performance.now() - idleSince < 3000) {
+    await sleep(10);
+    if (counter.events !== seen) {
+      seen = counter.events;
+      idleSince = performance.now();
+    }
+  }
+}
+
+/**
+ * Waits (at most 5 minutes) until the informer synced past `revision` (it relisted), lets the
+ * replaced objects become garbage for a second, and reads the live heap.
+ */
+async function relisted(informer, revision) {
+  if (informer.lastSyncResourceVersion === undefined) {
+    throw new Error(`${which}: no relist figure (its informer does not tell its version)`);
+  }
+  const start = performance.now();
+  const past = () => {
+    const version = informer.lastSyncResourceVersion();
+    return /^\d+$/.test(version) && BigInt(version) >= revision;
+  };
+  while (!past()) {
+    if (performance.now() - start > 300_000) {
+      throw new Error(`${which}: no relist past ${revision} in 5 minutes`);
+    }
+    await sleep(10);
+  }
+  const waitedMs = performance.now() - start;
+  await sleep(1000);
+  return { kind: 'relist', heap: liveHeap(), waitedMs };
 }
 
 const run =

@@ -17,7 +17,7 @@ export async function connect(kubeConfig, maxSockets = 1) {
     servername: options.servername,
   });
   const server = new URL(kubeConfig.getCurrentCluster().server);
-  return { agent, server, headers: options.headers ?? {}, auth: options.auth };
+  return { agent, server, headers: options.headers ?? {}, auth: options.auth, maxSockets };
 }
 
 /**

@@ -1,20 +1,25 @@
 // The informer's scale curves (issue 36): ctrlkit's informer against client-go v0.37's shared
-// informer (tooling/go-bench/informer) on 10k / 50k / 100k ConfigMaps, in one run on one local
-// apiserver (@ctrlkit/envtest): time to synced, heap per cached object, and CPU per watch event
-// under a steady stream of updates. Each size has its own namespace, seeded once (64 creates in
-// flight; those already there are kept). Per size, ROUNDS rounds of sync runs (client-go, then
-// ctrlkit, each in a fresh process) and ROUNDS update streams (both informers at once, the same
-// stream). Written to bench/results/scale.json and its SVGs.
+// informer (tooling/go-bench/informer) on 10k / 50k / 100k ConfigMaps (or 10k / 50k pods with
+// --resource pods), in one run on one local apiserver (@ctrlkit/envtest): time to synced, heap
+// per cached object, CPU per watch event under a steady stream of updates, and the heap after a
+// relist. Each size has its own namespace, seeded once (64 creates in flight). Per size, ROUNDS
+// rounds of sync runs (client-go, then ctrlkit, each in a fresh process) and ROUNDS update
+// streams (both informers at once, the same stream), each followed by a relist of both (the
+// apiserver restarted over a compacted etcd: 410 Gone). Written to bench/results/scale.json
+// (scale-pods.json for pods) and its SVGs.
 //
-// Run: pnpm --filter @ctrlkit/runtime bench -- --scale [--sizes 10000,50000,100000] [--rounds 3]
-//   [--write-seconds 5] (build first: pnpm --filter @ctrlkit/runtime build)
+// Run: pnpm --filter @ctrlkit/runtime bench -- --scale [--resource configmaps|pods]
+//   [--sizes 10000,50000,100000] [--rounds 3] [--write-seconds 5]
+//   (build first: pnpm --filter @ctrlkit/runtime build)
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startControlPlane } from '@ctrlkit/envtest';
 import { pointOf, startMeasuring, writeResults } from '@ctrlkit/figures';
 import { apiServerCpu } from './apiserver-cpu.mjs';
 import { buildClientGo } from './children.mjs';
+import { BASELINE } from './ctrlkit-informer.mjs';
 import { callJson, connect } from './kube.mjs';
+import { RESOURCES } from './objects.mjs';
 import { eventRuns, seed, syncRuns } from './workloads.mjs';
 
 const started = startMeasuring();
@@ -23,7 +28,13 @@ const flag = (name, fallback) => {
   const at = process.argv.indexOf(name);
   return at === -1 ? fallback : process.argv[at + 1];
 };
-const sizes = flag('--sizes', '10000,50000,100000').split(',').map(Number);
+const resource = flag('--resource', 'configmaps');
+if (!RESOURCES.includes(resource)) {
+  throw new Error(`--resource takes ${RESOURCES.join(' or ')}, got ${resource}`);
+}
+const kind = resource === 'pods' ? 'Pods' : 'ConfigMaps';
+const defaultSizes = resource === 'pods' ? '10000,50000' : '10000,50000,100000';
+const sizes = flag('--sizes', defaultSizes).split(',').map(Number);
 const rounds = Number(flag('--rounds', 3));
 const writeSeconds = Number(flag('--write-seconds', 5));
 for (const [name, values] of Object.entries({
@@ -36,28 +47,56 @@ for (const [name, values] of Object.entries({
   }
 }
 const sides = ['client-go', 'ctrlkit'];
+/**
+ * With BASELINE_DIST (a build from before a change, see ctrlkit-informer.mjs), the update
+ * streams also run that build's informer: CPU per watch event before and after, in one stream.
+ */
+const streamSides = process.env.BASELINE_DIST ? [...sides, BASELINE] : sides;
 const log = (line) => console.error(`[scale] ${line}`);
 
 /** One size: seed its namespace, then the sync rounds and the update streams. */
 async function measureSize(plane, conn, goBinary, n, notes) {
-  const namespace = `ctrlkit-bench-scale-${n}`;
-  const names = Array.from({ length: n }, (_, i) => `cm-${String(i).padStart(6, '0')}`);
-  const setup = { plane, goBinary, namespace, n, names, notes };
+  const namespace = `ctrlkit-bench-scale-${resource}-${n}`;
+  const prefix = resource === 'pods' ? 'pod' : 'cm';
+  const names = Array.from({ length: n }, (_, i) => `${prefix}-${String(i).padStart(6, '0')}`);
+  const setup = { plane, goBinary, namespace, n, names, notes, resource };
   await seed(conn, setup);
   const sync = await syncRuns(setup, sides, rounds, apiServerCpu(plane.apiServerPort));
   const events = [];
   for (let round = 0; round < rounds; round++) {
-    const run = await eventRuns(setup, sides, conn, { seconds: writeSeconds, writers: 32 });
+    const run = await eventRuns(setup, streamSides, conn, {
+      seconds: writeSeconds,
+      writers: 32,
+      relist: true,
+    });
     log(
-      `${n}: stream ${round + 1}: ${run.writer.writes} writes; ${sides
+      `${n}: stream ${round + 1}: ${run.writer.writes} writes; ${streamSides
         .map(
-          (s) => `${s} ${run.results[s].events} events, ${cpuPerEvent(run, s).toFixed(1)} µs/event`,
+          (s) =>
+            `${s} ${run.results[s].events} events, ${cpuPerEvent(run, s).toFixed(1)} µs/event${threadsOf(run.results[s])}`,
         )
+        .join('; ')}`,
+    );
+    log(
+      `${n}: relist ${round + 1}: ${sides
+        .map((s) => {
+          const { before, after, waitedMs } = run.relist[s];
+          return `${s} heap ${(before / 1e6).toFixed(1)} -> ${(after / 1e6).toFixed(1)} MB (relisted in ${(waitedMs / 1000).toFixed(1)} s)`;
+        })
         .join('; ')}`,
     );
     events.push(run);
   }
   return { sync, events };
+}
+
+/** A Node informer's CPU per event by kind of thread (see driver.mjs), for the log. */
+function threadsOf({ threadsCpuMs, events }) {
+  if (threadsCpuMs === undefined || !events) return '';
+  const parts = Object.entries(threadsCpuMs).map(
+    ([kind, ms]) => `${kind} ${((ms * 1000) / events).toFixed(1)}`,
+  );
+  return ` (${parts.join(', ')})`;
 }
 
 function cpuPerEvent(run, side) {
@@ -66,47 +105,70 @@ function cpuPerEvent(run, side) {
 }
 
 /** Per side and size, the rounds of each figure. */
-function roundsOf({ sync, events }) {
+function roundsOf(n, { sync, events }) {
   const of = (side) => ({
     syncedMs: sync.runs[side].map((r) => r.syncedMs),
     heapPerObject: sync.runs[side].map((r) => r.heapPerObject),
     cpuPerEvent: events.map((run) => cpuPerEvent(run, side)),
+    beforeRelist: events.map((run) => run.relist[side].before / n),
+    afterRelist: events.map((run) => run.relist[side].after / n),
+    growth: events.map((run) => run.relist[side].after / run.relist[side].before),
   });
-  return Object.fromEntries(sides.map((side) => [side, of(side)]));
+  const measured = Object.fromEntries(sides.map((side) => [side, of(side)]));
+  if (streamSides.includes(BASELINE)) {
+    measured[BASELINE] = { cpuPerEvent: events.map((run) => cpuPerEvent(run, BASELINE)) };
+  }
+  return measured;
 }
 
-const digits = (v) => (v >= 100 ? 0 : 1);
+const digits = (v) => (v >= 100 ? 0 : v >= 10 ? 1 : 2);
 const cell = ({ y, min, max }) =>
   `${y.toFixed(digits(y))} (${min.toFixed(digits(min))}–${max.toFixed(digits(max))})`;
 
-/** The table and curve of one figure over the sizes. */
-function figure(measured, field, { unit, title, aim }) {
+/** The median (lowest–highest) of ours over the peer's, and the range of the ratios of rounds. */
+function ratio(measured, n, field, side) {
+  const [peer, ours] = ['client-go', side].map((s) => pointOf(n, measured[n][s][field]));
+  const perRound = measured[n][side][field].map((v, i) => v / measured[n]['client-go'][field][i]);
+  const spread = pointOf(n, perRound);
+  return `${(ours.y / peer.y).toFixed(2)}x (rounds ${spread.min.toFixed(2)}–${spread.max.toFixed(2)})`;
+}
+
+/**
+ * The table and curve of one figure over the sizes; with a baseline build measured for
+ * `field`, its columns too (before the change: `ctrlkit before`).
+ */
+function figure(measured, field, { unit, title, aim, note = '' }) {
+  const before = measured[sizes[0]][BASELINE]?.[field] !== undefined;
   const rows = sizes.map((n) => {
     const [peer, ours] = sides.map((side) => pointOf(n, measured[n][side][field]));
-    const perRound = measured[n].ctrlkit[field].map(
-      (v, i) => v / measured[n]['client-go'][field][i],
-    );
-    const spread = pointOf(n, perRound);
-    return [
-      n,
-      cell(ours),
-      cell(peer),
-      `${(ours.y / peer.y).toFixed(2)}x (rounds ${spread.min.toFixed(2)}–${spread.max.toFixed(2)})`,
-    ];
+    const row = [n, cell(ours), cell(peer), ratio(measured, n, field, 'ctrlkit')];
+    if (!before) return row;
+    const base = pointOf(n, measured[n][BASELINE][field]);
+    return [...row, cell(base), ratio(measured, n, field, BASELINE)];
   });
-  const series = sides.map((side) => ({
-    name: side === 'client-go' ? 'client-go v0.37.2' : 'ctrlkit',
+  const columns = [kind, `ctrlkit ${unit}`, `client-go ${unit}`, 'ctrlkit / client-go'];
+  if (before) columns.push(`ctrlkit before ${unit}`, 'before / client-go');
+  const names = {
+    'client-go': 'client-go v0.37.2',
+    ctrlkit: 'ctrlkit',
+    [BASELINE]: 'ctrlkit before',
+  };
+  const series = (before ? [...sides, BASELINE] : sides).map((side) => ({
+    name: names[side],
     points: sizes.map((n) => pointOf(n, measured[n][side][field])),
   }));
+  const beforeNote = before
+    ? ` "ctrlkit before" is the build from before the change (BASELINE_DIST: ${process.env.BASELINE_NAME ?? process.env.BASELINE_DIST}), in the same streams.`
+    : '';
   return {
     table: {
-      columns: ['ConfigMaps', `ctrlkit ${unit}`, `client-go ${unit}`, 'ctrlkit / client-go'],
+      columns,
       rows,
-      caption: `Median of ${rounds} rounds (lowest–highest); the ratio of the medians, and the range of the ratios of rounds run side by side. Aim: ${aim}.`,
+      caption: `Median of ${rounds} rounds (lowest–highest); the ratio of the medians, and the range of the ratios of rounds run side by side.${note}${beforeNote} Aim: ${aim}.`,
     },
     curve: {
       title,
-      x: { label: 'ConfigMaps', scale: 'log' },
+      x: { label: kind, scale: 'log' },
       y: { label: unit },
       series: [...series].reverse(),
     },
@@ -119,6 +181,11 @@ async function main() {
   if (goBinary === undefined) throw new Error(notes.join(' '));
   const plane = await startControlPlane({
     apiServerFlags: { 'max-requests-inflight': '2000', 'max-mutating-requests-inflight': '1000' },
+    // Seeding writes tens of thousands of objects; the informers never read etcd's disk.
+    etcdFlags: { 'unsafe-no-fsync': 'true' },
+    // The relists compact etcd themselves; the apiserver's own compaction would not expire a
+    // watch any sooner, only at a time the bench does not choose.
+    etcdCompactionIntervalMs: 0,
   });
   const conn = await connect(plane.kubeConfig, 64);
   const measured = {};
@@ -126,7 +193,7 @@ async function main() {
     const { gitVersion } = await callJson(conn, 'GET', '/version');
     log(`kube-apiserver ${gitVersion}; sizes ${sizes.join(', ')}; ${rounds} rounds`);
     for (const n of sizes)
-      measured[n] = roundsOf(await measureSize(plane, conn, goBinary, n, notes));
+      measured[n] = roundsOf(n, await measureSize(plane, conn, goBinary, n, notes));
   } finally {
     conn.agent.destroy();
     await plane.stop();
@@ -139,7 +206,7 @@ async function main() {
     }),
     heap: figure(measured, 'heapPerObject', {
       unit: 'B heap per object',
-      title: 'Informer: heap per cached ConfigMap (lower is better)',
+      title: `Informer: heap per cached ${kind === 'Pods' ? 'Pod' : 'ConfigMap'} (lower is better)`,
       aim: '<= 0.7x client-go, flat with size',
     }),
     events: figure(measured, 'cpuPerEvent', {
@@ -147,13 +214,24 @@ async function main() {
       title: 'Informer: CPU per watch event (lower is better)',
       aim: '<= 1.0x client-go',
     }),
+    relist: figure(measured, 'afterRelist', {
+      unit: 'B heap per object after a relist',
+      title: 'Informer: heap per object after a relist (lower is better)',
+      aim: 'no growth across the relist, <= 0.7x client-go',
+      note: ` The live heap of the whole process after the relist settled (1 s after the informer synced past the compacted revision, then a full GC), over the objects; the process's heap before the relist (after its sync and the update stream) is in the relist-growth table.`,
+    }),
+    'relist-growth': figure(measured, 'growth', {
+      unit: 'heap after / before relist',
+      title: 'Informer: heap after a relist over heap before it (lower is better)',
+      aim: 'no growth (1.0)',
+    }),
   };
   for (const [name, { table }] of Object.entries(figures)) {
     console.log(`\n${name}`);
     console.table(table.rows);
   }
   for (const note of notes) console.log(`note: ${note}`);
-  writeResults(join(here, 'results/scale.json'), {
+  writeResults(join(here, resource === 'pods' ? 'results/scale-pods.json' : 'results/scale.json'), {
     command: `pnpm --filter @ctrlkit/runtime bench -- ${process.argv.slice(2).join(' ')}`,
     started,
     tables: Object.fromEntries(Object.entries(figures).map(([k, v]) => [k, v.table])),

@@ -2,37 +2,34 @@
 // (each informer in a fresh process, one after another) and the update stream.
 import { setTimeout as sleep } from 'node:timers/promises';
 import { child } from './children.mjs';
-import { call, callJson, pool } from './kube.mjs';
+import { call, callJson, connect, pool } from './kube.mjs';
+import { itemBytes, objectFor, patchFor } from './objects.mjs';
 
 const fieldManager = 'ctrlkit-bench';
 /** How long synced informers rest before an update stream is counted (see {@link eventRuns}). */
 const SETTLE_MS = 3000;
-/** Compact JSON bytes of one ConfigMap as BENCHMARKS.md measured it (209 of managedFields). */
-const targetBytes = 1474;
 
-function configMap(name, namespace, payload) {
-  return {
-    apiVersion: 'v1',
-    kind: 'ConfigMap',
-    metadata: { name, namespace, labels: { 'app.kubernetes.io/name': 'informer-bench' } },
-    data: { payload },
-  };
-}
-
-/** Compact JSON of a stored object as a LIST item carries it (no kind/apiVersion). */
-function itemBytes(object) {
-  const { kind: _kind, apiVersion: _apiVersion, ...item } = object;
-  return Buffer.byteLength(JSON.stringify(item));
-}
+/** The collection URL of `setup`'s objects. */
+const pathOf = ({ namespace, resource = 'configmaps' }) =>
+  `/api/v1/namespaces/${namespace}/${resource}`;
 
 /**
- * Creates the namespace and whichever of the `names` ConfigMaps are missing; returns the
- * average compact JSON bytes of one without managedFields (and notes the sizes).
+ * Creates the namespace (and its default ServiceAccount, which pods need) and whichever of
+ * the `names` objects of `resource` (default ConfigMaps) are missing; returns the average
+ * compact JSON bytes of one without managedFields (and notes the sizes).
  */
-export async function seed(conn, { namespace, names, notes }) {
-  const path = `/api/v1/namespaces/${namespace}/configmaps`;
+export async function seed(conn, { namespace, names, notes, resource = 'configmaps' }) {
+  const path = pathOf({ namespace, resource });
   const namespaceObject = { apiVersion: 'v1', kind: 'Namespace', metadata: { name: namespace } };
   await callJson(conn, 'POST', '/api/v1/namespaces', namespaceObject, [201, 409]);
+  const account = { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: 'default' } };
+  await callJson(
+    conn,
+    'POST',
+    `/api/v1/namespaces/${namespace}/serviceaccounts`,
+    account,
+    [201, 409],
+  );
   const existing = new Set(
     (await callJson(conn, 'GET', path)).items.map((item) => item.metadata.name),
   );
@@ -43,30 +40,27 @@ export async function seed(conn, { namespace, names, notes }) {
       conn,
       'POST',
       `${path}?dryRun=All&fieldManager=${fieldManager}`,
-      configMap(names[0], namespace, ''),
+      objectFor(resource, names[0], namespace, undefined),
     );
-    const resourceVersionBytes = '"resourceVersion":"123456",'.length;
-    const payloadBytes = Math.max(0, targetBytes - itemBytes(probe) - resourceVersionBytes);
-    const payload = 'x'.repeat(payloadBytes);
     const start = performance.now();
     await pool(missing.length, 64, (i) =>
       callJson(
         conn,
         'POST',
         `${path}?fieldManager=${fieldManager}`,
-        configMap(missing[i], namespace, payload),
+        objectFor(resource, missing[i], namespace, probe),
         [201, 409],
       ),
     );
     const seconds = (performance.now() - start) / 1000;
     console.error(
-      `[bench] created ${missing.length} ConfigMaps in ${seconds.toFixed(1)} s (${Math.round(missing.length / seconds)}/s)`,
+      `[bench] created ${missing.length} ${resource} in ${seconds.toFixed(1)} s (${Math.round(missing.length / seconds)}/s)`,
     );
   }
   const list = await callJson(conn, 'GET', path);
   const n = names.length;
   if (list.items.length !== n) {
-    throw new Error(`namespace ${namespace} holds ${list.items.length} ConfigMaps, expected ${n}`);
+    throw new Error(`namespace ${namespace} holds ${list.items.length} ${resource}, expected ${n}`);
   }
   const managed = Buffer.byteLength(JSON.stringify(list.items[0].metadata.managedFields ?? []));
   const average = list.items.reduce((sum, item) => sum + itemBytes(item), 0) / n;
@@ -76,14 +70,15 @@ export async function seed(conn, { namespace, names, notes }) {
       return sum + itemBytes({ ...item, metadata });
     }, 0) / n;
   notes.push(
-    `${n.toLocaleString('en-US')} ConfigMaps in ${namespace}: ${Math.round(average)} B of compact JSON each on average, ${managed} B of it managedFields; ${Math.round(compactBytes)} B without.`,
+    `${n.toLocaleString('en-US')} ${resource} in ${namespace}: ${Math.round(average)} B of compact JSON each on average, ${managed} B of it managedFields; ${Math.round(compactBytes)} B without.`,
   );
   return compactBytes;
 }
 
-/** Merge-patches the ConfigMaps round-robin, `writers` in flight, for `seconds`. */
-async function write(conn, { namespace, names }, seconds, writers) {
-  const path = `/api/v1/namespaces/${namespace}/configmaps`;
+/** Merge-patches the objects round-robin, `writers` in flight, for `seconds`. */
+async function write(conn, setup, seconds, writers) {
+  const { names, resource = 'configmaps' } = setup;
+  const path = pathOf(setup);
   let seq = 0;
   let writes = 0;
   let failures = 0;
@@ -96,7 +91,7 @@ async function write(conn, { namespace, names }, seconds, writers) {
         conn,
         'PATCH',
         `${path}/${names[i % names.length]}?fieldManager=${fieldManager}`,
-        { data: { seq: `${Date.now()}-${i}` } },
+        patchFor(resource, i),
       );
       if (status === 200) writes++;
       else failures++;
@@ -144,12 +139,13 @@ export async function syncRuns(setup, informers, rounds, apiServer) {
 
 /**
  * Events/s and CPU per event: the informers concurrently, synced and settled for
- * {@link SETTLE_MS}, under one stream of updates.
+ * {@link SETTLE_MS}, under one stream of updates. With `relist`, then the heap of each
+ * before and after a relist (see {@link relistAll}) in `relist[which]`.
  */
-export async function eventRuns(setup, informers, conn, { seconds, writers }) {
+export async function eventRuns(setup, informers, conn, { seconds, writers, relist = false }) {
   let procs = informers.map((which) => ({
     which,
-    proc: child(which, 'events', setup, 300_000),
+    proc: child(which, 'events', setup, 600_000),
   }));
   try {
     for (const entry of procs) {
@@ -171,12 +167,51 @@ export async function eventRuns(setup, informers, conn, { seconds, writers }) {
     const writer = await write(conn, setup, seconds, writers);
     for (const { proc } of procs) proc.send(`stop ${writer.writes}`);
     const results = {};
-    for (const { which, proc } of procs) {
-      results[which] = await proc.next();
-      await proc.exited;
-    }
-    return { writer, results };
+    for (const { which, proc } of procs) results[which] = await proc.next();
+    const relisted = relist ? await relistAll(setup, procs, conn) : undefined;
+    for (const { proc } of procs) proc.end();
+    for (const { proc } of procs) await proc.exited;
+    return { writer, results, relist: relisted };
   } finally {
     for (const { proc } of procs) proc.kill();
   }
+}
+
+/**
+ * Makes every informer of `procs` relist, as after an apiserver restart over a compacted
+ * etcd: each child's live heap and version are read (`heap`), a write elsewhere moves etcd past every
+ * version the informers hold, the apiserver is stopped, etcd compacted and the apiserver
+ * started again, so the watch each resumes from its last version is answered 410 Gone and
+ * it lists again; `relist <revision>` then waits in each child until it synced past the
+ * compacted revision, and reads the heap a second later. Resolves, per informer,
+ * `{ before, after, waitedMs }` (bytes, ms); `conn` gets fresh sockets.
+ */
+async function relistAll({ plane }, procs, conn) {
+  const before = {};
+  for (const { which, proc } of procs) {
+    proc.send('heap');
+    before[which] = await proc.next();
+  }
+  const bump = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { generateName: 'bench-relist-' } };
+  await callJson(conn, 'POST', '/api/v1/namespaces/default/configmaps', bump, [201]);
+  await plane.stopApiServer();
+  const revision = await plane.compactEtcd();
+  for (const [which, { version }] of Object.entries(before)) {
+    // Past the compacted revision already, its watch would resume: no relist to measure.
+    if (!(Number(version) < revision)) {
+      throw new Error(`${which} holds version ${version}, not before the compacted ${revision}`);
+    }
+  }
+  await plane.startApiServer();
+  conn.agent.destroy();
+  Object.assign(conn, await connect(plane.kubeConfig, conn.maxSockets));
+  const result = {};
+  for (const { proc } of procs) proc.send(`relist ${revision}`);
+  for (const { which, proc } of procs) {
+    const line = await proc.next();
+    if (line.kind !== 'relist')
+      throw new Error(`${which}: expected relist, got ${JSON.stringify(line)}`);
+    result[which] = { before: before[which].heap, after: line.heap, waitedMs: line.waitedMs };
+  }
+  return result;
 }

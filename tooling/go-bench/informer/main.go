@@ -14,7 +14,15 @@
 //	              commands on stdin: "start" resets the counters; "stop <writes>" waits
 //	              until <writes> update events were handled (or 3 s without one) and prints
 //	              {"kind":"events","events":..,"seconds":..,"cpuMs":..}; the informer's
-//	              update handler does the counting.
+//	              update handler does the counting. Then, still on stdin: "heap" prints
+//	              {"kind":"heap","heap":..,"version":..} (the live heap after runtime.GC, the
+//	              informer's LastSyncResourceVersion), and "relist <rv>"
+//	              waits until the informer's LastSyncResourceVersion reaches <rv> (it relisted:
+//	              the bench restarted the apiserver over an etcd compacted to <rv>), lets it
+//	              settle for a second and prints {"kind":"relist","heap":..,"waitedMs":..}.
+//	              The process exits at the end of stdin.
+//
+// -resource pods watches the Pods of -namespace instead of its ConfigMaps.
 //
 // client-go runs with its defaults unless told otherwise: protobuf for built-in types
 // (its typed clients prefer it; -content-type application/json for JSON), the
@@ -92,6 +100,7 @@ func main() {
 	mode := flag.String("mode", "sync", "sync or events")
 	expect := flag.Int("expect", 10000, "ConfigMaps expected in the namespace")
 	contentType := flag.String("content-type", "", "the wire format, e.g. application/json; default: client-go's (protobuf for built-in types)")
+	resource := flag.String("resource", "configmaps", "configmaps or pods")
 	watchList := flag.String("watch-list", "", "true or false: the WatchListClient feature gate; default: client-go's (on in v0.37)")
 	flag.Parse()
 	if *watchList != "" {
@@ -125,7 +134,15 @@ func main() {
 	cpuBefore := cpuMs()
 
 	factory := informers.NewSharedInformerFactoryWithOptions(client, 0, informers.WithNamespace(*namespace))
-	informer := factory.Core().V1().ConfigMaps().Informer()
+	var informer cache.SharedIndexInformer
+	switch *resource {
+	case "configmaps":
+		informer = factory.Core().V1().ConfigMaps().Informer()
+	case "pods":
+		informer = factory.Core().V1().Pods().Informer()
+	default:
+		fail("unknown -resource %q", *resource)
+	}
 	_, err = informer.AddEventHandler(cache.ResourceEventHandlerFuncs{
 		AddFunc: func(any) {},
 		UpdateFunc: func(any, any) {
@@ -222,7 +239,38 @@ func main() {
 			seconds := last.Sub(first).Seconds()
 			mu.Unlock()
 			emit(map[string]any{"kind": "events", "events": n, "seconds": seconds, "cpuMs": cpu})
-			return
+		case "heap":
+			emit(map[string]any{"kind": "heap", "heap": liveHeap(), "version": informer.LastSyncResourceVersion()})
+		case "relist":
+			emit(relisted(informer, fields))
 		}
 	}
+	runtime.KeepAlive(informer)
+}
+
+// relisted waits until the informer has synced past the resource version in fields[1] (at
+// most 5 minutes), lets the replaced objects become garbage for a second, and reports the
+// live heap then.
+func relisted(informer cache.SharedIndexInformer, fields []string) map[string]any {
+	if len(fields) < 2 {
+		fail("relist needs a resource version")
+	}
+	target, err := strconv.ParseUint(fields[1], 10, 64)
+	if err != nil {
+		fail("relist %q: %v", fields[1], err)
+	}
+	start := time.Now()
+	for {
+		rv, _ := strconv.ParseUint(informer.LastSyncResourceVersion(), 10, 64)
+		if rv >= target && informer.HasSynced() {
+			break
+		}
+		if time.Since(start) > 5*time.Minute {
+			fail("no relist past %d after 5 minutes (at %s)", target, informer.LastSyncResourceVersion())
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	waited := time.Since(start)
+	time.Sleep(time.Second)
+	return map[string]any{"kind": "relist", "heap": liveHeap(), "waitedMs": float64(waited.Milliseconds())}
 }

@@ -7,15 +7,18 @@ import { ProtobufDecodeError } from './protobuf-decode-error.js';
 import { Kind } from './schema.js';
 import { Wire, type WireReader } from './wire-reader.js';
 
+/** Decodes the enveloped object from `start` to `end` of `r` (it may move `r.pos`). */
+export type ObjectDecoder = (r: WireReader, start: number, end: number) => unknown;
+
 /**
  * Decodes the message from `r.pos` to `end` of one of the custom kinds; `decodeObject`
- * decodes an enveloped object a RawExtension holds.
+ * decodes an enveloped object a RawExtension holds, from `start` to `end` of the same reader.
  */
 export function decodeCustom(
   r: WireReader,
   end: number,
   kind: number,
-  decodeObject: (body: Uint8Array) => unknown,
+  decodeObject: ObjectDecoder,
 ): unknown {
   switch (kind) {
     case Kind.Time:
@@ -96,7 +99,7 @@ function decodeRaw(
   r: WireReader,
   end: number,
   extension: boolean,
-  decodeObject: (body: Uint8Array) => unknown,
+  decodeObject: ObjectDecoder,
 ): unknown {
   let start = 0;
   let rawEnd = 0;
@@ -110,7 +113,8 @@ function decodeRaw(
   }
   if (rawEnd === start) return null;
   if (extension && startsWithMagic(r.buf, start, rawEnd)) {
-    return decodeObject(r.buf.subarray(start, rawEnd));
+    // Read in place, not from a copy of the bytes: a watch event holds its object this way.
+    return decodeObject(r, start, rawEnd);
   }
   try {
     return parseJson(r.utf8(start, rawEnd));

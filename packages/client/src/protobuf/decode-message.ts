@@ -1,7 +1,7 @@
 // Decodes one protobuf message into the object encoding/json writes for the same Go value.
 
 import { decodeCustom } from './decode-custom.js';
-import { readEnvelope } from './envelope.js';
+import { type Envelope, readEnvelope, readEnvelopeIn } from './envelope.js';
 import { compileFieldsDecoder } from './fields-decoder.js';
 import { ProtobufDecodeError } from './protobuf-decode-error.js';
 import {
@@ -41,7 +41,15 @@ export function withoutManagedFields<T>(decode: () => T): T {
  * to, with apiVersion and kind from the envelope when the kind's JSON has them.
  */
 export function decodeEnvelope(body: Uint8Array): unknown {
-  const envelope = readEnvelope(body);
+  return decodeEnveloped(readEnvelope(body));
+}
+
+/** {@link decodeEnvelope} of the bytes from `start` to `end` of `r` (a RawExtension's object). */
+function decodeEnvelopeIn(r: WireReader, start: number, end: number): unknown {
+  return decodeEnveloped(readEnvelopeIn(r, start, end));
+}
+
+function decodeEnveloped(envelope: Envelope): unknown {
   const spec = rootSpec(envelope.apiVersion, envelope.kind);
   if (spec === undefined) {
     throw new ProtobufDecodeError(
@@ -154,7 +162,7 @@ function decodeValue(r: WireReader, end: number, kind: number, field: FieldSpec)
     }
     default: {
       const valueEnd = r.end(end);
-      const value = decodeCustom(r, valueEnd, kind, decodeEnvelope);
+      const value = decodeCustom(r, valueEnd, kind, decodeEnvelopeIn);
       r.pos = valueEnd;
       return value;
     }

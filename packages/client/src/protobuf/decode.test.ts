@@ -138,6 +138,37 @@ describe('malformed protobuf', () => {
   });
 });
 
+describe('watch frames: the object is read where it lies in the frame', () => {
+  // ConfigMap { metadata { name: "cm" } }
+  const configMap = [0x0a, 0x04, 0x0a, 0x02, 0x63, 0x6d];
+  /** WatchEvent { type, object: RawExtension { raw: object } } and then `after`. */
+  const frame = (type: string, object: Uint8Array, after: number[] = []): number[] => {
+    const typeBytes = [...new TextEncoder().encode(type)];
+    const raw = [0x0a, object.length, ...object];
+    return [0x0a, typeBytes.length, ...typeBytes, 0x12, raw.length, ...raw, ...after];
+  };
+
+  it('decodes a frame that is a Buffer inside a larger chunk, with a field after the object', () => {
+    // An unknown WatchEvent field 3 after the object: skipped, as Go does.
+    const event = frame('MODIFIED', envelope('v1', 'ConfigMap', configMap), [0x1a, 3, 1, 2, 3]);
+    const chunk = Buffer.from([0xff, 0xff, 0xff, ...event, 0xff, 0xff]);
+    expect(decodeProtobufWatchEvent(chunk.subarray(3, 3 + event.length))).toStrictEqual({
+      type: 'MODIFIED',
+      object: { kind: 'ConfigMap', apiVersion: 'v1', metadata: { name: 'cm' } },
+    });
+  });
+
+  it('rejects an object whose envelope claims more bytes than its RawExtension holds', () => {
+    const object = envelope('v1', 'ConfigMap', configMap);
+    // The envelope's raw length (its second-to-last length byte) claims 40 more bytes; the
+    // frame has them after the RawExtension, but they are not the object's.
+    const lying = object.slice();
+    lying[lying.length - configMap.length - 1] = configMap.length + 40;
+    const event = frame('ADDED', lying, [0x1a, 60, ...new Array<number>(60).fill(0)]);
+    expect(() => decodeProtobufWatchEvent(Buffer.from(event))).toThrow(/truncated/);
+  });
+});
+
 /** `k8s\0` + runtime.Unknown{typeMeta{apiVersion, kind}, raw}. */
 function envelope(apiVersion: string, kind: string, raw: number[]): Uint8Array {
   const text = (field: number, value: string) => {

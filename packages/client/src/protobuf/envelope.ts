@@ -9,7 +9,7 @@ export const PROTOBUF_MAGIC: readonly number[] = [0x6b, 0x38, 0x73, 0x00];
 
 /** Where runtime.Unknown's fields are in the body. */
 export interface Envelope {
-  /** A reader over the whole body, to decode `raw` with. */
+  /** A reader over the body, to decode `raw` with. */
   reader: WireReader;
   apiVersion: string;
   kind: string;
@@ -24,16 +24,21 @@ export interface Envelope {
  * it holds an object, and that the object is not compressed.
  */
 export function readEnvelope(body: Uint8Array): Envelope {
+  return readEnvelopeIn(new WireReader(body), 0, body.length);
+}
+
+/** {@link readEnvelope} of the bytes from `start` to `end` of `r` (an object inside a message). */
+export function readEnvelopeIn(r: WireReader, start: number, end: number): Envelope {
+  const body = r.buf;
   for (let i = 0; i < PROTOBUF_MAGIC.length; i++) {
-    if (body[i] !== PROTOBUF_MAGIC[i]) {
+    if (start + i >= end || body[start + i] !== PROTOBUF_MAGIC[i]) {
       throw new ProtobufDecodeError(
-        `protobuf: body does not start with the k8s\\0 magic (got ${describeStart(body)})`,
+        `protobuf: body does not start with the k8s\\0 magic (got ${describeStart(body.subarray(start, end))})`,
       );
     }
   }
-  const r = new WireReader(body);
-  r.pos = PROTOBUF_MAGIC.length;
-  const envelope = readUnknown(r);
+  r.pos = start + PROTOBUF_MAGIC.length;
+  const envelope = readUnknown(r, end);
   if (envelope.contentEncoding !== '') {
     throw new ProtobufDecodeError(
       `protobuf: unsupported contentEncoding ${envelope.contentEncoding}`,
@@ -55,8 +60,7 @@ export function startsWithMagic(buf: Uint8Array, start: number, end: number): bo
   );
 }
 
-function readUnknown(r: WireReader): Envelope {
-  const end = r.buf.length;
+function readUnknown(r: WireReader, end: number): Envelope {
   const unknown: Envelope = {
     reader: r,
     apiVersion: '',

@@ -16,6 +16,7 @@ interface NodeSlices {
   utf8Slice(start: number, end: number): string;
   latin1Slice(start: number, end: number): string;
   base64Slice(start: number, end: number): string;
+  readDoubleLE(offset: number): number;
 }
 
 /**
@@ -26,12 +27,13 @@ export class WireReader {
   pos = 0;
   readonly buf: Uint8Array;
   private readonly node: NodeSlices;
-  private readonly view: DataView;
 
   constructor(buf: Uint8Array) {
     this.buf = buf;
-    this.node = Buffer.from(buf.buffer, buf.byteOffset, buf.byteLength) as unknown as NodeSlices;
-    this.view = new DataView(buf.buffer, buf.byteOffset, buf.byteLength);
+    // A watch frame or a response body is a Buffer already: no second view per message.
+    this.node = (Buffer.isBuffer(buf)
+      ? buf
+      : Buffer.from(buf.buffer, buf.byteOffset, buf.byteLength)) as unknown as NodeSlices;
   }
 
   /** A varint of at most 32 significant bits (tags, lengths, int32), as an unsigned number. */
@@ -98,7 +100,7 @@ export class WireReader {
 
   /** A little-endian double. */
   double(): number {
-    const v = this.view.getFloat64(this.pos, true);
+    const v = this.node.readDoubleLE(this.pos);
     this.pos += 8;
     return v;
   }
