@@ -50,7 +50,8 @@ export interface PlanReconcileResult {
  * 3. stages conditions: validation, `Archived` (Advisory, UserRequested) after a
  *    best-effort cleanup when `spec.archived`, and `Ready` when nothing blocks;
  * 4. executes, and sets `observedGeneration`;
- * 5. drops the status fields Go's `omitempty` would drop ({@link omitEmptyStatus}).
+ * 5. drops the status fields Go's `omitempty` would drop (`omitEmptyStatus`: a VM without
+ *    conditions has no `conditions: []`).
  */
 export async function reconcilePlan(input: PlanReconcileInput): Promise<PlanReconcileResult> {
   const { plan, clock } = input;
