@@ -28,6 +28,7 @@ import { join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { scaleCurves } from './scale-curves.mjs';
+import { forkliftVM, forkliftVSphereVM, jsonBytes } from './scale-forklift.mjs';
 
 const disks = Number(process.env.DISKS ?? 2);
 const diskMiB = Number(process.env.DISK_MIB ?? 2048);
@@ -91,17 +92,21 @@ async function round(n, sizes, dist) {
   };
 }
 
-/** Mean JSON bytes per VM status by part, and the plan-level rest, of a settled status. */
+/**
+ * Mean JSON bytes per VM status by part, the plan-level rest, and what Forklift's types give
+ * the same VMs (bench/scale-forklift.mjs), of a settled status.
+ */
 function partsOf(status) {
   const { vms, ...migration } = status.migration;
-  const len = (x) => (x === undefined ? 0 : Buffer.byteLength(JSON.stringify(x)));
   const mean = (f) => vms.reduce((a, vm) => a + f(vm), 0) / vms.length;
   return {
-    vm: mean(len),
-    steps: mean((vm) => len(vm.pipeline.map(({ tasks, ...step }) => step))),
-    tasks: mean((vm) => len(vm.pipeline.flatMap((step) => step.tasks ?? []))),
-    conditions: mean((vm) => len(vm.conditions)),
-    planLevel: len({ ...status, migration }),
+    vm: mean(jsonBytes),
+    steps: mean((vm) => jsonBytes(vm.pipeline.map(({ tasks, ...step }) => step))),
+    tasks: mean((vm) => jsonBytes(vm.pipeline.flatMap((step) => step.tasks ?? []))),
+    conditions: mean((vm) => jsonBytes(vm.conditions)),
+    planLevel: jsonBytes({ ...status, migration }),
+    forklift: mean((vm) => jsonBytes(forkliftVM(vm))),
+    forkliftVSphere: mean((vm) => jsonBytes(forkliftVSphereVM(vm))),
   };
 }
 
@@ -133,6 +138,9 @@ function child(n, sizes = false, baseline = false) {
   });
 }
 
+/** The status parts of partsOf, in the table's order. */
+const PARTS = ['vm', 'steps', 'tasks', 'conditions', 'planLevel', 'forklift', 'forkliftVSphere'];
+
 const quantile = (xs, q) => [...xs].sort((a, b) => a - b)[Math.round((xs.length - 1) * q)];
 /** `median (min–max)` of `xs` with `d` decimals. */
 const spread = (xs, d) =>
@@ -161,6 +169,35 @@ function rowOf(n, build, runs, sized) {
   ];
 }
 
+const MiB = 2 ** 20;
+
+/**
+ * How many VMs of the largest size's mean status fit in a Plan status of 1 MiB (the aim) and of
+ * 1.5 MiB (etcd's default request limit, which also holds the rest of the Plan), for each
+ * build and for Forklift's types: (limit - plan-level bytes) / bytes per VM.
+ */
+function fitTable(builds) {
+  const rows = [];
+  const row = (who, perVM, planLevel) => [
+    who,
+    Math.round(perVM),
+    Math.floor((MiB - planLevel) / perVM),
+    Math.floor((1.5 * MiB - planLevel) / perVM),
+  ];
+  let last;
+  for (const [build, { points }] of builds) {
+    last = points.at(-1).sized.parts;
+    rows.push(row(build, last.vm, last.planLevel));
+  }
+  rows.push(row('Forklift, same pipeline', last.forklift, last.planLevel));
+  rows.push(row('Forklift, vSphere', last.forkliftVSphere, last.planLevel));
+  return {
+    columns: ['status of', 'B/VM', 'VMs in 1 MiB', 'VMs in 1.5 MiB'],
+    rows,
+    caption: `From the sizing round of the largest size (${disks} disks per VM): the VMs a Plan status holds under the 1 MiB aim and under etcd's default 1.5 MiB request limit, at the bytes per VM of each build and of Forklift's types for the same VMs (the Plan's spec and metadata take some of the 1.5 MiB too).`,
+  };
+}
+
 /**
  * Runs every size `repeats` times (and, with BASELINE_DIST, as many rounds of that build,
  * alternating) and returns the scale table, the status bytes by part and the curves
@@ -183,23 +220,32 @@ export async function scaleTables() {
     }
     // Sizes are deterministic (a fake clock, the same inputs): one sizing round per size.
     const sized = await child(n, true);
+    const partsRow = (build, x) => [n, build, ...PARTS.map((k) => Math.round(x.parts[k]))];
     if (baseline) {
       const baseSized = await child(n, true, true);
       rows.push(rowOf(n, 'baseline', baseRuns, baseSized));
       before.points.push({ n, runs: baseRuns, sized: baseSized });
+      parts.push(partsRow('baseline', baseSized));
     }
     rows.push(rowOf(n, 'this commit', runs, sized));
     ours.points.push({ n, runs, sized });
-    parts.push([
-      n,
-      ...['vm', 'steps', 'tasks', 'conditions', 'planLevel'].map((k) => Math.round(sized.parts[k])),
-    ]);
+    parts.push(partsRow('this commit', sized));
     console.error(`scale: ${n} VMs done`, rows.at(-1));
   }
   const statusParts = {
-    columns: ['VMs', 'B/VM status', 'B/VM steps', 'B/VM tasks', 'B/VM conditions', 'B plan-level'],
+    columns: [
+      'VMs',
+      'build',
+      'B/VM status',
+      'B/VM steps',
+      'B/VM tasks',
+      'B/VM conditions',
+      'B plan-level',
+      'B/VM Forklift, same pipeline',
+      'B/VM Forklift, vSphere',
+    ],
     rows: parts,
-    caption: `Where the Plan status's bytes go once the plan has succeeded (${disks} disks per VM): a VM's status in JSON, of which its pipeline steps without their tasks, the steps' tasks (one per disk) and the VM's conditions; and the plan-level rest (plan conditions, migration history). From the sizing round of each size.`,
+    caption: `Where the Plan status's bytes go once the plan has succeeded (${disks} disks per VM): a VM's status in JSON, of which its pipeline steps without their tasks, the steps' tasks (one per disk) and the VM's conditions; the plan-level rest (plan conditions, migration history); and what Forklift's Go types (omitempty as tagged) write for the same VM: with the same pipeline (plus \`"luks":{}\`, a struct omitempty never drops), and migrated from vSphere (plus its ImageConversion step and \`disksCopied\`), with the same disk names and timestamps (bench/scale-forklift.mjs). From the sizing round of each size${baseline ? '; baseline: the build in BASELINE_DIST' : ''}.`,
   };
   const scale = {
     columns: [
@@ -221,7 +267,8 @@ export async function scaleTables() {
   };
   // The baseline first, so that where the two lines coincide this commit's is drawn on top.
   const curves = scaleCurves(baseline ? [before, ours] : [ours]);
-  return { tables: { scale, statusParts }, curves };
+  const fit = fitTable([...(baseline ? [['baseline', before]] : []), ['this commit', ours]]);
+  return { tables: { scale, statusParts, fit }, curves };
 }
 
 if (process.argv[2] !== undefined && /^\d+$/.test(process.argv[2])) {

@@ -84,7 +84,10 @@ export interface DiskTransfer {
 
 /** Builds what a VM's migration needs (Forklift's `adapter.Builder`). */
 export interface Builder {
-  /** One task per disk, in the VM's disk order, `progress.total` = capacity in MiB. */
+  /**
+   * One task per disk, in the VM's disk order, `progress.total` = capacity in MiB, annotated
+   * `unit: MB`; as upstream's builders, no description and no phase (the transfer sets it).
+   */
   tasks(vm: Ref): Promise<Task[]>;
   /**
    * The environment of the VM's guest conversion (virt-v2v) pod, for sources whose disks

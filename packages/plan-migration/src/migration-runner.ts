@@ -11,6 +11,7 @@ import { executePhase } from './migration-runner/execute-phase.js';
 import { Phase } from './phases.js';
 import { NO_REQ, POLL_REQ } from './requeue.js';
 import { markSchedulerQueuedVMs, nextVM } from './scheduler.js';
+import { omitEmptyVM } from './status-omitempty.js';
 import {
   markCompleted,
   markedCompleted,
@@ -133,6 +134,7 @@ export class MigrationRunner {
         migrator.reset(vmStatus, await migrator.pipeline(vm));
         this.#log.info({ vm: vm.id ?? vm.name }, 'pipeline reset');
       }
+      omitEmptyVM(vmStatus);
       list.push(vmStatus);
     }
     status.vms = list;

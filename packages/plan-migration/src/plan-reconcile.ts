@@ -7,6 +7,7 @@ import { ConditionType, Reason } from './condition-types.js';
 import { Category, conditionsOf, READY, True } from './conditions.js';
 import { executePlan, type PlanExecutionContext } from './plan-execution.js';
 import { NO_REQ, SLOW_REQ } from './requeue.js';
+import { omitEmptyStatus } from './status-omitempty.js';
 import type { ValidationInput } from './validation/validation-input.js';
 import { validatePlan } from './validation.js';
 
@@ -48,7 +49,9 @@ export interface PlanReconcileResult {
  * 2. postpones ({@link SLOW_REQ}) while a provider, map or hook is not reconciled;
  * 3. stages conditions: validation, `Archived` (Advisory, UserRequested) after a
  *    best-effort cleanup when `spec.archived`, and `Ready` when nothing blocks;
- * 4. executes, and sets `observedGeneration`.
+ * 4. executes, and sets `observedGeneration`;
+ * 5. drops the status fields Go's `omitempty` would drop (`omitEmptyStatus`: a VM without
+ *    conditions has no `conditions: []`).
  */
 export async function reconcilePlan(input: PlanReconcileInput): Promise<PlanReconcileResult> {
   const { plan, clock } = input;
@@ -90,5 +93,7 @@ export async function reconcilePlan(input: PlanReconcileInput): Promise<PlanReco
   cnd.endStagingConditions();
   const requeueAfterMs = await executePlan({ ...input, plan, clock });
   status.observedGeneration = plan.metadata.generation ?? 0;
+  // The status as Forklift writes it: no empty `omitempty` fields (e.g. `conditions: []`).
+  omitEmptyStatus(status);
   return { requeueAfterMs, writeStatus: true };
 }

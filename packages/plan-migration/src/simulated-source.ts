@@ -119,8 +119,6 @@ export class SimulatedSource implements Inventory, Client, Builder {
     const state = this.#must(ref);
     return state.vm.disks.map((d) => ({
       name: d.id,
-      description: `Transfer disk ${d.id}.`,
-      phase: 'Pending',
       progress: { completed: 0, total: d.capacityMiB },
       annotations: { unit: 'MB' },
     }));

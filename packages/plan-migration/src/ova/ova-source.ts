@@ -119,8 +119,6 @@ export class OvaSource implements SourceAdapter {
     const vm = await this.#vm(ref);
     return vm.disks.map((d) => ({
       name: `${diskFilePath(this.#sharePath(vm))}::${d.fileName ?? d.id}`,
-      description: `Transfer disk ${d.fileName ?? d.id}.`,
-      phase: 'Pending',
       progress: { completed: 0, total: d.capacityMiB },
       annotations: { unit: 'MB' },
     }));
