@@ -38,10 +38,10 @@ async function binRequests(metricsAddr) {
 /**
  * Starts ctrlkit-virtual-kubelet with `workers` pod sync workers; `counters()` gives its CPU ms
  * and API requests so far, `heapSamples()` the heap (MB) sampled since its last call (the lowest
- * and highest sample of each second, read from the probe's file: no request to the bin), `stop()`
- * ends it (SIGTERM) and gives its peak heap and RSS.
+ * and highest sample of each second, read from the probe's file: no request to the bin),
+ * `quiet()` slows the probe down, `stop()` ends it (SIGTERM) and gives its peak heap and RSS.
  */
-export async function startBin(kubeconfig, nodeName, { workers }) {
+async function startBin(kubeconfig, nodeName, { workers }) {
   const dir = mkdtempSync(join(tmpdir(), 'vk-bin-bench-'));
   const probeFile = join(dir, 'heap.json');
   const secondsFile = join(dir, 'seconds.jsonl');
@@ -86,6 +86,10 @@ export async function startBin(kubeconfig, nodeName, { workers }) {
     async counters() {
       return { cpuMs: cpuMsOf(child.pid), requests: await binRequests(metricsAddr) };
     },
+    /** Makes the heap probe sample once a second (its 20 ms sampling costs CPU the bin does not). */
+    quiet() {
+      child.kill('SIGUSR2');
+    },
     async heapSamples() {
       if (!existsSync(secondsFile)) return [];
       const lines = readFileSync(secondsFile, 'utf8').split('\n').filter(Boolean);
@@ -109,7 +113,7 @@ export async function startBin(kubeconfig, nodeName, { workers }) {
  * workers; `counters()` gives its CPU ms and API requests since start, and its peak RSS;
  * `heapSamples()` its heap now (HeapAlloc, MB); `stop()` ends it and gives its peak RSS.
  */
-export async function startGo(goBinary, kubeconfig, nodeName, { workers }) {
+async function startGo(goBinary, kubeconfig, nodeName, { workers }) {
   const child = spawn(
     goBinary,
     [
@@ -139,6 +143,8 @@ export async function startGo(goBinary, kubeconfig, nodeName, { workers }) {
   await ask('reset', 'reset');
   return {
     checkAlive() {},
+    /** Nothing to quiet: the Go agent is sampled by request, once a second. */
+    quiet() {},
     async counters() {
       const stats = await ask('stats', 'stats');
       return { cpuMs: stats.cpuMs, requests: stats.requests, peakRssMB: stats.peakRssMB };
@@ -153,4 +159,21 @@ export async function startGo(goBinary, kubeconfig, nodeName, { workers }) {
       return { peakRssMB, peakHeapMB: undefined };
     },
   };
+}
+
+/**
+ * Creates the namespace `nodeName`, starts one side (`go` or the bin) with `workers` pod sync
+ * workers on it, and resolves with the agent once its Node is registered.
+ */
+export async function startOnNode(client, plane, side, goBinary, nodeName, { workers }) {
+  await client.create('namespaces', { metadata: { name: nodeName } });
+  const agent =
+    side === 'go'
+      ? await startGo(goBinary, plane.kubeconfigPath, nodeName, { workers })
+      : await startBin(plane.kubeconfigPath, nodeName, { workers });
+  for (;;) {
+    agent.checkAlive();
+    if (await client.get('nodes', nodeName).catch(() => undefined)) return agent;
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
 }

@@ -25,7 +25,7 @@ import { fileURLToPath } from 'node:url';
 import { noopLogger, startControlPlane } from '@ctrlkit/envtest';
 import { pointOf, startMeasuring, writeResults } from '@ctrlkit/figures';
 import { createClient } from '@ctrlkit/runtime/client';
-import { startBin, startGo } from './bin-agents.mjs';
+import { startOnNode } from './bin-agents.mjs';
 import { buildGo } from './go-agent.mjs';
 import { podsRound } from './harness.mjs';
 
@@ -87,16 +87,7 @@ function sampleHeap(agent) {
 async function runOne(plane, side, goBinary, n, round) {
   const client = createClient(plane.kubeConfig, { qps: Number.POSITIVE_INFINITY });
   const nodeName = `scale-${side}-${n}-r${round}`;
-  await client.create('namespaces', { metadata: { name: nodeName } });
-  const agent =
-    side === 'go'
-      ? await startGo(goBinary, plane.kubeconfigPath, nodeName, { workers })
-      : await startBin(plane.kubeconfigPath, nodeName, { workers });
-  for (;;) {
-    agent.checkAlive();
-    if (await client.get('nodes', nodeName).catch(() => undefined)) break;
-    await sleep(200);
-  }
+  const agent = await startOnNode(client, plane, side, goBinary, nodeName, { workers });
   const heap = sampleHeap(agent);
   await sleep(BASELINE_SECONDS * 1000);
   await heap.mark('create');
@@ -108,6 +99,8 @@ async function runOne(plane, side, goBinary, n, round) {
     force: true,
     whenRunning: async () => {
       const atRunning = await agent.counters();
+      // From here the bin's heap probe samples once a second, as the Go agent is sampled.
+      agent.quiet();
       await heap.mark('settle');
       await sleep(SETTLE_SECONDS * 1000);
       await heap.mark('steady');

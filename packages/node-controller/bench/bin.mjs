@@ -24,7 +24,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { noopLogger, startControlPlane } from '@ctrlkit/envtest';
 import { createClient } from '@ctrlkit/runtime/client';
-import { startBin, startGo } from './bin-agents.mjs';
+import { startOnNode } from './bin-agents.mjs';
 import { buildGo } from './go-agent.mjs';
 import { podsRound } from './harness.mjs';
 
@@ -52,17 +52,8 @@ const notes = [];
 async function runOne(plane, which, goBinary, round) {
   const client = createClient(plane.kubeConfig, { qps: Number.POSITIVE_INFINITY });
   const nodeName = `bench-bin-${which === 'go' ? 'go' : 'ctrlkit'}-r${round}`;
-  await client.create('namespaces', { metadata: { name: nodeName } });
   console.error(`${which} round ${round}: starting`);
-  const agent =
-    which === 'go'
-      ? await startGo(goBinary, plane.kubeconfigPath, nodeName, { workers })
-      : await startBin(plane.kubeconfigPath, nodeName, { workers });
-  for (;;) {
-    agent.checkAlive();
-    if (await client.get('nodes', nodeName).catch(() => undefined)) break;
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
+  const agent = await startOnNode(client, plane, which, goBinary, nodeName, { workers });
   console.error(`${which} round ${round}: node registered, ${n} pods`);
   const before = await agent.counters();
   const { podsPerSecond, seconds } = await podsRound(client, { namespace: nodeName, nodeName, n });
