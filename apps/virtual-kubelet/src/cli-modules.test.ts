@@ -1,5 +1,6 @@
 // What the shipped bin loads: not @kubernetes/client-node's root module (its generated API is
-// tens of MB of heap at import) and nothing of @ctrlkit/envtest (test machinery). The bin runs
+// tens of MB of heap at import), nothing of @ctrlkit/envtest (test machinery), and no gRPC
+// until a DRA plugin registers. The bin runs
 // with a module resolve hook that records every module it loads.
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
@@ -50,6 +51,12 @@ it('the bin loads neither client-node’s root module nor envtest', () => {
   );
   expect(clientNodeRoot).toEqual([]);
   expect(loaded.filter((url) => /envtest/.test(url))).toEqual([]);
+});
+
+it('the bin loads no gRPC before a DRA plugin registers (a few MB of heap once imported)', () => {
+  const loaded = loadedModules(['--help']);
+  expect(loaded.some((url) => url.includes('/node-controller/dist/dra.js'))).toBe(true);
+  expect(loaded.filter((url) => /@grpc\/grpc-js|dra-kubeletplugin\/dist/.test(url))).toEqual([]);
 });
 
 it('envtest is no dependency of the shipped package (only of its tests)', () => {

@@ -1,13 +1,14 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { CDI_DEFAULT_SPEC_DIRS } from '@ctrlkit/dra-kubeletplugin';
 import {
   DEFAULT_LEASE_DURATION_SECONDS,
   DEFAULT_PING_INTERVAL_MS,
   DEFAULT_STATUS_UPDATE_INTERVAL_MS,
 } from '@ctrlkit/node-controller';
 import { describe, expect, it } from 'vitest';
-import { FLAGS, parseFlags, usage } from './flags.js';
+import { CDI_SPEC_DIRS_DEFAULT, FLAGS, parseFlags, usage } from './flags.js';
 
 /** A file with `text` in a fresh temporary directory. */
 function tempFile(name: string, text: string): string {
@@ -17,6 +18,11 @@ function tempFile(name: string, text: string): string {
 }
 
 describe('flags', () => {
+  it('--cdi-spec-dirs defaults to the CDI library’s spec directories', () => {
+    expect(CDI_SPEC_DIRS_DEFAULT).toEqual(CDI_DEFAULT_SPEC_DIRS);
+    expect(FLAGS['cdi-spec-dirs'].default).toBe('/etc/cdi,/var/run/cdi');
+  });
+
   it('--help lists every flag with its non-zero default, in the one flag-table format', () => {
     const text = usage();
     for (const [name, spec] of Object.entries(FLAGS)) {

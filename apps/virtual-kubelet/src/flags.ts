@@ -2,7 +2,6 @@
 
 import { hostname } from 'node:os';
 import { InvalidArgumentError } from '@ctrlkit/core';
-import { CDI_DEFAULT_SPEC_DIRS } from '@ctrlkit/dra-kubeletplugin';
 import {
   DEFAULT_LEASE_DURATION_SECONDS,
   DEFAULT_PING_INTERVAL_MS,
@@ -30,6 +29,13 @@ export const OPERATING_SYSTEMS = ['Linux', 'Windows', 'Darwin'] as const;
 
 /** The effects the node taint may have (`--taint-effect`, `VKUBELET_TAINT_EFFECT`). */
 export const TAINT_EFFECTS = ['NoSchedule', 'NoExecute', 'PreferNoSchedule'] as const;
+
+/**
+ * `--cdi-spec-dirs`' default: the CDI library's static and dynamic spec directories
+ * (`CDI_DEFAULT_SPEC_DIRS` of @ctrlkit/dra-kubeletplugin, written out so that parsing the flags
+ * does not load that package; a test keeps them equal).
+ */
+export const CDI_SPEC_DIRS_DEFAULT: readonly string[] = ['/etc/cdi', '/var/run/cdi'];
 
 /** The node taint's key when neither `--taint` nor `VKUBELET_TAINT_KEY` is given, as virtual-kubelet's. */
 export const DEFAULT_TAINT_KEY = 'virtual-kubelet.io/provider';
@@ -245,7 +251,7 @@ export const FLAGS = {
   },
   'cdi-spec-dirs': {
     type: 'string',
-    default: CDI_DEFAULT_SPEC_DIRS.join(','),
+    default: CDI_SPEC_DIRS_DEFAULT.join(','),
     help: 'comma-separated CDI spec directories, lowest priority first: the process provider resolves the CDI devices of DRA claims there',
   },
   'provider-timeout': {

@@ -1,4 +1,5 @@
 // pnpm --filter @ctrlkit/node-controller bench:bin [-- --n 1000 --workers 10 --rounds 3]
+// (`-- --scale`: the scale curves of bench/bin-scale.mjs instead)
 //
 // The shipped program, measured as it ships: ctrlkit-virtual-kubelet (the built bin,
 // apps/virtual-kubelet/dist/cli.js, with the node flags of its image) runs as a process with the
@@ -15,19 +16,25 @@
 // pod over the whole round (creation, Running, deletion), the peak V8 heap of the bin (sampled
 // inside it by bench/heap-probe.mjs) and the peak RSS (VmHWM). Writes bench/bin-results.json
 // (commit, date, load, command and the table), which the package README's table is made from.
-import { execFileSync, spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
+import { execFileSync } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { cpus, loadavg, totalmem } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { freePort, noopLogger, startControlPlane } from '@ctrlkit/envtest';
+import { noopLogger, startControlPlane } from '@ctrlkit/envtest';
 import { createClient } from '@ctrlkit/runtime/client';
+import { startOnNode } from './bin-agents.mjs';
 import { buildGo } from './go-agent.mjs';
-import { agentLines, podsRound } from './harness.mjs';
+import { podsRound } from './harness.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const args = process.argv.slice(2).filter((arg, i) => !(i === 0 && arg === '--'));
+if (args.includes('--scale')) {
+  // The scale curves are a mode of their own (bench/bin-scale.mjs): it runs to its end on import.
+  await import('./bin-scale.mjs');
+  process.exit(0);
+}
 const { values } = parseArgs({
   args,
   options: {
@@ -39,140 +46,14 @@ const { values } = parseArgs({
 const n = Number(values.n);
 const workers = Number(values.workers);
 const rounds = Number(values.rounds);
-const bin = join(here, '../../../apps/virtual-kubelet/dist/cli.js');
 const notes = [];
-/** Clock ticks per second of /proc/<pid>/stat's CPU times. */
-const clockTicks = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim());
-
-/** KB of a /proc/<pid>/status field (VmHWM: peak RSS). */
-const statusKB = (pid, field) =>
-  Number(readFileSync(`/proc/${pid}/status`, 'utf8').match(new RegExp(`${field}:\\s+(\\d+)`))[1]);
-
-/** User + system CPU time of process `pid` so far, in ms (/proc/<pid>/stat fields 14 and 15). */
-function cpuMsOf(pid) {
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return ((Number(fields[11]) + Number(fields[12])) * 1000) / clockTicks;
-}
-
-/** The sum of `rest_client_requests_total` the bin serves at `metricsAddr`: its API requests so far. */
-async function binRequests(metricsAddr) {
-  const text = await (await fetch(`http://${metricsAddr}/metrics`)).text();
-  let sum = 0;
-  for (const m of text.matchAll(/^rest_client_requests_total\{[^}]*\} (\d+)$/gm))
-    sum += Number(m[1]);
-  return sum;
-}
-
-/**
- * Starts ctrlkit-virtual-kubelet; `counters()` gives its CPU ms and API requests so far, `stop()`
- * ends it (SIGTERM) and gives its peak heap and RSS.
- */
-async function startBin(kubeconfig, nodeName) {
-  const probeFile = join(mkdtempSync(join(tmpdir(), 'vk-bin-bench-')), 'heap.json');
-  const metricsAddr = `127.0.0.1:${await freePort()}`;
-  const child = spawn(
-    process.execPath,
-    [
-      '--max-semi-space-size=2',
-      '--import',
-      join(here, 'heap-probe.mjs'),
-      bin,
-      `--kubeconfig=${kubeconfig}`,
-      `--nodename=${nodeName}`,
-      '--provider=mock',
-      `--metrics-addr=${metricsAddr}`,
-      '--healthz-addr=0',
-      '--internal-ip=127.0.0.1',
-      `--listen-port=${await freePort()}`,
-      `--pod-sync-workers=${workers}`,
-      // no client-side limit, as the Go side's QPS 10000: the figures measure the controllers
-      '--kube-api-qps=10000',
-      '--kube-api-burst=10000',
-      '--log-level=warn',
-    ],
-    { stdio: ['ignore', 'ignore', 'inherit'], env: { ...process.env, HEAP_PROBE_FILE: probeFile } },
-  );
-  let exitCode;
-  const exited = new Promise((resolve) => child.once('exit', resolve)).then((code) => {
-    exitCode = code;
-    return code;
-  });
-  return {
-    /** Throws when the bin has exited (it never should before `stop()`). */
-    checkAlive() {
-      if (exitCode !== undefined) throw new Error(`ctrlkit-virtual-kubelet exited ${exitCode}`);
-    },
-    async counters() {
-      return { cpuMs: cpuMsOf(child.pid), requests: await binRequests(metricsAddr) };
-    },
-    async stop() {
-      const peakRssMB = statusKB(child.pid, 'VmHWM') / 1024;
-      child.kill('SIGTERM');
-      const code = await exited;
-      if (code !== 0) throw new Error(`ctrlkit-virtual-kubelet exited ${code}`);
-      const heap = JSON.parse(readFileSync(probeFile, 'utf8'));
-      return { peakRssMB, peakHeapMB: heap.peakHeapBytes / 2 ** 20 };
-    },
-  };
-}
-
-/**
- * Starts the Go agent with upstream's default queue rate limiters (its line protocol: "ready",
- * then "reset" and "stats" on request, EOF stops it).
- */
-async function startGo(goBinary, kubeconfig, nodeName) {
-  const child = spawn(
-    goBinary,
-    [
-      '-kubeconfig',
-      kubeconfig,
-      '-nodename',
-      nodeName,
-      '-workers',
-      String(workers),
-      '-limiters',
-      'default',
-    ],
-    { stdio: ['pipe', 'pipe', 'inherit'] },
-  );
-  const next = agentLines(child, 'go agent');
-  await next('ready');
-  const ask = (command, kind) => {
-    child.stdin.write(`${command}\n`);
-    return next(kind);
-  };
-  await ask('reset', 'reset');
-  return {
-    checkAlive() {},
-    async counters() {
-      const stats = await ask('stats', 'stats');
-      return { cpuMs: stats.cpuMs, requests: stats.requests, peakRssMB: stats.peakRssMB };
-    },
-    async stop() {
-      const { peakRssMB } = await this.counters();
-      child.stdin.end();
-      await new Promise((resolve) => child.on('exit', resolve));
-      return { peakRssMB, peakHeapMB: undefined };
-    },
-  };
-}
 
 /** One side in one round: start it, wait for its node, run the pods through it, stop it. */
 async function runOne(plane, which, goBinary, round) {
   const client = createClient(plane.kubeConfig, { qps: Number.POSITIVE_INFINITY });
   const nodeName = `bench-bin-${which === 'go' ? 'go' : 'ctrlkit'}-r${round}`;
-  await client.create('namespaces', { metadata: { name: nodeName } });
   console.error(`${which} round ${round}: starting`);
-  const agent =
-    which === 'go'
-      ? await startGo(goBinary, plane.kubeconfigPath, nodeName)
-      : await startBin(plane.kubeconfigPath, nodeName);
-  for (;;) {
-    agent.checkAlive();
-    if (await client.get('nodes', nodeName).catch(() => undefined)) break;
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
+  const agent = await startOnNode(client, plane, which, goBinary, nodeName, { workers });
   console.error(`${which} round ${round}: node registered, ${n} pods`);
   const before = await agent.counters();
   const { podsPerSecond, seconds } = await podsRound(client, { namespace: nodeName, nodeName, n });

@@ -1,13 +1,7 @@
 //! The CDI devices of a container, resolved from the CDI spec directories into what a process can take: its environment.
 
 import { type Logger, noopLogger } from '@ctrlkit/core';
-import {
-  CDI_DEFAULT_SPEC_DIRS,
-  type CdiContainerEdits,
-  findDevice,
-  type LoadedSpec,
-  readSpecDirs,
-} from '@ctrlkit/dra-kubeletplugin';
+import type { CdiContainerEdits, LoadedSpec } from '@ctrlkit/dra-kubeletplugin';
 import type { PodResources } from '@ctrlkit/node-controller';
 
 /** Where a provider resolves CDI devices. */
@@ -57,6 +51,9 @@ export async function resolveCdiEdits(
 ): Promise<ProcessCdiEdits> {
   const env: Record<string, string> = {};
   if (ids.length === 0) return { env };
+  // Loaded on first use: a node without CDI devices never loads the kubelet plugin package
+  // (its gRPC server and protocol are a few MB of heap once imported).
+  const { findDevice, readSpecDirs } = await import('@ctrlkit/dra-kubeletplugin');
   const { specs, errors } = await readSpecDirs(dirs);
   for (const error of errors) logger.warn({ err: error }, 'CDI spec skipped');
   const applied = new Set<LoadedSpec>();
@@ -84,11 +81,12 @@ export async function addCdiEnv(
   resources: PodResources | undefined,
   options: CdiOptions,
 ): Promise<void> {
-  const dirs = options.specDirs ?? CDI_DEFAULT_SPEC_DIRS;
   const logger = options.logger ?? noopLogger;
   for (const container of containers) {
     const ids = resources?.cdiDevices[container.name] ?? [];
-    if (ids.length > 0)
-      Object.assign(container.env, (await resolveCdiEdits(dirs, ids, logger)).env);
+    if (ids.length === 0) continue;
+    const dirs =
+      options.specDirs ?? (await import('@ctrlkit/dra-kubeletplugin')).CDI_DEFAULT_SPEC_DIRS;
+    Object.assign(container.env, (await resolveCdiEdits(dirs, ids, logger)).env);
   }
 }

@@ -1,37 +1,56 @@
 //! A gRPC client of one DRA kubelet plugin: GetInfo and NotifyRegistrationStatus on its registration socket, NodePrepareResources and NodeUnprepareResources on its DRA socket.
 
-import {
-  DRA_V1_SERVICE,
-  DRA_V1BETA1_SERVICE,
-  REGISTRATION_SERVICE,
-  SERVICE_NAMES,
-  type WireClaim,
-  type WirePluginInfo,
-  type WirePrepareResponse,
-  type WireUnprepareResponse,
+import type {
+  WireClaim,
+  WirePluginInfo,
+  WirePrepareResponse,
+  WireUnprepareResponse,
 } from '@ctrlkit/dra-kubeletplugin/protocol';
-import {
-  credentials,
-  type Client as GrpcClient,
-  makeGenericClientConstructor,
-  type ServiceError,
-} from '@grpc/grpc-js';
+import type { ChannelCredentials, Client as GrpcClient, ServiceError } from '@grpc/grpc-js';
 
 /** How long one call to a plugin may take, in ms (the kubelet's DRA client timeout: 45 s). */
 export const DRA_PLUGIN_CALL_TIMEOUT_MS = 45_000;
 
-/** The DRA node service versions the node side speaks, preferred first. */
-export const SUPPORTED_DRA_SERVICES: readonly string[] = [
-  SERVICE_NAMES.draV1,
-  SERVICE_NAMES.draV1beta1,
-];
+/**
+ * The DRA node service versions the node side speaks, preferred first (the protocol's
+ * `SERVICE_NAMES.draV1` and `.draV1beta1`, written out here so that importing this module
+ * loads no gRPC; a test keeps them equal).
+ */
+export const SUPPORTED_DRA_SERVICES: readonly string[] = ['v1.DRAPlugin', 'v1beta1.DRAPlugin'];
+
+/** The plugin type a DRA plugin registers with (the protocol's `DRA_PLUGIN_TYPE`; a test keeps them equal). */
+export const DRA_PLUGIN_TYPE = 'DRAPlugin';
 
 type Callback<T> = (error: ServiceError | null, value?: T) => void;
 type Unary = (request: unknown, options: { deadline: Date }, callback: Callback<unknown>) => void;
+type ClientConstructor = new (address: string, credentials: ChannelCredentials) => GrpcClient;
 
-const Registration = makeGenericClientConstructor(REGISTRATION_SERVICE, 'Registration');
-const DraV1 = makeGenericClientConstructor(DRA_V1_SERVICE, 'DRAPlugin');
-const DraV1beta1 = makeGenericClientConstructor(DRA_V1BETA1_SERVICE, 'DRAPlugin');
+/** gRPC and the client constructors of the kubelet's plugin services. */
+interface Grpc {
+  insecure: () => ChannelCredentials;
+  registration: ClientConstructor;
+  draV1: ClientConstructor;
+  draV1beta1: ClientConstructor;
+}
+
+let grpc: Promise<Grpc> | undefined;
+
+/**
+ * Loads gRPC and the kubelet protocol's service definitions on first use: a node without DRA
+ * plugins never does (they are a few MB of heap once imported).
+ */
+function loadGrpc(): Promise<Grpc> {
+  grpc ??= Promise.all([
+    import('@grpc/grpc-js'),
+    import('@ctrlkit/dra-kubeletplugin/protocol'),
+  ]).then(([g, p]) => ({
+    insecure: () => g.credentials.createInsecure(),
+    registration: g.makeGenericClientConstructor(p.REGISTRATION_SERVICE, 'Registration'),
+    draV1: g.makeGenericClientConstructor(p.DRA_V1_SERVICE, 'DRAPlugin'),
+    draV1beta1: g.makeGenericClientConstructor(p.DRA_V1BETA1_SERVICE, 'DRAPlugin'),
+  }));
+  return grpc;
+}
 
 /** `unix:` target of a socket path. */
 function target(socketPath: string): string {
@@ -62,7 +81,8 @@ export async function registerPluginSocket(
   validate: (info: WirePluginInfo) => string | undefined,
   timeoutMs: number = DRA_PLUGIN_CALL_TIMEOUT_MS,
 ): Promise<{ info: WirePluginInfo; error: string | undefined }> {
-  const client = new Registration(target(socketPath), credentials.createInsecure());
+  const g = await loadGrpc();
+  const client = new g.registration(target(socketPath), g.insecure());
   try {
     const info = await call<WirePluginInfo>(client, 'GetInfo', {}, timeoutMs);
     const error = validate(info);
@@ -89,29 +109,37 @@ export class DraPluginClient {
   readonly endpoint: string;
   /** `v1.DRAPlugin` or `v1beta1.DRAPlugin`. */
   readonly service: string;
-  readonly #client: GrpcClient;
+  /** The gRPC client, once gRPC is loaded (a failure to load is each call's error). */
+  readonly #client: Promise<GrpcClient>;
   readonly #timeoutMs: number;
 
   constructor(endpoint: string, service: string, timeoutMs: number = DRA_PLUGIN_CALL_TIMEOUT_MS) {
-    const Ctor = service === SERVICE_NAMES.draV1beta1 ? DraV1beta1 : DraV1;
     this.endpoint = endpoint;
     this.service = service;
-    this.#client = new Ctor(target(endpoint), credentials.createInsecure());
+    this.#client = loadGrpc().then((g) => {
+      const Ctor = service === SUPPORTED_DRA_SERVICES[1] ? g.draV1beta1 : g.draV1;
+      return new Ctor(target(endpoint), g.insecure());
+    });
+    // Reported by the calls; a client never called leaves no unhandled rejection.
+    this.#client.catch(() => {});
     this.#timeoutMs = timeoutMs;
   }
 
   /** `NodePrepareResources` for `claims`; per-claim errors are in the response. */
-  nodePrepareResources(claims: readonly WireClaim[]): Promise<WirePrepareResponse> {
-    return call(this.#client, 'NodePrepareResources', { claims }, this.#timeoutMs);
+  async nodePrepareResources(claims: readonly WireClaim[]): Promise<WirePrepareResponse> {
+    return call(await this.#client, 'NodePrepareResources', { claims }, this.#timeoutMs);
   }
 
   /** `NodeUnprepareResources` for `claims`; per-claim errors are in the response. */
-  nodeUnprepareResources(claims: readonly WireClaim[]): Promise<WireUnprepareResponse> {
-    return call(this.#client, 'NodeUnprepareResources', { claims }, this.#timeoutMs);
+  async nodeUnprepareResources(claims: readonly WireClaim[]): Promise<WireUnprepareResponse> {
+    return call(await this.#client, 'NodeUnprepareResources', { claims }, this.#timeoutMs);
   }
 
-  /** Closes the connection. */
+  /** Closes the connection (once it is made, when gRPC is still loading). */
   close(): void {
-    this.#client.close();
+    void this.#client.then(
+      (client) => client.close(),
+      () => {},
+    );
   }
 }

@@ -4,9 +4,14 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { waitFor } from '@ctrlkit/core/testing';
-import { REGISTRATION_SERVICE } from '@ctrlkit/dra-kubeletplugin/protocol';
+import {
+  DRA_PLUGIN_TYPE as PROTOCOL_PLUGIN_TYPE,
+  REGISTRATION_SERVICE,
+  SERVICE_NAMES,
+} from '@ctrlkit/dra-kubeletplugin/protocol';
 import { Server, ServerCredentials } from '@grpc/grpc-js';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { DRA_PLUGIN_TYPE, SUPPORTED_DRA_SERVICES } from './dra-plugin-client.js';
 import { PluginWatcher, validatePluginInfo } from './plugin-watcher.js';
 
 interface SimulatedRegistration {
@@ -67,6 +72,11 @@ const start = () => {
 };
 
 describe('PluginWatcher', () => {
+  it('names the plugin type and DRA services as the protocol does (written out so gRPC loads late)', () => {
+    expect(DRA_PLUGIN_TYPE).toBe(PROTOCOL_PLUGIN_TYPE);
+    expect(SUPPORTED_DRA_SERVICES).toEqual([SERVICE_NAMES.draV1, SERVICE_NAMES.draV1beta1]);
+  });
+
   it('registers a socket present at start, preferring v1.DRAPlugin, and tells the plugin', async () => {
     const plugin = await simulatedRegistration(join(dir, 'a-reg.sock'), {
       type: 'DRAPlugin',

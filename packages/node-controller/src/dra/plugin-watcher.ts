@@ -4,9 +4,10 @@ import { type FSWatcher, watch } from 'node:fs';
 import { lstat, mkdir, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { InvalidArgumentError, type Logger, noopLogger } from '@ctrlkit/core';
-import { DRA_PLUGIN_TYPE, type WirePluginInfo } from '@ctrlkit/dra-kubeletplugin/protocol';
+import type { WirePluginInfo } from '@ctrlkit/dra-kubeletplugin/protocol';
 import {
   DRA_PLUGIN_CALL_TIMEOUT_MS,
+  DRA_PLUGIN_TYPE,
   DraPluginClient,
   pickDraService,
   registerPluginSocket,

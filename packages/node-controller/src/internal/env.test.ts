@@ -193,6 +193,38 @@ describe('populateEnvironmentVariables', () => {
     expect(envOf(off).MY_SVC_SERVICE_HOST).toBeUndefined();
   });
 
+  it('service link variables are made once per service object, not once per pod; an updated service anew', () => {
+    let reads = 0;
+    const spec = { clusterIP: '10.0.0.3', ports: [{ port: 8080, protocol: 'TCP' }] };
+    const counted: Wire<V1Service> = {
+      metadata: { name: 'counted', namespace: 'ns' },
+      get spec() {
+        reads++;
+        return spec;
+      },
+    };
+    const withCounted = { ...sources(), services: lister([kubernetesService, counted]) };
+    const first = pod({ name: 'c' });
+    populateEnvironmentVariables(first, withCounted);
+    const readsForOnePod = reads;
+    const second = pod({ name: 'c' });
+    populateEnvironmentVariables(second, withCounted);
+    // the second pod reads the clusterIP to choose the service, and nothing more
+    expect(reads - readsForOnePod).toBe(1);
+    expect(envOf(second)).toEqual(envOf(first));
+    expect(envOf(second).COUNTED_PORT_8080_TCP).toBe('tcp://10.0.0.3:8080');
+    const updated: Wire<V1Service> = {
+      metadata: { name: 'counted', namespace: 'ns' },
+      spec: { ...spec, clusterIP: '10.0.0.4' },
+    };
+    const third = pod({ name: 'c' });
+    populateEnvironmentVariables(third, {
+      ...withCounted,
+      services: lister([kubernetesService, updated]),
+    });
+    expect(envOf(third).COUNTED_PORT_8080_TCP).toBe('tcp://10.0.0.4:8080');
+  });
+
   it('$(A)$(B) expands against earlier vars and service vars; unknown refs and empty values are kept', () => {
     const p = pod({
       name: 'c',

@@ -394,32 +394,50 @@ export function serviceEnvVarMap(
     }
   }
   const env = new Map<string, string>();
-  for (const service of chosen.values()) {
-    const prefix = (service.metadata?.name ?? '').toUpperCase().replace(/-/g, '_');
-    const ip = service.spec?.clusterIP ?? '';
-    const ports = service.spec?.ports ?? [];
-    env.set(`${prefix}_SERVICE_HOST`, ip);
-    const first = ports[0];
-    if (first !== undefined) env.set(`${prefix}_SERVICE_PORT`, String(first.port));
-    for (const port of ports) {
-      if (port.name !== undefined && port.name !== '') {
-        env.set(
-          `${prefix}_SERVICE_PORT_${port.name.toUpperCase().replace(/-/g, '_')}`,
-          String(port.port),
-        );
-      }
-    }
-    if (first !== undefined) {
-      env.set(`${prefix}_PORT`, `${(first.protocol ?? 'TCP').toLowerCase()}://${ip}:${first.port}`);
-    }
-    for (const port of ports) {
-      const protocol = port.protocol ?? 'TCP';
-      const base = `${prefix}_PORT_${port.port}_${protocol.toUpperCase()}`;
-      env.set(base, `${protocol.toLowerCase()}://${ip}:${port.port}`);
-      env.set(`${base}_PROTO`, protocol.toLowerCase());
-      env.set(`${base}_PORT`, String(port.port));
-      env.set(`${base}_ADDR`, ip);
+  for (const service of chosen.values())
+    for (const [name, value] of serviceLinkVariables(service)) env.set(name, value);
+  return env;
+}
+
+/**
+ * Each service's link variables, by the informer's object (an updated service is a new
+ * object): computed once per service, not once per pod, so every pod's env shares the strings.
+ */
+const linkVariables = new WeakMap<Wire<V1Service>, ReadonlyArray<readonly [string, string]>>();
+
+/** The link variables of one service (`<NAME>_SERVICE_HOST`, `<NAME>_PORT_<port>_TCP`, …), in the kubelet's order. */
+function serviceLinkVariables(service: Wire<V1Service>): ReadonlyArray<readonly [string, string]> {
+  const known = linkVariables.get(service);
+  if (known !== undefined) return known;
+  const env: Array<readonly [string, string]> = [];
+  const set = (name: string, value: string): void => {
+    env.push([name, value]);
+  };
+  const prefix = (service.metadata?.name ?? '').toUpperCase().replace(/-/g, '_');
+  const ip = service.spec?.clusterIP ?? '';
+  const ports = service.spec?.ports ?? [];
+  set(`${prefix}_SERVICE_HOST`, ip);
+  const first = ports[0];
+  if (first !== undefined) set(`${prefix}_SERVICE_PORT`, String(first.port));
+  for (const port of ports) {
+    if (port.name !== undefined && port.name !== '') {
+      set(
+        `${prefix}_SERVICE_PORT_${port.name.toUpperCase().replace(/-/g, '_')}`,
+        String(port.port),
+      );
     }
   }
+  if (first !== undefined) {
+    set(`${prefix}_PORT`, `${(first.protocol ?? 'TCP').toLowerCase()}://${ip}:${first.port}`);
+  }
+  for (const port of ports) {
+    const protocol = port.protocol ?? 'TCP';
+    const base = `${prefix}_PORT_${port.port}_${protocol.toUpperCase()}`;
+    set(base, `${protocol.toLowerCase()}://${ip}:${port.port}`);
+    set(`${base}_PROTO`, protocol.toLowerCase());
+    set(`${base}_PORT`, String(port.port));
+    set(`${base}_ADDR`, ip);
+  }
+  linkVariables.set(service, env);
   return env;
 }
