@@ -23,17 +23,12 @@ import {
 /** The Manager's leader election: lease duration and the longest wait between attempts (2 s × 2.2). */
 const LEASE_DURATION_MS = 15_000;
 const MAX_RETRY_WAIT_MS = 4_400;
-/**
- * The standby's own Lease requests (a GET and an UPDATE per attempt) on a loaded machine: a CI
- * run beside the other fault files measured a takeover beyond the two retry waits alone.
- */
-const REQUEST_ALLOWANCE_MS = 5_000;
 const SERVER = 'nfs.example';
 
 const file = migrationWorldPerFile([SERVER]);
 
 describe('migration-controller under faults: leader failover', () => {
-  it('two replicas: the leader SIGKILLed mid-plan, the other takes over within the lease duration (plus two retry waits, as client-go counts it, and its requests) and finishes', async () => {
+  it('two replicas: the leader SIGKILLed mid-plan, the other takes over within the lease duration (plus two retry waits, as client-go counts it) and finishes', async () => {
     const { plane, world } = file;
     const c = await planCase(world, 'mc-failover', SERVER);
     const leases = createClient(plane.kubeConfig);
@@ -47,12 +42,14 @@ describe('migration-controller under faults: leader failover', () => {
       )?.spec?.holderIdentity;
     const mark = await auditMark(plane);
     const leader = await startController(world, clusterOf(plane));
+    // The standby starts once the first replica holds the Lease: started together, either may
+    // win it (a CI run saw the second win, so the SIGKILL hit the standby and nobody took over).
+    const leaderId = await waitFor('the first replica leading', holder, { timeoutMs: 60_000 });
     const standby = await startController(world, clusterOf(plane));
     try {
       await runUntilStarted(c, 3);
       const rssBeforeMb = await rssMb(standby);
-      const leaderId = await holder();
-      expect(leaderId).toBeTruthy();
+      expect(await holder()).toBe(leaderId);
       const killedAt = Date.now();
       await leader.kill();
       const takenOver = await waitFor('the standby leading', holder, {
@@ -81,7 +78,7 @@ describe('migration-controller under faults: leader failover', () => {
       expect(
         takeoverMs,
         `takeover ${takeoverMs} ms after the SIGKILL (holder ${leaderId}, then ${takenOver})`,
-      ).toBeLessThan(LEASE_DURATION_MS + 2 * MAX_RETRY_WAIT_MS + REQUEST_ALLOWANCE_MS);
+      ).toBeLessThan(LEASE_DURATION_MS + 2 * MAX_RETRY_WAIT_MS);
       expectAllMigrated(result);
     } finally {
       await stopController(standby);
