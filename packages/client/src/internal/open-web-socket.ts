@@ -3,7 +3,7 @@
 import { Agent, type IncomingMessage } from 'node:http';
 import type * as https from 'node:https';
 import { InvalidArgumentError } from '@ctrlkit/core';
-import WebSocket from 'ws';
+import type WebSocket from 'ws';
 import { readBody } from '../response-body.js';
 import type { RestClientMetrics } from '../rest-client-metrics.js';
 import { statusError } from '../status-error.js';
@@ -72,7 +72,10 @@ export async function openWebSocket(
     headers: { ...(options.headers as Record<string, string>), 'User-Agent': target.userAgent },
     perMessageDeflate: false,
   };
-  const socket = new WebSocket(url, [...protocols], socketOptions);
+  // ws (about 1.7 MB of heap) loads with the first WebSocket, not with the client.
+  const { default: WebSocketClient } = await import('ws');
+  signal?.throwIfAborted();
+  const socket = new WebSocketClient(url, [...protocols], socketOptions);
   holdMessages(socket);
   const started = performance.now();
   const host = url.host;
