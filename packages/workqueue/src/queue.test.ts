@@ -240,6 +240,49 @@ describe('queue', () => {
     expect(q.len()).toBe(1);
   });
 
+  it('done twice counts once: a drain still waits for the other item handed out', async () => {
+    const q = newTyped<string>();
+    q.add('a');
+    q.add('b');
+    await q.get();
+    await q.get();
+    q.done('a');
+    q.done('a');
+    const drained = q.shutDownWithDrain();
+    expect(await settled(drained)).toBe('pending');
+    q.done('b');
+    await drained;
+  });
+
+  it('queues undefined like any item: once while waiting, again after done', async () => {
+    const q = newTyped<string | undefined>();
+    q.add(undefined);
+    q.add(undefined);
+    expect(q.len()).toBe(1);
+    expect(await q.get()).toEqual({ item: undefined, shutdown: false });
+    q.add(undefined);
+    expect(q.len()).toBe(0);
+    q.done(undefined);
+    expect(q.len()).toBe(1);
+    expect(await q.get()).toEqual({ item: undefined, shutdown: false });
+    q.done(undefined);
+    expect(q.len()).toBe(0);
+    await q.shutDownWithDrain();
+  });
+
+  it('an item added twice while processing is queued once, as first added then', async () => {
+    const q = newTyped<{ id: string; v: number }>({ keyFunc: (o) => o.id });
+    q.add({ id: 'a', v: 1 });
+    const first = await q.get();
+    q.add({ id: 'a', v: 2 });
+    q.add({ id: 'a', v: 3 });
+    q.done(first.item!);
+    expect(q.len()).toBe(1);
+    expect((await q.get()).item).toEqual({ id: 'a', v: 2 });
+    q.done({ id: 'a', v: 2 });
+    expect(q.len()).toBe(0);
+  });
+
   it('compares object items by keyFunc', async () => {
     const q = newTyped<{ id: string; v: number }>({ keyFunc: (o) => o.id });
     q.add({ id: 'a', v: 1 });
