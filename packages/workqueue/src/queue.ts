@@ -108,11 +108,11 @@ class AddedWhileProcessing<T> {
 }
 
 /**
- * A key's state: {@link WAITING}, `undefined` (handed out: client-go's processing, not dirty)
- * or {@link AddedWhileProcessing} (dirty and processing). A key absent is neither. Every dirty
- * state is defined, so a re-add of a dirty key (the hot path) is one `get` and one compare.
+ * A key's state: {@link WAITING}, `null` (handed out: client-go's processing, not dirty) or
+ * {@link AddedWhileProcessing} (dirty and processing); a key absent (`undefined` from `get`) is
+ * neither. One `get` tells all four apart, `undefined` and `null` by reference compares.
  */
-type KeyState<T> = typeof WAITING | undefined | AddedWhileProcessing<T>;
+type KeyState<T> = typeof WAITING | null | AddedWhileProcessing<T>;
 
 class TypedQueue<T> implements TypedInterface<T> {
   readonly #store: Queue<T>;
@@ -147,16 +147,17 @@ class TypedQueue<T> implements TypedInterface<T> {
     if (this.#shuttingDown) return;
     const key = this.#keyOf === undefined ? item : this.#keyOf(item);
     const state = this.#states.get(key);
+    if (state === null) {
+      this.#metrics?.add(key);
+      this.#states.set(key, new AddedWhileProcessing(item));
+      return;
+    }
     if (state !== undefined) {
-      // Already dirty, the hot path of a contended queue: one lookup. Touch only a waiting item.
+      // Already dirty, the hot path of a contended queue. Touch only a waiting item.
       if (this.#touches && state === WAITING) this.#store.touch(item);
       return;
     }
     this.#metrics?.add(key);
-    if (this.#states.has(key)) {
-      this.#states.set(key, new AddedWhileProcessing(item));
-      return;
-    }
     this.#states.set(key, WAITING);
     this.#store.push(item);
     if (this.#waiters.length > 0) this.#handOut();
@@ -176,9 +177,10 @@ class TypedQueue<T> implements TypedInterface<T> {
     const key = this.#keyOf === undefined ? item : this.#keyOf(item);
     this.#metrics?.done(key);
     const state = this.#states.get(key);
-    if (state === undefined) {
-      if (this.#states.delete(key) && --this.#processing === 0) this.#releaseDrainWaiters();
-    } else if (state !== WAITING) {
+    if (state === null) {
+      this.#states.delete(key);
+      if (--this.#processing === 0) this.#releaseDrainWaiters();
+    } else if (state !== undefined && state !== WAITING) {
       this.#processing--;
       this.#states.set(key, WAITING);
       this.#store.push(state.item);
@@ -229,7 +231,7 @@ class TypedQueue<T> implements TypedInterface<T> {
     const item = this.#store.pop();
     const key = this.#keyOf === undefined ? item : this.#keyOf(item);
     this.#metrics?.get(key);
-    this.#states.set(key, undefined);
+    this.#states.set(key, null);
     this.#processing++;
     return { item, shutdown: false };
   }
