@@ -101,9 +101,9 @@ for (let r = 0; r < rounds; r++) {
   await bothSides(r, contendedRound);
   console.log(`round ${r + 1} of ${rounds} done, load ${loadavg()[0].toFixed(2)}`);
 }
-// The heap rounds come after every contended one: the collector's work on their million-key heaps
-// (marking and sweeping, partly on helper threads) would otherwise be charged to the next
-// contended figure. The Go program measures its pending keys last, so its figures never pay it.
+// The heap rounds come after every contended one: the full collections they force leave a
+// million-key heap to sweep, on helper threads whose CPU time the next contended figure (1 worker)
+// counted (--trace-gc: lowest right after them). The Go program measures its pending keys last.
 for (let r = 0; r < rounds; r++) await bothSides(r, pendingRound);
 
 const fmt = (v) => (v >= 1e6 ? `${(v / 1e6).toFixed(1)} M` : v.toFixed(1));
