@@ -10,6 +10,16 @@ async function settled<T>(promise: Promise<T>): Promise<T | 'pending'> {
   return Promise.race([promise, tick().then(() => 'pending' as const)]);
 }
 
+/** A queue with `foo` and `bar` added and both handed out. */
+async function twoHandedOut(): Promise<TypedInterface<string>> {
+  const q = newTyped<string>();
+  q.add('foo');
+  q.add('bar');
+  await q.get();
+  await q.get();
+  return q;
+}
+
 async function basic(shutDown: (q: TypedInterface<number | string>) => Promise<void> | void) {
   const q = newTyped<number | string>();
   const producers = Array.from({ length: 50 }, async (_, p) => {
@@ -135,11 +145,7 @@ describe('queue', () => {
   });
 
   it('DrainageUsingShutDownWithDrain: waits for every item handed out', async () => {
-    const q = newTyped<string>();
-    q.add('foo');
-    q.add('bar');
-    await q.get();
-    await q.get();
+    const q = await twoHandedOut();
     const drained = q.shutDownWithDrain();
     expect(await q.get()).toEqual({ item: undefined, shutdown: true });
     expect(await settled(drained)).toBe('pending');
@@ -150,22 +156,14 @@ describe('queue', () => {
   });
 
   it('NoDrainageUsingShutDown: shutDown does not wait for items in processing', async () => {
-    const q = newTyped<string>();
-    q.add('foo');
-    q.add('bar');
-    await q.get();
-    await q.get();
+    const q = await twoHandedOut();
     q.shutDown();
     expect(q.shuttingDown()).toBe(true);
     expect(await q.get()).toEqual({ item: undefined, shutdown: true });
   });
 
   it('ForceShutdownUsingShutDown: shutDown releases a waiting drain', async () => {
-    const q = newTyped<string>();
-    q.add('foo');
-    q.add('bar');
-    await q.get();
-    await q.get();
+    const q = await twoHandedOut();
     const drained = q.shutDownWithDrain();
     expect((await q.get()).shutdown).toBe(true);
     expect(await settled(drained)).toBe('pending');
@@ -241,16 +239,12 @@ describe('queue', () => {
   });
 
   it('done twice counts once: a drain still waits for the other item handed out', async () => {
-    const q = newTyped<string>();
-    q.add('a');
-    q.add('b');
-    await q.get();
-    await q.get();
-    q.done('a');
-    q.done('a');
+    const q = await twoHandedOut();
+    q.done('foo');
+    q.done('foo');
     const drained = q.shutDownWithDrain();
     expect(await settled(drained)).toBe('pending');
-    q.done('b');
+    q.done('bar');
     await drained;
   });
 
