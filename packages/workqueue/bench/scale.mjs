@@ -1,10 +1,12 @@
 // The work queue's scale curves (issue 36): contended adds (1 M adds over 100 keys) at 1, 4 and
 // 16 workers, and heap per item with 10k, 100k and 1 M distinct keys pending, against client-go's
 // workqueue (tooling/go-bench/workqueue -scale) in the same run: each round runs the Go peer, then
-// ours, so both see the same load. Written to bench/results/scale.json and its SVGs.
+// ours, so both see the same load; our heap rounds follow the contended ones. Written to
+// bench/results/scale.json and its SVGs.
 // With `--baseline <dist folder>` (another build of this package, e.g. the commit before a change,
 // copied to packages/workqueue/.baseline-dist so that its imports resolve), a third column
-// `ctrlkit baseline` runs in each round right after ours: before and after in one run.
+// `ctrlkit baseline` runs in each round beside ours (after it in rounds 1, 3, …, before it in
+// rounds 2, 4, …): before and after in one run.
 // Run: pnpm --filter @ctrlkit/workqueue bench -- --scale [--rounds 3] [--baseline dir]
 import { execFileSync } from 'node:child_process';
 import { loadavg } from 'node:os';
@@ -50,8 +52,8 @@ function pending(size, make = newTyped) {
   return perItem;
 }
 
-/** One round of ours (or the baseline build's): the same rows the Go peer prints. */
-async function oursRound(make = newTyped) {
+/** One round of ours (or the baseline build's) contended adds: the first rows the Go peer prints. */
+async function contendedRound(make = newTyped) {
   // Warm-up at each worker count (dropped): the JIT has compiled every path before a figure.
   for (const w of workers) await produce(hot, n / 10, w, make);
   const rows = new Map();
@@ -60,8 +62,12 @@ async function oursRound(make = newTyped) {
     rows.set(`contended ${w}`, rate);
     rows.set(`contended-cpu ${w}`, cpuRate);
   }
-  for (const size of sizes) rows.set(`pending ${size}`, pending(size, make));
   return rows;
+}
+
+/** One round of ours (or the baseline build's) heap per pending item. */
+function pendingRound(make = newTyped) {
+  return new Map(sizes.map((size) => [`pending ${size}`, pending(size, make)]));
 }
 
 /** One round of client-go's, from the Go program built by `pnpm setup:go bench-workqueue`. */
@@ -84,12 +90,21 @@ const keep = (side, rows) => {
   for (const [row, value] of rows)
     measured[side].set(row, [...(measured[side].get(row) ?? []), value]);
 };
+/** Runs `round` for ctrlkit and the baseline build; every other time the baseline first. */
+async function bothSides(r, round) {
+  if (baseline && r % 2 === 1) keep('ctrlkit baseline', await round(baseline.newTyped));
+  keep('ctrlkit', await round());
+  if (baseline && r % 2 === 0) keep('ctrlkit baseline', await round(baseline.newTyped));
+}
 for (let r = 0; r < rounds; r++) {
   keep('client-go', goRound());
-  keep('ctrlkit', await oursRound());
-  if (baseline) keep('ctrlkit baseline', await oursRound(baseline.newTyped));
+  await bothSides(r, contendedRound);
   console.log(`round ${r + 1} of ${rounds} done, load ${loadavg()[0].toFixed(2)}`);
 }
+// The heap rounds come after every contended one: the full collections they force leave a
+// million-key heap to sweep, on helper threads whose CPU time the next contended figure (1 worker)
+// counted (--trace-gc: lowest right after them). The Go program measures its pending keys last.
+for (let r = 0; r < rounds; r++) await bothSides(r, pendingRound);
 
 const fmt = (v) => (v >= 1e6 ? `${(v / 1e6).toFixed(1)} M` : v.toFixed(1));
 const spreadCell = ({ y, min, max }) => `${fmt(y)} (${fmt(min)}–${fmt(max)})`;
@@ -137,7 +152,7 @@ const contended = figure('contended', workers, {
   x: 'workers',
   unit: 'adds/s',
   title: 'Contended adds: 1 M adds over 100 keys (higher is better)',
-  caption: `Median of ${rounds} rounds (lowest–highest); each round runs client-go, then ctrlkit${baseline ? ', then the baseline build' : ''}. Aim: >= 1.0x.`,
+  caption: `Median of ${rounds} rounds (lowest–highest); each round runs client-go, then ctrlkit${baseline ? ' and the baseline build (in turn first)' : ''}. Aim: >= 1.0x.`,
 });
 const contendedCpu = figure('contended-cpu', workers, {
   x: 'workers',

@@ -30,8 +30,45 @@
  * @packageDocumentation
  */
 
-import * as core from '@ctrlkit/core';
-
+export type {
+  /**
+   * `Clock` of `@ctrlkit/core`, re-exported.
+   * @deprecated Import from `@ctrlkit/core`; this re-export goes in the next minor version.
+   */
+  Clock,
+  /**
+   * `Logger` of `@ctrlkit/core`, re-exported.
+   * @deprecated Import from `@ctrlkit/core`; this re-export goes in the next minor version.
+   */
+  Logger,
+  /**
+   * `Timer` of `@ctrlkit/core`, re-exported.
+   * @deprecated Import from `@ctrlkit/core`; this re-export goes in the next minor version.
+   */
+  Timer,
+} from '@ctrlkit/core';
+export {
+  /**
+   * `InvalidArgumentError` of `@ctrlkit/core`, re-exported.
+   * @deprecated Import from `@ctrlkit/core`; this re-export goes in the next minor version.
+   */
+  InvalidArgumentError,
+  /**
+   * `noopLogger` of `@ctrlkit/core`, re-exported.
+   * @deprecated Import from `@ctrlkit/core`; this re-export goes in the next minor version.
+   */
+  noopLogger,
+  /**
+   * `realClock` of `@ctrlkit/core`, re-exported.
+   * @deprecated Import from `@ctrlkit/core`; this re-export goes in the next minor version.
+   */
+  realClock,
+  /**
+   * `sleep` of `@ctrlkit/core`, re-exported.
+   * @deprecated Import from `@ctrlkit/core`; this re-export goes in the next minor version.
+   */
+  sleep,
+} from '@ctrlkit/core';
 export {
   type BucketRateLimiterOptions,
   DEFAULT_BUCKET_BURST,
@@ -89,44 +126,3 @@ export {
   type WorkerHandler,
   type WorkersOptions,
 } from './workers.js';
-
-/**
- * `Clock` of `@ctrlkit/core`, re-exported.
- * @deprecated Import from `@ctrlkit/core`; this re-export goes in the next minor version.
- */
-export type Clock = core.Clock;
-/**
- * `Timer` of `@ctrlkit/core`, re-exported.
- * @deprecated Import from `@ctrlkit/core`; this re-export goes in the next minor version.
- */
-export type Timer = core.Timer;
-/**
- * `Logger` of `@ctrlkit/core`, re-exported.
- * @deprecated Import from `@ctrlkit/core`; this re-export goes in the next minor version.
- */
-export type Logger = core.Logger;
-/**
- * `realClock` of `@ctrlkit/core`, re-exported.
- * @deprecated Import from `@ctrlkit/core`; this re-export goes in the next minor version.
- */
-export const realClock: core.Clock = core.realClock;
-/**
- * `sleep` of `@ctrlkit/core`, re-exported.
- * @deprecated Import from `@ctrlkit/core`; this re-export goes in the next minor version.
- */
-export const sleep: typeof core.sleep = core.sleep;
-/**
- * `noopLogger` of `@ctrlkit/core`, re-exported.
- * @deprecated Import from `@ctrlkit/core`; this re-export goes in the next minor version.
- */
-export const noopLogger: core.Logger = core.noopLogger;
-/**
- * `InvalidArgumentError` of `@ctrlkit/core`, re-exported.
- * @deprecated Import from `@ctrlkit/core`; this re-export goes in the next minor version.
- */
-export const InvalidArgumentError: typeof core.InvalidArgumentError = core.InvalidArgumentError;
-/**
- * `InvalidArgumentError` of `@ctrlkit/core`, re-exported.
- * @deprecated Import from `@ctrlkit/core`; this re-export goes in the next minor version.
- */
-export type InvalidArgumentError = core.InvalidArgumentError;

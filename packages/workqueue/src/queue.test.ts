@@ -10,6 +10,16 @@ async function settled<T>(promise: Promise<T>): Promise<T | 'pending'> {
   return Promise.race([promise, tick().then(() => 'pending' as const)]);
 }
 
+/** A queue with `foo` and `bar` added and both handed out. */
+async function twoHandedOut(): Promise<TypedInterface<string>> {
+  const q = newTyped<string>();
+  q.add('foo');
+  q.add('bar');
+  await q.get();
+  await q.get();
+  return q;
+}
+
 async function basic(shutDown: (q: TypedInterface<number | string>) => Promise<void> | void) {
   const q = newTyped<number | string>();
   const producers = Array.from({ length: 50 }, async (_, p) => {
@@ -135,11 +145,7 @@ describe('queue', () => {
   });
 
   it('DrainageUsingShutDownWithDrain: waits for every item handed out', async () => {
-    const q = newTyped<string>();
-    q.add('foo');
-    q.add('bar');
-    await q.get();
-    await q.get();
+    const q = await twoHandedOut();
     const drained = q.shutDownWithDrain();
     expect(await q.get()).toEqual({ item: undefined, shutdown: true });
     expect(await settled(drained)).toBe('pending');
@@ -150,22 +156,14 @@ describe('queue', () => {
   });
 
   it('NoDrainageUsingShutDown: shutDown does not wait for items in processing', async () => {
-    const q = newTyped<string>();
-    q.add('foo');
-    q.add('bar');
-    await q.get();
-    await q.get();
+    const q = await twoHandedOut();
     q.shutDown();
     expect(q.shuttingDown()).toBe(true);
     expect(await q.get()).toEqual({ item: undefined, shutdown: true });
   });
 
   it('ForceShutdownUsingShutDown: shutDown releases a waiting drain', async () => {
-    const q = newTyped<string>();
-    q.add('foo');
-    q.add('bar');
-    await q.get();
-    await q.get();
+    const q = await twoHandedOut();
     const drained = q.shutDownWithDrain();
     expect((await q.get()).shutdown).toBe(true);
     expect(await settled(drained)).toBe('pending');
@@ -238,6 +236,45 @@ describe('queue', () => {
     q.done('a');
     q.done('never');
     expect(q.len()).toBe(1);
+  });
+
+  it('done twice counts once: a drain still waits for the other item handed out', async () => {
+    const q = await twoHandedOut();
+    q.done('foo');
+    q.done('foo');
+    const drained = q.shutDownWithDrain();
+    expect(await settled(drained)).toBe('pending');
+    q.done('bar');
+    await drained;
+  });
+
+  it('queues undefined like any item: once while waiting, again after done', async () => {
+    const q = newTyped<string | undefined>();
+    q.add(undefined);
+    q.add(undefined);
+    expect(q.len()).toBe(1);
+    expect(await q.get()).toEqual({ item: undefined, shutdown: false });
+    q.add(undefined);
+    expect(q.len()).toBe(0);
+    q.done(undefined);
+    expect(q.len()).toBe(1);
+    expect(await q.get()).toEqual({ item: undefined, shutdown: false });
+    q.done(undefined);
+    expect(q.len()).toBe(0);
+    await q.shutDownWithDrain();
+  });
+
+  it('an item added twice while processing is queued once, as first added then', async () => {
+    const q = newTyped<{ id: string; v: number }>({ keyFunc: (o) => o.id });
+    q.add({ id: 'a', v: 1 });
+    const first = await q.get();
+    q.add({ id: 'a', v: 2 });
+    q.add({ id: 'a', v: 3 });
+    q.done(first.item!);
+    expect(q.len()).toBe(1);
+    expect((await q.get()).item).toEqual({ id: 'a', v: 2 });
+    q.done({ id: 'a', v: 2 });
+    expect(q.len()).toBe(0);
   });
 
   it('compares object items by keyFunc', async () => {
