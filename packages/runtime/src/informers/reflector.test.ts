@@ -550,6 +550,31 @@ describe('Reflector', () => {
     expect(sink.log).toEqual(['replace(a)@2']);
   });
 
+  it("in 'auto' mode streams again at once, without a LIST, when the apiserver's watch cache did not catch up with a stream from \"\" in time (504 too large), as client-go", async () => {
+    const lw = new FakeListWatch();
+    lw.supportsStreaming = true;
+    lw.apply(cm('a'));
+    lw.failNextWatch(
+      new ApiStatusError(
+        504,
+        {
+          reason: 'Timeout',
+          message: 'Too large resource version: 7, current: 6',
+          details: { causes: [{ reason: 'ResourceVersionTooLarge' }] },
+        },
+        'WATCH',
+      ),
+    );
+    const { sink } = start(lw, { mode: 'auto' });
+    await flush();
+    expect(lw.listCalls).toHaveLength(0);
+    expect(lw.watchCalls.map((c) => [c.sendInitialEvents, c.resourceVersion])).toEqual([
+      [true, ''],
+      [true, ''],
+    ]);
+    expect(sink.log).toEqual(['replace(a)@2']);
+  });
+
   it("in 'auto' mode falls back to a LIST when the stream cannot open (403, a network error before it opened)", async () => {
     for (const failure of [
       new ApiStatusError(403, { reason: 'Forbidden', message: 'cannot watch' }, 'WATCH'),

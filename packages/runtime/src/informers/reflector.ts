@@ -324,7 +324,8 @@ export class Reflector<T extends KubeObject = KubeObject> {
    * the same stream, watched on, ended; false in `'auto'` mode when it failed before
    * delivering the state where client-go falls back (this attempt then lists; see
    * {@link streamFallsBackToList}); other failures throw (the run loop backs off and streams
-   * again). A version answered "expired" or "too large" is retried at once from `''`.
+   * again). A version answered "expired" or "too large" (also `''`, whose consistent read
+   * the watch cache did not catch up with in time) is retried at once from `''`.
    */
   async #streamingList(signal: AbortSignal): Promise<boolean> {
     for (;;) {
@@ -366,7 +367,9 @@ export class Reflector<T extends KubeObject = KubeObject> {
         );
       } catch (error) {
         if (synced || signal.aborted) throw error;
-        if (resourceVersion !== '' && (isGone(error) || isTooLargeResourceVersionError(error))) {
+        // As client-go, also from '': a consistent read the apiserver's watch cache did not
+        // catch up with in time is answered "too large"; that streams again, it does not LIST.
+        if (isGone(error) || isTooLargeResourceVersionError(error)) {
           this.#lastVersionUnavailable = true;
           this.#logger.info(
             { reflector: this.name, resourceVersion, error: describe(error) },
