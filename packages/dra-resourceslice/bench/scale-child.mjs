@@ -85,6 +85,8 @@ const total = () => {
   }
   return s;
 };
+// Every informer has synced (startController resolves then): the initial lists are done.
+const syncedMs = performance.now() - start;
 const want = nodes > 0 ? nodes : pools;
 while (total().numCreates < want) await sleep(1);
 const ms = performance.now() - start;
@@ -97,6 +99,7 @@ const mem = process.memoryUsage();
 console.log(
   JSON.stringify({
     ms,
+    syncedMs,
     creates: s.numCreates,
     updates: s.numUpdates,
     deletes: s.numDeletes,

@@ -88,6 +88,22 @@ async function callsSince(plane, offset) {
   return { byVerb, total: ids.size, nextOffset };
 }
 
+/**
+ * The apiserver's `apiserver_watch_cache_read_wait_seconds` so far: how many reads waited for
+ * the watch cache to catch up with etcd (a streaming list from `""`, a consistent LIST) and
+ * the seconds they waited in sum.
+ */
+async function watchCacheWaits(client) {
+  const { body } = await client.request('GET', '/metrics', { headers: { Accept: 'text/plain' } });
+  const waits = { count: 0, seconds: 0 };
+  for (const line of body.toString().split('\n')) {
+    const value = Number(line.split(' ').at(-1));
+    if (line.startsWith('apiserver_watch_cache_read_wait_seconds_count')) waits.count += value;
+    if (line.startsWith('apiserver_watch_cache_read_wait_seconds_sum')) waits.seconds += value;
+  }
+  return waits;
+}
+
 async function createNodes(plane, n) {
   const client = createClient(plane.kubeConfig, { qps: Number.POSITIVE_INFINITY });
   for (let i = 0; i < n; i += 50) {
@@ -123,6 +139,7 @@ const measured = Object.fromEntries(
     Object.fromEntries(sizes.map((s) => [s, Object.fromEntries(sides.map((d) => [d, []]))])),
   ]),
 );
+const admin = createClient(plane.kubeConfig);
 try {
   await createNodes(plane, Math.max(...sizes));
   let offset = (await callsSince(plane, 0)).nextOffset;
@@ -132,10 +149,16 @@ try {
         for (const side of ['Go', ...sides.filter((d) => d !== 'Go')]) {
           const prefix = { Go: 'go', ctrlkit: 'ts', 'ctrlkit baseline': 'base' }[side];
           const driver = `${prefix}-r${r}-${kind}-${size}.bench.example.com`;
+          const waitsBefore = await watchCacheWaits(admin);
           const run = await runChild(side, plane, kind, size, driver);
           const calls = await callsSince(plane, offset);
+          const waitsAfter = await watchCacheWaits(admin);
           offset = calls.nextOffset;
-          measured[kind][size][side].push({ ...run, calls });
+          const waits = {
+            count: waitsAfter.count - waitsBefore.count,
+            seconds: waitsAfter.seconds - waitsBefore.seconds,
+          };
+          measured[kind][size][side].push({ ...run, calls, waits });
           log(
             `round ${r + 1} ${kind} ${size} ${side}: ${run.ms.toFixed(0)} ms, ${calls.total} calls ${JSON.stringify(calls.byVerb)}, load ${loadavg()[0].toFixed(1)}`,
           );
@@ -144,6 +167,7 @@ try {
     }
   }
 } finally {
+  admin.close();
   await plane.stop();
 }
 
@@ -155,6 +179,9 @@ const pick = {
   cpuMs: (run) => run.cpuMs,
   heapMiB: (run) => run.heapBytes / 2 ** 20,
   calls: (run) => run.calls.total,
+  syncedMs: (run) => run.syncedMs,
+  waits: (run) => run.waits.count,
+  waitSeconds: (run) => run.waits.seconds,
 };
 const pointFor = (kind, size, side, field) =>
   pointOf(size, measured[kind][size][side].map(pick[field]));
@@ -211,6 +238,36 @@ function tableOf(kind) {
   };
 }
 
+/**
+ * How each side got its informers' initial state, both kinds: ms until every informer synced
+ * (ours; the Go program does not report it) and the reads the apiserver held until its watch
+ * cache had caught up with etcd, with the seconds they waited in sum.
+ */
+function initialStateTable() {
+  const rows = kinds.flatMap((kind) =>
+    sizes.map((size) => [
+      kind,
+      size,
+      ...sides.map((side) =>
+        side === 'Go' ? 'not reported' : cell(pointFor(kind, size, side, 'syncedMs')),
+      ),
+      ...sides.map((side) => cell(pointFor(kind, size, side, 'waits'))),
+      ...sides.map((side) => cell(pointFor(kind, size, side, 'waitSeconds'))),
+    ]),
+  );
+  return {
+    columns: [
+      'kind',
+      'size',
+      ...sides.map((side) => `${side} ms to synced`),
+      ...sides.map((side) => `${side} reads that waited for the watch cache`),
+      ...sides.map((side) => `${side} s those waited, in sum`),
+    ],
+    rows,
+    caption: `The initial state. ms to synced: from starting the controllers until every informer has synced (every startController resolved). Reads that waited: the apiserver's apiserver_watch_cache_read_wait_seconds over the side's run: a streaming list from resourceVersion "" (client-go's first, and ours) is a consistent read, which the apiserver holds until its watch cache has caught up with etcd; a LIST at "0" is served from the cache as it is. Median of ${rounds} rounds (lowest–highest).${baseline ? ' ctrlkit baseline: the build before the fix (LIST, then WATCH).' : ''}`,
+  };
+}
+
 /** One curve: a figure against the size, four series (two sides × two kinds). */
 function curveOf(field, title, unit) {
   return {
@@ -226,7 +283,11 @@ function curveOf(field, title, unit) {
   };
 }
 
-const tables = { 'node-local': tableOf('node-local'), network: tableOf('network') };
+const tables = {
+  'node-local': tableOf('node-local'),
+  network: tableOf('network'),
+  'initial-state': initialStateTable(),
+};
 for (const [name, t] of Object.entries(tables)) {
   console.log(`\n${name}`);
   console.table(t.rows.map((row) => Object.fromEntries(t.columns.map((c, i) => [c, row[i]]))));

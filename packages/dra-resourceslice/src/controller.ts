@@ -4,6 +4,7 @@ import { type Clock, type Logger, noopLogger, realClock } from '@ctrlkit/core';
 import type { Wire } from '@ctrlkit/runtime/client';
 import {
   DeletedFinalStateUnknown,
+  type InitialListMode,
   newListWatch,
   SharedIndexInformer,
 } from '@ctrlkit/runtime/informers';
@@ -38,6 +39,14 @@ import { MutationCache } from './internal/mutation-cache.js';
 import { PoolSyncer } from './internal/pool-sync.js';
 import { toWireResources } from './internal/wire.js';
 import { newKubeClient } from './kube-client.js';
+
+/**
+ * How the controller's informer gets its initial state: `'auto'`, a streaming list (one WATCH
+ * with `sendInitialEvents=true`), falling back to a LIST for that attempt where the apiserver
+ * refuses the stream, as client-go v0.35's reflector does with its WatchListClient feature on
+ * (the default). A streaming list needs only the `watch` verb; the fallback needs `list`.
+ */
+export const INITIAL_LIST_MODE: InitialListMode = 'auto';
 
 /** The informer index of slices by `spec.pool.name`. */
 export const POOL_NAME_INDEX = 'poolName';
@@ -108,6 +117,9 @@ export class Controller {
         { fieldSelector },
       ),
       indexers: { [POOL_NAME_INDEX]: indexFunc },
+      // As client-go v0.35 (WatchListClient on by default): the initial state by one streaming
+      // WATCH, and a LIST only where the apiserver refuses the stream.
+      initialListMode: INITIAL_LIST_MODE,
       clock: this.#clock,
       logger: this.#logger,
     });

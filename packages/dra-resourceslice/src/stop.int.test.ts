@@ -22,7 +22,8 @@ afterAll(() => api.close());
 describe('ResourceSlice controller stop()', () => {
   it('abandons the write in flight, as upstream cancels its context: the slice waiting for a rate-limit token is never created', async () => {
     const driverName = `stop-${Math.random().toString(36).slice(2, 8)}.example.com`;
-    // One request at once (the informer's LIST takes it), then one per 10 s: the create waits.
+    // One request at once, then one per 10 s. The informer streams its state by a WATCH,
+    // which (as in client-go) waits for no token: a read here takes the burst, the create waits.
     const throttled = createClient(testKubeConfig(), {
       qps: 1_000 / TOKEN_INTERVAL_MS,
       burst: 1,
@@ -30,6 +31,7 @@ describe('ResourceSlice controller stop()', () => {
     const kubeClient = countingClient(newKubeClient(throttled));
     const errors: string[] = [];
     try {
+      await throttled.list(RESOURCE_SLICES, { fieldSelector: `spec.driver=${driverName}` });
       const controller = await startController({
         driverName,
         kubeClient,

@@ -41,9 +41,14 @@ interface AppCase {
   readonly app: AppPackage;
   /** Flags besides `--kubeconfig` and `--log-level` (a unique node name per start). */
   args(): string[];
+  /** It streams its informer's initial state (Go v0.35's WatchList): a refused stream falls back to a LIST. */
+  readonly streams?: true;
   /** Resolves once the app did real work on the cluster. */
   working(args: string[]): Promise<void>;
-  /** A permission of its deploy/ RBAC it needs to start: a `list` on its main resource. */
+  /**
+   * A permission of its deploy/ RBAC it needs to start: `list` on its main resource, or
+   * `watch` where it streams its informer's initial state (the DRA driver, as Go's v0.35).
+   */
   readonly needs: Permission;
 }
 
@@ -91,7 +96,10 @@ const APPS: AppCase[] = [
         return slices.items.length > 0;
       });
     },
-    needs: { apiGroup: 'resource.k8s.io', resource: 'resourceslices', verb: 'list' },
+    // A streaming list needs only `watch`; without it the stream is refused and the
+    // fallback LIST syncs, but every WATCH after it is refused (as Go's driver).
+    needs: { apiGroup: 'resource.k8s.io', resource: 'resourceslices', verb: 'watch' },
+    streams: true,
   },
   {
     name: 'migration-controller',
@@ -227,12 +235,36 @@ describe.each(APPS)('$name', (spec) => {
       const during = linesWith(app, ERROR, needle).length - before;
       expect(during).toBeGreaterThanOrEqual(1);
       expect(during).toBeLessThanOrEqual(12);
+      // As client-go: the refused stream came first, and it fell back to a LIST.
+      if (spec.streams) expect(linesWith(app, 0, 'listing instead this time')).not.toEqual([]);
     } finally {
       stopped = await app.stop().catch((error: unknown) => error);
     }
     // The audit log agrees: the apiserver refused exactly that.
     expect(String(stopped)).toMatch(/refused \d+ request/);
     expect(String(stopped)).toContain(resource);
+  });
+});
+
+describe('dra-example-driver without list on resourceslices', () => {
+  it('publishes with no error and no refused request: it streams its initial state, which needs only watch, as Go v0.35', async () => {
+    const spec = APPS.find((a) => a.name === 'dra-example-driver') as AppCase;
+    const args = spec.args();
+    const app = await startApp(spec.app, {
+      cluster: clusterOf(plane),
+      withoutPermission: { apiGroup: 'resource.k8s.io', resource: 'resourceslices', verb: 'list' },
+      args: [...args, '--log-level=debug'],
+    });
+    let stopped: unknown;
+    try {
+      await spec.working(args);
+      expect(linesWith(app, WARN, 'resourceslices')).toEqual([]);
+      expect(linesWith(app, 0, 'listing instead')).toEqual([]);
+    } finally {
+      stopped = await app.stop().catch((error: unknown) => error);
+    }
+    // stop() throws on any request the apiserver refused (the audit log): there was none.
+    expect(stopped).toBe(0);
   });
 });
 

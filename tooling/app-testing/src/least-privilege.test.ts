@@ -94,6 +94,21 @@ describe('the least-privilege check', () => {
     ]);
   });
 
+  it('accepts a list never used as the fallback of a streaming list of the same resource (client-go v0.35 LISTs where the stream is refused), and only then', () => {
+    const stream = (resource: string, code = 200) => {
+      const r = request('watch', { resource }, code);
+      return { ...r, requestURI: `${r.requestURI}?sendInitialEvents=true&watch=true` };
+    };
+    expect(check(clusterRole(PODS), [[stream('pods')]])).toEqual([]);
+    const unusedList = ['ClusterRole app, rule 0 (pods): list never used'];
+    expect(messages(check(clusterRole(PODS), [[watchPods()]]), 'unused')).toEqual(unusedList);
+    const refused = check(clusterRole(PODS), [[watchPods(), stream('pods', 403)]]);
+    expect(messages(refused, 'unused')).toEqual(unusedList);
+    const nodes = '  - { apiGroups: [""], resources: ["nodes"], verbs: ["list"] }';
+    const other = check(clusterRole(`${PODS}\n${nodes}`), [[stream('pods')]]);
+    expect(messages(other, 'unused')).toEqual(['ClusterRole app, rule 1 (nodes): list never used']);
+  });
+
   it('fails on a missing rule: a request refused (403), or allowed by something other than deploy/', () => {
     const refused = request('get', { resource: 'secrets', namespace: 'app', name: 's' }, 403);
     const elsewhere = request('get', { resource: 'configmaps', namespace: 'app', name: 'c' });

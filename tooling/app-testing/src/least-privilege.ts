@@ -7,6 +7,7 @@ import {
   forbiddenRequests,
   grantCovers,
   type RecordedRequest,
+  streamingListFallbacks,
   unusedGrants,
 } from './rbac-usage.js';
 
@@ -179,8 +180,10 @@ export function rulesThatCouldNameObjects(
 
 /**
  * Every problem of `grants` (an app's deploy/ RBAC for its ServiceAccount in `namespace`)
- * given the runs of the app a test suite made: missing rules, wildcards, unused rules,
- * ClusterRoles where a Role serves, and rules that could carry `resourceNames`.
+ * given the runs of the app a test suite made: missing rules, wildcards, unused rules (but a
+ * `list` kept as the fallback of a streaming list the runs made: see
+ * `streamingListFallbacks`), ClusterRoles where a Role serves, and rules that could carry
+ * `resourceNames`.
  */
 export function leastPrivilegeProblems(
   grants: readonly Grant[],
@@ -188,7 +191,9 @@ export function leastPrivilegeProblems(
   namespace: string,
 ): LeastPrivilegeProblem[] {
   const requests = runs.flat();
-  const unused = unusedGrants(grants, requests);
+  // A `list` kept as a streaming list's fallback is needed though unused (see the function).
+  const fallbacks = streamingListFallbacks(grants, requests);
+  const unused = unusedGrants(grants, requests).filter((g) => !fallbacks.includes(g));
   return [
     ...processProblems(grants, requests),
     ...(unused.length > 0 ? describeUnused(unused).split('\n') : []).map((message) => ({

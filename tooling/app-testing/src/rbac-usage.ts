@@ -79,6 +79,29 @@ export function grantCovers(grant: Grant, request: RecordedRequest): boolean {
   return true;
 }
 
+/** A WATCH with `sendInitialEvents=true`: a streaming list (the WatchList feature). */
+function isStreamingList(request: RecordedRequest): boolean {
+  return request.verb === 'watch' && /[?&]sendInitialEvents=true(&|$)/.test(request.requestURI);
+}
+
+/**
+ * The `list` grants a streaming list of the same resource needs as its fallback: client-go
+ * (v0.35 on, WatchListClient on) and ctrlkit's `'auto'` reflector get an informer's state by
+ * one WATCH with `sendInitialEvents=true` and LIST instead where the apiserver refuses the
+ * stream (a server without the feature, or with it off). A run against a server that streams
+ * never makes that LIST, yet the grant is needed: upstream's charts keep it for that reason.
+ * A `list` grant counts as such only where the runs made an allowed streaming list it covers.
+ */
+export function streamingListFallbacks(
+  grants: readonly Grant[],
+  requests: readonly RecordedRequest[],
+): Grant[] {
+  const streams = requests.filter((r) => isStreamingList(r) && forbiddenRequests([r]).length === 0);
+  return grants.filter(
+    (g) => g.verb === 'list' && streams.some((r) => grantCovers({ ...g, verb: 'watch' }, r)),
+  );
+}
+
 /** The grants no allowed request used. */
 export function unusedGrants(
   grants: readonly Grant[],

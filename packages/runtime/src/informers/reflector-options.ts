@@ -32,8 +32,10 @@ export const INITIAL_EVENTS_END_ANNOTATION = 'k8s.io/initial-events-end';
 /**
  * How the reflector gets the initial state: `'list'` (LIST, then WATCH), `'stream'` (a
  * streaming list: WATCH with `sendInitialEvents=true`, the WatchList feature), or `'auto'`
- * (stream; when a stream fails before it delivered the state, that attempt falls back to a
- * LIST, and the next (re)list tries the stream again, as client-go does).
+ * (stream; where the server refuses the stream or ends it in an error before it delivered the
+ * state, that attempt falls back to a LIST, and the next (re)list tries the stream again, as
+ * client-go does; after a 429, a refused connection or a stream that broke under way it backs
+ * off and streams again, with no LIST, as client-go).
  */
 export type InitialListMode = 'auto' | 'list' | 'stream';
 /**

@@ -522,8 +522,111 @@ describe('Reflector', () => {
     });
     void reflector.run(controller.signal);
     await flush();
-    expect(lw.listCalls.map((c) => c.resourceVersion)).toEqual(['0']);
-    expect(reflector.lastSyncResourceVersion).toBe('3');
+    // As client-go: a stream that broke under way is not refused: no LIST, and the next
+    // stream (after the backoff) asks for the latest state, not the version of an event.
+    expect(lw.listCalls).toHaveLength(0);
+    expect(reflector.lastSyncResourceVersion).toBe('');
+  });
+
+  it("in 'auto' mode backs off and streams again after 429 or a refused connection, without a LIST (client-go's isWatchErrorRetriable)", async () => {
+    const lw = new FakeListWatch();
+    lw.supportsStreaming = true;
+    lw.apply(cm('a'));
+    const refused = Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:6443'), {
+      code: 'ECONNREFUSED',
+    });
+    lw.failNextWatch(new ApiStatusError(429, { reason: 'TooManyRequests' }, 'WATCH'));
+    lw.failNextWatch(new Error('request failed', { cause: refused }));
+    const { sink, clock } = start(lw, { mode: 'auto' });
+    await flush();
+    expect(lw.watchCalls).toHaveLength(1);
+    clock.step(800);
+    await flush();
+    expect(lw.watchCalls).toHaveLength(2);
+    clock.step(1_600);
+    await flush();
+    expect(lw.listCalls).toHaveLength(0);
+    expect(lw.watchCalls.map((c) => c.sendInitialEvents)).toEqual([true, true, true]);
+    expect(sink.log).toEqual(['replace(a)@2']);
+  });
+
+  it("in 'auto' mode streams again at once, without a LIST, when the apiserver's watch cache did not catch up with a stream from \"\" in time (504 too large), as client-go", async () => {
+    const lw = new FakeListWatch();
+    lw.supportsStreaming = true;
+    lw.apply(cm('a'));
+    lw.failNextWatch(
+      new ApiStatusError(
+        504,
+        {
+          reason: 'Timeout',
+          message: 'Too large resource version: 7, current: 6',
+          details: { causes: [{ reason: 'ResourceVersionTooLarge' }] },
+        },
+        'WATCH',
+      ),
+    );
+    const { sink } = start(lw, { mode: 'auto' });
+    await flush();
+    expect(lw.listCalls).toHaveLength(0);
+    expect(lw.watchCalls.map((c) => [c.sendInitialEvents, c.resourceVersion])).toEqual([
+      [true, ''],
+      [true, ''],
+    ]);
+    expect(sink.log).toEqual(['replace(a)@2']);
+  });
+
+  it("in 'auto' mode falls back to a LIST when the stream cannot open (403, a network error before it opened)", async () => {
+    for (const failure of [
+      new ApiStatusError(403, { reason: 'Forbidden', message: 'cannot watch' }, 'WATCH'),
+      Object.assign(new Error('getaddrinfo ENOTFOUND apiserver'), { code: 'ENOTFOUND' }),
+    ]) {
+      const lw = new FakeListWatch();
+      lw.supportsStreaming = true;
+      lw.apply(cm('a'));
+      lw.failNextWatch(failure);
+      const { sink } = start(lw, { mode: 'auto' });
+      await flush();
+      expect(lw.listCalls.map((c) => c.resourceVersion)).toEqual(['0']);
+      expect(sink.log).toEqual(['replace(a)@2']);
+      controller.abort();
+    }
+  });
+
+  it("in 'auto' mode streams again, without a LIST, when a stream ends under way before its bookmark (as client-go)", async () => {
+    const lw = new FakeListWatch();
+    lw.apply(cm('a'));
+    let streams = 0;
+    const clock = new FakeClock();
+    const reflectorLw = {
+      list: lw.list.bind(lw),
+      watch: (options: WatchRequestOptions, onEvent: (event: WatchEvent) => void) => {
+        if (!options.sendInitialEvents) return lw.watch(options, onEvent);
+        streams++;
+        if (streams > 1) {
+          lw.supportsStreaming = true;
+          return lw.watch(options, onEvent);
+        }
+        options.onOpen?.();
+        onEvent({ type: 'ADDED', object: { ...cm('a'), metadata: { name: 'a' } } });
+        return Promise.resolve();
+      },
+    };
+    controller = new AbortController();
+    const sink = new RecordingSink();
+    const reflector = new Reflector({
+      listWatch: reflectorLw,
+      sink,
+      initialListMode: 'auto',
+      clock,
+      random: () => 0,
+    });
+    void reflector.run(controller.signal);
+    await flush();
+    clock.step(800);
+    await flush();
+    expect(streams).toBe(2);
+    expect(lw.listCalls).toHaveLength(0);
+    expect(sink.log).toEqual(['replace(a)@2']);
   });
 
   it('relists at "" (a consistent read, in pages) when the last version is answered 410, then from versions again', async () => {

@@ -34,7 +34,7 @@ import {
   WATCH_TIMEOUT_GRACE_MS,
 } from './reflector-options.js';
 import { dropManagedFields } from './transform.js';
-import { describe, needsOperator, relistsAfter } from './watch-failure.js';
+import { describe, needsOperator, relistsAfter, streamFallsBackToList } from './watch-failure.js';
 
 // The reflector's contract lives beside it; these names are the reflector's public surface.
 export type { ReflectorHealth, WatchState } from './reflector-health.js';
@@ -321,20 +321,24 @@ export class Reflector<T extends KubeObject = KubeObject> {
   /**
    * A streaming list (client-go's `watchList`) at {@link Reflector.#rewatchResourceVersion}
    * with `resourceVersionMatch=NotOlderThan`. Returns true once the state was delivered and
-   * the same stream, watched on, ended; false when it failed before delivering the state in
-   * `'auto'` mode (this attempt then lists). A version answered "expired" or "too large" is
-   * retried at once from `''`.
+   * the same stream, watched on, ended; false in `'auto'` mode when it failed before
+   * delivering the state where client-go falls back (this attempt then lists; see
+   * {@link streamFallsBackToList}); other failures throw (the run loop backs off and streams
+   * again). A version answered "expired" or "too large" (also `''`, whose consistent read
+   * the watch cache did not catch up with in time) is retried at once from `''`.
    */
   async #streamingList(signal: AbortSignal): Promise<boolean> {
     for (;;) {
       const resourceVersion = this.#rewatchResourceVersion();
       const initial: T[] = [];
       let synced = false;
+      const stream = { opened: false, events: 0, startedMs: this.#clock.now() };
       try {
         await this.#watch(
           signal,
           { sendInitialEvents: true, resourceVersionMatch: 'NotOlderThan', resourceVersion },
           (event) => {
+            stream.events++;
             if (synced) return false;
             if (event.type === 'ADDED') {
               initial.push(this.#transform ? this.#transform(event.object) : event.object);
@@ -357,10 +361,15 @@ export class Reflector<T extends KubeObject = KubeObject> {
             return true;
           },
           () => synced,
+          () => {
+            stream.opened = true;
+          },
         );
       } catch (error) {
         if (synced || signal.aborted) throw error;
-        if (resourceVersion !== '' && (isGone(error) || isTooLargeResourceVersionError(error))) {
+        // As client-go, also from '': a consistent read the apiserver's watch cache did not
+        // catch up with in time is answered "too large"; that streams again, it does not LIST.
+        if (isGone(error) || isTooLargeResourceVersionError(error)) {
           this.#lastVersionUnavailable = true;
           this.#logger.info(
             { reflector: this.name, resourceVersion, error: describe(error) },
@@ -368,7 +377,14 @@ export class Reflector<T extends KubeObject = KubeObject> {
           );
           continue;
         }
-        if (this.#mode !== 'auto') throw error;
+        const failed = {
+          opened: stream.opened || stream.events > 0,
+          events: stream.events,
+          elapsedMs: this.#clock.now() - stream.startedMs,
+        };
+        // Otherwise (429, a refused connection, a stream that broke once under way) the
+        // run loop backs off and streams again, as client-go does.
+        if (this.#mode !== 'auto' || !streamFallsBackToList(error, failed)) throw error;
         this.#logger.info(
           { reflector: this.name, error: describe(error) },
           'the streaming list failed; listing instead this time',
@@ -376,15 +392,9 @@ export class Reflector<T extends KubeObject = KubeObject> {
         return false;
       }
       if (synced) return true;
-      const error = new WatchStreamError(
-        'the streaming list ended before its initial-events-end bookmark',
-      );
-      if (this.#mode !== 'auto') throw error;
-      this.#logger.info(
-        { reflector: this.name, error: error.message },
-        'the streaming list failed; listing instead this time',
-      );
-      return false;
+      // client-go streams again when a stream ends before its bookmark (a very short, empty
+      // one, which falls back, throws in #watch): so does this, after the run loop's backoff.
+      throw new WatchStreamError('the streaming list ended before its initial-events-end bookmark');
     }
   }
 
@@ -412,6 +422,7 @@ export class Reflector<T extends KubeObject = KubeObject> {
     },
     special: (event: WatchEvent<T>) => boolean,
     tracking: () => boolean,
+    opened?: () => void,
   ): Promise<void> {
     const timeoutSeconds = Math.floor((this.#minWatchTimeoutMs / 1000) * (1 + this.#random()));
     const started = this.#clock.now();
@@ -427,6 +438,7 @@ export class Reflector<T extends KubeObject = KubeObject> {
         ...(this.#parsing.dropManagedFields === true && { dropManagedFields: true }),
         signal,
         onOpen: () => {
+          opened?.();
           this.#unwatchedSinceMs = undefined;
           this.#state = tracking() ? 'watching' : 'listing';
         },
