@@ -272,7 +272,7 @@ try {
         SIDES.map((side) => runOne(plane, side, goBinary, n, round)),
       );
       measured[n] ??= { ctrlkit: [], go: [] };
-      SIDES.forEach((side, i) => measured[n][side].push(results[i]));
+      for (const [i, side] of SIDES.entries()) measured[n][side].push(results[i]);
     }
     write(measured, notes);
   }
