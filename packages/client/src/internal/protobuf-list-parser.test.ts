@@ -84,6 +84,22 @@ describe('ProtobufListParser', () => {
     );
   });
 
+  it('matches the whole decoder for any cuts into chunks (property)', () => {
+    const body = bodyOf(lists.find((f) => f.name === 'sample v1 ConfigMapList') as Fixture);
+    const whole = decodeProtobufList(body, { dropManagedFields: true });
+    fc.assert(
+      fc.property(fc.uniqueArray(fc.integer({ min: 1, max: body.length - 1 })), (cuts) => {
+        const parser = new ProtobufListParser({ dropManagedFields: true });
+        let at = 0;
+        for (const cut of [...cuts.sort((a, b) => a - b), body.length]) {
+          parser.push(body.subarray(at, cut));
+          at = cut;
+        }
+        expectSame(parser.end(), whole);
+      }),
+    );
+  });
+
   it('throws ProtobufDecodeError for a body that ends inside the list', () => {
     const body = bodyOf(lists.find((f) => f.name === 'sample v1 ConfigMapList') as Fixture);
     const parser = new ProtobufListParser();

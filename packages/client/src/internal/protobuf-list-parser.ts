@@ -73,7 +73,33 @@ export class ProtobufListParser {
       return;
     }
     this.#head?.push(chunk);
-    this.#pending = this.#pending.length === 0 ? chunk : Buffer.concat([this.#pending, chunk]);
+    let rest = chunk;
+    // A field cut by the previous chunk is completed with just the bytes it lacks: the rest
+    // of the chunk is read where it lies, not copied.
+    const lacking = this.#lacking();
+    if (lacking > 0 && lacking <= chunk.length) {
+      this.#pending = Buffer.concat([this.#pending, chunk.subarray(0, lacking)]);
+      this.#drainAll();
+      rest = chunk.subarray(lacking);
+    }
+    this.#pending = this.#pending.length === 0 ? rest : Buffer.concat([this.#pending, rest]);
+    this.#drainAll();
+  }
+
+  /** The bytes the field at the head of {@link #pending} still lacks; 0 when not known. */
+  #lacking(): number {
+    const pending = this.#pending;
+    if (pending.length === 0 || !this.#magicRead) return 0;
+    const r = new WireReader(pending);
+    const field = extent(r, 0);
+    if (field === undefined) return 0;
+    // Of the envelope's `raw`, only its tag and length are needed: its bytes are the list's fields.
+    const raw = this.#listLeft <= 0 && field.tag === ((RAW << 3) | Wire.Bytes);
+    return (raw ? field.start : field.end) - pending.length;
+  }
+
+  #drainAll(): void {
+    if (this.#whole !== undefined) return;
     if (this.#options.dropManagedFields === true) withoutManagedFields(() => this.#drain());
     else this.#drain();
   }
@@ -138,10 +164,11 @@ export class ProtobufListParser {
 
   /** One field of the envelope from `pos`; returns where the next starts, -1 when not all in. */
   #envelopeField(r: WireReader, pos: number): number {
-    const raw = peekTag(r, pos) === ((RAW << 3) | Wire.Bytes);
-    // Of `raw` only its tag and length: its bytes are the list's fields.
-    const field = extent(r, pos, raw);
+    const field = extent(r, pos);
     if (field === undefined) return -1;
+    // Of `raw` only its tag and length: its bytes are the list's fields.
+    const raw = field.tag === ((RAW << 3) | Wire.Bytes);
+    if (!raw && field.end > r.buf.length) return -1;
     if (field.tag === ((TYPE_META << 3) | Wire.Bytes)) {
       r.pos = field.start;
       while (r.pos < field.end) {
@@ -187,8 +214,8 @@ export class ProtobufListParser {
 
   /** One field of the list from `pos`: an item is decoded, the rest kept for the end. */
   #listField(r: WireReader, pos: number): number {
-    const field = extent(r, pos, false);
-    if (field === undefined) return -1;
+    const field = extent(r, pos);
+    if (field === undefined || field.end > r.buf.length) return -1;
     if (field.end - pos > this.#listLeft) throw r.truncated();
     if (field.tag >>> 3 !== this.#itemsNumber) {
       this.#rest.push(Buffer.from(r.buf.subarray(pos, field.end)));
@@ -223,18 +250,11 @@ export class ProtobufListParser {
   }
 }
 
-/** The tag at `pos`, or -1 when its bytes are not all in. */
-function peekTag(r: WireReader, pos: number): number {
-  if (varintEnd(r.buf, pos) === -1) return -1;
-  r.pos = pos;
-  return r.uint32();
-}
-
 /**
- * The field at `pos`: its tag and where its value starts and ends; undefined when not all of
- * it is in (with `headOnly`, a length-delimited field needs only its tag and length).
+ * The field at `pos`: its tag and where its value starts and ends (`end` may lie beyond the
+ * bytes in); undefined when its tag or length is not all in (or, for a varint, its value).
  */
-function extent(r: WireReader, pos: number, headOnly: boolean): Extent | undefined {
+function extent(r: WireReader, pos: number): Extent | undefined {
   const buf = r.buf;
   if (varintEnd(buf, pos) === -1) return undefined;
   r.pos = pos;
@@ -254,14 +274,12 @@ function extent(r: WireReader, pos: number, headOnly: boolean): Extent | undefin
     case Wire.Bytes: {
       if (varintEnd(buf, start) === -1) return undefined;
       const length = r.uint32();
-      return headOnly || r.pos + length <= buf.length
-        ? { tag, start: r.pos, end: r.pos + length }
-        : undefined;
+      return { tag, start: r.pos, end: r.pos + length };
     }
     default:
       throw new ProtobufDecodeError(`protobuf: unsupported wire type ${tag & 7} at byte ${pos}`);
   }
-  return end === -1 || end > buf.length ? undefined : { tag, start, end };
+  return end === -1 ? undefined : { tag, start, end };
 }
 
 /** Where the varint at `pos` ends; -1 when its bytes are not all in. */
