@@ -1,6 +1,11 @@
 //! Decodes a protobuf LIST answer as it arrives: each item as soon as its last byte is in.
 
-import { applyDefaults, decodeFields, withoutManagedFields } from '../protobuf/decode-message.js';
+import {
+  applyDefaults,
+  decodeFields,
+  typedObject,
+  withoutManagedFields,
+} from '../protobuf/decode-message.js';
 import { PROTOBUF_MAGIC } from '../protobuf/envelope.js';
 import { ProtobufDecodeError } from '../protobuf/protobuf-decode-error.js';
 import { childSpec, hasTypeMeta, Kind, type MessageSpec, rootSpec } from '../protobuf/schema.js';
@@ -115,11 +120,7 @@ export class ProtobufListParser {
       );
     }
     const spec = this.#listSpec as MessageSpec;
-    const out: JsonObject = hasTypeMeta(spec)
-      ? { kind: this.#kind, apiVersion: this.#apiVersion }
-      : {};
-    if (out.kind === '') delete out.kind;
-    if (out.apiVersion === '') delete out.apiVersion;
+    const out: JsonObject = hasTypeMeta(spec) ? typedObject(this.#kind, this.#apiVersion) : {};
     const rest = Buffer.concat(this.#rest);
     decodeFields(new WireReader(rest), rest.length, spec, out);
     // Handed over: a parser outlives its response (see ListBodyParser.end).
@@ -235,7 +236,7 @@ export class ProtobufListParser {
   #decodeItem(r: WireReader, start: number, end: number): unknown {
     const spec = this.#itemSpec as MessageSpec;
     const kind = this.#itemKind;
-    const item: JsonObject = kind === undefined ? {} : { kind, apiVersion: this.#apiVersion };
+    const item: JsonObject = kind === undefined ? {} : typedObject(kind, this.#apiVersion);
     r.pos = start;
     decodeFields(r, end, spec, item);
     applyDefaults(item, spec);
