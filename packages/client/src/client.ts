@@ -16,8 +16,8 @@ import {
   type ParsedList,
 } from './internal/list-body-parser.js';
 import { registerWebSocketTarget } from './internal/open-web-socket.js';
+import { ProtobufListParser } from './internal/protobuf-list-parser.js';
 import { objectPath, type Query, withQuery } from './paths.js';
-import { decodeProtobufList } from './protobuf-list.js';
 import {
   type DeleteOptions,
   deleteBody,
@@ -354,9 +354,9 @@ export class Client {
         const body = await readBody(stream);
         throw statusError(response.statusCode ?? 0, body, `LIST ${url}`, response.headers);
       }
-      if (isProtobuf(response.headers))
-        return decodeProtobufList(await readBody(stream, onHead), parsing);
-      const parser = new ListBodyParser(parsing);
+      const parser = isProtobuf(response.headers)
+        ? new ProtobufListParser(parsing)
+        : new ListBodyParser(parsing);
       await readBody(stream, onHead, (chunk) => parser.push(chunk));
       return parser.end();
     } catch (error) {

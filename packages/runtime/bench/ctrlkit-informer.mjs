@@ -9,8 +9,8 @@ export class NotWiredError extends Error {}
 
 /**
  * The variants run.mjs measures beside the defaults (`ctrlkit`): factory options,
- * `metadataOnly` for the informer, and `contentType` for its client (the default is
- * protobuf for built-in types, as client-go's).
+ * `metadataOnly` for the informer, and `contentType` and `disableCompression` for its client
+ * (the defaults: protobuf for built-in types and gzip, as client-go's).
  */
 export const CTRLKIT_VARIANTS = {
   ctrlkit: {},
@@ -75,11 +75,17 @@ export async function startCtrlkitInformer(
   // CTRLKIT_INFORMER_OPTIONS: extra factory options as JSON, to compare settings, e.g.
   // '{"initialListMode":"list"}' or '{"transform":null}'. Default: none (the defaults).
   const extra = JSON.parse(process.env.CTRLKIT_INFORMER_OPTIONS || '{}');
-  const { metadataOnly, contentType, ...options } = CTRLKIT_VARIANTS[variant] ?? {};
-  // A wire format other than the default needs a client of its own.
-  const source = contentType
-    ? (await import('@ctrlkit/runtime/client')).createClient(kubeConfig, { contentType })
-    : kubeConfig;
+  const { metadataOnly, contentType, disableCompression, ...options } =
+    CTRLKIT_VARIANTS[variant] ?? {};
+  // A wire format or compression other than the default is the client's option: a client of its own.
+  const clientOptions = {
+    ...(contentType && { contentType }),
+    ...(disableCompression && { disableCompression }),
+  };
+  const source =
+    Object.keys(clientOptions).length > 0
+      ? (await import('@ctrlkit/client')).createClient(kubeConfig, clientOptions)
+      : kubeConfig;
   const factory = new SharedInformerFactory(source, { ...extra, ...options, namespace });
   const informer = factory.forResource(`v1/${resource}`, { metadataOnly });
   informer.addEventHandler({ onAdd, onUpdate });

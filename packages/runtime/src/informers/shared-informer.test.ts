@@ -1,6 +1,6 @@
 import type { KubeObject } from '@ctrlkit/client';
 import { FakeClock } from '@ctrlkit/core/testing';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { FakeListWatch } from '../testing/fake-list-watch.js';
 import { DeletedFinalStateUnknown } from './key-func.js';
 import { newLister } from './lister.js';
@@ -82,6 +82,22 @@ describe('SharedIndexInformer', () => {
     lw.remove('ns', 'b');
     expect(log).toEqual(['add a (initial)', 'add b', 'update a', 'delete b']);
     expect(informer.indexer.listKeys()).toEqual(['ns/a']);
+  });
+
+  it('keys each listed or watched object once (the key goes with it into the cache)', async () => {
+    const lw = new FakeListWatch();
+    lw.apply(cm('a'));
+    lw.apply(cm('b'));
+    const { informer, run } = startInformer(lw);
+    const keyFunc = vi.spyOn(informer.indexer, 'keyFunc');
+    void run();
+    await synced(informer);
+    expect(keyFunc).toHaveBeenCalledTimes(2);
+    lw.apply(cm('c'));
+    lw.apply(cm('a', { v: '2' }));
+    expect(keyFunc).toHaveBeenCalledTimes(4);
+    expect(informer.indexer.listKeys().sort()).toEqual(['ns/a', 'ns/b', 'ns/c']);
+    expect(informer.indexer.byIndex('namespace', 'ns')).toHaveLength(3);
   });
 
   it('drops managedFields before caching by default', async () => {

@@ -265,8 +265,9 @@ export class SharedIndexInformer<T extends KubeObject = KubeObject> implements R
     if (indexer.size === 0) {
       for (let i = 0; i < objects.length; i++) {
         const obj = objects[i] as T;
-        if (this.#keyOf(obj) === undefined) continue;
-        indexer.add(obj);
+        const key = this.#keyOf(obj);
+        if (key === undefined) continue;
+        indexer.put(key, obj);
         this.#distributeAdd(obj, initial);
       }
     } else {
@@ -281,8 +282,7 @@ export class SharedIndexInformer<T extends KubeObject = KubeObject> implements R
         this.#distributeDelete(new DeletedFinalStateUnknown<T>(key, old));
       }
       for (const [key, obj] of keys) {
-        const old = indexer.getByKey(key);
-        indexer.add(obj);
+        const old = indexer.put(key, obj);
         if (old === undefined) this.#distributeAdd(obj, initial);
         else if (
           old.metadata?.resourceVersion !== obj.metadata?.resourceVersion ||
@@ -308,8 +308,7 @@ export class SharedIndexInformer<T extends KubeObject = KubeObject> implements R
   add(obj: T): void {
     const key = this.#keyOf(obj);
     if (key === undefined) return;
-    const old = this.indexer.getByKey(key);
-    this.indexer.add(obj);
+    const old = this.indexer.put(key, obj);
     if (old === undefined) this.#distributeAdd(obj, false);
     else this.#distributeUpdate(old, obj);
   }

@@ -85,6 +85,26 @@ describe('Indexer', () => {
     expect(store.listIndexFuncValues('byApp')).toEqual([]);
   });
 
+  it('put() stores under the key given and returns the object it replaced', () => {
+    const store = new Indexer();
+    const first = cm('ns', 'a', {}, '1');
+    const second = cm('ns', 'a', {}, '2');
+    expect(store.put('ns/a', first)).toBeUndefined();
+    expect(store.put('ns/a', second)).toBe(first);
+    expect(store.getByKey('ns/a')).toBe(second);
+    expect(store.indexKeys(NAMESPACE_INDEX, 'ns')).toEqual(['ns/a']);
+  });
+
+  it('moves an object between namespaces in the namespace index when its key stays', () => {
+    const store = new Indexer({ keyFunc: (obj) => obj.metadata?.name ?? '' });
+    store.add(cm('one', 'a'));
+    store.update(cm('two', 'a'));
+    expect(store.indexKeys(NAMESPACE_INDEX, 'one')).toEqual([]);
+    expect(store.indexKeys(NAMESPACE_INDEX, 'two')).toEqual(['a']);
+    store.update(cm(undefined, 'a'));
+    expect(store.listIndexFuncValues(NAMESPACE_INDEX)).toEqual([]);
+  });
+
   it('index() returns objects sharing an indexed value', () => {
     const store = new Indexer({ indexers: { byApp } });
     store.add(cm('ns', 'a', { app: 'web' }));

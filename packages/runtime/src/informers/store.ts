@@ -88,6 +88,15 @@ export class Indexer<T extends KubeObject = KubeObject> {
     this.#put(this.keyFunc(obj), obj);
   }
 
+  /**
+   * Stores `obj` under `key`, which must be `keyFunc(obj)` (for a caller that has it already),
+   * and returns the object it replaced.
+   * @internal
+   */
+  put(key: string, obj: T): T | undefined {
+    return this.#put(key, obj);
+  }
+
   /** Removes the object with the key of `obj`; nothing happens when there is none. */
   delete(obj: T): void {
     this.deleteByKey(this.keyFunc(obj));
@@ -185,12 +194,19 @@ export class Indexer<T extends KubeObject = KubeObject> {
     for (const [key, obj] of this.#items) indexValues(index, fn(obj), key);
   }
 
-  #put(key: string, obj: T): void {
+  #put(key: string, obj: T): T | undefined {
     const old = this.#items.get(key);
     this.#items.set(key, obj);
     const indexes = this.#indexList;
     for (let i = 0; i < indexes.length; i++) {
       const { fn, index } = indexes[i] as (typeof indexes)[number];
+      // The namespace index, on an update: unchanged unless the namespace is (no arrays made).
+      if (
+        old !== undefined &&
+        fn === metaNamespaceIndexFunc &&
+        old.metadata?.namespace === obj.metadata?.namespace
+      )
+        continue;
       const values = fn(obj);
       if (old === undefined) {
         indexValues(index, values, key);
@@ -201,6 +217,7 @@ export class Indexer<T extends KubeObject = KubeObject> {
       unindex(index, oldValues, key);
       indexValues(index, values, key);
     }
+    return old;
   }
 }
 
