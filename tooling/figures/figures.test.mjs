@@ -1,9 +1,10 @@
+import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { checkFigures } from './check.mjs';
-import { renderTable, writeResults } from './index.mjs';
+import { renderTable, startMeasuring, writeResults } from './index.mjs';
 
 const table = {
   columns: ['workers', 'pods/s'],
@@ -45,6 +46,25 @@ describe('writeResults', () => {
       tables: {},
     });
     expect(results.commit).toMatch(/^[0-9a-f]{12}/);
+  });
+
+  it('records the commit a run started at, and the HEAD it was written at when that moved', () => {
+    const repo = mkdtempSync(join(tmpdir(), 'figures-git-'));
+    const git = (...args) =>
+      execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@t', ...args], {
+        cwd: repo,
+        encoding: 'utf8',
+      }).trim();
+    git('init', '-q');
+    git('commit', '-q', '--allow-empty', '-m', 'first');
+    const first = git('rev-parse', '--short=12', 'HEAD');
+    const started = startMeasuring(repo);
+    const same = writeResults(join(repo, 'r.json'), { command: 'x', tables: {}, started });
+    expect(same.commit).toBe(first);
+    git('commit', '-q', '--allow-empty', '-m', 'second');
+    const second = git('rev-parse', '--short=12', 'HEAD');
+    const moved = writeResults(join(repo, 'r.json'), { command: 'x', tables: {}, started });
+    expect(moved.commit).toBe(`${first}; HEAD ${second} when written`);
   });
 
   it('refuses a row whose cells do not match the columns, naming the table and row', () => {

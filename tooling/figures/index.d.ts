@@ -39,8 +39,15 @@ export interface ResultsFile {
   readonly curves?: Readonly<Record<string, FiguresCurve>>;
 }
 
-/** Remembers the load and time a measuring run started with; call at its start. */
-export function startMeasuring(): { readonly load: readonly number[]; readonly date: string };
+/**
+ * Remembers the load, time and commit (of the checkout at `cwd`, default the working directory)
+ * a measuring run started with; call at its start.
+ */
+export function startMeasuring(cwd?: string): {
+  readonly load: readonly number[];
+  readonly date: string;
+  readonly commit: string;
+};
 
 /**
  * Writes `tables` and `curves` into the results file `path` (JSON), with the commit, date, command,
@@ -52,7 +59,11 @@ export function writeResults(
     readonly command: string;
     readonly tables: Readonly<Record<string, FiguresTable>>;
     readonly curves?: Readonly<Record<string, FiguresCurve>>;
-    readonly started?: { readonly load: readonly number[]; readonly date: string };
+    readonly started?: {
+      readonly load: readonly number[];
+      readonly date: string;
+      readonly commit?: string;
+    };
   },
 ): ResultsFile;
 

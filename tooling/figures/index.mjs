@@ -9,14 +9,17 @@ import { checkCurve, renderPlot } from './plot.mjs';
 
 export { renderPlot };
 
-/** @returns {{ load: number[], date: string }} */
-export function startMeasuring() {
-  return { load: roundLoad(loadavg()), date: new Date().toISOString() };
+/**
+ * @param {string} [cwd] a folder of the checkout being measured (default: the working directory)
+ * @returns {{ load: number[], date: string, commit: string }}
+ */
+export function startMeasuring(cwd = process.cwd()) {
+  return { load: roundLoad(loadavg()), date: new Date().toISOString(), commit: currentCommit(cwd) };
 }
 
 /**
  * @param {string} path
- * @param {{ command: string, tables: Record<string, import('./index.d.ts').FiguresTable>, curves?: Record<string, import('./index.d.ts').FiguresCurve>, started?: { load: number[], date: string } }} options
+ * @param {{ command: string, tables: Record<string, import('./index.d.ts').FiguresTable>, curves?: Record<string, import('./index.d.ts').FiguresCurve>, started?: { load: number[], date: string, commit?: string } }} options
  */
 export function writeResults(path, { command, tables, curves, started }) {
   if (typeof command !== 'string' || command.length === 0) {
@@ -33,7 +36,7 @@ export function writeResults(path, { command, tables, curves, started }) {
   mkdirSync(dirname(path), { recursive: true });
   const results = {
     command,
-    commit: currentCommit(dirname(path)),
+    commit: commitMeasured(begun.commit, currentCommit(dirname(path))),
     date: begun.date,
     load: { start: begun.load, end: roundLoad(loadavg()) },
     machine: {
@@ -132,6 +135,17 @@ function currentCommit(cwd) {
   } catch {
     return 'unknown (not a git checkout)';
   }
+}
+
+/**
+ * The commit a run measured: the one it started at (a long run outlives commits made beside it,
+ * and what it runs was loaded or built at its start), naming the HEAD it was written at when
+ * that moved meanwhile.
+ */
+function commitMeasured(atStart, atEnd) {
+  if (atStart === undefined) return atEnd;
+  const head = (commit) => commit.split(' ')[0];
+  return head(atStart) === head(atEnd) ? atEnd : `${atStart}; HEAD ${head(atEnd)} when written`;
 }
 
 function roundLoad(load) {
