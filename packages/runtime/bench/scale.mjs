@@ -1,5 +1,5 @@
 // The informer's scale curves (issue 36): ctrlkit's informer against client-go v0.37's shared
-// informer (tooling/go-bench/informer) on 10k / 50k / 100k ConfigMaps (or 10k / 50k pods with
+// informer (tooling/go-bench/informer) on 10k / 50k / 100k ConfigMaps (or pods with
 // --resource pods), in one run on one local apiserver (@ctrlkit/envtest): time to synced, heap
 // per cached object, CPU per watch event under a steady stream of updates, and the heap after a
 // relist. Each size has its own namespace, seeded once (64 creates in flight). Per size, ROUNDS
@@ -33,7 +33,7 @@ if (!RESOURCES.includes(resource)) {
   throw new Error(`--resource takes ${RESOURCES.join(' or ')}, got ${resource}`);
 }
 const kind = resource === 'pods' ? 'Pods' : 'ConfigMaps';
-const defaultSizes = resource === 'pods' ? '10000,50000' : '10000,50000,100000';
+const defaultSizes = '10000,50000,100000';
 const sizes = flag('--sizes', defaultSizes).split(',').map(Number);
 const rounds = Number(flag('--rounds', 3));
 // 20 s: a steady state. In the first seconds after a sync, a process's figure is mostly whether
@@ -148,8 +148,9 @@ function ratio(measured, n, field, side) {
  * `field`, its columns too (before the change: `ctrlkit before`).
  */
 function figure(measured, field, { unit, title, aim, note = '' }) {
+  const done = sizes.filter((n) => measured[n]);
   const before = measured[sizes[0]][BASELINE]?.[field] !== undefined;
-  const rows = sizes.map((n) => {
+  const rows = done.map((n) => {
     const [peer, ours] = sides.map((side) => pointOf(n, measured[n][side][field]));
     const row = [n, cell(ours), cell(peer), ratio(measured, n, field, 'ctrlkit')];
     if (!before) return row;
@@ -165,7 +166,7 @@ function figure(measured, field, { unit, title, aim, note = '' }) {
   };
   const series = (before ? [...sides, BASELINE] : sides).map((side) => ({
     name: names[side],
-    points: sizes.map((n) => pointOf(n, measured[n][side][field])),
+    points: done.map((n) => pointOf(n, measured[n][side][field])),
   }));
   const beforeNote = before
     ? ` "ctrlkit before" is the build from before the change (BASELINE_DIST: ${process.env.BASELINE_NAME ?? process.env.BASELINE_DIST}), in the same streams.`
@@ -202,12 +203,19 @@ async function main() {
   try {
     const { gitVersion } = await callJson(conn, 'GET', '/version');
     log(`kube-apiserver ${gitVersion}; sizes ${sizes.join(', ')}; ${rounds} rounds`);
-    for (const n of sizes)
+    // The results file is rewritten after every size: a run cut short keeps the sizes it did.
+    for (const n of sizes) {
       measured[n] = roundsOf(n, await measureSize(plane, conn, goBinary, n, notes));
+      report(measured, notes);
+    }
   } finally {
     conn.agent.destroy();
     await plane.stop();
   }
+}
+
+/** Prints the tables of the sizes measured so far and writes them with their curves. */
+function report(measured, notes) {
   const figures = {
     synced: figure(measured, 'syncedMs', {
       unit: 'ms to synced',
